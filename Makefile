@@ -1,0 +1,30 @@
+# Two commands do all set-up on a fresh machine: `make play` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: play test lint simulate bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[dev]'
+	touch $(STAMP)
+
+play: $(STAMP)
+	$(BIN)/rummy play $(ARGS)
+
+test: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/pytest -q $(PYTEST_ARGS)
+
+simulate: $(STAMP)
+	$(BIN)/rummy simulate $(ARGS)
+
+bench: $(STAMP)
+	$(BIN)/python bench/solver.py
+	$(BIN)/python bench/render.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache

@@ -1,0 +1,61 @@
+"""Rummy Table's pure rules engine: the public facade (stable; tests and tools use it).
+
+No I/O, no clock; randomness only from the seed given to `new_game`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+from .actions import (
+    Action,
+    Commit,
+    Draw,
+    Finish,
+    GiveUp,
+    Hint,
+    IllegalAction,
+    JokerChoiceNeeded,
+    Knock,
+    Move,
+    NextRound,
+    Pass,
+    Place,
+    Reset,
+    SetDraft,
+    Split,
+    Take,
+    action_from_dict,
+)
+from .cards import Card, format_cards, parse_cards
+from .game import Event, PlayerView, apply, legal_actions, new_game, player_view, replay
+from .melds import meld_kind as _meld_kind
+from .moves import MoveCheck, check_move, group_index, group_label
+from .rulebooks import RULEBOOKS, Rulebook, get_rulebook
+from .scoring import RoundScore, score_round
+from .state import GameState, conservation_errors
+
+
+def meld_kind(rulebook: Rulebook, cards: Sequence[Card]) -> Literal["set", "run"] | None:
+    """"set", "run" or None for a group under this rulebook's ace and joker rules."""
+    return _meld_kind(cards, rulebook.ace, max_jokers=rulebook.max_jokers_per_group)
+
+
+def find_move(rulebook: Rulebook, table, hand, *, objective: str = "any", first_lay_done: bool = True,
+              singles=(), select=None):
+    """A legal lay (see engine/solver.py), or None when there is none."""
+    from .solver import find_move as _find_move
+
+    return _find_move(rulebook, table, hand, objective=objective, first_lay_done=first_lay_done,
+                      singles=singles, select=select)
+
+
+__all__ = [
+    "RULEBOOKS", "Action", "Card", "Commit", "Draw", "Event", "Finish", "GameState", "GiveUp",
+    "Hint", "IllegalAction", "JokerChoiceNeeded", "Knock", "Move", "MoveCheck", "NextRound",
+    "Pass", "Place", "PlayerView", "Reset", "RoundScore", "Rulebook", "SetDraft", "Split",
+    "Take", "action_from_dict", "apply", "check_move", "conservation_errors", "find_move",
+    "format_cards", "get_rulebook", "group_index", "group_label", "legal_actions", "meld_kind",
+    "new_game", "parse_cards", "player_view", "replay", "score_round",
+]

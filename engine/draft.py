@@ -1,0 +1,208 @@
+"""The private copy: edits a seat makes to its working arrangement before Done (RULES.md §1).
+
+Functions here take the state (already copied by `game.apply`) and change its draft in place.
+Cards the player names are matched by face against what they may use, so `7H` picks either
+copy; a designated joker is named by what it stands for (`*7H`), a free one by `*`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+from .actions import IllegalAction
+from .cards import Card, rank_order
+from .melds import arrange, group_reading
+from .moves import group_label
+from .rulebooks import Rulebook
+from .state import Draft, GameState
+
+
+def ensure_draft(state: GameState) -> Draft:
+    if state.draft is None:
+        state.draft = Draft([list(g) for g in state.table], [], list(state.singles))
+    return state.draft
+
+
+def draft_differs(state: GameState) -> bool:
+    """Does the private copy differ from the table? (Give up (+3) replaces Reset then.)"""
+    d = state.draft
+    if d is None:
+        return False
+    if d.loose:
+        return True
+    return _multiset(d.groups) != _multiset(state.table) or Counter(
+        c.ident for c in d.singles
+    ) != Counter(c.ident for c in state.singles)
+
+
+def _multiset(groups: Sequence[Sequence[Card]]) -> Counter:
+    return Counter(tuple(sorted(c.ident for c in g)) for g in groups)
+
+
+def draft_hand(state: GameState, seat: int) -> list[Card]:
+    """The seat's hand cards not yet placed in its draft."""
+    hand = state.hands[seat]
+    if state.draft is None or seat != state.turn:
+        return list(hand)
+    used = {c.ident for c in state.draft.cards()}
+    return [c for c in hand if c.ident not in used]
+
+
+def changed_groups(state: GameState) -> set[int]:
+    """Draft groups that are not a table group unchanged."""
+    if state.draft is None:
+        return set()
+    remaining = Counter(tuple(sorted(c.ident for c in g)) for g in state.table)
+    out = set()
+    for i, g in enumerate(state.draft.groups):
+        key = tuple(sorted(c.ident for c in g))
+        if remaining[key] > 0:
+            remaining[key] -= 1
+        else:
+            out.add(i)
+    return out
+
+
+def tidy(rulebook: Rulebook, group: list[Card]) -> list[Card]:
+    """Lay a group out in table order when it is valid as designated; else by rank."""
+    if not any(c.is_joker and not c.designated for c in group):
+        reading = group_reading(group, rulebook.ace, max_jokers=rulebook.max_jokers_per_group)
+        if reading is not None:
+            return arrange(group, reading)
+    return sorted(group, key=rank_order)
+
+
+def take_matching(pool: list[Card], wanted: Card, what: str) -> Card:
+    """Remove and return the card of `pool` that `wanted` names (exact copy first)."""
+    for i, card in enumerate(pool):
+        if card == wanted:
+            return pool.pop(i)
+    for i, card in enumerate(pool):
+        if _names(wanted, card):
+            return pool.pop(i)
+    raise IllegalAction(f"There is no {wanted.pretty()} {what}")
+
+
+def _names(wanted: Card, card: Card) -> bool:
+    if wanted.is_joker:
+        if not card.is_joker:
+            return False
+        return not wanted.designated or wanted.play_face == card.play_face or not card.designated
+    return card.face == wanted.face
+
+
+def _group(draft: Draft, index: int) -> list[Card]:
+    if not 0 <= index < len(draft.groups):
+        raise IllegalAction(f"There is no group {group_label(index)}")
+    return draft.groups[index]
+
+
+def _clean(rulebook: Rulebook, draft: Draft) -> None:
+    draft.groups = [tidy(rulebook, g) for g in draft.groups if g]
+
+
+def place(state: GameState, seat: int, cards: Iterable[Card], group: int | None) -> None:
+    draft = ensure_draft(state)
+    sources = [draft.loose, draft_hand(state, seat), draft.singles]
+    chosen = []
+    for wanted in cards:
+        for source in sources:
+            try:
+                card = take_matching(source, wanted, "")
+            except IllegalAction:
+                continue
+            if source is draft.loose or source is draft.singles:
+                pass  # removed from the draft's own list already
+            chosen.append(card)
+            break
+        else:
+            raise IllegalAction(f"You have no {wanted.pretty()} to place")
+    if not chosen:
+        raise IllegalAction("Select the cards to place first")
+    if group is None:
+        draft.groups.append(chosen)
+    else:
+        _group(draft, group).extend(chosen)
+    _clean(state.rules, draft)
+
+
+def take(state: GameState, seat: int, group: int, wanted: Card) -> None:
+    draft = ensure_draft(state)
+    cards = _group(draft, group)
+    card = take_matching(cards, wanted, f"in group {group_label(group)}")
+    hand = {c.ident for c in state.hands[seat]}
+    if card.ident in hand:
+        pass  # a hand card placed this turn simply goes back to the hand
+    elif any(c.ident == card.ident for c in state.singles):
+        draft.singles.append(card)
+    else:
+        draft.loose.append(card)
+    _clean(state.rules, draft)
+
+
+def move(state: GameState, cards: Sequence[Card], source: int, target: int | None) -> None:
+    draft = ensure_draft(state)
+    origin = _group(draft, source)
+    moving = [take_matching(origin, c, f"in group {group_label(source)}") for c in cards]
+    if not moving:
+        raise IllegalAction("Name the cards to move")
+    if target is None:
+        draft.groups.append(moving)
+    else:
+        _group(draft, target).extend(moving)
+    _clean(state.rules, draft)
+
+
+def split(state: GameState, group: int, at: int) -> None:
+    draft = ensure_draft(state)
+    cards = _group(draft, group)
+    if not 1 <= at < len(cards):
+        raise IllegalAction(
+            f"Group {group_label(group)} has {len(cards)} cards: split it after card 1 to "
+            f"{len(cards) - 1}"
+        )
+    draft.groups[group] = cards[:at]
+    draft.groups.append(cards[at:])
+    _clean(state.rules, draft)
+
+
+def set_draft(state: GameState, seat: int, arrangement: Sequence[Sequence[Card]]) -> None:
+    """Replace the draft: table cards left out go loose, unused singles stay singles."""
+    table_pool = [c for g in state.table for c in g]
+    singles_pool = list(state.singles)
+    hand_pool = list(state.hands[seat])
+    groups = []
+    for group in arrangement:
+        resolved = []
+        for wanted in group:
+            resolved.append(resolve(wanted, table_pool, singles_pool, hand_pool))
+        groups.append(resolved)
+    rules = state.rules
+    state.draft = Draft([tidy(rules, g) for g in groups if g], table_pool, singles_pool)
+
+
+def resolve(wanted: Card, *pools: list[Card]) -> Card:
+    """Find the physical card `wanted` names, preferring the earlier pools (table first:
+    every table card must stay on the table). A designated joker keeps the designation asked
+    for, so a freed joker can be fixed anew."""
+    for pool in pools:
+        for i, card in enumerate(pool):
+            if card.ident == wanted.ident and card.play_face == wanted.play_face:
+                return _as_asked(pool.pop(i), wanted)
+    if wanted.is_joker and wanted.designated:
+        for pool in pools:
+            for i, card in enumerate(pool):
+                if card.is_joker and card.play_face == wanted.play_face:
+                    return pool.pop(i)
+    for pool in pools:
+        for i, card in enumerate(pool):
+            if _names(wanted, card) or (wanted.is_joker and card.is_joker):
+                return _as_asked(pool.pop(i), wanted)
+    raise IllegalAction(f"You have no {wanted.pretty()}")
+
+
+def _as_asked(card: Card, wanted: Card) -> Card:
+    if card.is_joker and wanted.is_joker:
+        return card.designate(wanted.as_rank, wanted.as_suit) if wanted.designated else card
+    return card

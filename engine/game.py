@@ -1,0 +1,629 @@
+"""One game loop for all seven rulebooks: `new_game`, `apply`, `legal_actions`, `player_view`.
+
+`apply(state, action)` never changes its argument: it returns a new state and the events the
+action caused, or raises `IllegalAction` with a sentence the player can read. Randomness comes
+only from the seed: round r is shuffled by `Random(f"rummy:{seed}:{r}")`.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import draft as drafts
+from .actions import (
+    Action,
+    Commit,
+    Draw,
+    Finish,
+    GiveUp,
+    Hint,
+    IllegalAction,
+    JokerChoiceNeeded,
+    Knock,
+    Move,
+    NextRound,
+    Pass,
+    Place,
+    Reset,
+    SetDraft,
+    Split,
+    Take,
+    action_from_dict,
+)
+from .cards import Card, format_cards, make_deck, parse_face, rank_name
+from .melds import designate, readings
+from .moves import check_move, group_label
+from .rulebooks import Rulebook, get_rulebook
+from .scoring import carousel_final, score_round
+from .state import Draft, GameState
+
+MIN_SEATS, MAX_SEATS = 2, 5
+
+
+@dataclass(frozen=True)
+class Event:
+    kind: str
+    seat: int | None = None
+    data: dict[str, Any] = field(default_factory=dict)
+    private: dict[str, Any] = field(default_factory=dict)  # only for `seat`'s eyes
+
+
+def new_game(rulebook: Rulebook | str, seats: int | Sequence[Any], seed: int, **options: Any) -> GameState:
+    """A new game, dealt. `seats` is the number of seats (or a list, one item per seat)."""
+    rules = rulebook if isinstance(rulebook, Rulebook) else get_rulebook(rulebook, **options)
+    n = seats if isinstance(seats, int) else len(seats)
+    if not MIN_SEATS <= n <= MAX_SEATS:
+        raise ValueError(f"A game needs {MIN_SEATS} to {MAX_SEATS} seats, not {n}")
+    state = GameState(
+        rulebook=rules.name,
+        options=dict(rules.options),
+        players=n,
+        seed=int(seed),
+        scores=[0] * n,
+        round_wins=[0] * n,
+    )
+    _deal(state)
+    return state
+
+
+def _deal(state: GameState) -> None:
+    rules = state.rules
+    n = state.players
+    decks, jokers = rules.deck_for(n)
+    deck = make_deck(decks, jokers)
+    random.Random(f"rummy:{state.seed}:{state.round}").shuffle(deck)
+    starter = (state.round - 1) % n
+    hands: list[list[Card]] = [[] for _ in range(n)]
+    for batch in rules.batches:
+        for k in range(n):
+            seat = (starter + k) % n
+            for _ in range(batch):
+                hands[seat].append(deck.pop())
+    state.singles = [deck.pop() for _ in range(rules.singles)]
+    state.hands = hands
+    state.stock = deck
+    state.table = []
+    state.turn = starter
+    state.phase = "play"
+    state.first_lay_done = [not rules.first_lay_run3] * n
+    state.final_turns = None
+    state.last_drawer = None
+    state.passes = 0
+    state.last = None
+    _start_turn(state)
+
+
+def _start_turn(state: GameState) -> None:
+    state.draft = None
+    state.draws = 0
+    state.reminded = False
+    state.give_up_armed = False
+    state.hint = None
+
+
+def replay(rulebook: Rulebook | str, seats: int, seed: int, actions: Sequence[dict[str, Any]],
+           **options: Any) -> GameState:
+    """Rebuild a game from its record (settings, seed, action list)."""
+    state = new_game(rulebook, seats, seed, **options)
+    for data in actions:
+        state, _ = apply(state, action_from_dict(data))
+    return state
+
+
+# -- apply --------------------------------------------------------------------------------
+
+
+def apply(state: GameState, action: Action) -> tuple[GameState, list[Event]]:
+    s = copy.deepcopy(state)
+    events = _dispatch(s, action)
+    s.version += 1
+    s.actions.append(action.to_dict())
+    return s, events
+
+
+def _dispatch(s: GameState, action: Action) -> list[Event]:
+    if not 0 <= action.seat < s.players:
+        raise IllegalAction("That seat is not in this game")
+    if isinstance(action, NextRound):
+        return _next_round(s)
+    if isinstance(action, Finish):
+        return _finish(s)
+    if s.phase == "game_over":
+        raise IllegalAction("The game is over")
+    if s.phase == "round_over":
+        raise IllegalAction("The round is over: start the next round")
+    if action.seat != s.turn:
+        raise IllegalAction("It's not your turn")
+    seat = action.seat
+    rules = s.rules
+    match action:
+        case Draw():
+            return _draw(s, rules, seat)
+        case Pass():
+            return _pass(s, rules, seat)
+        case Commit(arrangement=arrangement, joker_choices=choices):
+            return _commit(s, rules, seat, arrangement, choices, knock=False)
+        case Knock(arrangement=arrangement, joker_choices=choices):
+            return _knock(s, rules, seat, arrangement, choices)
+        case GiveUp():
+            return _give_up(s, rules, seat)
+        case Reset():
+            if rules.give_back and drafts.draft_differs(s):
+                raise IllegalAction("Once you have changed the table, Reset becomes Give up (+3)")
+            s.draft = None
+            return [Event("reset", seat)]
+        case Hint():
+            return _hint(s, rules, seat)
+        case Place(cards=cards, group=group):
+            drafts.place(s, seat, cards, group)
+        case Take(group=group, card=card):
+            if card is None:
+                raise IllegalAction("Name the card to take")
+            drafts.take(s, seat, group, card)
+        case Move(cards=cards, source=source, target=target):
+            drafts.move(s, cards, source, target)
+        case Split(group=group, at=at):
+            drafts.split(s, group, at)
+        case SetDraft(arrangement=arrangement):
+            drafts.set_draft(s, seat, arrangement)
+        case _:
+            raise IllegalAction(f"Unknown action {action.kind!r}")
+    s.give_up_armed = False
+    return [Event("draft", seat)]
+
+
+def _draw_cards(s: GameState, seat: int, count: int) -> list[Card]:
+    drawn = [s.stock.pop() for _ in range(min(count, len(s.stock)))]
+    s.hands[seat].extend(drawn)
+    return drawn
+
+
+def _drew(seat: int, drawn: list[Card]) -> Event:
+    return Event("drew", seat, {"count": len(drawn)}, {"cards": [c.token for c in drawn]})
+
+
+def _reminder(s: GameState, rules: Rulebook, seat: int) -> Event | None:
+    """Must-lay, remind with a hint: the first Draw/Pass tap while a move exists shows it."""
+    if not (rules.must_lay and rules.remind) or s.reminded:
+        return None
+    hint = _find_hint(s, rules, seat)
+    if hint is None:
+        return None
+    s.reminded = True
+    s.hint = hint
+    return Event("reminder", seat, {}, {"hint": hint})
+
+
+def _draw(s: GameState, rules: Rulebook, seat: int) -> list[Event]:
+    if rules.turn == "carousel":
+        if s.final_turns is not None:
+            raise IllegalAction("The stock has run out: lay cards or pass")
+        if not s.stock:
+            raise IllegalAction("The stock is empty: lay cards or pass")
+        drawn = _draw_cards(s, seat, 1)
+        s.draws += 1
+        if not s.stock:
+            s.last_drawer = seat
+        events = [_drew(seat, drawn)]
+        if s.draws >= 3:  # the third card ends the turn without laying
+            events += _end_turn(s, rules)
+        return events
+    if not s.stock:
+        raise IllegalAction("The stock is empty: pass instead")
+    if rules.give_back and drafts.draft_differs(s):
+        raise IllegalAction("Finish your move with Done, or give up (+3), before drawing")
+    reminder = _reminder(s, rules, seat)
+    if reminder:
+        return [reminder]
+    s.reminded = False
+    s.hint = None
+    if rules.turn == "draw-until-lay":
+        drawn = _draw_cards(s, seat, 1)
+        s.draws += 1
+        return [_drew(seat, drawn)]
+    count = 2 if rules.turn == "draw-two-or-play+1" else 1
+    drawn = _draw_cards(s, seat, count)
+    return [_drew(seat, drawn), *_end_turn(s, rules)]
+
+
+def _pass(s: GameState, rules: Rulebook, seat: int) -> list[Event]:
+    if rules.turn == "carousel":
+        if s.final_turns is None and s.stock:
+            raise IllegalAction("You can't pass while the stock has cards: draw or lay")
+        if s.final_turns is None and s.draws == 0:
+            raise IllegalAction("Draw a card first")
+        return [Event("passed", seat), *_end_turn(s, rules)]
+    if s.stock:
+        raise IllegalAction("You can pass only when the stock is empty: draw a card instead")
+    reminder = _reminder(s, rules, seat)
+    if reminder:
+        return [reminder]
+    s.passes += 1
+    s.last = {"seat": seat, "kind": "passed", "groups": []}
+    if s.passes >= s.players:
+        return [Event("passed", seat), *_end_round(s, rules)]
+    return [Event("passed", seat), *_end_turn(s, rules)]
+
+
+def _give_up(s: GameState, rules: Rulebook, seat: int) -> list[Event]:
+    if not rules.give_back:
+        raise IllegalAction("There is no Give up in this game: use Reset")
+    if not drafts.draft_differs(s):
+        raise IllegalAction("You haven't changed the table: there is nothing to give up")
+    if not s.give_up_armed:
+        s.give_up_armed = True
+        return [Event("give_up_confirm", seat)]
+    s.draft = None
+    drawn = _draw_cards(s, seat, 3)
+    s.last = {"seat": seat, "kind": "gave_up", "groups": []}
+    events = [Event("gave_up", seat, {"count": len(drawn)}, {"cards": [c.token for c in drawn]})]
+    if not drawn:  # nothing left to draw: it counts as a pass
+        s.passes += 1
+        if s.passes >= s.players:
+            return events + _end_round(s, rules)
+    return events + _end_turn(s, rules)
+
+
+def _hint(s: GameState, rules: Rulebook, seat: int) -> list[Event]:
+    hint = _find_hint(s, rules, seat)
+    s.hint = hint
+    return [Event("hint", seat, {}, {"hint": hint})]
+
+
+def _find_hint(s: GameState, rules: Rulebook, seat: int) -> dict[str, Any] | None:
+    from .solver import find_move  # the solver imports the engine's modules; import late
+
+    move = find_move(
+        rules, s.table + [[c] for c in s.singles], s.hands[seat], objective="hint",
+        first_lay_done=s.first_lay_done[seat], singles=s.singles,
+    )
+    if move is None:
+        return None
+    card = move.hint_card or move.placed[0]
+    return {
+        "seat": seat,
+        "card": card.token,
+        "placed": [c.token for c in move.placed],
+        "groups": list(move.changed),
+        "rearrange": move.needs_rearranging,
+    }
+
+
+# -- laying -------------------------------------------------------------------------------
+
+
+def _knock(s: GameState, rules: Rulebook, seat: int, arrangement, choices) -> list[Event]:
+    if rules.turn != "carousel" or not rules.knock_limit:
+        raise IllegalAction("There is no knocking in this game")
+    if s.final_turns is not None:
+        raise IllegalAction("Nobody may knock once the stock has run out")
+    if not 1 <= s.draws <= 2:
+        raise IllegalAction("You can knock only after your first or second draw")
+    if arrangement is None and not drafts.draft_differs(s):
+        left = rules.hand_value(s.hands[seat])
+        if left > rules.knock_limit:
+            raise IllegalAction(f"You can knock only with {rules.knock_limit} points or fewer "
+                                f"in hand (you have {left})")
+        s.last = {"seat": seat, "kind": "knocked", "groups": []}
+        return [Event("knocked", seat, {"laid": 0}), *_end_round(s, rules, knocker=seat)]
+    return _commit(s, rules, seat, arrangement, choices, knock=True)
+
+
+def _commit(s: GameState, rules: Rulebook, seat: int, arrangement, choices, *, knock: bool) -> list[Event]:
+    if rules.turn == "carousel" and s.final_turns is None and s.draws == 0:
+        raise IllegalAction("Draw a card first")
+    hand = s.hands[seat]
+    if arrangement is None:
+        if s.draft is None or not drafts.draft_differs(s):
+            raise IllegalAction("You must add at least one card from your hand")
+        if s.draft.loose:
+            raise IllegalAction(f"Place the loose cards first: {format_cards(s.draft.loose, pretty=True)}")
+        groups = [list(g) for g in s.draft.groups]
+        unused_singles = list(s.draft.singles)
+    else:
+        table_pool = [c for g in s.table for c in g]
+        singles_pool = list(s.singles)
+        hand_pool = list(hand)
+        groups = [[drafts.resolve(c, table_pool, singles_pool, hand_pool) for c in g] for g in arrangement]
+        # Tahiti: an unused single may be given as a 1-card group or left out.
+        used_singles = [g[0] for g in groups if len(g) == 1 and g[0] in s.singles]
+        groups = [g for g in groups if not (len(g) == 1 and g[0] in s.singles)]
+        unused_singles = used_singles + singles_pool
+        if table_pool:
+            raise IllegalAction(f"{format_cards(table_pool, pretty=True)} must stay on the table")
+    groups = _designate_jokers(s, rules, groups, choices)
+    old = s.table + [[c] for c in s.singles]
+    new = groups + [[c] for c in unused_singles]
+    check = check_move(rules, old, hand, new, first_lay_done=s.first_lay_done[seat], singles=s.singles)
+    if not check.ok:
+        raise IllegalAction(check.reason or "That is not a legal move")
+    placed_ids = {c.ident for g in groups for c in g} & {c.ident for c in hand}
+    remaining = [c for c in hand if c.ident not in placed_ids]
+    if knock and remaining and rules.hand_value(remaining) > rules.knock_limit:
+        raise IllegalAction(f"You can knock only with {rules.knock_limit} points or fewer left "
+                            f"in hand (this leaves {rules.hand_value(remaining)})")
+
+    table_before = s.table
+    s.table = groups
+    s.singles = unused_singles
+    s.hands[seat] = remaining
+    s.first_lay_done[seat] = True
+    s.passes = 0
+    s.draft = None
+    s.hint = None
+    new_groups = _changed_new_groups(table_before, groups)
+    placed = [c for c in hand if c.ident in placed_ids]
+    s.last = {"seat": seat, "kind": "laid", "groups": new_groups,
+              "placed": [c.token for c in placed]}
+    events = [Event("laid", seat, {"placed": [c.token for c in placed], "groups": new_groups,
+                                   "rearranged": check.needs_rearranging})]
+    if not remaining:
+        return events + _end_round(s, rules, went_out=seat)
+    if knock:
+        return events + [Event("knocked", seat, {"laid": len(placed)})] + _end_round(
+            s, rules, knocker=seat)
+    if rules.turn == "draw-two-or-play+1":
+        drawn = _draw_cards(s, seat, 1)
+        if drawn:
+            events.append(_drew(seat, drawn))
+    return events + _end_turn(s, rules)
+
+
+def _changed_new_groups(before: list[list[Card]], after: list[list[Card]]) -> list[int]:
+    remaining = Counter(tuple(sorted(c.ident for c in g)) for g in before)
+    out = []
+    for i, g in enumerate(after):
+        key = tuple(sorted(c.ident for c in g))
+        if remaining[key] > 0:
+            remaining[key] -= 1
+        else:
+            out.append(i)
+    return out
+
+
+def _designate_jokers(s: GameState, rules: Rulebook, groups: list[list[Card]],
+                      choices: dict[int, tuple[str, ...]]) -> list[list[Card]]:
+    """Fix every free joker: automatically when one card fits, from `choices` otherwise
+    (§4.9). A table joker whose real card is now on the table is free to be fixed anew."""
+    real_faces = {c.face for g in groups for c in g if not c.is_joker}
+    hand_faces = Counter(c.face for c in s.hands[s.turn])
+    table_faces = Counter(c.face for g in s.table for c in g) + Counter(c.face for c in s.singles)
+    out = []
+    for i, group in enumerate(groups):
+        found = readings(group, rules.ace, max_jokers=rules.max_jokers_per_group)
+        if not found and any(c.designated for c in group):
+            def freed(c: Card) -> bool:
+                if not c.designated:
+                    return False
+                if rules.joker_rule == "locks-group":
+                    return hand_faces[c.play_face] > 0 and (
+                        Counter(x.face for g in groups for x in g)[c.play_face]
+                        > table_faces[c.play_face])
+                return c.play_face in real_faces
+            group = [c.free() if freed(c) else c for c in group]
+            found = readings(group, rules.ace, max_jokers=rules.max_jokers_per_group)
+        if not found or not any(c.is_joker and not c.designated for c in group):
+            out.append(group)  # valid as it is, or invalid: check_move explains
+            continue
+        options = sorted({r.joker_faces for r in found})
+        chosen = choices.get(i)
+        if len(options) > 1:
+            wanted = _choice(chosen) if chosen else None
+            if wanted is None or wanted not in options:
+                labels = [" ".join(_face_text(f) for f in opt) for opt in options]
+                raise JokerChoiceNeeded(
+                    i, [tuple(_face_text(f) for f in opt) for opt in options],
+                    f"Choose what the joker in group {group_label(i)} stands for: "
+                    + " or ".join(labels),
+                )
+            options = [wanted]
+        reading = next(r for r in found if r.joker_faces == options[0])
+        out.append(designate(group, reading))
+    return out
+
+
+def _face_text(face: tuple[int, str]) -> str:
+    return f"{rank_name(face[0])}{face[1]}"
+
+
+def _choice(chosen: Sequence[str] | str) -> tuple[tuple[int, str], ...] | None:
+    items = [chosen] if isinstance(chosen, str) else list(chosen)
+    try:
+        return tuple(sorted(parse_face(x) for x in items))
+    except ValueError:
+        return None
+
+
+# -- turns, rounds, game end ----------------------------------------------------------------
+
+
+def _end_turn(s: GameState, rules: Rulebook) -> list[Event]:
+    if rules.turn == "carousel":
+        if s.final_turns is not None:
+            s.final_turns -= 1
+            if s.final_turns <= 0:
+                return _end_round(s, rules)
+        elif not s.stock:  # whoever drew the last card did not knock: one more turn each
+            s.final_turns = s.players
+    s.turn = (s.turn + 1) % s.players
+    _start_turn(s)
+    return [Event("turn", s.turn, {"final": s.final_turns is not None})]
+
+
+def _end_round(s: GameState, rules: Rulebook, *, went_out: int | None = None,
+               knocker: int | None = None) -> list[Event]:
+    score = score_round(rules, s.hands, went_out=went_out, knocker=knocker)
+    for i, p in enumerate(score.points):
+        s.scores[i] += p
+    for w in score.winners:
+        s.round_wins[w] += 1
+    s.rounds.append({"points": list(score.points), "winners": list(score.winners),
+                     "how": score.how, "values": list(score.hand_values)})
+    _start_turn(s)
+    s.phase = "round_over"
+    events = [Event("round_over", None, {"round": s.round, "points": list(score.points),
+                                         "winners": list(score.winners), "how": score.how,
+                                         "scores": list(s.scores)})]
+    result = _game_result(s, rules)
+    if result is not None:
+        s.phase = "game_over"
+        s.result = result
+        events.append(Event("game_over", None, dict(result)))
+    return events
+
+
+def _game_result(s: GameState, rules: Rulebook) -> dict[str, Any] | None:
+    n = s.players
+    if rules.length == "single":
+        last = s.rounds[-1]
+        return {"winners": last["winners"], "totals": last["points"], "draw": len(last["winners"]) > 1}
+    if rules.length == "to-target":
+        if max(s.scores) < rules.play_to:
+            return None
+        low = min(s.scores)
+        leaders = [i for i in range(n) if s.scores[i] == low]
+        if len(leaders) > 1:  # a shared lowest total: another round is played
+            return None
+        return {"winners": leaders, "totals": list(s.scores), "draw": False}
+    if rules.length == "carousel":
+        if max(s.scores) < rules.play_to:
+            return None
+        totals = carousel_final(s.scores, s.round_wins, rules.play_to)
+        best = max(totals)
+        winners = [i for i in range(n) if totals[i] == best]
+        return {"winners": winners, "totals": totals, "draw": len(winners) > 1}
+    return None  # Shanghai: open-ended until the players finish
+
+
+def _next_round(s: GameState) -> list[Event]:
+    if s.phase != "round_over":
+        raise IllegalAction("The round is still being played" if s.phase == "play"
+                            else "The game is over")
+    s.round += 1
+    _deal(s)
+    return [Event("round_started", None, {"round": s.round, "turn": s.turn})]
+
+
+def _finish(s: GameState) -> list[Event]:
+    if s.rules.length != "open":
+        raise IllegalAction("This game ends by its own rules, not by choice")
+    if s.phase != "round_over":
+        raise IllegalAction("Finish after the round is over")
+    low = min(s.scores)
+    winners = [i for i in range(s.players) if s.scores[i] == low]
+    s.phase = "game_over"
+    s.result = {"winners": winners, "totals": list(s.scores), "draw": len(winners) > 1}
+    return [Event("game_over", None, dict(s.result))]
+
+
+# -- what a seat may do and see -------------------------------------------------------------
+
+
+def legal_actions(state: GameState, seat: int) -> list[str]:
+    """The kinds of action open to `seat` now (the buttons to show)."""
+    if state.phase == "round_over":
+        return ["next_round", "finish"] if state.rules.length == "open" else ["next_round"]
+    if state.phase != "play" or seat != state.turn:
+        return []
+    rules = state.rules
+    changed = drafts.draft_differs(state)
+    out = ["place", "take", "move", "split", "set_draft", "hint"]
+    if rules.turn == "carousel":
+        final = state.final_turns is not None
+        if final or state.draws >= 1:
+            out.append("commit")
+        if not final and state.stock and state.draws < 3:
+            out.append("draw")
+        if final or (state.draws >= 1 and not state.stock):
+            out.append("pass")
+        if not final and 1 <= state.draws <= 2:
+            left = drafts.draft_hand(state, seat)
+            if rules.hand_value(left) <= rules.knock_limit:
+                out.append("knock")
+        out.append("reset")
+        return out
+    out.append("commit")
+    if state.stock:
+        if not (rules.give_back and changed):
+            out.append("draw")
+    else:
+        out.append("pass")
+    out.append("give_up" if rules.give_back and changed else "reset")
+    return out
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    """What one seat may see (OpenSpiel's observer): no other hand, no stock order."""
+
+    seat: int
+    rulebook: str
+    options: dict[str, Any]
+    round: int
+    phase: str
+    turn: int
+    stock: int
+    table: tuple[tuple[Card, ...], ...]
+    singles: tuple[Card, ...]
+    hand: tuple[Card, ...]
+    hand_counts: tuple[int, ...]
+    scores: tuple[int, ...]
+    draft: Draft | None
+    draft_hand: tuple[Card, ...]
+    changed: frozenset[int]
+    legal: tuple[str, ...]
+    draws: int
+    first_lay_done: bool
+    final_turns: int | None
+    hint: dict[str, Any] | None
+    last: dict[str, Any] | None
+    rounds: tuple[dict[str, Any], ...]
+    result: dict[str, Any] | None
+    version: int
+    reminded: bool
+    give_up_armed: bool
+
+    @property
+    def rules(self) -> Rulebook:
+        return get_rulebook(self.rulebook, **self.options)
+
+    @property
+    def my_turn(self) -> bool:
+        return self.phase == "play" and self.turn == self.seat
+
+
+def player_view(state: GameState, seat: int) -> PlayerView:
+    mine = seat == state.turn
+    return PlayerView(
+        seat=seat,
+        rulebook=state.rulebook,
+        options=dict(state.options),
+        round=state.round,
+        phase=state.phase,
+        turn=state.turn,
+        stock=len(state.stock),
+        table=tuple(tuple(g) for g in state.table),
+        singles=tuple(state.singles),
+        hand=tuple(state.hands[seat]),
+        hand_counts=tuple(len(h) for h in state.hands),
+        scores=tuple(state.scores),
+        draft=copy.deepcopy(state.draft) if mine else None,
+        draft_hand=tuple(drafts.draft_hand(state, seat)),
+        changed=frozenset(drafts.changed_groups(state)) if mine else frozenset(),
+        legal=tuple(legal_actions(state, seat)),
+        draws=state.draws if mine else 0,
+        first_lay_done=state.first_lay_done[seat],
+        final_turns=state.final_turns,
+        hint=state.hint if mine else None,
+        last=state.last,
+        rounds=tuple(state.rounds),
+        result=state.result,
+        version=state.version,
+        reminded=state.reminded if mine else False,
+        give_up_armed=state.give_up_armed if mine else False,
+    )

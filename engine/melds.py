@@ -1,0 +1,171 @@
+"""Sets and runs under each ace policy, and the cards a joker may stand for.
+
+A group is a multiset: the engine lays it out in canonical order (`arrange`), so a player never
+has to type a run in order. Ace policies (RULES.md §2 and §4.1):
+
+- `high`:   Q-K-A is a run; A-2-3 is not (Manipulation).
+- `low`:    A-2-3 is a run; Q-K-A is not (Shanghai).
+- `either`: high or low, never both — an ace only at one end, never two aces in a run.
+- `ends`:   never in the middle — A-2-3 and Q-K-A; A-2-…-K-A has an ace at each end (Carousel).
+
+No policy wraps: K-A-2 is never a run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import combinations, product
+from typing import Literal
+
+from .cards import SUITS, Card
+
+AcePolicy = Literal["high", "low", "either", "ends"]
+ACE_POLICIES: tuple[AcePolicy, ...] = ("high", "low", "either", "ends")
+Face = tuple[int, str]  # (rank 1-13, suit)
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """One way to read a group: its kind and the faces its free jokers take (sorted)."""
+
+    kind: Literal["set", "run"]
+    joker_faces: tuple[Face, ...]
+    start: int = 0  # runs: the value of the lowest card (ace low = 1, ace high = 14)
+
+
+def _ace_values(policy: AcePolicy) -> tuple[int, ...]:
+    return {"high": (14,), "low": (1,), "either": (1, 14), "ends": (1, 14)}[policy]
+
+
+def _value_range(policy: AcePolicy) -> tuple[int, int]:
+    return {"high": (2, 14), "low": (1, 13), "either": (1, 14), "ends": (1, 14)}[policy]
+
+
+def readings(cards: Sequence[Card], ace: AcePolicy, *, max_jokers: int | None = None) -> list[Reading]:
+    """Every way the group can be valid; empty if it is not a set or a run.
+
+    Designated jokers play as the card they stand for; free jokers may be anything that fits.
+    """
+    if max_jokers is not None and sum(c.is_joker for c in cards) > max_jokers:
+        return []
+    fixed = [(c.play_rank, c.play_suit) for c in cards if not (c.is_joker and not c.designated)]
+    free = len(cards) - len(fixed)
+    result = _set_readings(fixed, free) + _run_readings(fixed, free, ace)
+    return result
+
+
+def _set_readings(fixed: list[Face], free: int) -> list[Reading]:
+    n = len(fixed) + free
+    if not 3 <= n <= 4:
+        return []
+    ranks = {r for r, _ in fixed}
+    suits = [s for _, s in fixed]
+    if len(ranks) > 1 or len(set(suits)) != len(suits):
+        return []
+    missing = [s for s in SUITS if s not in suits]
+    out = []
+    for rank in sorted(ranks) if ranks else range(1, 14):
+        for chosen in combinations(missing, free):
+            out.append(Reading("set", tuple((rank, s) for s in chosen)))
+    return out
+
+
+def _run_readings(fixed: list[Face], free: int, ace: AcePolicy) -> list[Reading]:
+    n = len(fixed) + free
+    if n < 3:
+        return []
+    suits = {s for _, s in fixed}
+    if len(suits) > 1:
+        return []
+    low, high = _value_range(ace)
+    out: list[Reading] = []
+    seen: set[tuple] = set()
+    for suit in sorted(suits) if suits else SUITS:
+        choices = [_ace_values(ace) if r == 1 else (r,) for r, _ in fixed]
+        for values in product(*choices):
+            present = sorted(values)
+            if len(set(present)) != len(present):
+                continue
+            if not present:  # only jokers
+                starts = range(low, high - n + 2)
+            else:
+                vmin, vmax = present[0], present[-1]
+                gaps = vmax - vmin + 1 - len(present)
+                if gaps > free:
+                    continue
+                extra = free - gaps
+                starts = range(vmin - extra, vmin + 1)
+            for start in starts:
+                end = start + n - 1
+                if start < low or end > high:
+                    continue
+                if ace == "either" and start == 1 and end == 14:
+                    continue
+                taken = set(present)
+                faces = tuple(
+                    (1 if v == 14 else v, suit) for v in range(start, end + 1) if v not in taken
+                )
+                key = (suit, start, faces)
+                if key not in seen:
+                    seen.add(key)
+                    out.append(Reading("run", tuple(sorted(faces)), start))
+    return out
+
+
+def meld_kind(
+    cards: Sequence[Card], ace: AcePolicy, *, max_jokers: int | None = None
+) -> Literal["set", "run"] | None:
+    """"set", "run" or None. A group that reads both ways (7H * *) is reported as a run."""
+    found = readings(cards, ace, max_jokers=max_jokers)
+    if not found:
+        return None
+    return "run" if any(r.kind == "run" for r in found) else "set"
+
+
+def designate(cards: Sequence[Card], reading: Reading) -> list[Card]:
+    """The group with its free jokers fixed as `reading` says, in canonical order."""
+    faces = list(reading.joker_faces)
+    out = []
+    for card in cards:
+        if card.is_joker and not card.designated:
+            rank, suit = faces.pop(0)
+            card = card.designate(rank, suit)
+        out.append(card)
+    return arrange(out, reading)
+
+
+def arrange(cards: Sequence[Card], reading: Reading) -> list[Card]:
+    """Canonical order: runs low to high; sets by suit (S H D C). All jokers designated."""
+    if reading.kind == "set":
+        return sorted(cards, key=lambda c: (SUITS.index(c.play_suit), c.is_joker, c.copy))
+
+    def value(card: Card) -> int:
+        v = card.play_rank
+        return 14 if v == 1 and reading.start > 1 else v
+
+    # An ace at the high end of a run (start > 1) counts 14; with the `ends` policy a run
+    # A..K..A holds one ace of each value, so place the second ace last.
+    ordered = sorted(cards, key=lambda c: (value(c), c.is_joker, c.copy))
+    if reading.start == 1 and len(ordered) == 14:
+        aces = [c for c in ordered if c.play_rank == 1]
+        rest = [c for c in ordered if c.play_rank != 1]
+        ordered = [aces[0], *rest, aces[1]]
+    return ordered
+
+
+def group_reading(cards: Sequence[Card], ace: AcePolicy, *, max_jokers: int | None = None) -> Reading | None:
+    """The reading of a group whose jokers are all designated (None if invalid or ambiguous)."""
+    found = readings(cards, ace, max_jokers=max_jokers)
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        return None
+    # Fully designated groups can still read two ways only in degenerate cases; prefer a run.
+    runs = [r for r in found if r.kind == "run"]
+    return runs[0] if runs else found[0]
+
+
+def card_value_in_run(card: Card, reading: Reading) -> int:
+    rank = card.play_rank
+    return 14 if rank == 1 and reading.start > 1 else rank

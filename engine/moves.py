@@ -1,0 +1,304 @@
+"""Is this arrangement a legal lay from that table and hand? (RULES.md §1, §2, §4)
+
+Cards are compared by face (`7H`): the two copies of a card are equal for play, so a test may
+parse the table, the hand and the new table separately. The engine re-attaches physical
+identities after a move is accepted (`game.py`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from .cards import Card, format_cards
+from .melds import arrange, group_reading, readings
+from .rulebooks import Rulebook
+
+Group = Sequence[Card]
+
+
+def group_label(index: int) -> str:
+    """A, B, …, Z, AA, AB, …"""
+    label = ""
+    index += 1
+    while index:
+        index, rem = divmod(index - 1, 26)
+        label = chr(65 + rem) + label
+    return label
+
+
+def group_index(label: str) -> int:
+    value = 0
+    for ch in label.strip().upper():
+        if not "A" <= ch <= "Z":
+            raise ValueError(f"'{label}' is not a group letter")
+        value = value * 26 + (ord(ch) - 64)
+    if value == 0:
+        raise ValueError("A group letter is needed")
+    return value - 1
+
+
+@dataclass(frozen=True)
+class MoveCheck:
+    ok: bool
+    reason: str | None = None
+    placed: tuple[Card, ...] = ()  # the hand cards the move lays
+    needs_rearranging: bool = False
+    changed: tuple[int, ...] = field(default=())  # indices of old groups not kept as they were
+
+    def __bool__(self) -> bool:
+        return self.ok
+
+
+def _fail(reason: str) -> MoveCheck:
+    return MoveCheck(False, reason)
+
+
+def _faces(cards: Sequence[Card]) -> Counter[str]:
+    return Counter(c.face for c in cards)
+
+
+def _pretty(cards: Sequence[Card]) -> str:
+    return format_cards(cards)
+
+
+def canonical(rulebook: Rulebook, group: Group) -> list[Card]:
+    """The group in table order if it is valid with the designations it has; else as given."""
+    reading = group_reading(group, rulebook.ace, max_jokers=rulebook.max_jokers_per_group)
+    if reading is None or any(c.is_joker and not c.designated for c in group):
+        return list(group)
+    return arrange(group, reading)
+
+
+def check_move(
+    rulebook: Rulebook,
+    table: Sequence[Group],
+    hand: Sequence[Card],
+    new_table: Sequence[Group],
+    *,
+    first_lay_done: bool = True,
+    singles: Sequence[Card] = (),
+) -> MoveCheck:
+    """Check a lay. `table` and `new_table` are lists of groups; Tahiti's unused singles are
+    1-card groups in both. Jokers in `new_table` should be designated; a free joker counts as
+    newly placed (it may stand for anything that makes its group valid)."""
+    old_cards = [c for g in table for c in g]
+    new_cards = [c for g in new_table for c in g]
+    old_faces, new_faces, hand_faces = _faces(old_cards), _faces(new_cards), _faces(hand)
+
+    placed_faces: Counter[str] = Counter()
+    for face in old_faces | new_faces:
+        diff = new_faces[face] - old_faces[face]
+        if diff < 0:
+            what = "A joker" if face == "*" else face
+            return _fail(f"{what} is missing from the table: a card on the table can never go "
+                         "back into a hand")
+        if diff > hand_faces[face]:
+            what = "joker" if face == "*" else face
+            have = hand_faces[face]
+            if have == 0:
+                return _fail(f"You have no {what} in your hand")
+            return _fail(f"You have only {have} {what} in your hand")
+        if diff:
+            placed_faces[face] = diff
+    if not placed_faces:
+        return _fail("You must add at least one card from your hand")
+
+    single_faces = _faces(singles)
+    for i, group in enumerate(new_table):
+        label = group_label(i)
+        if len(group) == 1 and single_faces[group[0].face] > 0:
+            single_faces[group[0].face] -= 1  # an unused Tahiti single stays alone
+            continue
+        if len(group) < 3:
+            return _fail(f"Group {label} has only {len(group)} card{'s' * (len(group) != 1)} "
+                         f"({_pretty(group)}): a set or run needs at least 3")
+        if rulebook.one_joker_per_group and sum(c.is_joker for c in group) > 1:
+            return _fail(f"Group {label} holds two jokers: a group may hold only one")
+        if not readings(group, rulebook.ace):
+            return _fail(f"Group {label} is not a set or a run: {_pretty(group)}{_ace_note(rulebook, group)}")
+
+    reason = _joker_rules(rulebook, table, new_table, placed_faces)
+    if reason:
+        return _fail(reason)
+    if rulebook.first_lay_run3 and not first_lay_done and not _has_run3_from_hand(
+        rulebook, new_table, placed_faces
+    ):
+        return _fail("Your first lay must include a run of three cards of one suit from your "
+                     "hand (a joker doesn't count as one of the three)")
+
+    placed = _pick(hand, placed_faces)
+    changed = _changed_groups(table, new_table)
+    kept_as_is_or_extended = all(
+        _is_extended(table[i], new_table, placed_faces) for i in changed
+    )
+    return MoveCheck(True, None, tuple(placed), not kept_as_is_or_extended, tuple(changed))
+
+
+def _ace_note(rulebook: Rulebook, group: Group) -> str:
+    if not any(c.play_rank == 1 for c in group):
+        return ""
+    note = {
+        "high": "the ace is high only (Q-K-A)",
+        "low": "the ace is low only (A-2-3)",
+        "either": "an ace is high or low, never both, and never in the middle",
+        "ends": "an ace is never in the middle of a run",
+    }[rulebook.ace]
+    return f" ({note})"
+
+
+def _pick(hand: Sequence[Card], faces: Counter[str]) -> list[Card]:
+    want = Counter(faces)
+    picked = []
+    for card in hand:
+        if want[card.face] > 0:
+            want[card.face] -= 1
+            picked.append(card)
+    return picked
+
+
+def _changed_groups(table: Sequence[Group], new_table: Sequence[Group]) -> list[int]:
+    """Old groups that do not stand unchanged (as a multiset of play faces) in the new table."""
+    remaining = Counter(_group_key(g) for g in new_table)
+    changed = []
+    for i, group in enumerate(table):
+        key = _group_key(group)
+        if remaining[key] > 0:
+            remaining[key] -= 1
+        else:
+            changed.append(i)
+    return changed
+
+
+def _group_key(group: Group) -> tuple[str, ...]:
+    return tuple(sorted(c.play_face if c.is_joker else c.face for c in group))
+
+
+def _is_extended(old: Group, new_table: Sequence[Group], placed: Counter[str]) -> bool:
+    """Does some new group hold all of `old` plus only cards from the hand?"""
+    old_faces = Counter(c.face for c in old)
+    for group in new_table:
+        faces = Counter(c.face for c in group)
+        if all(faces[f] >= n for f, n in old_faces.items()):
+            extra = faces - old_faces
+            if all(placed[f] >= n for f, n in extra.items()):
+                return True
+    return False
+
+
+def _neighbours(rulebook: Rulebook, group: Group, joker: Card) -> set[str]:
+    ordered = canonical(rulebook, group)
+    for i, card in enumerate(ordered):
+        if card is joker or card == joker:
+            near = ordered[max(0, i - 1): i] + ordered[i + 1: i + 2]
+            return {c.play_face for c in near}
+    return set()
+
+
+def _joker_rules(
+    rulebook: Rulebook,
+    table: Sequence[Group],
+    new_table: Sequence[Group],
+    placed: Counter[str],
+) -> str | None:
+    if rulebook.joker_rule == "none":
+        return None
+    new_real = Counter(c.face for g in new_table for c in g if not c.is_joker)
+    if rulebook.joker_rule == "locks-group":
+        # Tahiti: only the real card laid from the hand frees a joker.
+        def freed(face: str) -> bool:
+            return placed[face] > 0
+    else:
+        def freed(face: str) -> bool:
+            return new_real[face] > 0
+
+    old_jokers = [(g, c) for g in table for c in g if c.is_joker and c.designated]
+    new_designations = Counter(c.play_face for g in new_table for c in g if c.designated)
+    for _, joker in old_jokers:
+        face = joker.play_face
+        if freed(face):
+            continue
+        if new_designations[face] <= 0:
+            return (f"The joker standing for {face} must keep standing for {face} until the "
+                    f"real {face} is on the table")
+        new_designations[face] -= 1
+
+    if rulebook.joker_rule == "immobile":
+        reason = _immobile_jokers(rulebook, old_jokers, new_table, freed)
+        if reason:
+            return reason
+    if rulebook.joker_rule == "locks-group":
+        return _locked_groups(table, new_table, placed, freed)
+    return None
+
+
+def _immobile_jokers(rulebook, old_jokers, new_table, freed) -> str | None:
+    """Vatican (§4.10): a joker stays while a card that was beside it stays beside it."""
+    used: set[int] = set()
+    for group, joker in old_jokers:
+        face = joker.play_face
+        if freed(face):
+            continue
+        before = _neighbours(rulebook, group, joker)
+        found = False
+        for new_group in new_table:
+            for card in new_group:
+                if card.is_joker and card.play_face == face and id(card) not in used:
+                    if before & _neighbours(rulebook, new_group, card):
+                        used.add(id(card))
+                        found = True
+                        break
+            if found:
+                break
+        if not found:
+            return (f"The joker standing for {face} can't leave the cards beside it until the "
+                    f"real {face} is on the table")
+    return None
+
+
+def _locked_groups(table, new_table, placed, freed) -> str | None:
+    """Tahiti: a group holding a joker can't be rearranged, only added to from the hand."""
+    extra_needed: Counter[str] = Counter()
+    used: set[int] = set()
+    for i, group in enumerate(table):
+        jokers = [c for c in group if c.is_joker and c.designated]
+        if not jokers or any(freed(j.play_face) for j in jokers):
+            continue
+        old = Counter(c.play_face if c.is_joker else c.face for c in group)
+        match = None
+        for gi, new_group in enumerate(new_table):
+            if gi in used:
+                continue
+            faces = Counter(c.play_face if c.is_joker else c.face for c in new_group)
+            if all(faces[f] >= n for f, n in old.items()):
+                match = gi
+                extra_needed += faces - old
+                break
+        if match is None:
+            real = jokers[0].play_face
+            return (f"Group {group_label(i)} holds a joker, so none of its cards can move: you "
+                    f"can only add cards from your hand, or free the joker by laying the real "
+                    f"{real} from your hand")
+        used.add(match)
+    for face, n in extra_needed.items():
+        if placed[face] < n:
+            return (f"A group that holds a joker can only take cards from your hand ({face} "
+                    "came from the table)")
+    return None
+
+
+def _has_run3_from_hand(rulebook: Rulebook, new_table: Sequence[Group], placed: Counter[str]) -> bool:
+    for group in new_table:
+        ordered = canonical(rulebook, group)
+        reading = group_reading(ordered, rulebook.ace)
+        if reading is None or reading.kind != "run":
+            continue
+        for i in range(len(ordered) - 2):
+            trio = ordered[i: i + 3]
+            if any(c.is_joker for c in trio):
+                continue
+            need = Counter(c.face for c in trio)
+            if all(placed[f] >= n for f, n in need.items()):
+                return True
+    return False

@@ -1,0 +1,184 @@
+"""The seven rulebooks as data (RULES.md §2), built from a name plus options.
+
+One frozen `Rulebook` per name and option set. The game loop reads these fields; there is one
+loop for all seven, with named turn-style presets:
+
+- `draw-until-lay`     Manipulation, Shanghai: draw any number of cards, the turn ends by laying
+                       (or by passing when the stock is empty); must lay if you can.
+- `draw-or-play`       Machiavelli, Vatican, Tahiti: lay, or draw one card (which ends the turn).
+- `draw-two-or-play+1` Guadeloupe: lay (then draw one unless out), or draw two.
+- `carousel`           draw first; then lay, draw again (up to three) or knock.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+from typing import Literal
+
+from .cards import Card
+from .melds import AcePolicy
+
+TurnStyle = Literal["draw-until-lay", "draw-or-play", "draw-two-or-play+1", "carousel"]
+JokerRule = Literal["none", "movable", "immobile", "locks-group"]
+Scoring = Literal["penalty", "count", "carousel", "none"]
+GameLength = Literal["single", "to-target", "open", "carousel"]
+
+RULEBOOKS: tuple[str, ...] = (
+    "manipulation",
+    "machiavelli",
+    "shanghai",
+    "guadeloupe",
+    "carousel",
+    "vatican",
+    "tahiti",
+)
+
+# Options: name -> (allowed values, default). Values are strings, except play_to.
+MUST_LAY = ("must_lay", ("remind", "trust"), "remind")
+PLAY_TO = ("play_to", (200, 300), 200)
+UNFINISHED = ("unfinished_move", ("reset", "give_back_draw_3"), "reset")
+
+CARD_VALUE_TABLES: dict[str, Callable[[Card], int]] = {
+    # Manipulation penalties: Ace 15, tens and face cards 10, any other card 5.
+    "manipulation": lambda c: 15 if c.rank == 1 else 10 if c.rank >= 10 else 5,
+    # Carousel: joker 25, face card 10, ace 1, other cards face value.
+    "carousel": lambda c: 25 if c.is_joker else 10 if c.rank >= 11 else c.rank,
+    # Tahiti: joker 30, ace 11, face card 10, other cards face value.
+    "tahiti": lambda c: 30 if c.is_joker else 11 if c.rank == 1 else 10 if c.rank >= 11 else c.rank,
+    # One point a card (Machiavelli, Shanghai, Guadeloupe; Vatican counts cards when blocked).
+    "count": lambda c: 1,
+}
+
+
+@dataclass(frozen=True)
+class Rulebook:
+    name: str
+    title: str
+    hand_size: int
+    ace: AcePolicy
+    turn: TurnStyle
+    decks: int = 2
+    jokers: int = 0
+    small_decks: int = 0  # Carousel with 2 players: one deck...
+    small_jokers: int = 0  # ...and one joker
+    deal_batches: tuple[int, ...] = ()
+    singles: int = 0
+    must_lay: bool = False
+    remind: bool = False  # must-lay obligation: remind with a hint (else trust the player)
+    give_back: bool = False  # unfinished move: give back, draw 3 (else reset, no penalty)
+    joker_rule: JokerRule = "none"
+    one_joker_per_group: bool = False
+    first_lay_run3: bool = False
+    values: str = "count"
+    scoring: Scoring = "count"
+    length: GameLength = "single"
+    play_to: int = 0
+    knock_limit: int = 0
+    option_spec: tuple[tuple[str, tuple, object], ...] = ()
+    options: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))
+
+    def deck_for(self, players: int) -> tuple[int, int]:
+        """(decks, jokers) for this many players."""
+        if players == 2 and self.small_decks:
+            return self.small_decks, self.small_jokers
+        return self.decks, self.jokers
+
+    def card_value(self, card: Card) -> int:
+        return CARD_VALUE_TABLES[self.values](card)
+
+    def hand_value(self, cards: list[Card]) -> int:
+        return sum(self.card_value(c) for c in cards)
+
+    @property
+    def max_jokers_per_group(self) -> int | None:
+        return 1 if self.one_joker_per_group else None
+
+    @property
+    def batches(self) -> tuple[int, ...]:
+        return self.deal_batches or (self.hand_size,)
+
+    def describe(self) -> str:
+        """`Manipulation · must lay: remind · play to 200`."""
+        parts = [self.title]
+        for key, _, _ in self.option_spec:
+            value = self.options[key]
+            parts.append(f"{key.replace('_', ' ')}: {str(value).replace('_', ' ')}")
+        return " · ".join(parts)
+
+
+_BASE: dict[str, Rulebook] = {
+    "manipulation": Rulebook(
+        "manipulation", "Manipulation", hand_size=7, ace="high", turn="draw-until-lay",
+        must_lay=True, values="manipulation", scoring="penalty", length="to-target",
+        option_spec=(MUST_LAY, PLAY_TO),
+    ),
+    "machiavelli": Rulebook(
+        "machiavelli", "Machiavelli", hand_size=13, ace="either", turn="draw-or-play",
+        option_spec=(UNFINISHED,),
+    ),
+    "shanghai": Rulebook(
+        "shanghai", "Shanghai", hand_size=10, ace="low", turn="draw-until-lay",
+        deal_batches=(3, 3, 3, 1), must_lay=True, length="open", option_spec=(MUST_LAY,),
+    ),
+    "guadeloupe": Rulebook(
+        "guadeloupe", "Guadeloupe", hand_size=5, ace="either", turn="draw-two-or-play+1",
+        option_spec=(UNFINISHED,),
+    ),
+    "carousel": Rulebook(
+        "carousel", "Carousel", hand_size=10, ace="ends", turn="carousel", jokers=2,
+        small_decks=1, small_jokers=1, joker_rule="movable", values="carousel",
+        scoring="carousel", length="carousel", play_to=150, knock_limit=5,
+    ),
+    "vatican": Rulebook(
+        "vatican", "Vatican", hand_size=13, ace="ends", turn="draw-or-play", jokers=2,
+        joker_rule="immobile", first_lay_run3=True, scoring="none",
+    ),
+    "tahiti": Rulebook(
+        "tahiti", "Tahiti", hand_size=5, ace="either", turn="draw-or-play", jokers=4, singles=4,
+        joker_rule="locks-group", one_joker_per_group=True, values="tahiti", scoring="penalty",
+        option_spec=(UNFINISHED,),
+    ),
+}
+
+
+def _coerce(name: str, key: str, value: object, allowed: tuple) -> object:
+    for candidate in allowed:
+        if value == candidate or str(value).strip().lower() == str(candidate):
+            return candidate
+    choices = " | ".join(str(a) for a in allowed)
+    raise ValueError(f"{name.title()}: option {key} must be one of {choices}, not {value!r}")
+
+
+def get_rulebook(name: str = "manipulation", **options: object) -> Rulebook:
+    """`get_rulebook("manipulation", must_lay="trust", play_to=300)`."""
+    key = str(name).strip().lower()
+    if key not in _BASE:
+        raise ValueError(f"Unknown rulebook {name!r}. Rulebooks: {', '.join(RULEBOOKS)}")
+    base = _BASE[key]
+    spec = {k: (allowed, default) for k, allowed, default in base.option_spec}
+    for opt in options:
+        if opt not in spec:
+            if spec:
+                have = "; ".join(f"{k} ({' | '.join(map(str, a))})" for k, (a, _) in spec.items())
+                raise ValueError(f"{base.title} has no option {opt!r}. Its options: {have}")
+            raise ValueError(f"{base.title} has no option {opt!r}: it has no options")
+    chosen = {
+        k: _coerce(key, k, options[k], allowed) if k in options else default
+        for k, (allowed, default) in spec.items()
+    }
+    changes: dict[str, object] = {"options": MappingProxyType(chosen)}
+    if "must_lay" in chosen:
+        changes["remind"] = chosen["must_lay"] == "remind"
+    if "play_to" in chosen:
+        changes["play_to"] = chosen["play_to"]
+    if "unfinished_move" in chosen:
+        changes["give_back"] = chosen["unfinished_move"] == "give_back_draw_3"
+    return replace(base, **changes)
+
+
+def option_choices(name: str) -> dict[str, tuple]:
+    """The options a rulebook has and their allowed values (first = default)."""
+    base = _BASE[name]
+    return {k: (default, *[a for a in allowed if a != default]) for k, allowed, default in base.option_spec}

@@ -1,0 +1,93 @@
+"""Round and game scoring per rulebook (RULES.md §2, §4.7–4.8).
+
+`RoundScore.points` is what each seat scores this round in the rulebook's own sense: penalty
+points (lower is better) for Manipulation, Shanghai, Machiavelli, Guadeloupe and Tahiti; points
+won (higher is better) for Carousel; nothing for Vatican.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .cards import Card
+from .rulebooks import Rulebook
+
+UNDERCUT_BONUS = 10
+GOING_OUT_BONUS = 25
+CAROUSEL_END_BONUS = 100
+CAROUSEL_ROUND_WIN_BONUS = 25
+
+
+@dataclass(frozen=True)
+class RoundScore:
+    points: tuple[int, ...]
+    winners: tuple[int, ...]  # several winners: a tie (a draw where the rulebook says so)
+    hand_values: tuple[int, ...]  # what each hand left is worth under the rulebook's values
+    how: str  # "out", "knock", "blocked", "stock"
+
+
+def score_round(
+    rulebook: Rulebook,
+    hands: Sequence[Sequence[Card]],
+    *,
+    went_out: int | None = None,
+    knocker: int | None = None,
+) -> RoundScore:
+    """Score a finished round. Neither `went_out` nor `knocker`: a blocked round (or, in
+    Carousel, the end after the stock ran out)."""
+    values = tuple(rulebook.hand_value(list(h)) for h in hands)
+    n = len(hands)
+    if rulebook.scoring == "carousel":
+        return _carousel(values, went_out, knocker)
+
+    if went_out is not None:
+        winners: tuple[int, ...] = (went_out,)
+        how = "out"
+    else:
+        # Blocked: the fewest cards (or, with penalty values, the fewest points) wins.
+        key = values if rulebook.scoring == "penalty" else tuple(len(h) for h in hands)
+        best = min(key)
+        winners = tuple(i for i in range(n) if key[i] == best)
+        how = "blocked"
+    if rulebook.scoring == "none":
+        points = (0,) * n
+    elif rulebook.scoring == "penalty":
+        points = tuple(0 if i == went_out else values[i] for i in range(n))
+    else:  # count: one point per card left
+        points = tuple(0 if i == went_out else len(hands[i]) for i in range(n))
+    return RoundScore(points, winners, values, how)
+
+
+def _carousel(values: tuple[int, ...], went_out: int | None, knocker: int | None) -> RoundScore:
+    n = len(values)
+    points = [0] * n
+    if went_out is not None:
+        points[went_out] = sum(values) - values[went_out] + GOING_OUT_BONUS
+        return RoundScore(tuple(points), (went_out,), values, "out")
+
+    best = min(values)
+    lowest = [i for i in range(n) if values[i] == best]
+    bonus = 0
+    if knocker is not None:
+        others = [i for i in lowest if i != knocker]
+        if others:  # undercut, or a tie with the knocker: the other player wins
+            winners = others
+            bonus = UNDERCUT_BONUS
+        else:
+            winners = [knocker]
+        how = "knock"
+    else:
+        winners = lowest  # stock exhausted: no undercut bonus
+        how = "stock"
+    for w in winners:  # each tied winner scores as if they had won alone (§4.7)
+        points[w] = sum(v - values[w] for v in values) + bonus
+    return RoundScore(tuple(points), tuple(winners), values, how)
+
+
+def carousel_final(scores: Sequence[int], round_wins: Sequence[int], play_to: int) -> list[int]:
+    """Final Carousel totals: +100 to whoever reached the target, +25 a round won."""
+    return [
+        s + (CAROUSEL_END_BONUS if s >= play_to else 0) + CAROUSEL_ROUND_WIN_BONUS * w
+        for s, w in zip(scores, round_wins, strict=True)
+    ]
