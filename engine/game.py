@@ -335,7 +335,8 @@ def _commit(s: GameState, rules: Rulebook, seat: int, arrangement, choices, *, k
         groups = [g for g in groups if not (len(g) == 1 and g[0] in s.singles)]
         unused_singles = used_singles + singles_pool
         if table_pool:
-            raise IllegalAction(f"{format_cards(table_pool, pretty=True)} must stay on the table")
+            raise IllegalAction(f"{format_cards(table_pool, pretty=True)} must stay on the "
+                                "table: a card on the table can never go back into a hand")
     groups = _designate_jokers(s, rules, groups, choices)
     old = s.table + [[c] for c in s.singles]
     new = groups + [[c] for c in unused_singles]

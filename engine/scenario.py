@@ -1,0 +1,62 @@
+"""Scripted deals: a game in a chosen position, with every other card in the stock.
+
+Used by tests and by lessons, which need reproducible positions. Cards are conserved: the named
+cards are taken out of a full deck and the rest is shuffled (by the seed) into the stock.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from .cards import Card, make_deck, parse_cards
+from .game import _start_turn
+from .rulebooks import Rulebook, get_rulebook
+from .state import GameState
+
+
+def deal_scenario(
+    rulebook: Rulebook | str,
+    hands: Sequence[str],
+    *,
+    table: Sequence[str] = (),
+    singles: str = "",
+    stock_top: str = "",
+    turn: int = 0,
+    seed: int = 0,
+    first_lay_done: bool | None = None,
+) -> GameState:
+    """`deal_scenario("manipulation", ["5H 6H", "KS KD"], table=["9S 9H 9D"], stock_top="7H")`:
+    `stock_top` cards are drawn first, in the order given."""
+    rules = rulebook if isinstance(rulebook, Rulebook) else get_rulebook(rulebook)
+    players = len(hands)
+    decks, jokers = rules.deck_for(players)
+    deck = make_deck(decks, jokers)
+
+    def take(text: str) -> list[Card]:
+        out = []
+        for wanted in parse_cards(text):
+            for i, card in enumerate(deck):
+                if card.face == wanted.face:
+                    card = deck.pop(i)
+                    if wanted.is_joker and wanted.designated:
+                        card = card.designate(wanted.as_rank, wanted.as_suit)
+                    out.append(card)
+                    break
+            else:
+                raise ValueError(f"No {wanted} left in the deck for this scenario")
+        return out
+
+    state = GameState(rulebook=rules.name, options=dict(rules.options), players=players,
+                      seed=seed, scores=[0] * players, round_wins=[0] * players)
+    state.hands = [take(h) for h in hands]
+    state.table = [take(g) for g in table]
+    state.singles = take(singles)
+    top = take(stock_top)
+    random.Random(f"scenario:{seed}").shuffle(deck)
+    state.stock = deck + list(reversed(top))  # the end of the list is the top
+    state.turn = turn
+    done = (not rules.first_lay_run3) if first_lay_done is None else first_lay_done
+    state.first_lay_done = [done] * players
+    _start_turn(state)
+    return state
