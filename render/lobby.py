@@ -1,0 +1,122 @@
+"""The lobby card: rulebook, options, and the seats (taken and open)."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from PIL import Image
+
+from engine.cards import parse_cards
+
+from . import palette as pal
+from .fonts import font
+from .layout import MARGIN, WIDTH
+from .sprites import card_sprite
+from .views import LobbyView
+from .widgets import Canvas, text_width
+
+SEAT_H = 44
+CHIP_H = 34
+
+
+def draw_lobby(view: LobbyView) -> Image.Image:
+    option_rows = _flow_options(view.options)
+    slots = max(view.max_seats, len(view.seats))
+    height = (
+        MARGIN
+        + 92
+        + (len(option_rows) * (CHIP_H + 8) + 10 if option_rows else 0)
+        + 36
+        + slots * (SEAT_H + 6)
+        + MARGIN
+    )
+    canvas = Canvas(WIDTH, height)
+    fan = _fan()
+    canvas.paste(fan, WIDTH - MARGIN - fan.width, MARGIN - 4)
+    text_w = WIDTH - 3 * MARGIN - fan.width
+    canvas.text(MARGIN, MARGIN + 26, view.title, font(36), pal.WHITE, max_width=text_w)
+    canvas.text(
+        MARGIN,
+        MARGIN + 66,
+        "Rummy Table · new game",
+        font(18, bold=False),
+        pal.MUTED,
+        max_width=text_w,
+    )
+    y = MARGIN + 92
+    f = font(18, bold=False)
+    for row in option_rows:
+        x = MARGIN
+        for text, w in row:
+            canvas.tray((x, y, x + w, y + CHIP_H), pal.TAB, radius=CHIP_H // 2)
+            canvas.text(
+                x + w / 2,
+                y + CHIP_H / 2,
+                text,
+                f,
+                pal.WHITE,
+                align="center",
+                max_width=w - 20,
+                robot_eyes=pal.TAB,
+            )
+            x += w + 8
+        y += CHIP_H + 8
+    if option_rows:
+        y += 10
+    canvas.text(MARGIN, y + 14, f"Seats {len(view.seats)}/{view.max_seats}", font(20), pal.WHITE)
+    y += 36
+    name_font = font(20)
+    for k in range(slots):
+        box = (MARGIN, y, WIDTH - MARGIN, y + SEAT_H)
+        mid = y + SEAT_H / 2
+        if k < len(view.seats):
+            canvas.tray(box, pal.CHIP, radius=10)
+            canvas.draw.ellipse((MARGIN + 10, mid - 13, MARGIN + 36, mid + 13), fill=pal.TAB)
+            canvas.text(MARGIN + 23, mid, str(k + 1), font(16), pal.WHITE, align="center")
+            canvas.text(
+                MARGIN + 48,
+                mid,
+                view.seats[k],
+                name_font,
+                pal.WHITE,
+                max_width=WIDTH - 2 * MARGIN - 60,
+                robot_eyes=pal.CHIP,
+            )
+        else:
+            canvas.outline(box, pal.TAB, 2, dashed=True)
+            canvas.text(MARGIN + 48, mid, "open seat", font(18, bold=False), pal.MUTED)
+        y += SEAT_H + 6
+    return canvas.image
+
+
+def _flow_options(options: tuple[str, ...]) -> list[list[tuple[str, int]]]:
+    """Option chips, wrapped into rows."""
+    f = font(18, bold=False)
+    rows: list[list[tuple[str, int]]] = []
+    x = MARGIN
+    for text in options:
+        w = min(WIDTH - 2 * MARGIN, text_width(text, f) + 28)
+        if not rows or x + w > WIDTH - MARGIN:
+            rows.append([])
+            x = MARGIN
+        rows[-1].append((text, w))
+        x += w + 8
+    return rows
+
+
+@cache
+def _fan() -> Image.Image:
+    """Four court cards fanned out: decoration that says "card game" at a glance."""
+    cards = parse_cards("AS KH QD JC")
+    fan = Image.new("RGBA", (190, 96), (0, 0, 0, 0))
+    for k, card in enumerate(cards):
+        sprite = card_sprite(card).rotate(
+            12 - 8 * k, resample=Image.Resampling.BICUBIC, expand=True
+        )
+        fan.alpha_composite(sprite, (8 + k * 40, 8 + round(abs(k - 1.5)) * 3))
+    return fan
+
+
+def render_lobby(view: LobbyView) -> bytes:
+    """The lobby card as PNG bytes."""
+    return pal.to_png(draw_lobby(view), optimize=True)

@@ -1,0 +1,63 @@
+"""The private view (DM): the seat's working copy of the table on top, its hand below.
+
+Draft marks: changed groups amber, not-yet-valid groups red and dashed with "!", hint groups and
+the hint card cyan, cards from the hand cream with a dog-ear, loose cards in their own dashed
+panel. A legend row explains the marks in use.
+"""
+
+from __future__ import annotations
+
+from PIL import Image
+
+from . import palette as pal
+from .fonts import font
+from .layout import private_layout
+from .views import PrivateView
+from .widgets import Canvas, draw_area, draw_empty, draw_legend
+
+
+def draw_private(view: PrivateView) -> Image.Image:
+    layout = private_layout(view)
+    canvas = Canvas(layout.width, layout.height)
+    title = layout.sections["title"]
+    canvas.text(
+        title[0],
+        (title[1] + title[3]) / 2,
+        view.title,
+        font(26),
+        pal.WHITE,
+        max_width=title[2] - title[0],
+    )
+    if "empty" in layout.sections:
+        draw_empty(canvas, layout.sections["empty"], "The table is empty")
+    draw_area(canvas, layout, view.four_color)
+    number_font = font(17)
+    for spot in layout.cards:
+        if spot.number is None:
+            continue
+        x0, _, x1, y1 = spot.box
+        cx, cy = (x0 + x1) / 2, y1 + 11
+        ink = pal.WHITE
+        if spot.look.hint or spot.look.selected:  # a pill under the card repeats its mark
+            fill, ink = (pal.HINT, pal.INK) if spot.look.hint else (pal.SELECTED, pal.WHITE)
+            half = canvas.text_width(str(spot.number), number_font) / 2 + 7
+            canvas.draw.rounded_rectangle((cx - half, cy - 10, cx + half, cy + 10), 10, fill=fill)
+        canvas.text(cx, cy, str(spot.number), number_font, ink, align="center")
+    if not view.hand:
+        hand = next(p for p in layout.panels if p.kind == "hand")
+        canvas.text(
+            (hand.tray[0] + hand.tray[2]) / 2,
+            (hand.tray[1] + hand.tray[3]) / 2,
+            "No cards left in your hand",
+            font(18, bold=False),
+            pal.MUTED,
+            align="center",
+        )
+    if "legend" in layout.sections:
+        draw_legend(canvas, layout.sections["legend"], layout.legend)
+    return canvas.image
+
+
+def render_private(view: PrivateView) -> bytes:
+    """The private view as PNG bytes."""
+    return pal.to_png(draw_private(view))

@@ -1,0 +1,87 @@
+"""The group-chat table: title, stock, seats, then every group lettered A, B, C…
+
+Built from a `TableView`, which has no hand field: nothing private can reach this image.
+"""
+
+from __future__ import annotations
+
+from PIL import Image
+
+from . import palette as pal
+from .fonts import font
+from .layout import Box, table_layout
+from .sprites import Size, card_back
+from .views import SeatStrip, TableView
+from .widgets import Canvas, draw_area, draw_empty, draw_stock, stock_width
+
+MINI_CARD = Size(13, 18)
+
+
+def draw_table(view: TableView) -> Image.Image:
+    layout = table_layout(view)
+    canvas = Canvas(layout.width, layout.height)
+    title = layout.sections["title"]
+    stock_w = stock_width(view.stock)
+    canvas.text(
+        title[0],
+        (title[1] + title[3]) / 2,
+        view.title,
+        font(26),
+        pal.WHITE,
+        max_width=title[2] - title[0] - stock_w - 16,
+    )
+    if layout.stock:
+        draw_stock(canvas, layout.stock, view.stock)
+    if "status" in layout.sections:
+        box = layout.sections["status"]
+        canvas.text(
+            box[0],
+            (box[1] + box[3]) / 2,
+            view.status,
+            font(20),
+            pal.CHANGED,
+            max_width=box[2] - box[0],
+        )
+    for seat, box in zip(view.seats, layout.seats, strict=True):
+        draw_seat(canvas, seat, box)
+    if "empty" in layout.sections:
+        draw_empty(canvas, layout.sections["empty"], "No groups on the table yet")
+    draw_area(canvas, layout, view.four_color)
+    return canvas.image
+
+
+def draw_seat(canvas: Canvas, seat: SeatStrip, box: Box) -> None:
+    """A chip per seat: name on top, cards in hand and running score below. The seat whose turn
+    it is gets an amber chip and a pointer, so it stands out without reading."""
+    fill = pal.CHANGED if seat.is_turn else pal.CHIP
+    ink = pal.INK if seat.is_turn else pal.WHITE
+    sub = pal.INK if seat.is_turn else pal.MUTED
+    canvas.tray(box, fill, radius=9)
+    x0, y0, x1, y1 = box
+    x = x0 + 9
+    top = y0 + 16
+    if seat.is_turn:
+        canvas.draw.polygon([(x, top - 7), (x + 10, top), (x, top + 7)], fill=ink)
+        x += 15
+    name = seat.name
+    if seat.is_computer and "🤖" not in name:
+        name = "🤖 " + name
+    canvas.text(x, top, name, font(18), ink, max_width=x1 - 8 - x, robot_eyes=fill)
+    bottom = y1 - 15
+    mini = card_back(MINI_CARD)
+    canvas.paste(mini, x0 + 9, bottom - MINI_CARD.h / 2)
+    f = font(17, bold=False)
+    cards_text = f"{seat.cards}"
+    canvas.text(x0 + 9 + MINI_CARD.w + 5, bottom, cards_text, f, sub)
+    if seat.score is not None:
+        canvas.text(
+            x1 - 9, bottom, f"{seat.score} pts", f, sub, align="right", max_width=x1 - x0 - 60
+        )
+
+
+def render_table(view: TableView) -> bytes:
+    """The table as PNG bytes."""
+    return pal.to_png(draw_table(view))
+
+
+__all__ = ["draw_table", "render_table"]
