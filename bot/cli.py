@@ -38,7 +38,22 @@ def main(argv: list[str] | None = None) -> int:
     sim.add_argument("--seed", type=int, default=1)
     sim.add_argument("--json", action="store_true")
 
+    mig = sub.add_parser("migrate", help="bring the database to the newest schema")
+    mig.add_argument("--url", default=None, help="database URL (default: DATABASE_URL or SQLite)")
+
+    run = sub.add_parser("run", help="run the bot (TELEGRAM_TOKEN and/or DISCORD_TOKEN)")
+    run.add_argument("--url", default=None, help="database URL (default: DATABASE_URL or SQLite)")
+
     args = parser.parse_args(argv)
+    if args.command == "migrate":
+        from bot.store import migrate
+
+        print(migrate(args.url))
+        return 0
+    if args.command == "run":
+        from bot.app import run_bots
+
+        return run_bots(args.url)
     try:
         options = _options(args.option)
         if args.command == "play":

@@ -1,0 +1,37 @@
+"""Persistence for Rummy Table: SQLAlchemy async over SQLite (default) or PostgreSQL.
+
+    store = await Store.open()          # DATABASE_URL, else sqlite data/rummy.db; migrates
+    game = await store.create_game("telegram", "-100123", {"rulebook": "manipulation"})
+    game = await store.save_game(game.id, record, expected_version=game.version)
+
+`migrate(url)` is the sync entry point for `rummy migrate`.
+"""
+
+from .migrate import migrate
+from .ratings import display_rating
+from .repository import Store
+from .rows import (
+    GameExists,
+    GameRow,
+    LeaderRow,
+    PlayerStats,
+    ResultSeat,
+    SeatRow,
+    StaleGame,
+)
+from .urls import DEFAULT_URL, database_url
+
+__all__ = [
+    "DEFAULT_URL",
+    "GameExists",
+    "GameRow",
+    "LeaderRow",
+    "PlayerStats",
+    "ResultSeat",
+    "SeatRow",
+    "StaleGame",
+    "Store",
+    "database_url",
+    "display_rating",
+    "migrate",
+]

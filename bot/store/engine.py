@@ -1,0 +1,54 @@
+"""Async engine factory: the per-backend settings that make transactions behave the same."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.engine import URL
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+
+from .urls import ensure_sqlite_dir
+
+# Execution option that asks SQLite for `BEGIN IMMEDIATE` (take the write lock up front).
+WRITE_OPTION = "rummy_write"
+
+
+def make_engine(url: URL) -> AsyncEngine:
+    """An engine for an already-normalised URL (see `urls.database_url`)."""
+    if url.get_backend_name() == "sqlite":
+        return _sqlite_engine(url)
+    # pre-ping: a bot runs for weeks; survive PostgreSQL restarts and idle-connection reaping.
+    return create_async_engine(url, pool_pre_ping=True)
+
+
+def writer(engine: AsyncEngine) -> AsyncEngine:
+    """The same engine (same pool) with transactions that write."""
+    return engine.execution_options(**{WRITE_OPTION: True})
+
+
+def _sqlite_engine(url: URL) -> AsyncEngine:
+    ensure_sqlite_dir(url)
+    # timeout: how long a writer waits for another connection's lock before "database is locked".
+    engine = create_async_engine(url, connect_args={"timeout": 30})
+
+    # The sqlite3 driver's legacy mode does not BEGIN before SELECT or DDL, which breaks
+    # read-then-write transactions and transactional migrations. Take over BEGIN ourselves
+    # (SQLAlchemy docs, "Transactions with SQLite and the sqlite3 driver").
+    @event.listens_for(engine.sync_engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA foreign_keys=ON")
+        # WAL: readers never block the writer nor wait for it.
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.close()
+
+    @event.listens_for(engine.sync_engine, "begin")
+    def _on_begin(connection: Any) -> None:
+        # A deferred BEGIN that reads and later writes can fail at once with SQLITE_BUSY when
+        # another writer got in between; IMMEDIATE makes writers queue up (busy timeout) instead.
+        write = connection.get_execution_options().get(WRITE_OPTION, False)
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+
+    return engine

@@ -1,0 +1,194 @@
+"""The schema (SQLAlchemy Core tables). Migrations in migrations/versions must match it.
+
+players   one per (platform, user id); computer levels are pseudo-players ("computer:medium")
+chats     one per (platform, chat id)
+games     the core's record (JSON) + version for optimistic concurrency; one active per chat
+seats     who sits where in a game
+rounds / round_scores   per-round points and running totals, written once per round
+results / result_seats  a finished game, written once per game
+standings               rating + totals per (player, scope = chat id | "*", rulebook | "*")
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    CheckConstraint,
+    Column,
+    DateTime,
+    Dialect,
+    Float,
+    ForeignKey,
+    ForeignKeyConstraint,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    UniqueConstraint,
+    text,
+)
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.types import TypeDecorator
+
+ALL = "*"  # standings: scope "all chats" / rulebook "all rulebooks"
+NAME_MAX = 128  # width of every name column; longer display names are cut
+
+NAMING = {
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_N_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+metadata = MetaData(naming_convention=NAMING)
+
+# JSONB on PostgreSQL (indexable, compact); JSON text on SQLite.
+Json = JSON().with_variant(JSONB(), "postgresql")
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """Aware UTC datetimes in and out; SQLite stores naive text, so reattach UTC on the way out."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> Any:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("naive datetime given to the store; use datetime.now(UTC)")
+        value = value.astimezone(UTC)
+        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+players = Table(
+    "players",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("platform", String(16), nullable=False),
+    Column("user_id", String(64), nullable=False),
+    Column("name", String(NAME_MAX), nullable=False),
+    Column("is_computer", Boolean, nullable=False, default=False),
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("updated_at", UTCDateTime, nullable=False),
+    UniqueConstraint("platform", "user_id"),
+)
+
+chats = Table(
+    "chats",
+    metadata,
+    Column("platform", String(16), primary_key=True),
+    Column("chat_id", String(64), primary_key=True),
+    Column("created_at", UTCDateTime, nullable=False),
+)
+
+games = Table(
+    "games",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("platform", String(16), nullable=False),
+    Column("chat_id", String(64), nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("record", Json, nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("updated_at", UTCDateTime, nullable=False),
+    ForeignKeyConstraint(["platform", "chat_id"], ["chats.platform", "chats.chat_id"]),
+    CheckConstraint("status IN ('lobby', 'playing', 'finished', 'ended')", name="status"),
+    Index("ix_games_status", "status"),
+    # One active game per chat, enforced by the database so two workers cannot both open one.
+    Index(
+        "uq_games_active_chat",
+        "platform",
+        "chat_id",
+        unique=True,
+        sqlite_where=text("status IN ('lobby', 'playing')"),
+        postgresql_where=text("status IN ('lobby', 'playing')"),
+    ),
+)
+
+seats = Table(
+    "seats",
+    metadata,
+    Column("game_id", ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat_no", Integer, primary_key=True),
+    Column("player_id", ForeignKey("players.id"), nullable=True, index=True),
+    Column("name", String(NAME_MAX), nullable=False),
+    Column("computer_level", String(16), nullable=True),
+)
+
+rounds = Table(
+    "rounds",
+    metadata,
+    Column("game_id", ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("round_no", Integer, primary_key=True),
+    Column("recorded_at", UTCDateTime, nullable=False),
+)
+
+round_scores = Table(
+    "round_scores",
+    metadata,
+    Column("game_id", Integer, primary_key=True),
+    Column("round_no", Integer, primary_key=True),
+    Column("seat_no", Integer, primary_key=True),
+    Column("points", Integer, nullable=False),
+    Column("total", Integer, nullable=False),
+    ForeignKeyConstraint(
+        ["game_id", "round_no"], ["rounds.game_id", "rounds.round_no"], ondelete="CASCADE"
+    ),
+)
+
+results = Table(
+    "results",
+    metadata,
+    Column("game_id", ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("platform", String(16), nullable=False),
+    Column("chat_id", String(64), nullable=False),
+    Column("rulebook", String(32), nullable=False),
+    Column("finished_at", UTCDateTime, nullable=False),
+)
+
+result_seats = Table(
+    "result_seats",
+    metadata,
+    Column("game_id", ForeignKey("results.game_id", ondelete="CASCADE"), primary_key=True),
+    Column("seat_no", Integer, primary_key=True),
+    # The rated competitor: the human, or the computer level's pseudo-player; NULL = guest.
+    Column("player_id", ForeignKey("players.id"), nullable=True, index=True),
+    Column("name", String(NAME_MAX), nullable=False),
+    Column("computer_level", String(16), nullable=True),
+    Column("points", Integer, nullable=False),
+    Column("won", Float, nullable=False),
+    Column("rank", Integer, nullable=False),
+)
+
+standings = Table(
+    "standings",
+    metadata,
+    Column("player_id", ForeignKey("players.id"), primary_key=True),
+    Column("scope", String(64), primary_key=True),  # a chat id of the player's platform, or "*"
+    Column("rulebook", String(32), primary_key=True),  # a rulebook name, or "*"
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("rating", Float, nullable=False),  # mu - 3 sigma, stored so the leaderboard can sort
+    Column("games", Integer, nullable=False),
+    Column("wins", Float, nullable=False),
+    Column("points", BigInteger, nullable=False),  # sum of final points over `games`
+    Column("updated_at", UTCDateTime, nullable=False),
+    Index("ix_standings_board", "scope", "rulebook", "rating"),
+)

@@ -1,0 +1,336 @@
+"""`Store`: the async repository the bot core calls.
+
+Every method is one transaction, committed before it returns, so whatever the bot answers
+afterwards is already durable. Writes take SQLite's write lock up front (see engine.py);
+on PostgreSQL the game row's `version` gives optimistic concurrency and the partial unique
+index `uq_games_active_chat` keeps one active game per chat.
+"""
+
+from __future__ import annotations
+
+from types import TracebackType
+from typing import Any
+
+from sqlalchemy import Row, delete, insert, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from . import models as db
+from . import results as res
+from .engine import make_engine, writer
+from .migrate import run_migrations
+from .rows import (
+    ACTIVE_STATUSES,
+    STATUSES,
+    GameExists,
+    GameRow,
+    LeaderRow,
+    PlayerStats,
+    ResultSeat,
+    SeatRow,
+    StaleGame,
+)
+from .sql import insert_for
+from .urls import database_url
+
+
+class Store:
+    """Players, chats, games, seats, rounds and results; open with `await Store.open()`."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self._engine = engine
+        self._writer = writer(engine)
+
+    @classmethod
+    async def open(cls, url: str | None = None) -> Store:
+        """Connect (url None: DATABASE_URL, else SQLite data/rummy.db) and migrate to head."""
+        engine = make_engine(database_url(url))
+        try:
+            await run_migrations(engine)
+        except BaseException:
+            await engine.dispose()
+            raise
+        return cls(engine)
+
+    async def close(self) -> None:
+        await self._engine.dispose()
+
+    async def __aenter__(self) -> Store:
+        return self
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    @property
+    def url(self) -> str:
+        """The database URL, password hidden (for logs)."""
+        return self._engine.url.render_as_string(hide_password=True)
+
+    @property
+    def engine(self) -> AsyncEngine:
+        return self._engine
+
+    # -- players ---------------------------------------------------------------------------
+
+    async def player(self, platform: str, user_id: str, name: str) -> int:
+        """Upsert by (platform, user id), refreshing the display name; the player id."""
+        async with self._writer.begin() as conn:
+            return await upsert_player(conn, platform, str(user_id), name)
+
+    # -- games -----------------------------------------------------------------------------
+
+    async def create_game(
+        self, platform: str, chat_id: str, record: dict, *, status: str = "lobby"
+    ) -> GameRow:
+        """A new game at version 1; GameExists if the chat already has an active one."""
+        _check_status(status)
+        chat_id = str(chat_id)
+        now = db.utcnow()
+        try:
+            async with self._writer.begin() as conn:
+                chat = insert_for(conn, db.chats).values(
+                    platform=platform, chat_id=chat_id, created_at=now
+                )
+                await conn.execute(chat.on_conflict_do_nothing())
+                row = (
+                    await conn.execute(
+                        insert(db.games)
+                        .values(
+                            platform=platform, chat_id=chat_id, status=status, record=record,
+                            version=1, created_at=now, updated_at=now,
+                        )
+                        .returning(*db.games.c)
+                    )
+                ).one()
+        except IntegrityError as error:
+            await self._raise_if_active(platform, chat_id, error)
+            raise
+        return _game_row(row)
+
+    async def get_game(self, game_id: int) -> GameRow | None:
+        async with self._engine.connect() as conn:
+            row = (
+                await conn.execute(select(db.games).where(db.games.c.id == game_id))
+            ).one_or_none()
+        return None if row is None else _game_row(row)
+
+    async def active_game(self, platform: str, chat_id: str) -> GameRow | None:
+        """The chat's lobby/playing game, if any."""
+        async with self._engine.connect() as conn:
+            row = (
+                await conn.execute(
+                    select(db.games).where(
+                        db.games.c.platform == platform,
+                        db.games.c.chat_id == str(chat_id),
+                        db.games.c.status.in_(ACTIVE_STATUSES),
+                    )
+                )
+            ).one_or_none()
+        return None if row is None else _game_row(row)
+
+    async def active_games(self) -> list[GameRow]:
+        """Every lobby/playing game, oldest first (after a restart: resume timers)."""
+        async with self._engine.connect() as conn:
+            rows = await conn.execute(
+                select(db.games)
+                .where(db.games.c.status.in_(ACTIVE_STATUSES))
+                .order_by(db.games.c.id)
+            )
+            return [_game_row(row) for row in rows]
+
+    async def games_for_player(self, player_id: int) -> list[GameRow]:
+        """Active games in which the player has a seat, oldest first."""
+        seated = select(db.seats.c.game_id).where(db.seats.c.player_id == player_id)
+        async with self._engine.connect() as conn:
+            rows = await conn.execute(
+                select(db.games)
+                .where(db.games.c.id.in_(seated), db.games.c.status.in_(ACTIVE_STATUSES))
+                .order_by(db.games.c.id)
+            )
+            return [_game_row(row) for row in rows]
+
+    async def save_game(
+        self, game_id: int, record: dict, *, expected_version: int, status: str | None = None
+    ) -> GameRow:
+        """Write the record if the row is still at `expected_version`; it becomes version + 1.
+
+        StaleGame if someone saved first (reload and retry); LookupError if there is no such
+        game; GameExists if reactivating it would give its chat two active games.
+        """
+        values: dict[str, Any] = {
+            "record": record,
+            "version": db.games.c.version + 1,
+            "updated_at": db.utcnow(),
+        }
+        if status is not None:
+            _check_status(status)
+            values["status"] = status
+        # The version check lives in the UPDATE's WHERE, so the database decides the race:
+        # a concurrent writer blocks on the row lock, then finds the version moved on.
+        stmt = (
+            update(db.games)
+            .where(db.games.c.id == game_id, db.games.c.version == expected_version)
+            .values(**values)
+            .returning(*db.games.c)
+        )
+        try:
+            async with self._writer.begin() as conn:
+                row = (await conn.execute(stmt)).one_or_none()
+                if row is None:
+                    current = await conn.execute(
+                        select(db.games.c.platform, db.games.c.chat_id).where(
+                            db.games.c.id == game_id
+                        )
+                    )
+                    if current.one_or_none() is None:
+                        raise LookupError(f"no game {game_id}")
+                    raise StaleGame(game_id, expected_version)
+        except IntegrityError as error:
+            game = await self.get_game(game_id)
+            if game is not None:
+                await self._raise_if_active(game.platform, game.chat_id, error)
+            raise
+        return _game_row(row)
+
+    async def _raise_if_active(self, platform: str, chat_id: str, error: Exception) -> None:
+        """After a unique-index violation: name the chat's active game, if that was the cause."""
+        active = await self.active_game(platform, chat_id)
+        if active is not None:
+            raise GameExists(active.id) from error
+
+    # -- seats and rounds ------------------------------------------------------------------
+
+    async def set_seats(self, game_id: int, seats: list[SeatRow]) -> None:
+        """Replace the game's seats with these."""
+        numbers = [seat.seat_no for seat in seats]
+        if len(set(numbers)) != len(numbers):
+            raise ValueError(f"duplicate seat numbers: {numbers}")
+        async with self._writer.begin() as conn:
+            await _require_game(conn, game_id)
+            await conn.execute(delete(db.seats).where(db.seats.c.game_id == game_id))
+            if seats:
+                await conn.execute(
+                    insert(db.seats),
+                    [
+                        {
+                            "game_id": game_id,
+                            "seat_no": seat.seat_no,
+                            "player_id": seat.player_id,
+                            "name": seat.name[: db.NAME_MAX],
+                            "computer_level": seat.computer_level,
+                        }
+                        for seat in seats
+                    ],
+                )
+
+    async def seats(self, game_id: int) -> list[SeatRow]:
+        async with self._engine.connect() as conn:
+            rows = await conn.execute(
+                select(db.seats).where(db.seats.c.game_id == game_id).order_by(db.seats.c.seat_no)
+            )
+            return [
+                SeatRow(row.seat_no, row.player_id, row.name, row.computer_level) for row in rows
+            ]
+
+    async def record_round(
+        self, game_id: int, round_no: int, points: list[int], totals: list[int]
+    ) -> None:
+        """Store one round's points and running totals (list index = seat position).
+
+        Idempotent: the first write of (game, round) wins; repeating it is a no-op, so a
+        retried action cannot double-count a round.
+        """
+        if len(points) != len(totals):
+            raise ValueError("points and totals need one entry per seat")
+        async with self._writer.begin() as conn:
+            await _require_game(conn, game_id)
+            claim = (
+                insert_for(conn, db.rounds)
+                .values(game_id=game_id, round_no=round_no, recorded_at=db.utcnow())
+                .on_conflict_do_nothing()
+                .returning(db.rounds.c.round_no)
+            )
+            if (await conn.execute(claim)).first() is None or not points:
+                return
+            await conn.execute(
+                insert(db.round_scores),
+                [
+                    {"game_id": game_id, "round_no": round_no, "seat_no": seat,
+                     "points": int(point), "total": int(total)}
+                    for seat, (point, total) in enumerate(zip(points, totals, strict=True))
+                ],
+            )
+
+    async def rounds(self, game_id: int) -> list[tuple[int, list[int], list[int]]]:
+        """(round_no, points, totals) per recorded round, in round order."""
+        async with self._engine.connect() as conn:
+            rows = await conn.execute(
+                select(db.round_scores)
+                .where(db.round_scores.c.game_id == game_id)
+                .order_by(db.round_scores.c.round_no, db.round_scores.c.seat_no)
+            )
+            out: dict[int, tuple[list[int], list[int]]] = {}
+            for row in rows:
+                points, totals = out.setdefault(row.round_no, ([], []))
+                points.append(row.points)
+                totals.append(row.total)
+        return [(number, points, totals) for number, (points, totals) in out.items()]
+
+    # -- results, leaderboards, stats ------------------------------------------------------
+
+    async def record_result(self, game_id: int, rulebook: str, seats: list[ResultSeat]) -> None:
+        """Store a finished game's result and update ratings; idempotent per game."""
+        async with self._writer.begin() as conn:
+            await res.record_result(conn, game_id, rulebook, seats)
+
+    async def leaderboard(
+        self, platform: str, chat_id: str | None, rulebook: str | None, limit: int = 10
+    ) -> list[LeaderRow]:
+        """Best first; chat_id None = every chat of the platform, rulebook None = all."""
+        async with self._engine.connect() as conn:
+            return await res.leaderboard(
+                conn, platform, None if chat_id is None else str(chat_id), rulebook, limit
+            )
+
+    async def stats(
+        self, platform: str, user_id: str, rulebook: str | None = None
+    ) -> PlayerStats | None:
+        """A player's totals over all chats of the platform, with their game history."""
+        async with self._engine.connect() as conn:
+            return await res.stats(conn, platform, str(user_id), rulebook)
+
+
+async def upsert_player(conn: AsyncConnection, platform: str, user_id: str, name: str) -> int:
+    now = db.utcnow()
+    stmt = insert_for(conn, db.players).values(
+        platform=platform, user_id=user_id, name=name[: db.NAME_MAX], is_computer=False,
+        created_at=now, updated_at=now,
+    )
+    stmt = stmt.on_conflict_do_update(
+        index_elements=["platform", "user_id"],
+        set_={"name": stmt.excluded.name, "updated_at": stmt.excluded.updated_at},
+    ).returning(db.players.c.id)
+    return (await conn.execute(stmt)).scalar_one()
+
+
+async def _require_game(conn: AsyncConnection, game_id: int) -> None:
+    found = await conn.execute(select(db.games.c.id).where(db.games.c.id == game_id))
+    if found.first() is None:
+        raise LookupError(f"no game {game_id}")
+
+
+def _check_status(status: str) -> None:
+    if status not in STATUSES:
+        raise ValueError(f"unknown game status {status!r}; one of {', '.join(STATUSES)}")
+
+
+def _game_row(row: Row[Any]) -> GameRow:
+    m = row._mapping
+    return GameRow(
+        id=m["id"], platform=m["platform"], chat_id=m["chat_id"], status=m["status"],
+        record=m["record"], version=m["version"], created_at=m["created_at"],
+        updated_at=m["updated_at"],
+    )

@@ -1,0 +1,80 @@
+"""The values the store hands to the core: frozen rows and the two errors it raises."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+ACTIVE_STATUSES = ("lobby", "playing")
+STATUSES = (*ACTIVE_STATUSES, "finished", "ended")
+
+
+class StaleGame(Exception):
+    """The game row's version moved on since the caller loaded it: reload and retry."""
+
+    def __init__(self, game_id: int | None = None, expected_version: int | None = None) -> None:
+        super().__init__(f"game {game_id} is no longer at version {expected_version}")
+        self.game_id = game_id
+        self.expected_version = expected_version
+
+
+class GameExists(Exception):
+    """The chat already has an active (lobby/playing) game; `game_id` names it."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(f"this chat already has an active game ({game_id})")
+        self.game_id = game_id
+
+
+@dataclass(frozen=True)
+class GameRow:
+    id: int
+    platform: str
+    chat_id: str
+    status: str  # "lobby" | "playing" | "finished" | "ended"
+    record: dict  # the core's JSON-safe blob
+    version: int
+    created_at: datetime
+    updated_at: datetime
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    seat_no: int
+    player_id: int | None
+    name: str
+    computer_level: str | None
+
+
+@dataclass(frozen=True)
+class ResultSeat:
+    seat_no: int
+    player_id: int | None
+    name: str
+    computer_level: str | None
+    points: int
+    won: float  # 1 win, 0.5 shared win, 0 loss
+    rank: int  # 1 = best; tied seats share a rank
+
+
+@dataclass(frozen=True)
+class LeaderRow:
+    name: str
+    rating: float
+    games: int
+    wins: float
+    win_rate: float
+    avg_points: float
+    is_computer: bool
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    name: str
+    games: int
+    wins: float
+    win_rate: float
+    avg_points: float
+    rating: float
+    # (finished_at, rulebook, points, won), newest first
+    history: list[tuple[datetime, str, int, float]]
