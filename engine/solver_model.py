@@ -177,8 +177,12 @@ def build_problems(
     pos: Position,
     objective: str,
     first_lay_done: bool,
+    *,
+    lock_immobile: bool = False,
 ) -> list[Problem]:
-    """Every joker case of the position (see module doc); empty when none can be legal."""
+    """Every joker case of the position (see module doc); empty when none can be legal.
+    `lock_immobile`: Vatican's unfreed jokers lock their groups as in Tahiti (only grown by
+    hand cards): a narrower but simpler problem, every answer of which is legal."""
     ace = rulebook.ace
     table_groups = pos.table
     singles_set = set(pos.singles_idx)
@@ -243,7 +247,10 @@ def build_problems(
             if base is None:
                 continue
             base.triple = triple
-            problems.extend(_locked_cases(base, rule, table_groups, jokers, freed, hand))
+            locks = rule == "locks-group" or (lock_immobile and rule == "immobile")
+            problems.extend(_locked_cases(base, locks, table_groups, jokers, freed, hand))
+    for p in problems:
+        prune_unplaceable(p)
     return problems
 
 
@@ -282,9 +289,10 @@ def _base_problem(ace, one_joker, table, single, hand, hand_jokers, mandatory, n
     )
 
 
-def _locked_cases(base: Problem, rule, table_groups, jokers, freed, hand) -> list[Problem]:
+def _locked_cases(base: Problem, locks: bool, table_groups, jokers, freed, hand
+                  ) -> list[Problem]:
     """Tahiti: a group holding an unfreed joker is kept, grown only by hand cards."""
-    if rule != "locks-group":
+    if not locks:
         return [base]
     locked = sorted({gi for gi, j in jokers if card_face(j) not in freed})
     if not locked:
@@ -319,3 +327,39 @@ def _locked_cases(base: Problem, rule, table_groups, jokers, freed, hand) -> lis
         p.locked = [LockedChoice(gi, t, added) for gi, t, added in combo]
         out.append(p)
     return out
+
+
+def prune_unplaceable(p: Problem) -> None:
+    """Drop optional hand cards and singles that fit no group even with every other card at
+    hand (a necessary condition, repeated until nothing changes): fewer cards to search."""
+    fixed_at = Counter(fj.face for fj in p.fixed)
+    low, high = value_range(p.ace)
+    wild = p.wild_m + p.wild_o
+    p.hand_o, p.single = list(p.hand_o), list(p.single)  # the cases may share these lists
+    changed = True
+    while changed:
+        changed = False
+        avail = [p.table[f] + p.hand_m[f] + p.hand_o[f] + p.single[f] + fixed_at[f]
+                 for f in range(NF)]
+        for f in range(NF):
+            if not (p.hand_o[f] or p.single[f]):
+                continue
+            if not _fits_somewhere(f, avail, wild, low, high):
+                p.hand_o[f] = p.single[f] = 0
+                changed = True
+
+
+def _fits_somewhere(f: int, avail: list[int], wild: int, low: int, high: int) -> bool:
+    rank, suit = f // 4 + 1, f % 4
+    others = sum(1 for s in range(4) if s != suit and avail[(rank - 1) * 4 + s])
+    if others + wild >= 2:
+        return True
+    values = [v for v in ((1, 14) if rank == 1 else (rank,)) if low <= v <= high]
+    for v in values:
+        for a in range(v - 2, v + 1):
+            if a < low or a + 2 > high:
+                continue
+            missing = sum(1 for x in range(a, a + 3) if x != v and not avail[value_face(x, suit)])
+            if missing <= wild:
+                return True
+    return False

@@ -1,0 +1,163 @@
+"""Benchmark of the move solver (engine/solver.py) on seeded random positions.
+
+    .venv/bin/python bench/solver.py                # readable table
+    .venv/bin/python bench/solver.py --json         # ... and, as the last line, one JSON object
+    .venv/bin/python bench/solver.py --positions 20 --sizes 40+14,85+21
+
+Positions: a valid random table (random runs and sets from two decks, some holding a designated
+joker in the joker rows) and a random hand from the cards left. Rows without jokers alternate
+Manipulation (ace high) and Machiavelli (ace high or low); rows with jokers alternate Carousel,
+Vatican and Tahiti (two jokers, or four in Tahiti with its four singles). Without jokers two
+decks leave only 19 cards beside an 85-card table, so that hand has 19 cards.
+
+Anchor: the ILP package rummikub-solver (GLPK) takes a median 2.3 ms at 40+14 and 5.5 ms at
+85+21 (it maximises tiles only; this solver also keeps as many groups unchanged as it can).
+The exhaustive reference search runs on the small rows for a ratio.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import random
+import resource
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from engine.moves import check_move
+from engine.rulebooks import get_rulebook
+from engine.solver import find_move
+from engine.solver_positions import random_position
+
+OBJECTIVES = ("any", "hint", "max_cards", "max_points")
+PLAIN = ("manipulation", "machiavelli")
+JOKERS = ("carousel", "vatican", "tahiti")
+ANCHOR_MS = {"40+14": 2.3, "85+21": 5.5}
+
+
+def positions(size: str, jokers: bool, count: int, seed: int):
+    table_size, hand_size = (int(x) for x in size.split("+"))
+    rng = random.Random(f"{seed}/{size}/{jokers}")
+    out = []
+    for i in range(count):
+        name = (JOKERS if jokers else PLAIN)[i % (3 if jokers else 2)]
+        rules = get_rulebook(name)
+        n_jokers = rules.jokers if jokers else 0
+        pos = random_position(rng, table_size, hand_size, ace=rules.ace, jokers=n_jokers,
+                              singles=rules.singles if jokers else 0)
+        out.append((rules, pos))
+    return out
+
+
+def time_call(rules, pos, objective: str, reference: bool = False):
+    gc.disable()
+    t0 = time.perf_counter()
+    move = find_move(rules, pos.table, pos.hand, objective=objective, singles=pos.singles,
+                     reference=reference)
+    dt = time.perf_counter() - t0
+    gc.enable()
+    if move is not None:
+        check = check_move(rules, pos.table, pos.hand, move.new_table, singles=pos.singles)
+        if not check.ok:
+            raise AssertionError(f"illegal move from the solver: {check.reason}")
+    return dt * 1000, move
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def main(argv: list[str] | None = None) -> dict:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--positions", type=int, default=40, help="positions per row (default 40)")
+    ap.add_argument("--sizes", default="20+7,40+14,60+21,85+21",
+                    help="table+hand sizes (default 20+7,40+14,60+21,85+21)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--reference", type=int, default=10,
+                    help="positions per small row for the exhaustive search (0: none)")
+    ap.add_argument("--json", action="store_true", help="print the figures as JSON last")
+    args = ap.parse_args(argv)
+
+    rss0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    rows = []
+    print(f"{'row':<16}{'objective':<12}{'median':>8}{'p95':>8}{'p99':>8}{'max':>9}  (ms)"
+          f"{'laid':>7}{'changed':>9}")
+    for size in args.sizes.split(","):
+        for jokers in (False, True):
+            batch = positions(size, jokers, args.positions, args.seed)
+            label = f"{size}{' jokers' if jokers else ''}"
+            for objective in OBJECTIVES:
+                times, laid, changed = [], [], []
+                for rules, pos in batch:
+                    ms, move = time_call(rules, pos, objective)
+                    times.append(ms)
+                    if move is not None:
+                        laid.append(len(move.placed))
+                        changed.append(len(move.changed))
+                row = {
+                    "size": size, "jokers": jokers, "objective": objective,
+                    "median": statistics.median(times), "p95": pct(times, 0.95),
+                    "p99": pct(times, 0.99), "max": max(times), "n": len(times),
+                    "within_5ms": sum(t <= 5 for t in times) / len(times),
+                    "within_50ms": sum(t <= 50 for t in times) / len(times),
+                }
+                rows.append(row)
+                print(f"{label:<16}{objective:<12}{row['median']:8.2f}{row['p95']:8.2f}"
+                      f"{row['p99']:8.2f}{row['max']:9.2f}      "
+                      f"{statistics.mean(laid) if laid else 0:7.1f}"
+                      f"{statistics.mean(changed) if changed else 0:9.1f}")
+    rss = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - rss0) / 1024
+
+    # Ratio against the exhaustive reference search, where it finishes in reasonable time.
+    ratios = []
+    if args.reference:
+        for size in ("20+7",):
+            for jokers in (False, True):
+                batch = positions(size, jokers, args.reference, args.seed)
+                for objective in ("any", "max_cards"):
+                    fast = [time_call(r, p, objective)[0] for r, p in batch]
+                    slow = [time_call(r, p, objective, reference=True)[0] for r, p in batch]
+                    ratios.append({
+                        "size": size, "jokers": jokers, "objective": objective,
+                        "solver_median": statistics.median(fast),
+                        "reference_median": statistics.median(slow),
+                        "ratio": statistics.median(slow) / max(1e-9, statistics.median(fast)),
+                    })
+        print()
+        for r in ratios:
+            print(f"reference search {r['size']}{' jokers' if r['jokers'] else ''} "
+                  f"{r['objective']}: {r['reference_median']:.2f} ms vs {r['solver_median']:.2f}"
+                  f" ms median ({r['ratio']:.1f}x)")
+
+    any_rows = [r for r in rows if r["objective"] == "any"]
+    max_rows = [r for r in rows if r["objective"] == "max_cards"]
+    summary = {
+        "any_within_5ms": statistics.mean(r["within_5ms"] for r in any_rows),
+        "max_cards_within_50ms": statistics.mean(r["within_50ms"] for r in max_rows),
+        "max_ms": max(r["max"] for r in rows),
+        "p99_worst_ms": max(r["p99"] for r in rows),
+        "peak_rss_growth_mb": rss,
+    }
+    print()
+    print(f"'any' within 5 ms: {summary['any_within_5ms']:.1%}   "
+          f"'max_cards' within 50 ms: {summary['max_cards_within_50ms']:.1%}   "
+          f"worst p99 {summary['p99_worst_ms']:.1f} ms   max {summary['max_ms']:.1f} ms   "
+          f"memory growth {rss:.1f} MB")
+    for size, anchor in ANCHOR_MS.items():
+        got = [r["median"] for r in max_rows if r["size"] == size and not r["jokers"]]
+        if got:
+            print(f"max_cards median at {size}: {got[0]:.2f} ms (anchor: ILP {anchor} ms)")
+    result = {"rows": rows, "reference": ratios, "summary": summary}
+    if args.json:
+        print(json.dumps(result))
+    return result
+
+
+if __name__ == "__main__":
+    main()

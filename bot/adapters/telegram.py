@@ -1,0 +1,261 @@
+"""Telegram adapter: python-telegram-bot's Application around the game service.
+
+Decodes commands and button presses into service calls, and sends the outcomes: the game's
+live message in the group (a photo with caption and inline keyboard), and each player's
+private view in their private chat with the bot. Rules live in the engine, game flow in the core.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any
+
+from telegram import (
+    BotCommand,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    InputMediaPhoto,
+    Update,
+)
+from telegram.error import BadRequest, Forbidden, TelegramError
+from telegram.ext import (
+    AIORateLimiter,
+    Application,
+    CallbackQueryHandler,
+    CommandHandler,
+    ContextTypes,
+    MessageHandler,
+    filters,
+)
+
+from bot.core.service import Actor, GameService, pack
+from bot.core.views import Outcome, Screen
+
+log = logging.getLogger(__name__)
+PLATFORM = "telegram"
+COMMANDS = [
+    ("newgame", "Open a game here: /newgame [rulebook]"),
+    ("join", "Take a seat in this chat's game"),
+    ("leave", "Leave the game (a computer takes your seat)"),
+    ("hand", "Send my cards again"),
+    ("hint", "Show a card I can play"),
+    ("rules", "The rules: /rules [rulebook]"),
+    ("leaderboard", "Leaderboard: /leaderboard [rulebook]"),
+    ("stats", "My results"),
+    ("endgame", "End this chat's game (host)"),
+    ("help", "How to play"),
+]
+# Typed moves in the private chat (not in the command menu).
+MOVES = ["lay", "add", "take", "move", "split", "done", "reset", "draw", "pass", "knock",
+         "giveup", "start", "cards", "new"]
+
+
+def keyboard(screen: Screen) -> InlineKeyboardMarkup | None:
+    if not screen.buttons or screen.game_id is None:
+        return None
+    return InlineKeyboardMarkup([
+        [InlineKeyboardButton(b.label, callback_data=pack(screen.game_id, screen.version, b.action))
+         for b in row]
+        for row in screen.buttons
+    ])
+
+
+def _not_modified(error: BadRequest) -> bool:
+    return "not modified" in str(error).lower()
+
+
+class TelegramAdapter:
+    def __init__(self, service: GameService, token: str, *, base_url: str | None = None,
+                 base_file_url: str | None = None, rate_limiter: AIORateLimiter | None = None,
+                 poll_timeout: float = 10) -> None:
+        self.service = service
+        builder = Application.builder().token(token).concurrent_updates(True)
+        if base_url:
+            builder = builder.base_url(base_url)
+            builder = builder.base_file_url(base_file_url or base_url.replace("/bot", "/file/bot"))
+        builder = builder.rate_limiter(rate_limiter or AIORateLimiter(max_retries=3))
+        builder = builder.get_updates_read_timeout(poll_timeout + 5)
+        self.app: Application = builder.build()
+        self.poll_timeout = poll_timeout
+        self._locks: dict[int, asyncio.Lock] = {}
+        self.app.add_handler(CommandHandler([c for c, _ in COMMANDS] + MOVES, self.on_command))
+        self.app.add_handler(CallbackQueryHandler(self.on_button))
+        self.app.add_handler(MessageHandler(filters.ChatType.PRIVATE & filters.TEXT
+                                            & ~filters.COMMAND, self.on_private_text))
+        self.app.add_error_handler(self.on_error)
+        service.register(PLATFORM, self.deliver)
+
+    # -- life cycle ---------------------------------------------------------------------
+
+    async def start(self, *, polling: bool = True) -> None:
+        await self.app.initialize()
+        await self.app.bot.set_my_commands([BotCommand(c, d) for c, d in COMMANDS])
+        await self.app.start()
+        if polling and self.app.updater:
+            await self.app.updater.start_polling(poll_interval=0, timeout=self.poll_timeout,
+                                                 allowed_updates=["message", "callback_query"])
+
+    async def stop(self) -> None:
+        if self.app.updater and self.app.updater.running:
+            await self.app.updater.stop()
+        if self.app.running:
+            await self.app.stop()
+        await self.app.shutdown()
+
+    @property
+    def username(self) -> str:
+        return self.app.bot.username
+
+    # -- incoming -----------------------------------------------------------------------
+
+    @staticmethod
+    def _actor(update: Update) -> Actor:
+        chat = update.effective_chat
+        user = update.effective_user
+        name = (user.first_name or user.username or str(user.id)) if user else "?"
+        return Actor(PLATFORM, str(chat.id), str(user.id if user else 0), name,
+                     private=chat.type == "private")
+
+    async def on_command(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        message = update.effective_message
+        if message is None or not message.text:
+            return
+        verb = message.text.split()[0].lstrip("/").split("@")[0].lower()
+        args = " ".join(context.args or [])
+        actor = self._actor(update)
+        outcome = await self.service.command(actor, verb, args)
+        if outcome.reply and (outcome.alert or outcome.group is None):
+            await self._send_text(int(actor.chat_id), outcome.reply)
+        await self.deliver(outcome)
+        if verb == "join" and not outcome.alert:
+            await self._check_private(outcome, actor)
+        if verb == "start" and actor.private and args:
+            again = await self.service.command(actor, "hand")
+            if not again.alert:
+                await self.deliver(again)
+
+    async def on_private_text(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        message = update.effective_message
+        if message is None or not message.text:
+            return
+        verb, _, rest = message.text.strip().partition(" ")
+        actor = self._actor(update)
+        if verb.lower() not in ("lay", "add", "take", "move", "split", "done", "reset", "draw",
+                                "pass", "knock", "hint"):
+            await self._send_text(int(actor.chat_id), "Type /help for the commands.")
+            return
+        outcome = await self.service.command(actor, verb, rest)
+        if outcome.reply and outcome.alert:
+            await self._send_text(int(actor.chat_id), outcome.reply)
+        await self.deliver(outcome)
+
+    async def on_button(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        query = update.callback_query
+        if query is None or query.message is None:
+            return
+        actor = self._actor(update)
+        outcome = await self.service.press(actor, query.data or "")
+        text = (outcome.reply or "")[:190] or None
+        with contextlib.suppress(TelegramError):  # an old query can't be answered: not fatal
+            await query.answer(text, show_alert=outcome.alert)
+        await self.deliver(outcome)
+        if (query.data or "").endswith(":join") and not outcome.alert:
+            await self._check_private(outcome, actor)
+
+    async def on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+        log.error("update failed", exc_info=context.error)
+        if isinstance(update, Update) and update.effective_chat:
+            with contextlib.suppress(TelegramError):
+                await context.bot.send_message(
+                    update.effective_chat.id,
+                    "Sorry, something went wrong there. The game is saved — please try again.")
+
+    async def _check_private(self, outcome: Outcome, actor: Actor) -> None:
+        """A player the bot can't message privately gets a deep link in the group."""
+        try:
+            await self.app.bot.send_chat_action(int(actor.user), "typing")
+        except Forbidden:
+            await self._deep_link_advice(actor.chat_id, actor.name, outcome.game_id)
+        except TelegramError:
+            pass
+
+    async def _deep_link_advice(self, chat_id: str, name: str, game_id: int | None) -> None:
+        link = f"https://t.me/{self.username}?start=join-{game_id or 0}"
+        await self._send_text(int(chat_id), f"{name}, open a private chat with me so I can send "
+                                            f"your cards: {link}")
+
+    # -- outgoing -----------------------------------------------------------------------
+
+    async def _send_text(self, chat_id: int, text: str) -> None:
+        with contextlib.suppress(Forbidden, BadRequest):
+            await self.app.bot.send_message(chat_id, text[:4000])
+
+    async def deliver(self, outcome: Outcome) -> None:
+        """Show an outcome: the group's live message, notes, and private views."""
+        if outcome.game_id is None:
+            return
+        lock = self._locks.setdefault(outcome.game_id, asyncio.Lock())
+        async with lock:
+            refs = await self.service.get_refs(outcome.game_id)
+            updates: dict[str, Any] = {}
+            chat_id = int(outcome.chat_id) if outcome.chat_id else None
+            if chat_id is not None:
+                for note in outcome.notes:
+                    await self._send_screen(chat_id, note)
+                if outcome.group is not None:
+                    new = outcome.group_new or bool(outcome.notes)
+                    await self._show(chat_id, outcome.group, refs, updates, "table", new=new)
+            for user, screen in outcome.private.items():
+                try:
+                    await self._show(int(user), screen, refs, updates, f"p:{user}",
+                                     new=user in outcome.private_new)
+                except Forbidden:
+                    if chat_id is not None and not refs.get(f"advised:{user}"):
+                        updates[f"advised:{user}"] = True
+                        name = outcome.names.get(user, "Player")
+                        await self._deep_link_advice(str(chat_id), name, outcome.game_id)
+            for user, text in outcome.private_notes.items():
+                await self._send_text(int(user), text)
+            if updates:
+                await self.service.save_refs(outcome.game_id, updates)
+
+    async def _send_screen(self, chat_id: int, screen: Screen) -> int:
+        markup = keyboard(screen)
+        if screen.image:
+            message = await self.app.bot.send_photo(chat_id, screen.image, caption=screen.text[:1024],
+                                                    reply_markup=markup)
+        else:
+            message = await self.app.bot.send_message(chat_id, screen.text[:4000],
+                                                      reply_markup=markup)
+        return message.message_id
+
+    async def _show(self, chat_id: int, screen: Screen, refs: dict, updates: dict, key: str,
+                    *, new: bool) -> None:
+        """Post a fresh message (deleting the old one) or edit the live one in place."""
+        old = updates.get(key, refs.get(key))
+        old_image = updates.get(key + ":img", refs.get(key + ":img"))
+        if old and not new:
+            try:
+                markup = keyboard(screen)
+                if screen.image_key and screen.image_key != old_image and screen.image:
+                    await self.app.bot.edit_message_media(
+                        InputMediaPhoto(screen.image, caption=screen.text[:1024]),
+                        chat_id=chat_id, message_id=old, reply_markup=markup)
+                else:
+                    await self.app.bot.edit_message_caption(
+                        chat_id=chat_id, message_id=old, caption=screen.text[:1024],
+                        reply_markup=markup)
+                updates[key + ":img"] = screen.image_key
+                return
+            except BadRequest as error:
+                if _not_modified(error):
+                    return
+                # Too old, deleted, or no longer a photo: post it fresh below.
+        message_id = await self._send_screen(chat_id, screen)
+        updates[key] = message_id
+        updates[key + ":img"] = screen.image_key
+        if old and old != message_id:
+            with contextlib.suppress(TelegramError):
+                await self.app.bot.delete_message(chat_id, old)

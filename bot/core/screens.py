@@ -1,0 +1,327 @@
+"""Screens built from a game record: the lobby, the group's table, each seat's private view, and
+the scoreboard. Pure functions of the record (and the engine's player views)."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+
+from engine import RULEBOOKS, GameState, group_label, legal_actions, player_view
+from engine.cards import Card, rank_order, suit_order
+from engine.rulebooks import option_choices
+from render import (
+    LobbyView,
+    PrivateView,
+    ScoreView,
+    SeatStrip,
+    TableView,
+    render_lobby,
+    render_private,
+    render_scores,
+    render_table,
+)
+
+from .record import Record
+from .views import Button, Screen
+
+CARDS_PER_ROW = 8
+CARD_ROWS = 2
+PAGE = CARDS_PER_ROW * CARD_ROWS
+MAX_SEATS = 5
+LEVELS = ("easy", "medium", "hard")
+
+
+def pretty(cards: Sequence[Card]) -> str:
+    return " ".join(c.pretty() for c in cards)
+
+
+def groups_text(groups: Sequence[Sequence[Card]], singles: Sequence[Card] = ()) -> str:
+    parts = [f"{group_label(i)} {''.join(c.pretty() for c in g)}" for i, g in enumerate(groups)]
+    if singles:
+        parts.append("singles " + " ".join(c.pretty() for c in singles))
+    return " · ".join(parts) if parts else "(empty table)"
+
+
+def _key(*parts: object) -> str:
+    return hashlib.blake2b(repr(parts).encode(), digest_size=10).hexdigest()
+
+
+def _rows(buttons: list[Button], width: int = CARDS_PER_ROW) -> list[list[Button]]:
+    return [buttons[i:i + width] for i in range(0, len(buttons), width)]
+
+
+def seat_label(record: Record, seat: int) -> str:
+    info = record.seats[seat]
+    return f"🤖 {info.name}" if info.is_computer else info.name
+
+
+# -- lobby --------------------------------------------------------------------------------
+
+
+def lobby_screen(game_id: int, record: Record, menu: str = "") -> Screen:
+    rules = record.rules
+    options = tuple(f"{k.replace('_', ' ')}: {str(v).replace('_', ' ')}"
+                    for k, v in rules.options.items())
+    seats = []
+    for i, s in enumerate(record.seats):
+        name = seat_label(record, i)
+        if s.is_computer:
+            name += f" ({s.computer})"
+        if s.user == record.host and not s.is_computer:
+            name += " (host)"
+        seats.append(name)
+    view = LobbyView(rules.title, options, tuple(seats), MAX_SEATS)
+    text = "\n".join([
+        " · ".join([rules.title, *options, f"turn timer {record.turn_seconds // 60} min"
+                    if record.turn_seconds >= 60 else f"turn timer {record.turn_seconds} s"]),
+        "Seats: " + (", ".join(seats) or "none yet"),
+        "Join with the button. The host picks the rulebook, adds computers and starts (2–5 seats).",
+    ])
+    if menu == "rulebook":
+        buttons = _rows([Button(("✓ " if r == record.rulebook else "") + r.title(), f"rb:{r}")
+                         for r in RULEBOOKS], 4) + [[Button("◀ Back", "menu:")]]
+    elif menu == "options":
+        rows = []
+        for key, values in option_choices(record.rulebook).items():
+            current = rules.options[key]
+            rows.append([Button(("✓ " if v == current else "") + f"{key.replace('_', ' ')}: "
+                                f"{str(v).replace('_', ' ')}", f"opt:{key}:{v}") for v in values])
+        rows.append([Button(("✓ " if record.turn_seconds == t else "") + f"⏱ {t // 60} min",
+                            f"timer:{t}") for t in (60, 180, 300)])
+        buttons = [*rows, [Button("◀ Back", "menu:")]]
+    elif menu == "computer":
+        buttons = [[Button(f"🤖 {lv}", f"cpu:{lv}") for lv in LEVELS], [Button("◀ Back", "menu:")]]
+    else:
+        buttons = [
+            [Button("Join", "join"), Button("Leave", "leave"), Button("+ Computer ▾", "menu:computer")],
+            [Button("Rulebook ▾", "menu:rulebook"), Button("Options ▾", "menu:options"),
+             Button("Start ▶", "start")],
+        ]
+    return Screen(text, buttons, _key("lobby", view), lambda: render_lobby(view), game_id, 0)
+
+
+# -- the group's table --------------------------------------------------------------------
+
+
+def status_line(record: Record, state: GameState) -> str:
+    rules = record.rules
+    name = seat_label(record, state.turn)
+    parts = [f"Round {state.round}"] if rules.length != "single" else []
+    if state.phase == "play":
+        parts.append(f"{name}'s turn")
+        if state.final_turns is not None:
+            parts.append("final turns")
+    elif state.phase == "round_over":
+        parts.append("round over")
+    else:
+        parts.append("game over")
+    parts.append(f"stock {len(state.stock)}")
+    parts += [f"{seat_label(record, i)} {len(h)}" for i, h in enumerate(state.hands)]
+    line = " · ".join(parts)
+    if rules.length != "single":
+        line += " · (scores: " + " · ".join(
+            f"{seat_label(record, i)} {s}" for i, s in enumerate(state.scores)) + ")"
+    return line
+
+
+def table_screen(game_id: int, record: Record, state: GameState) -> Screen:
+    rules = record.rules
+    strips = tuple(
+        SeatStrip(record.seats[i].name, len(h),
+                  state.scores[i] if rules.length != "single" else None,
+                  state.phase == "play" and i == state.turn, record.seats[i].is_computer)
+        for i, h in enumerate(state.hands)
+    )
+    changed = frozenset((state.last or {}).get("groups", []))
+    title = rules.title + (f" · Round {state.round}" if rules.length != "single" else "")
+    status = (f"{seat_label(record, state.turn)}'s turn" if state.phase == "play"
+              else "Round over" if state.phase == "round_over" else "Game over")
+    view = TableView(title, tuple(tuple(g) for g in state.table), tuple(state.singles), changed,
+                     len(state.stock), strips, status)
+    lines = [status_line(record, state)]
+    if record.log:
+        lines.append("Last: " + record.log[-1])
+    lines.append(groups_text(state.table, state.singles))
+    text = "\n".join(lines)
+    if len(text) > 1000:
+        text = text[:997] + "…"
+    buttons = [[Button("🂠 My cards", "cards")]]
+    if state.phase == "round_over":
+        buttons = [[Button("▶ Next round", "next")]]
+        if rules.length == "open":
+            buttons[0].append(Button("■ Finish", "finish"))
+    elif state.phase == "game_over":
+        buttons = []
+    return Screen(text, buttons, _key("table", view), lambda: render_table(view), game_id,
+                  state.version)
+
+
+def score_screen(game_id: int, record: Record, state: GameState) -> Screen:
+    rules = record.rules
+    names = tuple(seat_label(record, i) for i in range(state.players))
+    final = state.phase == "game_over"
+    result = state.result or {}
+    view = ScoreView(
+        f"{rules.title} · " + ("final result" if final else f"after round {state.round}"),
+        names,
+        tuple(tuple(r["points"]) for r in state.rounds),
+        rules.play_to or None,
+        lower_is_better=rules.scoring != "carousel",
+        final=final,
+        winners=tuple(result.get("winners", state.rounds[-1]["winners"] if state.rounds else ())),
+    )
+    last = state.rounds[-1] if state.rounds else None
+    lines = []
+    if last:
+        how = {"out": "went out", "knock": "knock", "blocked": "blocked", "stock": "stock ran out"}
+        winners = ", ".join(names[w] for w in last["winners"])
+        lines.append(f"Round {state.round} over ({how.get(last['how'], last['how'])}) — "
+                     f"won by {winners}")
+        lines.append("This round: " + " · ".join(f"{names[i]} {p}" for i, p in enumerate(last["points"])))
+    if final:
+        totals = result.get("totals", state.scores)
+        if result.get("draw"):
+            lines.append("🏁 Game over — a draw between " + ", ".join(names[w] for w in result["winners"]))
+        else:
+            lines.append("🏁 Game over — " + " and ".join(names[w] for w in result.get("winners", [])) + " won!")
+        lines.append("Final: " + " · ".join(f"{names[i]} {t}" for i, t in enumerate(totals)))
+        lines.append("See /leaderboard")
+    elif rules.length != "single":
+        lines.append("Totals: " + " · ".join(f"{names[i]} {t}" for i, t in enumerate(state.scores)))
+    return Screen("\n".join(lines), [], _key("scores", view), lambda: render_scores(view), game_id,
+                  state.version)
+
+
+# -- a seat's private view ----------------------------------------------------------------
+
+
+def sorted_hand(cards: Sequence[Card], sort: str) -> list[Card]:
+    return sorted(cards, key=rank_order if sort == "rank" else suit_order)
+
+
+def private_screen(game_id: int, record: Record, state: GameState, seat: int) -> Screen:
+    rules = record.rules
+    view = player_view(state, seat)
+    ui = record.seat_ui(seat)
+    mine = view.my_turn and not record.seats[seat].is_computer
+    draft = view.draft
+    groups = draft.groups if draft is not None else [list(g) for g in view.table]
+    singles = draft.singles if draft is not None else list(view.singles)
+    loose = draft.loose if draft is not None else []
+    hand = sorted_hand(view.draft_hand, ui.sort)
+    hint = view.hint or {}
+    hint_cards = frozenset({Card.from_token(hint["card"]).ident}) if hint.get("card") else frozenset()
+    invalid = frozenset(i for i in view.changed if not _valid(rules, groups[i])) if draft else frozenset()
+    placed = frozenset(c.ident for g in groups for c in g) & frozenset(c.ident for c in view.hand)
+    title = _private_title(record, state, seat, view)
+    picture = PrivateView(
+        title, tuple(hand), ui.sort, tuple(tuple(g) for g in groups), tuple(singles),
+        frozenset(view.changed), invalid, tuple(loose), placed, frozenset(),
+        hint_cards, frozenset(hint.get("groups", [])) if hint else frozenset(),
+    )
+    lines = [title, "Hand: " + "  ".join(f"{i + 1} {c.pretty()}" for i, c in enumerate(hand))]
+    if draft is not None and view.changed:
+        lines.append("Working copy: " + groups_text(groups, ()))
+    if loose:
+        lines.append("Loose (place before Done): " + pretty(loose))
+    if hint:
+        lines.append(hint_text(hint))
+    if ui.notice:
+        lines.append(ui.notice)
+    text = "\n".join(lines)
+    if len(text) > 1000:
+        text = text[:997] + "…"
+    buttons = _private_buttons(record, state, seat, hand, groups) if mine else [
+        [Button("⇅ Sort", "sort")]]
+    return Screen(text, buttons, _key("private", picture), lambda: render_private(picture),
+                  game_id, state.version)
+
+
+def _valid(rules, group) -> bool:
+    from engine.melds import readings
+
+    return len(group) >= 3 and bool(readings(group, rules.ace, max_jokers=rules.max_jokers_per_group))
+
+
+def hint_text(hint: dict) -> str:
+    card = Card.from_token(hint["card"]).pretty()
+    groups = ", ".join(group_label(g) for g in hint.get("groups", []))
+    where = f" — it changes group {groups}" if groups else " — as a new group"
+    rearrange = "; you need to rearrange the table" if hint.get("rearrange") else ""
+    return f"💡 You can play {card}{where}{rearrange}."
+
+
+def _private_title(record: Record, state: GameState, seat: int, view) -> str:
+    n = len(view.hand)
+    if state.phase == "round_over":
+        return f"Round over · {n} cards left"
+    if state.phase == "game_over":
+        return "Game over"
+    if not view.my_turn:
+        return f"{seat_label(record, state.turn)}'s turn · you have {n} cards"
+    parts = ["Your turn"]
+    if view.draws:
+        parts.append(f"you drew {view.draws}")
+    if state.final_turns is not None:
+        parts.append("final turn: lay or pass")
+    if not view.first_lay_done:
+        parts.append("first lay: a run of three from your hand")
+    parts.append(f"{n} cards")
+    return " · ".join(parts)
+
+
+def _private_buttons(record: Record, state: GameState, seat: int, hand: list[Card],
+                     groups) -> list[list[Button]]:
+    ui = record.seat_ui(seat)
+    legal = legal_actions(state, seat)
+    rows: list[list[Button]] = []
+    if ui.mode == "joker":
+        options = [Button(" ".join(Card.from_token("*#0=" + f).pretty()[1:] for f in opt),
+                          f"jk:{ui.joker_group}:{','.join(opt)}") for opt in ui.joker_options]
+        label = group_label(ui.joker_group or 0)
+        return [[Button(f"Joker in {label} stands for:", "noop")], *_rows(options, 4),
+                [Button("Cancel", "cancel")]]
+    selected = set(ui.selected)
+    pages = max(1, -(-len(hand) // PAGE))
+    page = min(ui.page, pages - 1)
+    shown = hand[page * PAGE:(page + 1) * PAGE]
+    cards = [Button(("✓" if c.token in selected else "") + c.pretty(),
+                    f"s{0 if c.token in selected else 1}:{c.token}") for c in shown]
+    rows += _rows(cards)
+    if pages > 1:
+        rows.append([Button("◀", f"pg:{(page - 1) % pages}"),
+                     Button(f"{page + 1}/{pages}", "noop"),
+                     Button("▶", f"pg:{(page + 1) % pages}"), Button("⇅ Sort", "sort")])
+    if ui.mode == "add":
+        rows += _rows([Button(group_label(i), f"add:{i}") for i in range(len(groups))])
+        rows.append([Button("Cancel", "cancel")])
+    elif ui.mode == "take":
+        rows += _rows([Button(group_label(i), f"take:{i}") for i in range(len(groups))])
+        rows.append([Button("Cancel", "cancel")])
+    elif ui.mode.startswith("take:"):
+        g = int(ui.mode.split(":")[1])
+        if g < len(groups):
+            rows += _rows([Button(c.pretty(), f"tc:{g}:{c.token}") for c in groups[g]])
+        rows.append([Button("Cancel", "cancel")])
+    else:
+        row = [Button("New group", "new"), Button("Add to ▸", "addm"), Button("Take from ▸", "takem"),
+               Button("✨ Auto-place", "auto")]
+        if pages == 1:
+            row.append(Button("⇅", "sort"))
+        rows.append(row)
+    last = []
+    if "commit" in legal:
+        last.append(Button("✔ Done", "done"))
+    if "give_up" in legal:
+        last.append(Button("Give up (+3)", "giveup"))
+    elif "reset" in legal:
+        last.append(Button("↺ Reset", "reset"))
+    if "knock" in legal:  # Carousel: the Draw button becomes Knock
+        last.append(Button("✊ Knock", "knock"))
+    elif "draw" in legal:
+        last.append(Button("Draw", "draw"))
+    elif "pass" in legal:
+        last.append(Button("Pass", "pass"))
+    last.append(Button("💡 Hint", "hint"))
+    rows.append(last)
+    return rows

@@ -1,0 +1,65 @@
+"""What the core hands to an adapter: screens (one chat message each) and the outcome of a
+command. Buttons are abstract; each adapter maps them to its own widgets."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cached_property
+
+
+@dataclass(frozen=True)
+class Button:
+    label: str
+    action: str  # encoded into the platform's callback data with the game id and version
+
+
+@dataclass
+class Screen:
+    """One message: a picture (rendered lazily, once), a text, and rows of buttons."""
+
+    text: str
+    buttons: list[list[Button]] = field(default_factory=list)
+    image_key: str | None = None  # equal keys: the picture did not change (edit text/buttons only)
+    painter: Callable[[], bytes] | None = None
+    game_id: int | None = None
+    version: int = 0  # engine state version the buttons were made for
+
+    @cached_property
+    def image(self) -> bytes | None:
+        return self.painter() if self.painter else None
+
+
+@dataclass
+class Outcome:
+    """What a command changed. `group` replaces the game's live message in the group chat
+    (posted fresh when `group_new`, else edited in place); `private` maps a user id to the
+    screen of their private message; `notes` are extra group messages (scoreboard, results)."""
+
+    reply: str | None = None  # a short answer to the person who acted (toast or reply)
+    alert: bool = False  # show the reply prominently (an error)
+    game_id: int | None = None
+    platform: str = ""
+    chat_id: str = ""
+    group: Screen | None = None
+    group_new: bool = False
+    notes: list[Screen] = field(default_factory=list)
+    private: dict[str, Screen] = field(default_factory=dict)
+    private_new: set[str] = field(default_factory=set)  # send anew rather than edit
+    private_notes: dict[str, str] = field(default_factory=dict)  # one-off private texts
+    names: dict[str, str] = field(default_factory=dict)  # user id -> seat name
+
+    def merge(self, other: Outcome) -> Outcome:
+        """Later screens replace earlier ones; notes and replies add up."""
+        if other.group is not None:
+            self.group = other.group
+            self.group_new = self.group_new or other.group_new
+        self.notes += other.notes
+        self.private.update(other.private)
+        self.private_new |= other.private_new
+        for user, text in other.private_notes.items():
+            self.private_notes[user] = (self.private_notes.get(user, "") + "\n" + text).strip()
+        if other.reply:
+            self.reply = other.reply
+            self.alert = other.alert
+        return self

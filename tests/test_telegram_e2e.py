@@ -1,0 +1,173 @@
+"""End to end on Telegram: the real python-telegram-bot Application against the fake Bot API
+server, the real core and store (SQLite). People play only by pressing the buttons the bot sent
+and by typing commands."""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+
+import pytest
+from telegram.ext import AIORateLimiter
+
+from bot.adapters.telegram import TelegramAdapter
+from bot.core.record import Record
+from bot.core.service import GameService
+from bot.store import Store
+from fakes.telegram_server import FakeTelegram
+from tg_players import Person
+
+GROUP = -100123
+
+
+class Harness:
+    def __init__(self, tg: FakeTelegram, db: Path) -> None:
+        self.tg = tg
+        self.url = f"sqlite+aiosqlite:///{db}"
+        self.store: Store | None = None
+        self.service: GameService | None = None
+        self.adapter: TelegramAdapter | None = None
+
+    async def up(self) -> None:
+        self.store = await Store.open(self.url)
+        self.service = GameService(self.store, computer_delay=0.0, tick=0.05)
+        limiter = AIORateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=3)
+        self.adapter = TelegramAdapter(self.service, self.tg.token, base_url=self.tg.base_url,
+                                       base_file_url=self.tg.base_file_url,
+                                       rate_limiter=limiter, poll_timeout=1)
+        await self.adapter.start()
+        await self.service.start()
+
+    async def down(self) -> None:
+        if self.adapter:
+            await self.adapter.stop()
+        if self.service:
+            await self.service.stop()
+        if self.store:
+            await self.store.close()
+        self.adapter = self.service = self.store = None
+
+    async def say(self, chat, user, text: str) -> None:
+        await self.tg.send_text(chat, user, text)
+        await self.tg.wait_for(lambda r: r.method not in ("getUpdates", "sendChatAction"),
+                               timeout=20)
+        await self.tg.settle(quiet=0.3, timeout=20)
+
+    async def press_group(self, user, text: str) -> None:
+        chat = self.tg.chat(GROUP)
+        with contextlib.suppress(TimeoutError):  # the bot may still be posting it
+            await self.tg.wait_until(lambda: self.tg.find_button(chat, text) is not None, 10)
+        found = self.tg.find_button(chat, text)
+        message = self.tg.last_message(chat, from_bot=True)
+        assert found, f"no button {text!r}; group shows {self.tg.buttons(message)}"
+        query = await self.tg.press(chat, found.message.message_id, found.callback_data, user)
+        await self.tg.wait_until(lambda: query in self.tg.answers, timeout=20)
+        await self.tg.settle(quiet=0.1, timeout=20)
+
+    async def game(self):
+        row = await self.store.active_game("telegram", str(GROUP))
+        return row
+
+
+@pytest.fixture
+async def harness(tmp_path):
+    async with FakeTelegram() as tg:
+        h = Harness(tg, tmp_path / "rummy.db")
+        await h.up()
+        try:
+            yield h
+        finally:
+            await h.down()
+
+
+async def test_three_people_and_a_computer_play_manipulation(harness: Harness):
+    tg = harness.tg
+    group = tg.group(GROUP, "Friday rummy")
+    people = [tg.user(i, name, started=True) for i, name in ((11, "Alice"), (12, "Bob"),
+                                                              (13, "Carol"))]
+    alice, bob, carol = people
+    await harness.say(group, alice, "/newgame manipulation")
+    assert "Manipulation" in tg.last_message(group, from_bot=True).caption
+    await harness.press_group(bob, "Join")
+    await harness.press_group(carol, "Join")
+    await harness.press_group(bob, "Start")  # not the host
+    assert "Only the host" in list(tg.answers.values())[-1]["text"]
+    await harness.press_group(alice, "Computer")
+    await harness.press_group(alice, "medium")
+    await harness.press_group(alice, "Start")
+    row = await harness.game()
+    assert row.status == "playing"
+    seats = {11: 0, 12: 1, 13: 2}
+    persons = {p.id: Person(tg, p) for p in people}
+    restarted = False
+    for _step in range(4000):
+        row = await harness.store.get_game(row.id)
+        if row.status != "playing":
+            break
+        record = Record.from_dict(row.record)
+        state = record.state
+        if state["phase"] == "round_over":
+            await harness.press_group(people[state["round"] % 3], "Next round")
+            continue
+        turn = state["turn"]
+        if record.seats[turn].is_computer:
+            await tg.settle(quiet=0.1, timeout=20)
+            continue
+        if not restarted and state["round"] == 2:
+            # Kill the bot mid-game; the same database brings the game back.
+            await harness.down()
+            await harness.up()
+            restarted = True
+        user = next(u for u, s in seats.items() if s == turn)
+        await persons[user].take_turn(harness.store, row.id, turn)
+    row = await harness.store.get_game(row.id)
+    assert row.status == "finished", "the game did not finish"
+    assert restarted
+    result = Record.from_dict(row.record).state["result"]
+    # The leaderboard counts the game for every seat.
+    await harness.say(group, alice, "/leaderboard")
+    board = tg.last_message(group, from_bot=True).text
+    for name in ("Alice", "Bob", "Carol"):
+        assert name in board
+    assert "1 games" in board
+    winners = {record.seats[w].name for w in result["winners"]}
+    assert winners
+    # No private hand ever appeared in the group.
+    for message in tg.messages(group, include_deleted=True):
+        assert "Hand:" not in (message.caption or "") + (message.text or "")
+
+
+async def test_bad_input_is_answered_clearly(harness: Harness):
+    tg = harness.tg
+    group = tg.group(GROUP, "Friday rummy")
+    alice = tg.user(21, "Alice", started=True)
+    bob = tg.user(22, "Bob", started=False)
+    stranger = tg.user(23, "Eve", started=True)
+    await harness.say(group, alice, "/join")
+    assert "no game" in tg.last_message(group, from_bot=True).text
+    await harness.say(group, alice, "/newgame canasta")
+    assert "Unknown rulebook" in tg.last_message(group, from_bot=True).text
+    await harness.say(group, alice, "/newgame machiavelli")
+    await harness.say(group, alice, "/newgame")
+    assert "already a game" in tg.last_message(group, from_bot=True).text
+    await harness.press_group(bob, "Join")
+    # Bob never opened the private chat: he gets a deep link.
+    assert "start=join-" in tg.last_message(group, from_bot=True).text
+    await harness.press_group(alice, "Start")
+    row = await harness.game()
+    assert row.status == "playing"
+    # A stranger pressing a player's button, and a stale button.
+    alice_p = Person(tg, alice)
+    message = alice_p.private_message()
+    data = tg.buttons(message)[-1][0][1]
+    query = await tg.press(tg.private_chat(alice), message.message_id, data, stranger, strict=False)
+    await tg.wait_until(lambda: query in tg.answers, timeout=10)
+    assert "belong" in tg.answers[query]["text"] or "not playing" in tg.answers[query]["text"]
+    # Typed commands with unknown cards and groups.
+    await harness.say(tg.private_chat(alice), alice, "/add Q 7H")
+    assert tg.last_message(tg.private_chat(alice), from_bot=True).text
+    await harness.say(tg.private_chat(alice), alice, "/lay 1X")
+    assert "not a card" in tg.last_message(tg.private_chat(alice), from_bot=True).text
+    with contextlib.suppress(AssertionError):
+        await harness.say(group, stranger, "/endgame")
+    assert "Only the host" in tg.last_message(group, from_bot=True).text
