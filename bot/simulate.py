@@ -36,8 +36,9 @@ class Summary:
             "avg_turns": round(self.turns / g, 1),
             "avg_rounds": round(self.rounds / g, 2),
             "win_rate": [round(w / g, 4) for w in self.wins],
-            "win_ci95": [round(1.96 * math.sqrt(max(w / g * (1 - w / g), 0) / g), 4)
-                         for w in self.wins],
+            "win_ci95": [
+                round(1.96 * math.sqrt(max(w / g * (1 - w / g), 0) / g), 4) for w in self.wins
+            ],
             "avg_points": [round(p / g, 2) for p in self.points],
             "violations": len(self.violations),
             "seconds": round(self.seconds, 2),
@@ -72,12 +73,16 @@ def simulate(rulebook: str, seats: list[str], games: int, seed: int, options: di
 
 def print_summary(summary: Summary, as_json: bool) -> None:
     data = summary.as_dict()
-    print(f"{summary.rulebook}: {data['games']} games, {data['rounds']} rounds, "
-          f"{data['turns']} turns ({data['avg_turns']} a game), {data['seconds']} s")
+    print(
+        f"{summary.rulebook}: {data['games']} games, {data['rounds']} rounds, "
+        f"{data['turns']} turns ({data['avg_turns']} a game), {data['seconds']} s"
+    )
     print(f"{'seat':<6}{'level':<10}{'win rate':>10}{'±95%':>8}{'avg points':>12}")
     for i, level in enumerate(summary.seats):
-        print(f"{i + 1:<6}{level:<10}{data['win_rate'][i]:>10.3f}{data['win_ci95'][i]:>8.3f}"
-              f"{data['avg_points'][i]:>12.1f}")
+        print(
+            f"{i + 1:<6}{level:<10}{data['win_rate'][i]:>10.3f}{data['win_ci95'][i]:>8.3f}"
+            f"{data['avg_points'][i]:>12.1f}"
+        )
     print(f"violations: {len(summary.violations)}")
     for v in summary.violations[:10]:
         print("  " + v)

@@ -38,24 +38,74 @@ from .state import GameState, conservation_errors
 
 
 def meld_kind(rulebook: Rulebook, cards: Sequence[Card]) -> Literal["set", "run"] | None:
-    """"set", "run" or None for a group under this rulebook's ace and joker rules."""
+    """ "set", "run" or None for a group under this rulebook's ace and joker rules."""
     return _meld_kind(cards, rulebook.ace, max_jokers=rulebook.max_jokers_per_group)
 
 
-def find_move(rulebook: Rulebook, table, hand, *, objective: str = "any", first_lay_done: bool = True,
-              singles=(), select=None):
+def find_move(
+    rulebook: Rulebook,
+    table,
+    hand,
+    *,
+    objective: str = "any",
+    first_lay_done: bool = True,
+    singles=(),
+    select=None,
+):
     """A legal lay (see engine/solver.py), or None when there is none."""
     from .solver import find_move as _find_move
 
-    return _find_move(rulebook, table, hand, objective=objective, first_lay_done=first_lay_done,
-                      singles=singles, select=select)
+    return _find_move(
+        rulebook,
+        table,
+        hand,
+        objective=objective,
+        first_lay_done=first_lay_done,
+        singles=singles,
+        select=select,
+    )
 
 
 __all__ = [
-    "RULEBOOKS", "Action", "Card", "Commit", "Draw", "Event", "Finish", "GameState", "GiveUp",
-    "Hint", "IllegalAction", "JokerChoiceNeeded", "Knock", "Move", "MoveCheck", "NextRound",
-    "Pass", "Place", "PlayerView", "Reset", "RoundScore", "Rulebook", "SetDraft", "Split",
-    "Take", "action_from_dict", "apply", "check_move", "conservation_errors", "find_move",
-    "format_cards", "get_rulebook", "group_index", "group_label", "legal_actions", "meld_kind",
-    "new_game", "parse_cards", "player_view", "replay", "score_round",
+    "RULEBOOKS",
+    "Action",
+    "Card",
+    "Commit",
+    "Draw",
+    "Event",
+    "Finish",
+    "GameState",
+    "GiveUp",
+    "Hint",
+    "IllegalAction",
+    "JokerChoiceNeeded",
+    "Knock",
+    "Move",
+    "MoveCheck",
+    "NextRound",
+    "Pass",
+    "Place",
+    "PlayerView",
+    "Reset",
+    "RoundScore",
+    "Rulebook",
+    "SetDraft",
+    "Split",
+    "Take",
+    "action_from_dict",
+    "apply",
+    "check_move",
+    "conservation_errors",
+    "find_move",
+    "format_cards",
+    "get_rulebook",
+    "group_index",
+    "group_label",
+    "legal_actions",
+    "meld_kind",
+    "new_game",
+    "parse_cards",
+    "player_view",
+    "replay",
+    "score_round",
 ]

@@ -155,8 +155,22 @@ class Finish(Action):
 
 ACTION_TYPES: dict[str, type[Action]] = {
     cls.kind: cls
-    for cls in (Draw, Pass, Knock, Commit, GiveUp, Reset, Place, Take, Move, Split, SetDraft,
-                Hint, NextRound, Finish)
+    for cls in (
+        Draw,
+        Pass,
+        Knock,
+        Commit,
+        GiveUp,
+        Reset,
+        Place,
+        Take,
+        Move,
+        Split,
+        SetDraft,
+        Hint,
+        NextRound,
+        Finish,
+    )
 }
 
 
@@ -172,8 +186,10 @@ def action_from_dict(data: dict[str, Any]) -> Action:
         elif f.name == "card":
             value = Card.from_token(value) if value else None
         elif f.name == "arrangement":
-            value = None if value is None else tuple(
-                tuple(Card.from_token(t) for t in g) for g in value
+            value = (
+                None
+                if value is None
+                else tuple(tuple(Card.from_token(t) for t in g) for g in value)
             )
         elif f.name == "joker_choices":
             value = {int(k): tuple(v) for k, v in value.items()}

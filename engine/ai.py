@@ -23,14 +23,23 @@ def choose_action(view: PlayerView, level: str = "medium") -> Action:
     rules = view.rules
     if "commit" not in legal and "draw" in legal:  # Carousel: draw first
         return Draw(seat)
-    objective = "any" if level == "easy" else "max_points" if rules.values != "count" else "max_cards"
+    objective = (
+        "any" if level == "easy" else "max_points" if rules.values != "count" else "max_cards"
+    )
     table = [list(g) for g in view.table] + [[c] for c in view.singles]
-    move = find_move(rules, table, list(view.hand), objective=objective,
-                     first_lay_done=view.first_lay_done, singles=view.singles)
+    move = find_move(
+        rules,
+        table,
+        list(view.hand),
+        objective=objective,
+        first_lay_done=view.first_lay_done,
+        singles=view.singles,
+    )
     if move is not None:
         arrangement = tuple(tuple(g) for g in move.new_table)
-        if "knock" in legal or (rules.turn == "carousel" and 1 <= view.draws <= 2
-                                and view.final_turns is None):
+        if "knock" in legal or (
+            rules.turn == "carousel" and 1 <= view.draws <= 2 and view.final_turns is None
+        ):
             placed = {c.ident for c in move.placed}
             left = [c for c in view.hand if c.ident not in placed]
             if left and rules.hand_value(left) <= rules.knock_limit:

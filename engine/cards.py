@@ -161,10 +161,7 @@ def format_cards(cards: Iterable[Card], *, pretty: bool = False) -> str:
 def make_deck(decks: int, jokers: int) -> list[Card]:
     """`decks` full 52-card decks plus `jokers` jokers, in a fixed order (shuffle separately)."""
     cards = [
-        Card(rank, suit, copy)
-        for copy in range(decks)
-        for suit in SUITS
-        for rank in range(1, 14)
+        Card(rank, suit, copy) for copy in range(decks) for suit in SUITS for rank in range(1, 14)
     ]
     cards += [Card(JOKER, "", j) for j in range(jokers)]
     return cards

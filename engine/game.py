@@ -53,7 +53,9 @@ class Event:
     private: dict[str, Any] = field(default_factory=dict)  # only for `seat`'s eyes
 
 
-def new_game(rulebook: Rulebook | str, seats: int | Sequence[Any], seed: int, **options: Any) -> GameState:
+def new_game(
+    rulebook: Rulebook | str, seats: int | Sequence[Any], seed: int, **options: Any
+) -> GameState:
     """A new game, dealt. `seats` is the number of seats (or a list, one item per seat)."""
     rules = rulebook if isinstance(rulebook, Rulebook) else get_rulebook(rulebook, **options)
     n = seats if isinstance(seats, int) else len(seats)
@@ -106,8 +108,13 @@ def _start_turn(state: GameState) -> None:
     state.hint = None
 
 
-def replay(rulebook: Rulebook | str, seats: int, seed: int, actions: Sequence[dict[str, Any]],
-           **options: Any) -> GameState:
+def replay(
+    rulebook: Rulebook | str,
+    seats: int,
+    seed: int,
+    actions: Sequence[dict[str, Any]],
+    **options: Any,
+) -> GameState:
     """Rebuild a game from its record (settings, seed, action list)."""
     state = new_game(rulebook, seats, seed, **options)
     for data in actions:
@@ -279,8 +286,12 @@ def _find_hint(s: GameState, rules: Rulebook, seat: int) -> dict[str, Any] | Non
     from .solver import find_move  # the solver imports the engine's modules; import late
 
     move = find_move(
-        rules, s.table + [[c] for c in s.singles], s.hands[seat], objective="hint",
-        first_lay_done=s.first_lay_done[seat], singles=s.singles,
+        rules,
+        s.table + [[c] for c in s.singles],
+        s.hands[seat],
+        objective="hint",
+        first_lay_done=s.first_lay_done[seat],
+        singles=s.singles,
     )
     if move is None:
         return None
@@ -307,14 +318,18 @@ def _knock(s: GameState, rules: Rulebook, seat: int, arrangement, choices) -> li
     if arrangement is None and not drafts.draft_differs(s):
         left = rules.hand_value(s.hands[seat])
         if left > rules.knock_limit:
-            raise IllegalAction(f"You can knock only with {rules.knock_limit} points or fewer "
-                                f"in hand (you have {left})")
+            raise IllegalAction(
+                f"You can knock only with {rules.knock_limit} points or fewer "
+                f"in hand (you have {left})"
+            )
         s.last = {"seat": seat, "kind": "knocked", "groups": []}
         return [Event("knocked", seat, {"laid": 0}), *_end_round(s, rules, knocker=seat)]
     return _commit(s, rules, seat, arrangement, choices, knock=True)
 
 
-def _commit(s: GameState, rules: Rulebook, seat: int, arrangement, choices, *, knock: bool) -> list[Event]:
+def _commit(
+    s: GameState, rules: Rulebook, seat: int, arrangement, choices, *, knock: bool
+) -> list[Event]:
     if rules.turn == "carousel" and s.final_turns is None and s.draws == 0:
         raise IllegalAction("Draw a card first")
     hand = s.hands[seat]
@@ -322,32 +337,42 @@ def _commit(s: GameState, rules: Rulebook, seat: int, arrangement, choices, *, k
         if s.draft is None or not drafts.draft_differs(s):
             raise IllegalAction("You must add at least one card from your hand")
         if s.draft.loose:
-            raise IllegalAction(f"Place the loose cards first: {format_cards(s.draft.loose, pretty=True)}")
+            raise IllegalAction(
+                f"Place the loose cards first: {format_cards(s.draft.loose, pretty=True)}"
+            )
         groups = [list(g) for g in s.draft.groups]
         unused_singles = list(s.draft.singles)
     else:
         table_pool = [c for g in s.table for c in g]
         singles_pool = list(s.singles)
         hand_pool = list(hand)
-        groups = [[drafts.resolve(c, table_pool, singles_pool, hand_pool) for c in g] for g in arrangement]
+        groups = [
+            [drafts.resolve(c, table_pool, singles_pool, hand_pool) for c in g] for g in arrangement
+        ]
         # Tahiti: an unused single may be given as a 1-card group or left out.
         used_singles = [g[0] for g in groups if len(g) == 1 and g[0] in s.singles]
         groups = [g for g in groups if not (len(g) == 1 and g[0] in s.singles)]
         unused_singles = used_singles + singles_pool
         if table_pool:
-            raise IllegalAction(f"{format_cards(table_pool, pretty=True)} must stay on the "
-                                "table: a card on the table can never go back into a hand")
+            raise IllegalAction(
+                f"{format_cards(table_pool, pretty=True)} must stay on the "
+                "table: a card on the table can never go back into a hand"
+            )
     groups = _designate_jokers(s, rules, groups, choices)
     old = s.table + [[c] for c in s.singles]
     new = groups + [[c] for c in unused_singles]
-    check = check_move(rules, old, hand, new, first_lay_done=s.first_lay_done[seat], singles=s.singles)
+    check = check_move(
+        rules, old, hand, new, first_lay_done=s.first_lay_done[seat], singles=s.singles
+    )
     if not check.ok:
         raise IllegalAction(check.reason or "That is not a legal move")
     placed_ids = {c.ident for g in groups for c in g} & {c.ident for c in hand}
     remaining = [c for c in hand if c.ident not in placed_ids]
     if knock and remaining and rules.hand_value(remaining) > rules.knock_limit:
-        raise IllegalAction(f"You can knock only with {rules.knock_limit} points or fewer left "
-                            f"in hand (this leaves {rules.hand_value(remaining)})")
+        raise IllegalAction(
+            f"You can knock only with {rules.knock_limit} points or fewer left "
+            f"in hand (this leaves {rules.hand_value(remaining)})"
+        )
 
     table_before = s.table
     s.table = groups
@@ -359,15 +384,28 @@ def _commit(s: GameState, rules: Rulebook, seat: int, arrangement, choices, *, k
     s.hint = None
     new_groups = _changed_new_groups(table_before, groups)
     placed = [c for c in hand if c.ident in placed_ids]
-    s.last = {"seat": seat, "kind": "laid", "groups": new_groups,
-              "placed": [c.token for c in placed]}
-    events = [Event("laid", seat, {"placed": [c.token for c in placed], "groups": new_groups,
-                                   "rearranged": check.needs_rearranging})]
+    s.last = {
+        "seat": seat,
+        "kind": "laid",
+        "groups": new_groups,
+        "placed": [c.token for c in placed],
+    }
+    events = [
+        Event(
+            "laid",
+            seat,
+            {
+                "placed": [c.token for c in placed],
+                "groups": new_groups,
+                "rearranged": check.needs_rearranging,
+            },
+        )
+    ]
     if not remaining:
         return events + _end_round(s, rules, went_out=seat)
     if knock:
-        return events + [Event("knocked", seat, {"laid": len(placed)})] + _end_round(
-            s, rules, knocker=seat)
+        knocked = Event("knocked", seat, {"laid": len(placed)})
+        return [*events, knocked, *_end_round(s, rules, knocker=seat)]
     if rules.turn == "draw-two-or-play+1":
         drawn = _draw_cards(s, seat, 1)
         if drawn:
@@ -387,8 +425,9 @@ def _changed_new_groups(before: list[list[Card]], after: list[list[Card]]) -> li
     return out
 
 
-def _designate_jokers(s: GameState, rules: Rulebook, groups: list[list[Card]],
-                      choices: dict[int, tuple[str, ...]]) -> list[list[Card]]:
+def _designate_jokers(
+    s: GameState, rules: Rulebook, groups: list[list[Card]], choices: dict[int, tuple[str, ...]]
+) -> list[list[Card]]:
     """Fix every free joker: automatically when one card fits, from `choices` otherwise
     (§4.9). A table joker whose real card is now on the table is free to be fixed anew."""
     real_faces = {c.face for g in groups for c in g if not c.is_joker}
@@ -398,14 +437,17 @@ def _designate_jokers(s: GameState, rules: Rulebook, groups: list[list[Card]],
     for i, group in enumerate(groups):
         found = readings(group, rules.ace, max_jokers=rules.max_jokers_per_group)
         if not found and any(c.designated for c in group):
+
             def freed(c: Card) -> bool:
                 if not c.designated:
                     return False
                 if rules.joker_rule == "locks-group":
                     return hand_faces[c.play_face] > 0 and (
                         Counter(x.face for g in groups for x in g)[c.play_face]
-                        > table_faces[c.play_face])
+                        > table_faces[c.play_face]
+                    )
                 return c.play_face in real_faces
+
             group = [c.free() if freed(c) else c for c in group]
             found = readings(group, rules.ace, max_jokers=rules.max_jokers_per_group)
         if not found or not any(c.is_joker and not c.designated for c in group):
@@ -418,7 +460,8 @@ def _designate_jokers(s: GameState, rules: Rulebook, groups: list[list[Card]],
             if wanted is None or wanted not in options:
                 labels = [" ".join(_face_text(f) for f in opt) for opt in options]
                 raise JokerChoiceNeeded(
-                    i, [tuple(_face_text(f) for f in opt) for opt in options],
+                    i,
+                    [tuple(_face_text(f) for f in opt) for opt in options],
                     f"Choose what the joker in group {group_label(i)} stands for: "
                     + " or ".join(labels),
                 )
@@ -456,20 +499,37 @@ def _end_turn(s: GameState, rules: Rulebook) -> list[Event]:
     return [Event("turn", s.turn, {"final": s.final_turns is not None})]
 
 
-def _end_round(s: GameState, rules: Rulebook, *, went_out: int | None = None,
-               knocker: int | None = None) -> list[Event]:
+def _end_round(
+    s: GameState, rules: Rulebook, *, went_out: int | None = None, knocker: int | None = None
+) -> list[Event]:
     score = score_round(rules, s.hands, went_out=went_out, knocker=knocker)
     for i, p in enumerate(score.points):
         s.scores[i] += p
     for w in score.winners:
         s.round_wins[w] += 1
-    s.rounds.append({"points": list(score.points), "winners": list(score.winners),
-                     "how": score.how, "values": list(score.hand_values)})
+    s.rounds.append(
+        {
+            "points": list(score.points),
+            "winners": list(score.winners),
+            "how": score.how,
+            "values": list(score.hand_values),
+        }
+    )
     _start_turn(s)
     s.phase = "round_over"
-    events = [Event("round_over", None, {"round": s.round, "points": list(score.points),
-                                         "winners": list(score.winners), "how": score.how,
-                                         "scores": list(s.scores)})]
+    events = [
+        Event(
+            "round_over",
+            None,
+            {
+                "round": s.round,
+                "points": list(score.points),
+                "winners": list(score.winners),
+                "how": score.how,
+                "scores": list(s.scores),
+            },
+        )
+    ]
     result = _game_result(s, rules)
     if result is not None:
         s.phase = "game_over"
@@ -482,7 +542,11 @@ def _game_result(s: GameState, rules: Rulebook) -> dict[str, Any] | None:
     n = s.players
     if rules.length == "single":
         last = s.rounds[-1]
-        return {"winners": last["winners"], "totals": last["points"], "draw": len(last["winners"]) > 1}
+        return {
+            "winners": last["winners"],
+            "totals": last["points"],
+            "draw": len(last["winners"]) > 1,
+        }
     if rules.length == "to-target":
         if max(s.scores) < rules.play_to:
             return None
@@ -503,8 +567,9 @@ def _game_result(s: GameState, rules: Rulebook) -> dict[str, Any] | None:
 
 def _next_round(s: GameState) -> list[Event]:
     if s.phase != "round_over":
-        raise IllegalAction("The round is still being played" if s.phase == "play"
-                            else "The game is over")
+        raise IllegalAction(
+            "The round is still being played" if s.phase == "play" else "The game is over"
+        )
     s.round += 1
     _deal(s)
     return [Event("round_started", None, {"round": s.round, "turn": s.turn})]

@@ -42,7 +42,9 @@ def _value_range(policy: AcePolicy) -> tuple[int, int]:
     return {"high": (2, 14), "low": (1, 13), "either": (1, 14), "ends": (1, 14)}[policy]
 
 
-def readings(cards: Sequence[Card], ace: AcePolicy, *, max_jokers: int | None = None) -> list[Reading]:
+def readings(
+    cards: Sequence[Card], ace: AcePolicy, *, max_jokers: int | None = None
+) -> list[Reading]:
     """Every way the group can be valid; empty if it is not a set or a run.
 
     Designated jokers play as the card they stand for; free jokers may be anything that fits.
@@ -116,7 +118,7 @@ def _run_readings(fixed: list[Face], free: int, ace: AcePolicy) -> list[Reading]
 def meld_kind(
     cards: Sequence[Card], ace: AcePolicy, *, max_jokers: int | None = None
 ) -> Literal["set", "run"] | None:
-    """"set", "run" or None. A group that reads both ways (7H * *) is reported as a run."""
+    """ "set", "run" or None. A group that reads both ways (7H * *) is reported as a run."""
     found = readings(cards, ace, max_jokers=max_jokers)
     if not found:
         return None
@@ -154,7 +156,9 @@ def arrange(cards: Sequence[Card], reading: Reading) -> list[Card]:
     return ordered
 
 
-def group_reading(cards: Sequence[Card], ace: AcePolicy, *, max_jokers: int | None = None) -> Reading | None:
+def group_reading(
+    cards: Sequence[Card], ace: AcePolicy, *, max_jokers: int | None = None
+) -> Reading | None:
     """The reading of a group whose jokers are all designated (None if invalid or ambiguous)."""
     found = readings(cards, ace, max_jokers=max_jokers)
     if len(found) == 1:

@@ -92,8 +92,10 @@ def check_move(
         diff = new_faces[face] - old_faces[face]
         if diff < 0:
             what = "A joker" if face == "*" else face
-            return _fail(f"{what} is missing from the table: a card on the table can never go "
-                         "back into a hand")
+            return _fail(
+                f"{what} is missing from the table: a card on the table can never go "
+                "back into a hand"
+            )
         if diff > hand_faces[face]:
             what = "joker" if face == "*" else face
             have = hand_faces[face]
@@ -112,27 +114,33 @@ def check_move(
             single_faces[group[0].face] -= 1  # an unused Tahiti single stays alone
             continue
         if len(group) < 3:
-            return _fail(f"Group {label} has only {len(group)} card{'s' * (len(group) != 1)} "
-                         f"({_pretty(group)}): a set or run needs at least 3")
+            return _fail(
+                f"Group {label} has only {len(group)} card{'s' * (len(group) != 1)} "
+                f"({_pretty(group)}): a set or run needs at least 3"
+            )
         if rulebook.one_joker_per_group and sum(c.is_joker for c in group) > 1:
             return _fail(f"Group {label} holds two jokers: a group may hold only one")
         if not readings(group, rulebook.ace):
-            return _fail(f"Group {label} is not a set or a run: {_pretty(group)}{_ace_note(rulebook, group)}")
+            return _fail(
+                f"Group {label} is not a set or a run: {_pretty(group)}{_ace_note(rulebook, group)}"
+            )
 
     reason = _joker_rules(rulebook, table, new_table, placed_faces)
     if reason:
         return _fail(reason)
-    if rulebook.first_lay_run3 and not first_lay_done and not _has_run3_from_hand(
-        rulebook, new_table, placed_faces
+    if (
+        rulebook.first_lay_run3
+        and not first_lay_done
+        and not _has_run3_from_hand(rulebook, new_table, placed_faces)
     ):
-        return _fail("Your first lay must include a run of three cards of one suit from your "
-                     "hand (a joker doesn't count as one of the three)")
+        return _fail(
+            "Your first lay must include a run of three cards of one suit from your "
+            "hand (a joker doesn't count as one of the three)"
+        )
 
     placed = _pick(hand, placed_faces)
     changed = _changed_groups(table, new_table)
-    kept_as_is_or_extended = all(
-        _is_extended(table[i], new_table, placed_faces) for i in changed
-    )
+    kept_as_is_or_extended = all(_is_extended(table[i], new_table, placed_faces) for i in changed)
     return MoveCheck(True, None, tuple(placed), not kept_as_is_or_extended, tuple(changed))
 
 
@@ -191,7 +199,7 @@ def _neighbours(rulebook: Rulebook, group: Group, joker: Card) -> set[str]:
     ordered = canonical(rulebook, group)
     for i, card in enumerate(ordered):
         if card is joker or card == joker:
-            near = ordered[max(0, i - 1): i] + ordered[i + 1: i + 2]
+            near = ordered[max(0, i - 1) : i] + ordered[i + 1 : i + 2]
             return {c.play_face for c in near}
     return set()
 
@@ -210,6 +218,7 @@ def _joker_rules(
         def freed(face: str) -> bool:
             return placed[face] > 0
     else:
+
         def freed(face: str) -> bool:
             return new_real[face] > 0
 
@@ -220,8 +229,10 @@ def _joker_rules(
         if freed(face):
             continue
         if new_designations[face] <= 0:
-            return (f"The joker standing for {face} must keep standing for {face} until the "
-                    f"real {face} is on the table")
+            return (
+                f"The joker standing for {face} must keep standing for {face} until the "
+                f"real {face} is on the table"
+            )
         new_designations[face] -= 1
 
     if rulebook.joker_rule == "immobile":
@@ -244,16 +255,22 @@ def _immobile_jokers(rulebook, old_jokers, new_table, freed) -> str | None:
         found = False
         for new_group in new_table:
             for card in new_group:
-                if card.is_joker and card.play_face == face and id(card) not in used:
-                    if before & _neighbours(rulebook, new_group, card):
-                        used.add(id(card))
-                        found = True
-                        break
+                if (
+                    card.is_joker
+                    and card.play_face == face
+                    and id(card) not in used
+                    and before & _neighbours(rulebook, new_group, card)
+                ):
+                    used.add(id(card))
+                    found = True
+                    break
             if found:
                 break
         if not found:
-            return (f"The joker standing for {face} can't leave the cards beside it until the "
-                    f"real {face} is on the table")
+            return (
+                f"The joker standing for {face} can't leave the cards beside it until the "
+                f"real {face} is on the table"
+            )
     return None
 
 
@@ -277,25 +294,31 @@ def _locked_groups(table, new_table, placed, freed) -> str | None:
                 break
         if match is None:
             real = jokers[0].play_face
-            return (f"Group {group_label(i)} holds a joker, so none of its cards can move: you "
-                    f"can only add cards from your hand, or free the joker by laying the real "
-                    f"{real} from your hand")
+            return (
+                f"Group {group_label(i)} holds a joker, so none of its cards can move: you "
+                f"can only add cards from your hand, or free the joker by laying the real "
+                f"{real} from your hand"
+            )
         used.add(match)
     for face, n in extra_needed.items():
         if placed[face] < n:
-            return (f"A group that holds a joker can only take cards from your hand ({face} "
-                    "came from the table)")
+            return (
+                f"A group that holds a joker can only take cards from your hand ({face} "
+                "came from the table)"
+            )
     return None
 
 
-def _has_run3_from_hand(rulebook: Rulebook, new_table: Sequence[Group], placed: Counter[str]) -> bool:
+def _has_run3_from_hand(
+    rulebook: Rulebook, new_table: Sequence[Group], placed: Counter[str]
+) -> bool:
     for group in new_table:
         ordered = canonical(rulebook, group)
         reading = group_reading(ordered, rulebook.ace)
         if reading is None or reading.kind != "run":
             continue
         for i in range(len(ordered) - 2):
-            trio = ordered[i: i + 3]
+            trio = ordered[i : i + 3]
             if any(c.is_joker for c in trio):
                 continue
             need = Counter(c.face for c in trio)

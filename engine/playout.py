@@ -60,8 +60,9 @@ def play_game(
         try:
             new_state, _ = apply(state, action)
         except IllegalAction as error:
-            record.violations.append(f"round {state.round}: seat {action.seat} {action.kind} "
-                                     f"refused: {error}")
+            record.violations.append(
+                f"round {state.round}: seat {action.seat} {action.kind} refused: {error}"
+            )
             break
         if check:
             problems = conservation_errors(new_state) + table_errors(new_state)

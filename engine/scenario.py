@@ -47,8 +47,14 @@ def deal_scenario(
                 raise ValueError(f"No {wanted} left in the deck for this scenario")
         return out
 
-    state = GameState(rulebook=rules.name, options=dict(rules.options), players=players,
-                      seed=seed, scores=[0] * players, round_wins=[0] * players)
+    state = GameState(
+        rulebook=rules.name,
+        options=dict(rules.options),
+        players=players,
+        seed=seed,
+        scores=[0] * players,
+        round_wins=[0] * players,
+    )
     state.hands = [take(h) for h in hands]
     state.table = [take(g) for g in table]
     state.singles = take(singles)

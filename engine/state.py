@@ -67,11 +67,15 @@ class GameState:
         data["hands"] = [_tokens(h) for h in self.hands]
         data["table"] = [_tokens(g) for g in self.table]
         data["singles"] = _tokens(self.singles)
-        data["draft"] = None if self.draft is None else {
-            "groups": [_tokens(g) for g in self.draft.groups],
-            "loose": _tokens(self.draft.loose),
-            "singles": _tokens(self.draft.singles),
-        }
+        data["draft"] = (
+            None
+            if self.draft is None
+            else {
+                "groups": [_tokens(g) for g in self.draft.groups],
+                "loose": _tokens(self.draft.loose),
+                "singles": _tokens(self.draft.singles),
+            }
+        )
         return data
 
     def to_json(self) -> str:

@@ -56,9 +56,18 @@ def faces(cards):
 # -- dealing ------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("name", "size"), [("manipulation", 7), ("machiavelli", 13),
-                                            ("shanghai", 10), ("guadeloupe", 5), ("carousel", 10),
-                                            ("vatican", 13), ("tahiti", 5)])
+@pytest.mark.parametrize(
+    ("name", "size"),
+    [
+        ("manipulation", 7),
+        ("machiavelli", 13),
+        ("shanghai", 10),
+        ("guadeloupe", 5),
+        ("carousel", 10),
+        ("vatican", 13),
+        ("tahiti", 5),
+    ],
+)
 def test_deal(name, size):
     state = new_game(name, 3, seed=5)
     assert [len(h) for h in state.hands] == [size] * 3
@@ -148,9 +157,9 @@ def _empty_stock(state: GameState, into: int = 0) -> GameState:
 def test_blocked_round_when_everyone_passes_in_a_row():
     # §4.6: once every player has passed in a row, the round ends at once.
     state = _empty_stock(deal_scenario(trust(), ["2C 5D", "KS 3D", "4H 8C"]), into=2)
-    state, events = play(state, Pass(0), Pass(1))
+    state, _ = play(state, Pass(0), Pass(1))
     assert state.phase == "play"
-    state, events = play(state, Pass(2))
+    state, _ = play(state, Pass(2))
     assert state.phase != "play"  # the stock went into a hand: that hand may pass the target
     assert state.rounds[-1]["how"] == "blocked"
 
@@ -163,7 +172,7 @@ def test_laying_resets_the_pass_count():
 
 def test_going_out_ends_the_round_and_scores():
     state = deal_scenario(trust(), ["5H 6H 7H", "KS AD 3C"])
-    state, events = play(state, Commit(0, groups("5H 6H 7H")))
+    state, _ = play(state, Commit(0, groups("5H 6H 7H")))
     assert state.phase == "round_over"
     assert state.rounds[-1]["points"] == [0, 10 + 15 + 5]
     assert state.scores == [0, 30]
@@ -172,7 +181,7 @@ def test_going_out_ends_the_round_and_scores():
 def test_manipulation_plays_to_the_target_and_lowest_wins():
     state = deal_scenario(trust(), ["5H 6H 7H", "KS AD 3C"])
     state.scores = [150, 190]
-    state, events = play(state, Commit(0, groups("5H 6H 7H")))
+    state, _ = play(state, Commit(0, groups("5H 6H 7H")))
     assert state.phase == "game_over"
     assert state.result["winners"] == [0]
 
@@ -180,16 +189,17 @@ def test_manipulation_plays_to_the_target_and_lowest_wins():
 def test_manipulation_tie_for_lowest_plays_another_round():
     state = deal_scenario(trust(), ["5H 6H 7H", "KS AD 3C", "2S"])
     state.scores = [205, 175, 200]  # after: 205, 205, 205
-    state, events = play(state, Commit(0, groups("5H 6H 7H")))
+    state, _ = play(state, Commit(0, groups("5H 6H 7H")))
     assert state.scores == [205, 205, 205]
     assert state.phase == "round_over"
-    state, events = play(state, NextRound(1))
+    state, _ = play(state, NextRound(1))
     assert state.phase == "play" and state.round == 2
 
 
 def test_play_to_300():
-    state = deal_scenario(get_rulebook("manipulation", must_lay="trust", play_to=300),
-                          ["5H 6H 7H", "KS AD 3C"])
+    state = deal_scenario(
+        get_rulebook("manipulation", must_lay="trust", play_to=300), ["5H 6H 7H", "KS AD 3C"]
+    )
     state.scores = [150, 190]
     state, _ = play(state, Commit(0, groups("5H 6H 7H")))
     assert state.phase == "round_over"
@@ -206,7 +216,7 @@ def test_draft_edits_then_done():
     assert [faces(g) for g in view.draft.groups] == [["5H", "6H", "7H"], ["7H", "8H", "9H"]]
     assert state.table == [list(g) for g in state.table]  # the real table is untouched
     assert len(state.table) == 1
-    state, events = play(state, Commit(0))
+    state, _ = play(state, Commit(0))
     assert len(state.table) == 2 and faces(state.hands[0]) == ["2C"]
 
 
@@ -260,8 +270,9 @@ def give_back(name="machiavelli"):
 
 
 def test_give_up_plus_three_needs_two_taps_and_ends_the_turn():
-    state = deal_scenario(give_back(), ["7H 2C", "KS KD"], table=["5H 6H 7H 8H 9H"],
-                          stock_top="3S 4S 5S 6S")
+    state = deal_scenario(
+        give_back(), ["7H 2C", "KS KD"], table=["5H 6H 7H 8H 9H"], stock_top="3S 4S 5S 6S"
+    )
     state, _ = play(state, Split(0, 0, 3))
     assert "give_up" in legal_actions(state, 0) and "reset" not in legal_actions(state, 0)
     # §4.4: Draw is not offered while the private copy differs from the table.
@@ -272,7 +283,7 @@ def test_give_up_plus_three_needs_two_taps_and_ends_the_turn():
         apply(state, Reset(0))
     state, events = play(state, GiveUp(0))
     assert kinds(events) == ["give_up_confirm"] and state.turn == 0
-    state, events = play(state, GiveUp(0))
+    state, _ = play(state, GiveUp(0))
     assert faces(state.hands[0]) == ["2C", "3S", "4S", "5S", "7H"]
     assert state.turn == 1 and len(state.table) == 1 and len(state.table[0]) == 5
 
@@ -366,7 +377,7 @@ def test_carousel_third_card_ends_the_turn():
 def test_carousel_knock_after_laying():
     state = deal_scenario("carousel", ["5H 6H 7H 2C", "KS KD", "9S 9D"], stock_top="AD")
     state, _ = play(state, Draw(0))
-    assert "knock" not in legal_actions(state, 0)  # 2 + 1 = 3 left? no: hand is 5H 6H 7H 2C AD
+    assert "knock" not in legal_actions(state, 0)  # 5H 6H 7H 2C AD in hand: 21 points
     state, events = play(state, Knock(0, groups("5H 6H 7H")))
     assert "knocked" in kinds(events) and state.phase == "round_over"
     # Knocker 3 points; others 20 and 18: 17 + 15.
@@ -385,7 +396,7 @@ def test_carousel_knock_offered_when_draft_leaves_five_or_fewer():
 def test_carousel_knock_without_laying_when_hand_is_already_low():
     state = deal_scenario("carousel", ["2C", "KS KD"], stock_top="AD")
     state, _ = play(state, Draw(0))
-    state, events = play(state, Knock(0))
+    state, _ = play(state, Knock(0))
     assert state.rounds[-1]["winners"] == [0]
 
 
@@ -410,7 +421,7 @@ def test_carousel_stock_exhausted_final_turns():
         apply(state, Knock(1))
     state, _ = play(state, Pass(1), Pass(2))
     assert state.phase == "play" and state.turn == 0
-    state, events = play(state, Pass(0))
+    state, _ = play(state, Pass(0))
     assert state.phase != "play" and state.rounds[-1]["how"] == "stock"
 
 
@@ -419,7 +430,10 @@ def test_carousel_joker_designation_is_asked_when_several_fit():
     state, _ = play(state, Draw(0))
     with pytest.raises(JokerChoiceNeeded) as info:
         apply(state, Commit(0, groups("9S 9H *")))
-    assert info.value.options == [("9D",), ("9C",)] or sorted(info.value.options) == [("9C",), ("9D",)]
+    assert info.value.options == [("9D",), ("9C",)] or sorted(info.value.options) == [
+        ("9C",),
+        ("9D",),
+    ]
     state, _ = play(state, Commit(0, groups("9S 9H *"), {0: ("9C",)}))
     assert [str(c) for c in state.table[0]] == ["9S", "9H", "*9C"]
 

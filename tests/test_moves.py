@@ -77,8 +77,7 @@ def test_ace_rules_are_the_rulebooks():
 
 def test_carousel_joker_keeps_its_card_when_moved():
     # A joker fixed as 6H may move to another group only as 6H.
-    ok = check("carousel", ["5H *6H 7H 8H"], "4H 9H",
-               ["4H 5H *6H 7H 8H 9H"])
+    ok = check("carousel", ["5H *6H 7H 8H"], "4H 9H", ["4H 5H *6H 7H 8H 9H"])
     assert ok.ok
     moved = check("carousel", ["*6H 7H 8H 9H"], "10H JH", ["7H 8H 9H 10H JH *QH"])
     assert not moved.ok and "must keep standing for 6H" in moved.reason
@@ -86,12 +85,10 @@ def test_carousel_joker_keeps_its_card_when_moved():
 
 def test_carousel_joker_freed_once_the_real_card_is_on_the_table():
     # Lay the real 6H; the joker may then stand for a new card, here 9H.
-    result = check("carousel", ["5H *6H 7H"], "6H 8H",
-                   ["5H 6H 7H 8H *9H"])
+    result = check("carousel", ["5H *6H 7H"], "6H 8H", ["5H 6H 7H 8H *9H"])
     assert result.ok
     # The real card may also come from another group on the table.
-    moved = check("carousel", ["5H *6H 7H", "6H 6S 6D 6C"], "8H",
-                  ["5H 6H 7H 8H *9H", "6S 6D 6C"])
+    moved = check("carousel", ["5H *6H 7H", "6H 6S 6D 6C"], "8H", ["5H 6H 7H 8H *9H", "6S 6D 6C"])
     assert moved.ok
 
 
@@ -110,15 +107,17 @@ def test_vatican_first_lay_is_a_run_of_three_from_hand():
     with_joker = check("vatican", [], "5H * 7H", ["5H *6H 7H"], first_lay_done=False)
     assert not with_joker.ok
     # After the run, the same turn may add and rearrange freely.
-    more = check("vatican", ["9S 9H 9D"], "5H 6H 7H 9C", ["5H 6H 7H", "9S 9H 9D 9C"],
-                 first_lay_done=False)
+    more = check(
+        "vatican", ["9S 9H 9D"], "5H 6H 7H 9C", ["5H 6H 7H", "9S 9H 9D 9C"], first_lay_done=False
+    )
     assert more.ok
     assert check("vatican", [], "5H 5S 5D", ["5H 5S 5D"], first_lay_done=True).ok
 
 
 def test_vatican_joker_cannot_move_to_another_group():
-    result = check("vatican", ["5H *6H 7H 8H", "4S 5S 6S"], "9H",
-                   ["5H *6H 7H", "8H 9H *10H", "4S 5S 6S"])
+    result = check(
+        "vatican", ["5H *6H 7H 8H", "4S 5S 6S"], "9H", ["5H *6H 7H", "8H 9H *10H", "4S 5S 6S"]
+    )
     assert not result.ok
 
 
@@ -128,19 +127,26 @@ def test_vatican_joker_stays_when_its_group_grows_or_splits_beside_a_neighbour()
     # Split 3H..9H with the joker as 6H: the joker stays beside 5H.
     split = check("vatican", ["3H 4H 5H *6H 7H 8H 9H"], "7H", ["3H 4H 5H *6H", "7H 8H 9H"])
     assert not split.ok  # no hand card added: the split alone is not a lay
-    split_add = check("vatican", ["3H 4H 5H *6H 7H 8H 9H"], "7H",
-                      ["3H 4H 5H *6H 7H", "7H 8H 9H"])
+    split_add = check("vatican", ["3H 4H 5H *6H 7H 8H 9H"], "7H", ["3H 4H 5H *6H 7H", "7H 8H 9H"])
     assert split_add.ok
 
 
 def test_vatican_joker_loses_its_neighbours():
     # The joker as 6H ends up next to none of 5H/7H: not allowed (§4.10).
-    result = check("vatican", ["5H *6H 7H 8H", "6S 6D 6C"], "9H 5S 5D",
-                   ["7H 8H 9H", "6S 6D *6H 6C", "5H 5S 5D"])
+    result = check(
+        "vatican",
+        ["5H *6H 7H 8H", "6S 6D 6C"],
+        "9H 5S 5D",
+        ["7H 8H 9H", "6S 6D *6H 6C", "5H 5S 5D"],
+    )
     assert not result.ok and "beside it" in result.reason
     # In Carousel the same move is fine: the joker moves as the same card.
-    assert check("carousel", ["5H *6H 7H 8H", "6S 6D 6C"], "9H 5S 5D",
-                 ["7H 8H 9H", "6S 6D *6H 6C", "5H 5S 5D"]).ok
+    assert check(
+        "carousel",
+        ["5H *6H 7H 8H", "6S 6D 6C"],
+        "9H 5S 5D",
+        ["7H 8H 9H", "6S 6D *6H 6C", "5H 5S 5D"],
+    ).ok
 
 
 # -- Tahiti -------------------------------------------------------------------------------
@@ -152,23 +158,27 @@ def test_tahiti_singles_may_be_used_or_left():
     rules = get_rulebook("tahiti")
     use = check_move(rules, table, P("6H 7H"), [P("5H 6H 7H"), P("KS")], singles=singles)
     assert use.ok
-    leave = check_move(rules, table, P("9C 9D 9S"), [P("5H"), P("KS"), P("9C 9D 9S")],
-                       singles=singles)
+    leave = check_move(
+        rules, table, P("9C 9D 9S"), [P("5H"), P("KS"), P("9C 9D 9S")], singles=singles
+    )
     assert leave.ok
     # A hand card can't stand alone like a single.
-    alone = check_move(rules, table, P("9C 9D 9S 2H"), [P("5H"), P("KS"), P("9C 9D 9S"), P("2H")],
-                       singles=singles)
+    alone = check_move(
+        rules, table, P("9C 9D 9S 2H"), [P("5H"), P("KS"), P("9C 9D 9S"), P("2H")], singles=singles
+    )
     assert not alone.ok
 
 
 def test_tahiti_locked_group_only_takes_hand_cards():
     add = check("tahiti", ["5H *6H 7H"], "8H", ["5H *6H 7H 8H"])
     assert add.ok
-    move_out = check("tahiti", ["5H *6H 7H 8H", "8S 8D 8C"], "9H",
-                     ["5H *6H 7H", "8H 9H 10H", "8S 8D 8C"])
+    move_out = check(
+        "tahiti", ["5H *6H 7H 8H", "8S 8D 8C"], "9H", ["5H *6H 7H", "8H 9H 10H", "8S 8D 8C"]
+    )
     assert not move_out.ok
-    table_card_in = check("tahiti", ["5H *6H 7H", "8S 8D 8C 8H"], "2C",
-                          ["5H *6H 7H 8H", "8S 8D 8C"])
+    table_card_in = check(
+        "tahiti", ["5H *6H 7H", "8S 8D 8C 8H"], "2C", ["5H *6H 7H 8H", "8S 8D 8C"]
+    )
     assert not table_card_in.ok
 
 
@@ -178,8 +188,7 @@ def test_tahiti_freeing_needs_the_real_card_from_hand():
     ok = check("tahiti", ["5H *6H 7H", "9S 9D 9C"], "6H", ["5H 6H 7H", "9S 9D 9C *9H"])
     assert ok.ok
     # A 6H already on the table does not free it.
-    from_table = check("tahiti", ["5H *6H 7H", "6H 6S 6D 6C"], "2C",
-                       ["5H 6H 7H", "6S 6D 6C *6H"])
+    from_table = check("tahiti", ["5H *6H 7H", "6H 6S 6D 6C"], "2C", ["5H 6H 7H", "6S 6D 6C *6H"])
     assert not from_table.ok
 
 

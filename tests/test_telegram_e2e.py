@@ -8,14 +8,14 @@ import contextlib
 from pathlib import Path
 
 import pytest
+from fakes.telegram_server import FakeTelegram
 from telegram.ext import AIORateLimiter
+from tg_players import Person
 
 from bot.adapters.telegram import TelegramAdapter
 from bot.core.record import Record
 from bot.core.service import GameService
 from bot.store import Store
-from fakes.telegram_server import FakeTelegram
-from tg_players import Person
 
 GROUP = -100123
 
@@ -32,9 +32,14 @@ class Harness:
         self.store = await Store.open(self.url)
         self.service = GameService(self.store, computer_delay=0.0, tick=0.05)
         limiter = AIORateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=3)
-        self.adapter = TelegramAdapter(self.service, self.tg.token, base_url=self.tg.base_url,
-                                       base_file_url=self.tg.base_file_url,
-                                       rate_limiter=limiter, poll_timeout=1)
+        self.adapter = TelegramAdapter(
+            self.service,
+            self.tg.token,
+            base_url=self.tg.base_url,
+            base_file_url=self.tg.base_file_url,
+            rate_limiter=limiter,
+            poll_timeout=1,
+        )
         await self.adapter.start()
         await self.service.start()
 
@@ -49,8 +54,9 @@ class Harness:
 
     async def say(self, chat, user, text: str) -> None:
         await self.tg.send_text(chat, user, text)
-        await self.tg.wait_for(lambda r: r.method not in ("getUpdates", "sendChatAction"),
-                               timeout=20)
+        await self.tg.wait_for(
+            lambda r: r.method not in ("getUpdates", "sendChatAction"), timeout=20
+        )
         await self.tg.settle(quiet=0.3, timeout=20)
 
     async def press_group(self, user, text: str) -> None:
@@ -83,8 +89,9 @@ async def harness(tmp_path):
 async def test_three_people_and_a_computer_play_manipulation(harness: Harness):
     tg = harness.tg
     group = tg.group(GROUP, "Friday rummy")
-    people = [tg.user(i, name, started=True) for i, name in ((11, "Alice"), (12, "Bob"),
-                                                              (13, "Carol"))]
+    people = [
+        tg.user(i, name, started=True) for i, name in ((11, "Alice"), (12, "Bob"), (13, "Carol"))
+    ]
     alice, bob, carol = people
     await harness.say(group, alice, "/newgame manipulation")
     assert "Manipulation" in tg.last_message(group, from_bot=True).caption

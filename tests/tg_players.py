@@ -45,7 +45,9 @@ class Person:
 
         def current() -> bool:
             message = self.private_message()
-            return message is not None and self.tg.buttons(message)[-1][0][1].split(":")[1] == version
+            return (
+                message is not None and self.tg.buttons(message)[-1][0][1].split(":")[1] == version
+            )
 
         await self.tg.wait_until(current, timeout=20)
         return self.private_message()
@@ -66,8 +68,9 @@ class Person:
         for _ in range(8):
             message = self.private_message()
             if self.button(message, lambda _t, d, c=card: d.endswith(f":s1:{c.token}")):
-                await self.press(message, lambda _t, d, c=card: d.endswith(f":s1:{c.token}"),
-                                 f"select {card}")
+                await self.press(
+                    message, lambda _t, d, c=card: d.endswith(f":s1:{c.token}"), f"select {card}"
+                )
                 return
             await self.press(message, lambda t, _d: t == "▶", "next page")
         raise AssertionError(f"{card} never showed on any page")

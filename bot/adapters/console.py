@@ -137,10 +137,17 @@ class ConsoleGame:
     def _round_over(self) -> bool:
         data = self.state.rounds[-1]
         names = [s.name for s in self.seats]
-        self.write(f"— Round {self.state.round} over ({data['how']}). Winner: "
-                   + ", ".join(names[w] for w in data["winners"]))
-        self.write("  this round: " + " · ".join(f"{names[i]} {p}" for i, p in enumerate(data["points"])))
-        self.write("  totals:     " + " · ".join(f"{names[i]} {p}" for i, p in enumerate(self.state.scores)))
+        self.write(
+            f"— Round {self.state.round} over ({data['how']}). Winner: "
+            + ", ".join(names[w] for w in data["winners"])
+        )
+        self.write(
+            "  this round: " + " · ".join(f"{names[i]} {p}" for i, p in enumerate(data["points"]))
+        )
+        self.write(
+            "  totals:     "
+            + " · ".join(f"{names[i]} {p}" for i, p in enumerate(self.state.scores))
+        )
         if any(s.computer is None for s in self.seats):
             if self.rules.length == "open":
                 answer = self._ask("Next round or finish? [n/f] ")
@@ -264,8 +271,15 @@ class ConsoleGame:
                 raise ValueError(f"You have no {card.pretty()}")
             chosen.append(match)
         table = [list(g) for g in view.table] + [[c] for c in view.singles]
-        move = find_move(self.rules, table, hand, objective="any", select=chosen,
-                         first_lay_done=view.first_lay_done, singles=view.singles)
+        move = find_move(
+            self.rules,
+            table,
+            hand,
+            objective="any",
+            select=chosen,
+            first_lay_done=view.first_lay_done,
+            singles=view.singles,
+        )
         if move is None:
             names = " ".join(c.pretty() for c in chosen)
             raise ValueError(f"{names} can't all go on the table, even with rearranging")
@@ -288,11 +302,14 @@ class ConsoleGame:
 
     def _status(self, view: PlayerView) -> str:
         counts = " · ".join(f"{s.name} {view.hand_counts[i]}" for i, s in enumerate(self.seats))
-        line = (f"{self.rules.title} · round {view.round} · {self._name(view.turn)}'s turn · "
-                f"stock {view.stock} · cards: {counts}")
+        line = (
+            f"{self.rules.title} · round {view.round} · {self._name(view.turn)}'s turn · "
+            f"stock {view.stock} · cards: {counts}"
+        )
         if self.rules.length != "single":
             line += " · scores: " + " · ".join(
-                f"{s.name} {view.scores[i]}" for i, s in enumerate(self.seats))
+                f"{s.name} {view.scores[i]}" for i, s in enumerate(self.seats)
+            )
         return line
 
     def _groups_text(self, groups, changed: set[int], singles=(), loose=()) -> str:
@@ -305,7 +322,9 @@ class ConsoleGame:
         if singles:
             lines.append("  singles: " + " ".join(c.pretty() for c in singles))
         if loose:
-            lines.append("  loose (place these before done): " + " ".join(c.pretty() for c in loose))
+            lines.append(
+                "  loose (place these before done): " + " ".join(c.pretty() for c in loose)
+            )
         return "\n".join(lines)
 
     def show_private(self, view: PlayerView) -> None:
@@ -314,15 +333,18 @@ class ConsoleGame:
         draft = view.draft
         if draft is not None:
             self.write("Your working copy (* = changed):")
-            self.write(self._groups_text(draft.groups, set(view.changed), draft.singles, draft.loose))
+            self.write(
+                self._groups_text(draft.groups, set(view.changed), draft.singles, draft.loose)
+            )
         else:
             self.write(self._groups_text(view.table, set(), view.singles))
         hand = self._sorted(view.draft_hand)
         self.write("Your hand: " + "  ".join(f"{i + 1}:{c.pretty()}" for i, c in enumerate(hand)))
         if view.hint:
             self._show_hint(view.hint)
-        buttons = [b for b in ("commit", "draw", "pass", "knock", "give_up", "reset")
-                   if b in view.legal]
+        buttons = [
+            b for b in ("commit", "draw", "pass", "knock", "give_up", "reset") if b in view.legal
+        ]
         names = {"commit": "done", "give_up": "giveup"}
         self.write("Actions: " + " · ".join(names.get(b, b) for b in buttons) + " · hint · help")
 
@@ -366,7 +388,8 @@ class ConsoleGame:
                     return None
                 return "No card of yours can be played now."
             case "give_up_confirm":
-                return "Give up puts everything back and you draw 3 cards. Type giveup again to confirm."
+                return ("Give up puts everything back and you draw 3 cards. "
+                        "Type giveup again to confirm.")
             case "gave_up":
                 return f"{who} gave up the move and drew {event.data['count']}"
             case "turn" if event.data.get("final") and event.seat is not None:

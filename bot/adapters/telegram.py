@@ -48,18 +48,38 @@ COMMANDS = [
     ("help", "How to play"),
 ]
 # Typed moves in the private chat (not in the command menu).
-MOVES = ["lay", "add", "take", "move", "split", "done", "reset", "draw", "pass", "knock",
-         "giveup", "start", "cards", "new"]
+MOVES = [
+    "lay",
+    "add",
+    "take",
+    "move",
+    "split",
+    "done",
+    "reset",
+    "draw",
+    "pass",
+    "knock",
+    "giveup",
+    "start",
+    "cards",
+    "new",
+]
 
 
 def keyboard(screen: Screen) -> InlineKeyboardMarkup | None:
     if not screen.buttons or screen.game_id is None:
         return None
-    return InlineKeyboardMarkup([
-        [InlineKeyboardButton(b.label, callback_data=pack(screen.game_id, screen.version, b.action))
-         for b in row]
-        for row in screen.buttons
-    ])
+    return InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton(
+                    b.label, callback_data=pack(screen.game_id, screen.version, b.action)
+                )
+                for b in row
+            ]
+            for row in screen.buttons
+        ]
+    )
 
 
 def _not_modified(error: BadRequest) -> bool:
@@ -67,9 +87,16 @@ def _not_modified(error: BadRequest) -> bool:
 
 
 class TelegramAdapter:
-    def __init__(self, service: GameService, token: str, *, base_url: str | None = None,
-                 base_file_url: str | None = None, rate_limiter: AIORateLimiter | None = None,
-                 poll_timeout: float = 10) -> None:
+    def __init__(
+        self,
+        service: GameService,
+        token: str,
+        *,
+        base_url: str | None = None,
+        base_file_url: str | None = None,
+        rate_limiter: AIORateLimiter | None = None,
+        poll_timeout: float = 10,
+    ) -> None:
         self.service = service
         builder = Application.builder().token(token).concurrent_updates(True)
         if base_url:
@@ -82,8 +109,11 @@ class TelegramAdapter:
         self._locks: dict[int, asyncio.Lock] = {}
         self.app.add_handler(CommandHandler([c for c, _ in COMMANDS] + MOVES, self.on_command))
         self.app.add_handler(CallbackQueryHandler(self.on_button))
-        self.app.add_handler(MessageHandler(filters.ChatType.PRIVATE & filters.TEXT
-                                            & ~filters.COMMAND, self.on_private_text))
+        self.app.add_handler(
+            MessageHandler(
+                filters.ChatType.PRIVATE & filters.TEXT & ~filters.COMMAND, self.on_private_text
+            )
+        )
         self.app.add_error_handler(self.on_error)
         service.register(PLATFORM, self.deliver)
 
@@ -94,8 +124,11 @@ class TelegramAdapter:
         await self.app.bot.set_my_commands([BotCommand(c, d) for c, d in COMMANDS])
         await self.app.start()
         if polling and self.app.updater:
-            await self.app.updater.start_polling(poll_interval=0, timeout=self.poll_timeout,
-                                                 allowed_updates=["message", "callback_query"])
+            await self.app.updater.start_polling(
+                poll_interval=0,
+                timeout=self.poll_timeout,
+                allowed_updates=["message", "callback_query"],
+            )
 
     async def stop(self) -> None:
         if self.app.updater and self.app.updater.running:
@@ -115,8 +148,13 @@ class TelegramAdapter:
         chat = update.effective_chat
         user = update.effective_user
         name = (user.first_name or user.username or str(user.id)) if user else "?"
-        return Actor(PLATFORM, str(chat.id), str(user.id if user else 0), name,
-                     private=chat.type == "private")
+        return Actor(
+            PLATFORM,
+            str(chat.id),
+            str(user.id if user else 0),
+            name,
+            private=chat.type == "private",
+        )
 
     async def on_command(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         message = update.effective_message
@@ -142,8 +180,19 @@ class TelegramAdapter:
             return
         verb, _, rest = message.text.strip().partition(" ")
         actor = self._actor(update)
-        if verb.lower() not in ("lay", "add", "take", "move", "split", "done", "reset", "draw",
-                                "pass", "knock", "hint"):
+        if verb.lower() not in (
+            "lay",
+            "add",
+            "take",
+            "move",
+            "split",
+            "done",
+            "reset",
+            "draw",
+            "pass",
+            "knock",
+            "hint",
+        ):
             await self._send_text(int(actor.chat_id), "Type /help for the commands.")
             return
         outcome = await self.service.command(actor, verb, rest)
@@ -170,7 +219,8 @@ class TelegramAdapter:
             with contextlib.suppress(TelegramError):
                 await context.bot.send_message(
                     update.effective_chat.id,
-                    "Sorry, something went wrong there. The game is saved — please try again.")
+                    "Sorry, something went wrong there. The game is saved — please try again.",
+                )
 
     async def _check_private(self, outcome: Outcome, actor: Actor) -> None:
         """A player the bot can't message privately gets a deep link in the group."""
@@ -183,8 +233,9 @@ class TelegramAdapter:
 
     async def _deep_link_advice(self, chat_id: str, name: str, game_id: int | None) -> None:
         link = f"https://t.me/{self.username}?start=join-{game_id or 0}"
-        await self._send_text(int(chat_id), f"{name}, open a private chat with me so I can send "
-                                            f"your cards: {link}")
+        await self._send_text(
+            int(chat_id), f"{name}, open a private chat with me so I can send your cards: {link}"
+        )
 
     # -- outgoing -----------------------------------------------------------------------
 
@@ -209,8 +260,14 @@ class TelegramAdapter:
                     await self._show(chat_id, outcome.group, refs, updates, "table", new=new)
             for user, screen in outcome.private.items():
                 try:
-                    await self._show(int(user), screen, refs, updates, f"p:{user}",
-                                     new=user in outcome.private_new)
+                    await self._show(
+                        int(user),
+                        screen,
+                        refs,
+                        updates,
+                        f"p:{user}",
+                        new=user in outcome.private_new,
+                    )
                 except Forbidden:
                     if chat_id is not None and not refs.get(f"advised:{user}"):
                         updates[f"advised:{user}"] = True
@@ -224,15 +281,18 @@ class TelegramAdapter:
     async def _send_screen(self, chat_id: int, screen: Screen) -> int:
         markup = keyboard(screen)
         if screen.image:
-            message = await self.app.bot.send_photo(chat_id, screen.image, caption=screen.text[:1024],
-                                                    reply_markup=markup)
+            message = await self.app.bot.send_photo(
+                chat_id, screen.image, caption=screen.text[:1024], reply_markup=markup
+            )
         else:
-            message = await self.app.bot.send_message(chat_id, screen.text[:4000],
-                                                      reply_markup=markup)
+            message = await self.app.bot.send_message(
+                chat_id, screen.text[:4000], reply_markup=markup
+            )
         return message.message_id
 
-    async def _show(self, chat_id: int, screen: Screen, refs: dict, updates: dict, key: str,
-                    *, new: bool) -> None:
+    async def _show(
+        self, chat_id: int, screen: Screen, refs: dict, updates: dict, key: str, *, new: bool
+    ) -> None:
         """Post a fresh message (deleting the old one) or edit the live one in place."""
         old = updates.get(key, refs.get(key))
         old_image = updates.get(key + ":img", refs.get(key + ":img"))
@@ -242,11 +302,17 @@ class TelegramAdapter:
                 if screen.image_key and screen.image_key != old_image and screen.image:
                     await self.app.bot.edit_message_media(
                         InputMediaPhoto(screen.image, caption=screen.text[:1024]),
-                        chat_id=chat_id, message_id=old, reply_markup=markup)
+                        chat_id=chat_id,
+                        message_id=old,
+                        reply_markup=markup,
+                    )
                 else:
                     await self.app.bot.edit_message_caption(
-                        chat_id=chat_id, message_id=old, caption=screen.text[:1024],
-                        reply_markup=markup)
+                        chat_id=chat_id,
+                        message_id=old,
+                        caption=screen.text[:1024],
+                        reply_markup=markup,
+                    )
                 updates[key + ":img"] = screen.image_key
                 return
             except BadRequest as error:

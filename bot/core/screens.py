@@ -47,7 +47,7 @@ def _key(*parts: object) -> str:
 
 
 def _rows(buttons: list[Button], width: int = CARDS_PER_ROW) -> list[list[Button]]:
-    return [buttons[i:i + width] for i in range(0, len(buttons), width)]
+    return [buttons[i : i + width] for i in range(0, len(buttons), width)]
 
 
 def seat_label(record: Record, seat: int) -> str:
@@ -60,8 +60,9 @@ def seat_label(record: Record, seat: int) -> str:
 
 def lobby_screen(game_id: int, record: Record, menu: str = "") -> Screen:
     rules = record.rules
-    options = tuple(f"{k.replace('_', ' ')}: {str(v).replace('_', ' ')}"
-                    for k, v in rules.options.items())
+    options = tuple(
+        f"{k.replace('_', ' ')}: {str(v).replace('_', ' ')}" for k, v in rules.options.items()
+    )
     seats = []
     for i, s in enumerate(record.seats):
         name = seat_label(record, i)
@@ -71,31 +72,63 @@ def lobby_screen(game_id: int, record: Record, menu: str = "") -> Screen:
             name += " (host)"
         seats.append(name)
     view = LobbyView(rules.title, options, tuple(seats), MAX_SEATS)
-    text = "\n".join([
-        " · ".join([rules.title, *options, f"turn timer {record.turn_seconds // 60} min"
-                    if record.turn_seconds >= 60 else f"turn timer {record.turn_seconds} s"]),
-        "Seats: " + (", ".join(seats) or "none yet"),
-        "Join with the button. The host picks the rulebook, adds computers and starts (2–5 seats).",
-    ])
+    text = "\n".join(
+        [
+            " · ".join(
+                [
+                    rules.title,
+                    *options,
+                    f"turn timer {record.turn_seconds // 60} min"
+                    if record.turn_seconds >= 60
+                    else f"turn timer {record.turn_seconds} s",
+                ]
+            ),
+            "Seats: " + (", ".join(seats) or "none yet"),
+            "Join with the button. The host picks the rulebook, adds computers and starts "
+            "(2–5 seats).",
+        ]
+    )
     if menu == "rulebook":
-        buttons = _rows([Button(("✓ " if r == record.rulebook else "") + r.title(), f"rb:{r}")
-                         for r in RULEBOOKS], 4) + [[Button("◀ Back", "menu:")]]
+        choices = [Button(("✓ " if r == record.rulebook else "") + r.title(), f"rb:{r}")
+                   for r in RULEBOOKS]
+        buttons = [*_rows(choices, 4), [Button("◀ Back", "menu:")]]
     elif menu == "options":
         rows = []
         for key, values in option_choices(record.rulebook).items():
             current = rules.options[key]
-            rows.append([Button(("✓ " if v == current else "") + f"{key.replace('_', ' ')}: "
-                                f"{str(v).replace('_', ' ')}", f"opt:{key}:{v}") for v in values])
-        rows.append([Button(("✓ " if record.turn_seconds == t else "") + f"⏱ {t // 60} min",
-                            f"timer:{t}") for t in (60, 180, 300)])
+            rows.append(
+                [
+                    Button(
+                        ("✓ " if v == current else "") + f"{key.replace('_', ' ')}: "
+                        f"{str(v).replace('_', ' ')}",
+                        f"opt:{key}:{v}",
+                    )
+                    for v in values
+                ]
+            )
+        rows.append(
+            [
+                Button(
+                    ("✓ " if record.turn_seconds == t else "") + f"⏱ {t // 60} min", f"timer:{t}"
+                )
+                for t in (60, 180, 300)
+            ]
+        )
         buttons = [*rows, [Button("◀ Back", "menu:")]]
     elif menu == "computer":
         buttons = [[Button(f"🤖 {lv}", f"cpu:{lv}") for lv in LEVELS], [Button("◀ Back", "menu:")]]
     else:
         buttons = [
-            [Button("Join", "join"), Button("Leave", "leave"), Button("+ Computer ▾", "menu:computer")],
-            [Button("Rulebook ▾", "menu:rulebook"), Button("Options ▾", "menu:options"),
-             Button("Start ▶", "start")],
+            [
+                Button("Join", "join"),
+                Button("Leave", "leave"),
+                Button("+ Computer ▾", "menu:computer"),
+            ],
+            [
+                Button("Rulebook ▾", "menu:rulebook"),
+                Button("Options ▾", "menu:options"),
+                Button("Start ▶", "start"),
+            ],
         ]
     return Screen(text, buttons, _key("lobby", view), lambda: render_lobby(view), game_id, 0)
 
@@ -119,25 +152,44 @@ def status_line(record: Record, state: GameState) -> str:
     parts += [f"{seat_label(record, i)} {len(h)}" for i, h in enumerate(state.hands)]
     line = " · ".join(parts)
     if rules.length != "single":
-        line += " · (scores: " + " · ".join(
-            f"{seat_label(record, i)} {s}" for i, s in enumerate(state.scores)) + ")"
+        line += (
+            " · (scores: "
+            + " · ".join(f"{seat_label(record, i)} {s}" for i, s in enumerate(state.scores))
+            + ")"
+        )
     return line
 
 
 def table_screen(game_id: int, record: Record, state: GameState) -> Screen:
     rules = record.rules
     strips = tuple(
-        SeatStrip(record.seats[i].name, len(h),
-                  state.scores[i] if rules.length != "single" else None,
-                  state.phase == "play" and i == state.turn, record.seats[i].is_computer)
+        SeatStrip(
+            record.seats[i].name,
+            len(h),
+            state.scores[i] if rules.length != "single" else None,
+            state.phase == "play" and i == state.turn,
+            record.seats[i].is_computer,
+        )
         for i, h in enumerate(state.hands)
     )
     changed = frozenset((state.last or {}).get("groups", []))
     title = rules.title + (f" · Round {state.round}" if rules.length != "single" else "")
-    status = (f"{seat_label(record, state.turn)}'s turn" if state.phase == "play"
-              else "Round over" if state.phase == "round_over" else "Game over")
-    view = TableView(title, tuple(tuple(g) for g in state.table), tuple(state.singles), changed,
-                     len(state.stock), strips, status)
+    status = (
+        f"{seat_label(record, state.turn)}'s turn"
+        if state.phase == "play"
+        else "Round over"
+        if state.phase == "round_over"
+        else "Game over"
+    )
+    view = TableView(
+        title,
+        tuple(tuple(g) for g in state.table),
+        tuple(state.singles),
+        changed,
+        len(state.stock),
+        strips,
+        status,
+    )
     lines = [status_line(record, state)]
     if record.log:
         lines.append("Last: " + record.log[-1])
@@ -152,8 +204,9 @@ def table_screen(game_id: int, record: Record, state: GameState) -> Screen:
             buttons[0].append(Button("■ Finish", "finish"))
     elif state.phase == "game_over":
         buttons = []
-    return Screen(text, buttons, _key("table", view), lambda: render_table(view), game_id,
-                  state.version)
+    return Screen(
+        text, buttons, _key("table", view), lambda: render_table(view), game_id, state.version
+    )
 
 
 def score_screen(game_id: int, record: Record, state: GameState) -> Screen:
@@ -175,21 +228,36 @@ def score_screen(game_id: int, record: Record, state: GameState) -> Screen:
     if last:
         how = {"out": "went out", "knock": "knock", "blocked": "blocked", "stock": "stock ran out"}
         winners = ", ".join(names[w] for w in last["winners"])
-        lines.append(f"Round {state.round} over ({how.get(last['how'], last['how'])}) — "
-                     f"won by {winners}")
-        lines.append("This round: " + " · ".join(f"{names[i]} {p}" for i, p in enumerate(last["points"])))
+        lines.append(
+            f"Round {state.round} over ({how.get(last['how'], last['how'])}) — won by {winners}"
+        )
+        lines.append(
+            "This round: " + " · ".join(f"{names[i]} {p}" for i, p in enumerate(last["points"]))
+        )
     if final:
         totals = result.get("totals", state.scores)
         if result.get("draw"):
-            lines.append("🏁 Game over — a draw between " + ", ".join(names[w] for w in result["winners"]))
+            lines.append(
+                "🏁 Game over — a draw between " + ", ".join(names[w] for w in result["winners"])
+            )
         else:
-            lines.append("🏁 Game over — " + " and ".join(names[w] for w in result.get("winners", [])) + " won!")
+            lines.append(
+                "🏁 Game over — "
+                + " and ".join(names[w] for w in result.get("winners", []))
+                + " won!"
+            )
         lines.append("Final: " + " · ".join(f"{names[i]} {t}" for i, t in enumerate(totals)))
         lines.append("See /leaderboard")
     elif rules.length != "single":
         lines.append("Totals: " + " · ".join(f"{names[i]} {t}" for i, t in enumerate(state.scores)))
-    return Screen("\n".join(lines), [], _key("scores", view), lambda: render_scores(view), game_id,
-                  state.version)
+    return Screen(
+        "\n".join(lines),
+        [],
+        _key("scores", view),
+        lambda: render_scores(view),
+        game_id,
+        state.version,
+    )
 
 
 # -- a seat's private view ----------------------------------------------------------------
@@ -210,14 +278,27 @@ def private_screen(game_id: int, record: Record, state: GameState, seat: int) ->
     loose = draft.loose if draft is not None else []
     hand = sorted_hand(view.draft_hand, ui.sort)
     hint = view.hint or {}
-    hint_cards = frozenset({Card.from_token(hint["card"]).ident}) if hint.get("card") else frozenset()
-    invalid = frozenset(i for i in view.changed if not _valid(rules, groups[i])) if draft else frozenset()
+    hint_cards = (
+        frozenset({Card.from_token(hint["card"]).ident}) if hint.get("card") else frozenset()
+    )
+    invalid = (
+        frozenset(i for i in view.changed if not _valid(rules, groups[i])) if draft else frozenset()
+    )
     placed = frozenset(c.ident for g in groups for c in g) & frozenset(c.ident for c in view.hand)
     title = _private_title(record, state, seat, view)
     picture = PrivateView(
-        title, tuple(hand), ui.sort, tuple(tuple(g) for g in groups), tuple(singles),
-        frozenset(view.changed), invalid, tuple(loose), placed, frozenset(),
-        hint_cards, frozenset(hint.get("groups", [])) if hint else frozenset(),
+        title,
+        tuple(hand),
+        ui.sort,
+        tuple(tuple(g) for g in groups),
+        tuple(singles),
+        frozenset(view.changed),
+        invalid,
+        tuple(loose),
+        placed,
+        frozenset(),
+        hint_cards,
+        frozenset(hint.get("groups", [])) if hint else frozenset(),
     )
     lines = [title, "Hand: " + "  ".join(f"{i + 1} {c.pretty()}" for i, c in enumerate(hand))]
     if draft is not None and view.changed:
@@ -231,16 +312,27 @@ def private_screen(game_id: int, record: Record, state: GameState, seat: int) ->
     text = "\n".join(lines)
     if len(text) > 1000:
         text = text[:997] + "…"
-    buttons = _private_buttons(record, state, seat, hand, groups) if mine else [
-        [Button("⇅ Sort", "sort")]]
-    return Screen(text, buttons, _key("private", picture), lambda: render_private(picture),
-                  game_id, state.version)
+    buttons = (
+        _private_buttons(record, state, seat, hand, groups)
+        if mine
+        else [[Button("⇅ Sort", "sort")]]
+    )
+    return Screen(
+        text,
+        buttons,
+        _key("private", picture),
+        lambda: render_private(picture),
+        game_id,
+        state.version,
+    )
 
 
 def _valid(rules, group) -> bool:
     from engine.melds import readings
 
-    return len(group) >= 3 and bool(readings(group, rules.ace, max_jokers=rules.max_jokers_per_group))
+    return len(group) >= 3 and bool(
+        readings(group, rules.ace, max_jokers=rules.max_jokers_per_group)
+    )
 
 
 def hint_text(hint: dict) -> str:
@@ -270,28 +362,47 @@ def _private_title(record: Record, state: GameState, seat: int, view) -> str:
     return " · ".join(parts)
 
 
-def _private_buttons(record: Record, state: GameState, seat: int, hand: list[Card],
-                     groups) -> list[list[Button]]:
+def _private_buttons(
+    record: Record, state: GameState, seat: int, hand: list[Card], groups
+) -> list[list[Button]]:
     ui = record.seat_ui(seat)
     legal = legal_actions(state, seat)
     rows: list[list[Button]] = []
     if ui.mode == "joker":
-        options = [Button(" ".join(Card.from_token("*#0=" + f).pretty()[1:] for f in opt),
-                          f"jk:{ui.joker_group}:{','.join(opt)}") for opt in ui.joker_options]
+        options = [
+            Button(
+                " ".join(Card.from_token("*#0=" + f).pretty()[1:] for f in opt),
+                f"jk:{ui.joker_group}:{','.join(opt)}",
+            )
+            for opt in ui.joker_options
+        ]
         label = group_label(ui.joker_group or 0)
-        return [[Button(f"Joker in {label} stands for:", "noop")], *_rows(options, 4),
-                [Button("Cancel", "cancel")]]
+        return [
+            [Button(f"Joker in {label} stands for:", "noop")],
+            *_rows(options, 4),
+            [Button("Cancel", "cancel")],
+        ]
     selected = set(ui.selected)
     pages = max(1, -(-len(hand) // PAGE))
     page = min(ui.page, pages - 1)
-    shown = hand[page * PAGE:(page + 1) * PAGE]
-    cards = [Button(("✓" if c.token in selected else "") + c.pretty(),
-                    f"s{0 if c.token in selected else 1}:{c.token}") for c in shown]
+    shown = hand[page * PAGE : (page + 1) * PAGE]
+    cards = [
+        Button(
+            ("✓" if c.token in selected else "") + c.pretty(),
+            f"s{0 if c.token in selected else 1}:{c.token}",
+        )
+        for c in shown
+    ]
     rows += _rows(cards)
     if pages > 1:
-        rows.append([Button("◀", f"pg:{(page - 1) % pages}"),
-                     Button(f"{page + 1}/{pages}", "noop"),
-                     Button("▶", f"pg:{(page + 1) % pages}"), Button("⇅ Sort", "sort")])
+        rows.append(
+            [
+                Button("◀", f"pg:{(page - 1) % pages}"),
+                Button(f"{page + 1}/{pages}", "noop"),
+                Button("▶", f"pg:{(page + 1) % pages}"),
+                Button("⇅ Sort", "sort"),
+            ]
+        )
     if ui.mode == "add":
         rows += _rows([Button(group_label(i), f"add:{i}") for i in range(len(groups))])
         rows.append([Button("Cancel", "cancel")])
@@ -304,8 +415,12 @@ def _private_buttons(record: Record, state: GameState, seat: int, hand: list[Car
             rows += _rows([Button(c.pretty(), f"tc:{g}:{c.token}") for c in groups[g]])
         rows.append([Button("Cancel", "cancel")])
     else:
-        row = [Button("New group", "new"), Button("Add to ▸", "addm"), Button("Take from ▸", "takem"),
-               Button("✨ Auto-place", "auto")]
+        row = [
+            Button("New group", "new"),
+            Button("Add to ▸", "addm"),
+            Button("Take from ▸", "takem"),
+            Button("✨ Auto-place", "auto"),
+        ]
         if pages == 1:
             row.append(Button("⇅", "sort"))
         rows.append(row)

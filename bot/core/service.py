@@ -17,6 +17,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+from bot.store import SeatRow
 from engine import (
     Commit,
     Draw,
@@ -43,8 +44,6 @@ from engine.ai import choose_action
 from engine.cards import Card
 
 from . import screens
-from bot.store import SeatRow
-
 from .record import TIMEOUTS_BEFORE_COMPUTER, Record, SeatInfo
 from .texts import help_text, rules_text
 from .typed import TYPED_VERBS, TypedError, parse_typed
@@ -91,9 +90,15 @@ class Actor:
 
 
 class GameService:
-    def __init__(self, store: Any, *, clock: Callable[[], float] = time.time,
-                 computer_delay: float = 1.2, tick: float = 1.0,
-                 rng: random.Random | None = None) -> None:
+    def __init__(
+        self,
+        store: Any,
+        *,
+        clock: Callable[[], float] = time.time,
+        computer_delay: float = 1.2,
+        tick: float = 1.0,
+        rng: random.Random | None = None,
+    ) -> None:
         self.store = store
         self.clock = clock
         self.computer_delay = computer_delay
@@ -139,8 +144,9 @@ class GameService:
             return "finished"
         return "playing"
 
-    async def _mutate(self, game_id: int, change: Callable[[Any, Record], Outcome],
-                      *, status: str | None = None) -> Outcome:
+    async def _mutate(
+        self, game_id: int, change: Callable[[Any, Record], Outcome], *, status: str | None = None
+    ) -> Outcome:
         """Load, change, save (retrying on a version race), then schedule background work."""
         async with self._lock(game_id):
             for _attempt in range(3):
@@ -155,15 +161,23 @@ class GameService:
 
                 try:
                     saved = await self.store.save_game(
-                        game_id, record.to_dict(), expected_version=row.version,
-                        status=status or self._status(record))
+                        game_id,
+                        record.to_dict(),
+                        expected_version=row.version,
+                        status=status or self._status(record),
+                    )
                 except StaleGame:
                     continue
                 if record.state is not None and (
-                        before is None or seats_before != [(x.user, x.computer) for x in record.seats]):
-                    await self.store.set_seats(game_id, [
-                        SeatRow(i, x.player_id, x.name, x.computer)
-                        for i, x in enumerate(record.seats)])
+                    before is None or seats_before != [(x.user, x.computer) for x in record.seats]
+                ):
+                    await self.store.set_seats(
+                        game_id,
+                        [
+                            SeatRow(i, x.player_id, x.name, x.computer)
+                            for i, x in enumerate(record.seats)
+                        ],
+                    )
                 await self._persist_results(saved.id, before, record)
                 outcome.game_id = game_id
                 outcome.names = {s.user: s.name for s in record.seats if s.user}
@@ -180,7 +194,9 @@ class GameService:
             return
         done_before = len((before or {}).get("rounds", []))
         for i in range(done_before, len(state.rounds)):
-            totals = [sum(r["points"][k] for r in state.rounds[: i + 1]) for k in range(state.players)]
+            totals = [
+                sum(r["points"][k] for r in state.rounds[: i + 1]) for k in range(state.players)
+            ]
             await self.store.record_round(game_id, i + 1, state.rounds[i]["points"], totals)
         was_over = (before or {}).get("phase") == "game_over"
         if state.phase == "game_over" and state.result and not was_over:
@@ -190,8 +206,15 @@ class GameService:
             winners = state.result.get("winners", [])
             ranks = _ranks(totals, winners, record.rules.scoring == "carousel")
             seats = [
-                ResultSeat(k, info.player_id, info.name, None if info.was_human else info.computer,
-                           int(totals[k]), (1 / len(winners)) if k in winners else 0.0, ranks[k])
+                ResultSeat(
+                    k,
+                    info.player_id,
+                    info.name,
+                    None if info.was_human else info.computer,
+                    int(totals[k]),
+                    (1 / len(winners)) if k in winners else 0.0,
+                    ranks[k],
+                )
                 for k, info in enumerate(record.seats)
             ]
             await self.store.record_result(game_id, record.rulebook, seats)
@@ -247,26 +270,40 @@ class GameService:
         from bot.store import GameExists
 
         if actor.private:
-            return Outcome(reply="Start a game in a group chat: add me to a group and send /newgame.")
+            return Outcome(
+                reply="Start a game in a group chat: add me to a group and send /newgame."
+            )
         try:
             rules = get_rulebook(rulebook or "manipulation")
         except ValueError as error:
             return Outcome(reply=str(error), alert=True)
         existing = await self.store.active_game(actor.platform, actor.chat_id)
         if existing is not None:
-            return Outcome(reply="There is already a game in this chat — see the message above "
-                                 "(or the host can /endgame).", alert=True)
+            return Outcome(
+                reply="There is already a game in this chat — see the message above "
+                "(or the host can /endgame).",
+                alert=True,
+            )
         player_id = await self.store.player(actor.platform, actor.user, actor.name)
-        record = Record(rulebook=rules.name, options=dict(rules.options), host=actor.user,
-                        seats=[SeatInfo(actor.name, actor.user, player_id)],
-                        seed=self.rng.randrange(2**31))
+        record = Record(
+            rulebook=rules.name,
+            options=dict(rules.options),
+            host=actor.user,
+            seats=[SeatInfo(actor.name, actor.user, player_id)],
+            seed=self.rng.randrange(2**31),
+        )
         try:
             row = await self.store.create_game(actor.platform, actor.chat_id, record.to_dict())
         except GameExists:
             return Outcome(reply="There is already a game in this chat.", alert=True)
-        out = Outcome(game_id=row.id, platform=actor.platform, chat_id=actor.chat_id,
-                      group=screens.lobby_screen(row.id, record), group_new=True,
-                      reply=f"New {rules.title} game. Join with the button!")
+        out = Outcome(
+            game_id=row.id,
+            platform=actor.platform,
+            chat_id=actor.chat_id,
+            group=screens.lobby_screen(row.id, record),
+            group_new=True,
+            reply=f"New {rules.title} game. Join with the button!",
+        )
         return out
 
     async def press(self, actor: Actor, data: str) -> Outcome:
@@ -279,15 +316,58 @@ class GameService:
             player_id = None
             if action == "join":
                 player_id = await self.store.player(actor.platform, actor.user, actor.name)
-            return await self._mutate(game_id, lambda row, rec: self._press(
-                row, rec, actor, version, action, player_id))
+            return await self._mutate(
+                game_id, lambda row, rec: self._press(row, rec, actor, version, action, player_id)
+            )
         except Reply as reply:
             out = reply.outcome or Outcome()
             out.reply, out.alert = reply.text, reply.alert
             return out
 
-    def _press(self, row: Any, record: Record, actor: Actor, version: int, action: str,
-               player_id: int | None = None) -> Outcome:
+    async def set_selection(
+        self, actor: Actor, game_id: int, version: int, tokens: list[str]
+    ) -> Outcome:
+        """Select exactly these hand cards (a multi-select menu, as on Discord)."""
+
+        def change(row: Any, record: Record) -> Outcome:
+            if record.state is None or row.status != "playing":
+                raise Reply("This game is not running.")
+            state = GameState.from_dict(record.state)
+            seat = record.seat_of(actor.user)
+            if seat is None:
+                raise Reply("These buttons belong to a player of this game.")
+            if version != state.version or state.turn != seat or state.phase != "play":
+                raise Reply(
+                    "That menu is out of date — here is a fresh one.",
+                    alert=False,
+                    outcome=Outcome(
+                        private={actor.user: screens.private_screen(row.id, record, state, seat)}
+                    ),
+                )
+            ui = record.seat_ui(seat)
+            hand = {c.token for c in player_view(state, seat).draft_hand}
+            ui.selected = [t for t in tokens if t in hand]
+            ui.notice = ""
+            return Outcome(
+                private={actor.user: screens.private_screen(row.id, record, state, seat)}
+            )
+
+        try:
+            return await self._mutate(game_id, change)
+        except Reply as reply:
+            out = reply.outcome or Outcome()
+            out.reply, out.alert = reply.text, reply.alert
+            return out
+
+    def _press(
+        self,
+        row: Any,
+        record: Record,
+        actor: Actor,
+        version: int,
+        action: str,
+        player_id: int | None = None,
+    ) -> Outcome:
         if row.status in ("finished", "ended"):
             raise Reply("This game is over. Start a new one with /newgame.")
         if record.state is None:
@@ -297,9 +377,12 @@ class GameService:
             seat = record.seat_of(actor.user)
             if seat is None:
                 raise Reply("You're not playing in this game.")
-            return Outcome(reply="I sent your cards in our private chat.", alert=False,
-                           private={actor.user: screens.private_screen(row.id, record, state, seat)},
-                           private_new={actor.user})
+            return Outcome(
+                reply="I sent your cards in our private chat.",
+                alert=False,
+                private={actor.user: screens.private_screen(row.id, record, state, seat)},
+                private_new={actor.user},
+            )
         if action in ("next", "finish"):
             seat = record.seat_of(actor.user)
             if seat is None:
@@ -315,14 +398,18 @@ class GameService:
             raise Reply("These buttons belong to a player of this game.")
         if version != state.version:
             fresh = screens.private_screen(row.id, record, state, seat)
-            raise Reply("That button is out of date — here are fresh ones.", alert=False,
-                        outcome=Outcome(private={actor.user: fresh}))
+            raise Reply(
+                "That button is out of date — here are fresh ones.",
+                alert=False,
+                outcome=Outcome(private={actor.user: fresh}),
+            )
         if state.phase != "play" or state.turn != seat:
             raise Reply("It's not your turn.")
         return self._turn_press(row.id, record, state, seat, actor, action)
 
-    def _lobby_press(self, row: Any, record: Record, actor: Actor, action: str,
-                     player_id: int | None = None) -> Outcome:
+    def _lobby_press(
+        self, row: Any, record: Record, actor: Actor, action: str, player_id: int | None = None
+    ) -> Outcome:
         is_host = actor.user == record.host
         if action.startswith(LOBBY_ONLY_HOST) and not is_host:
             raise Reply("Only the host can do that.")
@@ -385,8 +472,9 @@ class GameService:
 
     # -- turns --------------------------------------------------------------------------
 
-    def _turn_press(self, game_id: int, record: Record, state: GameState, seat: int,
-                    actor: Actor, action: str) -> Outcome:
+    def _turn_press(
+        self, game_id: int, record: Record, state: GameState, seat: int, actor: Actor, action: str
+    ) -> Outcome:
         ui = record.seat_ui(seat)
         ui.notice = ""
         view = player_view(state, seat)
@@ -396,7 +484,9 @@ class GameService:
         head, _, arg = action.partition(":")
 
         def private_only() -> Outcome:
-            return Outcome(private={actor.user: screens.private_screen(game_id, record, state, seat)})
+            return Outcome(
+                private={actor.user: screens.private_screen(game_id, record, state, seat)}
+            )
 
         if head in ("s1", "s0"):
             if arg not in tokens:
@@ -447,26 +537,49 @@ class GameService:
             group, _, faces = arg.partition(":")
             act = Commit(seat, None, {int(group): tuple(faces.split(","))})
         else:
-            simple = {"done": Commit, "reset": Reset, "giveup": GiveUp, "draw": Draw, "pass": Pass,
-                      "knock": Knock, "hint": Hint}
+            simple = {
+                "done": Commit,
+                "reset": Reset,
+                "giveup": GiveUp,
+                "draw": Draw,
+                "pass": Pass,
+                "knock": Knock,
+                "hint": Hint,
+            }
             if head not in simple:
                 raise Reply("Unknown button.")
             act = simple[head](seat)
         ui.mode = "main"
-        return self._engine(game_id, record, state, act, actor, clear_selection=head not in ("hint",))
+        return self._engine(
+            game_id, record, state, act, actor, clear_selection=head not in ("hint",)
+        )
 
     def _auto_place(self, state: GameState, seat: int, selected: list[Card]) -> Action:
         rules = state.rules
-        move = find_move(rules, state.table + [[c] for c in state.singles], state.hands[seat],
-                         objective="any", select=selected,
-                         first_lay_done=state.first_lay_done[seat], singles=state.singles)
+        move = find_move(
+            rules,
+            state.table + [[c] for c in state.singles],
+            state.hands[seat],
+            objective="any",
+            select=selected,
+            first_lay_done=state.first_lay_done[seat],
+            singles=state.singles,
+        )
         if move is None:
             names = " ".join(c.pretty() for c in selected)
             raise IllegalAction(f"{names} can't all go on the table, even with rearranging")
         return SetDraft(seat, tuple(tuple(g) for g in move.new_table))
 
-    def _engine(self, game_id: int, record: Record, state: GameState, act: Action, actor: Actor,
-                *, clear_selection: bool = True) -> Outcome:
+    def _engine(
+        self,
+        game_id: int,
+        record: Record,
+        state: GameState,
+        act: Action,
+        actor: Actor,
+        *,
+        clear_selection: bool = True,
+    ) -> Outcome:
         """Apply one engine action for a person and describe what changed."""
         seat = act.seat
         ui = record.seat_ui(seat)
@@ -477,25 +590,32 @@ class GameService:
             ui.joker_group = ask.group
             ui.joker_options = [list(o) for o in ask.options]
             ui.notice = str(ask)
-            return Outcome(reply=str(ask), alert=False, private={
-                actor.user: screens.private_screen(game_id, record, state, seat)})
+            return Outcome(
+                reply=str(ask),
+                alert=False,
+                private={actor.user: screens.private_screen(game_id, record, state, seat)},
+            )
         except IllegalAction as error:
             ui.notice = f"✗ {error}"
-            return Outcome(reply=str(error), alert=True, private={
-                actor.user: screens.private_screen(game_id, record, state, seat)})
+            return Outcome(
+                reply=str(error),
+                alert=True,
+                private={actor.user: screens.private_screen(game_id, record, state, seat)},
+            )
         if clear_selection:
             ui.selected = []
         ui.joker_options = []
         record.seats[seat].timeouts = 0
         return self._advance(game_id, record, state, new_state, events)
 
-    def _advance(self, game_id: int, record: Record, old: GameState, new: GameState,
-                 events: list) -> Outcome:
+    def _advance(
+        self, game_id: int, record: Record, old: GameState, new: GameState, events: list
+    ) -> Outcome:
         """Store the new state and build the screens that changed."""
         record.state = new.to_dict()
         for line in self._log_lines(record, events):
             record.add_log(line)
-        turn_over = (new.turn != old.turn or new.phase != old.phase or new.round != old.round)
+        turn_over = new.turn != old.turn or new.phase != old.phase or new.round != old.round
         table_changed = new.table != old.table or len(new.stock) != len(old.stock)
         if turn_over:
             self._turn_started(record, new)
@@ -509,12 +629,21 @@ class GameService:
                 record.seat_ui(seat).notice = (
                     ("You must lay cards if you can. " if event.kind == "reminder" else "")
                     + (screens.hint_text(hint) if hint else "No card of yours can be played now.")
-                    + (" Tap Draw (or Pass) again to go ahead anyway." if event.kind == "reminder" else ""))
+                    + (
+                        " Tap Draw (or Pass) again to go ahead anyway."
+                        if event.kind == "reminder"
+                        else ""
+                    )
+                )
             if event.kind == "give_up_confirm":
-                record.seat_ui(seat).notice = ("Give up puts everything back and you draw 3 cards "
-                                               "— tap Give up (+3) again to confirm.")
+                record.seat_ui(seat).notice = (
+                    "Give up puts everything back and you draw 3 cards "
+                    "— tap Give up (+3) again to confirm."
+                )
             if event.kind == "drew" and user:
-                cards = " ".join(Card.from_token(t).pretty() for t in event.private.get("cards", []))
+                cards = " ".join(
+                    Card.from_token(t).pretty() for t in event.private.get("cards", [])
+                )
                 record.seat_ui(seat).notice = f"You drew {cards}."
         if user:
             out.private[user] = screens.private_screen(game_id, record, new, seat)
@@ -522,11 +651,23 @@ class GameService:
             out.group = screens.table_screen(game_id, record, new)
         return out
 
-    def _full_outcome(self, game_id: int, record: Record, state: GameState, *, reply: str | None = None,
-                      new: bool = False, events: list | None = None,
-                      old: GameState | None = None) -> Outcome:
-        out = Outcome(reply=reply, alert=False, group=screens.table_screen(game_id, record, state),
-                      group_new=new)
+    def _full_outcome(
+        self,
+        game_id: int,
+        record: Record,
+        state: GameState,
+        *,
+        reply: str | None = None,
+        new: bool = False,
+        events: list | None = None,
+        old: GameState | None = None,
+    ) -> Outcome:
+        out = Outcome(
+            reply=reply,
+            alert=False,
+            group=screens.table_screen(game_id, record, state),
+            group_new=new,
+        )
         for i, seat in enumerate(record.seats):
             if seat.user and not seat.is_computer:
                 out.private[seat.user] = screens.private_screen(game_id, record, state, i)
@@ -539,10 +680,14 @@ class GameService:
             if event.kind == "drew" and event.seat is not None:
                 user = record.seats[event.seat].user
                 if user and not record.seats[event.seat].is_computer:
-                    cards = " ".join(Card.from_token(t).pretty() for t in event.private.get("cards", []))
+                    cards = " ".join(
+                        Card.from_token(t).pretty() for t in event.private.get("cards", [])
+                    )
                     if cards:
                         record.seat_ui(event.seat).notice = f"You drew {cards}."
-                        out.private[user] = screens.private_screen(game_id, record, state, event.seat)
+                        out.private[user] = screens.private_screen(
+                            game_id, record, state, event.seat
+                        )
         return out
 
     def _turn_started(self, record: Record, state: GameState) -> None:
@@ -589,8 +734,10 @@ class GameService:
         if verb in ("help", "start") and not (verb == "start" and args):
             return Outcome(reply=help_text(), alert=False)
         if verb == "start":  # deep link: /start join-<game>
-            return Outcome(reply="Welcome! I'll send your cards here when your game starts.\n\n"
-                                 + help_text(), alert=False)
+            return Outcome(
+                reply="Welcome! I'll send your cards here when your game starts.\n\n" + help_text(),
+                alert=False,
+            )
         if verb == "rules":
             try:
                 return Outcome(reply=rules_text(args or None), alert=False)
@@ -607,8 +754,11 @@ class GameService:
             if row is None:
                 raise Reply("There is no game in this chat. Start one with /newgame.")
             if verb == "join":
-                return await self.press(actor, pack(row.id, 0, "join")) if row.status == "lobby" \
+                return (
+                    await self.press(actor, pack(row.id, 0, "join"))
+                    if row.status == "lobby"
                     else Outcome(reply="The game has started; join the next one.", alert=True)
+                )
             if verb == "leave":
                 return await self._leave(row.id, actor)
             return await self._end(row.id, actor)
@@ -676,9 +826,12 @@ class GameService:
             state = GameState.from_dict(record.state)
             if not record.humans():
                 record.refs["ended"] = True
-            out = self._full_outcome(row.id, record, state, reply="You left; a computer takes your seat.")
+            out = self._full_outcome(
+                row.id, record, state, reply="You left; a computer takes your seat."
+            )
             out.private_notes[actor.user] = "You left the game; a computer plays your seat."
             return out
+
         return await self._mutate(game_id, change)
 
     async def _end(self, game_id: int, actor: Actor) -> Outcome:
@@ -697,6 +850,7 @@ class GameService:
                 out.group.buttons = []
                 out.group.text = "🛑 The host closed the lobby."
             return out
+
         out = await self._mutate(game_id, change, status="ended")
         self._deadlines.pop(game_id, None)
         return out
@@ -715,8 +869,10 @@ class GameService:
             return title + "\nNo finished games yet."
         lines = [title]
         for i, r in enumerate(rows, 1):
-            lines.append(f"{i}. {r.name}  rating {r.rating:.1f} · {r.games} games · "
-                         f"{r.wins:g} wins ({r.win_rate:.0%}) · avg {r.avg_points:.0f} pts")
+            lines.append(
+                f"{i}. {r.name}  rating {r.rating:.1f} · {r.games} games · "
+                f"{r.wins:g} wins ({r.win_rate:.0%}) · avg {r.avg_points:.0f} pts"
+            )
         lines.append("/leaderboard tahiti · /stats")
         return "\n".join(lines)
 
@@ -724,8 +880,10 @@ class GameService:
         stats = await self.store.stats(actor.platform, actor.user, rulebook)
         if stats is None:
             return "No finished games for you yet."
-        lines = [f"📊 {stats.name}: rating {stats.rating:.1f} · {stats.games} games · "
-                 f"{stats.wins:g} wins ({stats.win_rate:.0%}) · avg {stats.avg_points:.0f} pts"]
+        lines = [
+            f"📊 {stats.name}: rating {stats.rating:.1f} · {stats.games} games · "
+            f"{stats.wins:g} wins ({stats.win_rate:.0%}) · avg {stats.avg_points:.0f} pts"
+        ]
         for when, rb, points, won in stats.history[:5]:
             lines.append(f"  {when:%Y-%m-%d} {rb}: {points} pts{' 🏆' if won else ''}")
         return "\n".join(lines)
@@ -754,8 +912,12 @@ class GameService:
 
     def _computer_step(self, row: Any, record: Record) -> Outcome:
         state = record.game()
-        if (row.status != "playing" or state is None or state.phase != "play"
-                or not record.seats[state.turn].is_computer):
+        if (
+            row.status != "playing"
+            or state is None
+            or state.phase != "play"
+            or not record.seats[state.turn].is_computer
+        ):
             return Outcome(reply="idle")
         seat = state.turn
         level = record.seats[seat].computer or "medium"
@@ -818,7 +980,9 @@ class GameService:
         note = f"⏱ {info.name}'s time ran out — the computer played for {info.name}."
         if info.timeouts >= TIMEOUTS_BEFORE_COMPUTER:
             info.computer, info.was_human = "medium", True
-            note += f" After {TIMEOUTS_BEFORE_COMPUTER} time-outs in a row, a computer takes the seat."
+            note += (
+                f" After {TIMEOUTS_BEFORE_COMPUTER} time-outs in a row, a computer takes the seat."
+            )
         record.add_log(note)
         out = self._advance(row.id, record, old, state, events)
         out.reply = note
@@ -832,5 +996,9 @@ def _ranks(totals: list[int], winners: list[int], higher_better: bool) -> list[i
     def better(a: int, b: int) -> bool:
         return totals[a] > totals[b] if higher_better else totals[a] < totals[b]
 
-    return [1 if k in winners else 1 + len(winners) + sum(
-        1 for j in range(n) if j not in winners and better(j, k)) for k in range(n)]
+    return [
+        1
+        if k in winners
+        else 1 + len(winners) + sum(1 for j in range(n) if j not in winners and better(j, k))
+        for k in range(n)
+    ]

@@ -26,11 +26,11 @@ RULES = {
 you can: draw one card at a time until you can (must-lay: remind shows you a hint when you tap Draw
 while you have a move). Penalties for cards left: ace 15, tens and faces 10, others 5. Rounds go on
 until someone reaches the target (200 or 300); the lowest total wins.""",
-    "machiavelli": """Machiavelli: 13 cards each. Ace high or low, never both. Play cards or draw one
-(drawing ends the turn). Give back, draw 3: once you changed the table, Reset becomes Give up (+3).
-One round: whoever empties their hand wins.""",
-    "shanghai": """Shanghai: 10 cards each (dealt 3-3-3-1). Ace low only (A-2-3). Must lay if you can,
-drawing one card at a time until you can. 1 point per card left; rounds continue as long as you
+    "machiavelli": """Machiavelli: 13 cards each. Ace high or low, never both. Play cards or draw
+one (drawing ends the turn). Give back, draw 3: once you changed the table, Reset becomes
+Give up (+3). One round: whoever empties their hand wins.""",
+    "shanghai": """Shanghai: 10 cards each (dealt 3-3-3-1). Ace low only (A-2-3). Must lay if you
+can, drawing one card at a time until you can. 1 point per card left; rounds continue as long as you
 like; the lowest total leads.""",
     "guadeloupe": """Guadeloupe: 5 cards each. Ace high or low. Play cards (then draw one unless
 you went out), or draw two. One round: whoever empties their hand wins.""",

@@ -24,8 +24,15 @@ from engine import (
 )
 from engine.cards import Card
 
-SIMPLE = {"done": Commit, "reset": Reset, "draw": Draw, "pass": Pass, "knock": Knock,
-          "giveup": GiveUp, "hint": Hint}
+SIMPLE = {
+    "done": Commit,
+    "reset": Reset,
+    "draw": Draw,
+    "pass": Pass,
+    "knock": Knock,
+    "giveup": GiveUp,
+    "hint": Hint,
+}
 MOVE_RE = re.compile(r"([A-Za-z]+)\s*:\s*(.+?)\s+([A-Za-z]+)")
 
 
