@@ -9,6 +9,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from bot.core.typed import cannot_place
 from engine import (
     Commit,
     Draw,
@@ -281,8 +282,7 @@ class ConsoleGame:
             singles=view.singles,
         )
         if move is None:
-            names = " ".join(c.pretty() for c in chosen)
-            raise ValueError(f"{names} can't all go on the table, even with rearranging")
+            raise ValueError(cannot_place(chosen))
         events = self._apply(SetDraft(seat, tuple(tuple(g) for g in move.new_table)))
         self.write("Placed. Type 'done' to play it, or keep editing.")
         return events
@@ -295,6 +295,9 @@ class ConsoleGame:
     def _name(self, seat: int | None) -> str:
         return self.seats[seat].name if seat is not None else ""
 
+    def _whose(self, seat: int) -> str:
+        return "Your" if self.seats[seat].computer is None else f"{self._name(seat)}'s"
+
     def show_table(self) -> None:
         view = player_view(self.state, 0)
         self.write(self._status(view))
@@ -303,7 +306,7 @@ class ConsoleGame:
     def _status(self, view: PlayerView) -> str:
         counts = " · ".join(f"{s.name} {view.hand_counts[i]}" for i, s in enumerate(self.seats))
         line = (
-            f"{self.rules.title} · round {view.round} · {self._name(view.turn)}'s turn · "
+            f"{self.rules.title} · round {view.round} · {self._whose(view.turn)} turn · "
             f"stock {view.stock} · cards: {counts}"
         )
         if self.rules.length != "single":

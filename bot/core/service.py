@@ -46,7 +46,7 @@ from engine.cards import Card
 from . import screens
 from .record import TIMEOUTS_BEFORE_COMPUTER, Record, SeatInfo
 from .texts import help_text, rules_text
-from .typed import TYPED_VERBS, TypedError, parse_typed
+from .typed import TYPED_VERBS, TypedError, cannot_place, parse_typed
 from .views import Outcome
 
 log = logging.getLogger(__name__)
@@ -566,8 +566,7 @@ class GameService:
             singles=state.singles,
         )
         if move is None:
-            names = " ".join(c.pretty() for c in selected)
-            raise IllegalAction(f"{names} can't all go on the table, even with rearranging")
+            raise IllegalAction(cannot_place(selected))
         return SetDraft(seat, tuple(tuple(g) for g in move.new_table))
 
     def _engine(

@@ -101,4 +101,12 @@ def parse_typed(seat: int, verb: str, rest: str, hand: Sequence[Card]) -> list[A
     raise TypedError(f"Unknown move '/{verb}'. Moves: /lay /add /move /split /take /done /reset")
 
 
+def cannot_place(cards: Sequence[Card]) -> str:
+    """Auto-place found nothing: say so plainly (UX.md)."""
+    names = " ".join(c.pretty() for c in cards)
+    if len(cards) == 1:
+        return f"{names} can't go anywhere, even with rearranging"
+    return f"{names} can't all go on the table together, even with rearranging"
+
+
 TYPED_VERBS = frozenset({"lay", "add", "take", "move", "split", "give", *SIMPLE})
