@@ -138,6 +138,8 @@ class GameService:
 
     @staticmethod
     def _status(record: Record) -> str:
+        if record.refs.get("ended"):
+            return "ended"
         if record.state is None:
             return "lobby"
         if record.state.get("phase") == "game_over":

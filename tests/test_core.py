@@ -1,0 +1,214 @@
+"""The game service without a chat platform: lobby rules, buttons, timers, leaving, ending."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+
+import pytest
+
+from bot.core.record import Record
+from bot.core.service import Actor, GameService, pack, unpack
+from bot.store import Store
+from engine import GameState
+
+ALICE = Actor("test", "-1", "1", "Alice")
+BOB = Actor("test", "-1", "2", "Bob")
+EVE = Actor("test", "-1", "3", "Eve")
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+async def env(sqlite_template, tmp_path):
+    path = tmp_path / "core.db"
+    shutil.copy(sqlite_template, path)
+    store = await Store.open(f"sqlite+aiosqlite:///{path}")
+    clock = Clock()
+    service = GameService(store, clock=clock, computer_delay=0, tick=0.02)
+    delivered = []
+
+    async def deliver(outcome):
+        delivered.append(outcome)
+
+    service.register("test", deliver)
+    await service.start()
+    try:
+        yield service, store, clock, delivered
+    finally:
+        await service.stop()
+        await store.close()
+
+
+def buttons(screen):
+    return [b.action for row in screen.buttons for b in row]
+
+
+async def lobby(service, rulebook="machiavelli", *extra):
+    out = await service.new_game(ALICE, rulebook)
+    gid = out.game_id
+    for actor in extra:
+        await service.press(actor, pack(gid, 0, "join"))
+    return gid
+
+
+async def record(store, gid) -> Record:
+    return Record.from_dict((await store.get_game(gid)).record)
+
+
+def test_callback_data_fits_telegram():
+    data = pack(123456789, 99999, "tc:25:*#1=10H")
+    assert len(data.encode()) <= 64 and unpack(data) == (123456789, 99999, "tc:25:*#1=10H")
+    assert unpack("garbage") is None
+    with pytest.raises(ValueError):
+        pack(1, 1, "x" * 70)
+
+
+async def test_lobby_host_only_and_seat_limits(env):
+    service, store, _, _ = env
+    gid = await lobby(service, "manipulation", BOB)
+    out = await service.press(BOB, pack(gid, 0, "start"))
+    assert out.alert and "host" in out.reply
+    out = await service.press(BOB, pack(gid, 0, "join"))
+    assert "already" in out.reply
+    for _ in range(3):
+        await service.press(ALICE, pack(gid, 0, "cpu:easy"))
+    out = await service.press(EVE, pack(gid, 0, "join"))
+    assert "full" in out.reply
+    out = await service.press(ALICE, pack(gid, 0, "opt:play_to:300"))
+    assert (await record(store, gid)).options["play_to"] == 300
+    out = await service.press(ALICE, pack(gid, 0, "rb:tahiti"))
+    rec = await record(store, gid)
+    assert rec.rulebook == "tahiti" and rec.options == {"unfinished_move": "reset"}
+
+
+async def test_start_needs_two_seats_and_a_person(env):
+    service, store, _, _ = env
+    gid = await lobby(service)
+    out = await service.press(ALICE, pack(gid, 0, "start"))
+    assert out.alert and "2 seats" in out.reply
+    await service.press(ALICE, pack(gid, 0, "cpu:easy"))
+    out = await service.press(ALICE, pack(gid, 0, "start"))
+    assert not out.alert and out.group_new
+    assert "1" in out.private and "Your turn" in out.private["1"].text
+
+
+async def test_foreign_and_stale_buttons(env):
+    service, store, _, _ = env
+    gid = await lobby(service, "machiavelli", BOB)
+    await service.press(ALICE, pack(gid, 0, "start"))
+    state = (await record(store, gid)).game()
+    out = await service.press(EVE, pack(gid, state.version, "draw"))
+    assert out.alert and "belong" in out.reply
+    turn_actor = ALICE if state.turn == 0 else BOB
+    other = BOB if turn_actor is ALICE else ALICE
+    out = await service.press(other, pack(gid, state.version, "draw"))
+    assert "not your turn" in out.reply
+    out = await service.press(turn_actor, pack(gid, state.version, "draw"))
+    assert not out.alert and out.group_new  # Machiavelli: drawing ends the turn
+    # The same button again (a double tap) is now stale: nothing happens twice.
+    out = await service.press(turn_actor, pack(gid, state.version, "draw"))
+    assert "out of date" in out.reply
+    after = (await record(store, gid)).game()
+    assert len(after.hands[state.turn]) == len(state.hands[state.turn]) + 1
+
+
+async def test_two_taps_at_once_apply_once(env):
+    service, store, _, _ = env
+    gid = await lobby(service, "machiavelli", BOB)
+    await service.press(ALICE, pack(gid, 0, "start"))
+    state = (await record(store, gid)).game()
+    actor = ALICE if state.turn == 0 else BOB
+    outs = await asyncio.gather(*[service.press(actor, pack(gid, state.version, "draw"))
+                                  for _ in range(3)])
+    assert sum(1 for o in outs if "out of date" in (o.reply or "")) == 2
+    after = (await record(store, gid)).game()
+    assert len(after.stock) == len(state.stock) - 1
+
+
+async def test_select_then_new_group_then_reset(env):
+    service, store, _, _ = env
+    gid = await lobby(service, "machiavelli", BOB)
+    await service.press(ALICE, pack(gid, 0, "start"))
+    state = (await record(store, gid)).game()
+    actor = ALICE if state.turn == 0 else BOB
+    card = state.hands[state.turn][0]
+    out = await service.press(actor, pack(gid, state.version, f"s1:{card.token}"))
+    screen = out.private[actor.user]
+    assert f"s0:{card.token}" in buttons(screen)
+    assert out.group is None  # selecting never touches the group
+    out = await service.press(actor, pack(gid, state.version, "new"))
+    rec = await record(store, gid)
+    assert rec.game().draft is not None and rec.game().version == state.version + 1
+    out = await service.press(actor, pack(gid, state.version + 1, "reset"))
+    assert (await record(store, gid)).game().draft is None
+
+
+async def test_turn_timer_reminds_then_plays_then_hands_the_seat_over(env):
+    service, store, clock, delivered = env
+    gid = await lobby(service, "machiavelli", BOB)
+    await service.press(ALICE, pack(gid, 0, "start"))
+    rec = await record(store, gid)
+    seat = rec.game().turn
+    clock.now += rec.turn_seconds * 0.6
+    await asyncio.sleep(0.2)
+    notes = [o for o in delivered if o.private_notes]
+    assert notes and "left for your turn" in next(iter(notes[-1].private_notes.values()))
+    for expiry in range(3):
+        rec = await record(store, gid)
+        while rec.game().turn != seat:  # let the other person time out as well
+            clock.now += rec.turn_seconds + 1
+            await asyncio.sleep(0.2)
+            rec = await record(store, gid)
+        clock.now += rec.turn_seconds + 1
+        await asyncio.sleep(0.2)
+        rec = await record(store, gid)
+        if expiry < 2:
+            assert rec.seats[seat].timeouts == expiry + 1
+    assert rec.seats[seat].is_computer and rec.seats[seat].was_human
+    assert any("time ran out" in (o.reply or "") for o in delivered)
+
+
+async def test_leave_mid_game_gives_the_seat_to_a_computer(env):
+    service, store, _, _ = env
+    gid = await lobby(service, "guadeloupe", BOB)
+    await service.press(ALICE, pack(gid, 0, "start"))
+    out = await service.command(BOB, "leave")
+    assert "computer" in out.reply
+    rec = await record(store, gid)
+    assert rec.seats[1].is_computer
+
+
+async def test_only_the_host_ends_the_game(env):
+    service, store, _, _ = env
+    gid = await lobby(service, "guadeloupe", BOB)
+    out = await service.command(BOB, "endgame")
+    assert "Only the host" in out.reply
+    out = await service.command(ALICE, "endgame")
+    assert (await store.get_game(gid)).status == "ended"
+    out = await service.command(ALICE, "newgame", "tahiti")
+    assert out.group is not None  # the chat is free again
+
+
+async def test_the_last_person_leaving_ends_the_game(env):
+    service, store, _, _ = env
+    gid = await lobby(service, "guadeloupe")
+    await service.press(ALICE, pack(gid, 0, "cpu:medium"))
+    await service.press(ALICE, pack(gid, 0, "start"))
+    rec = await record(store, gid)
+    state = rec.game()
+    if state.turn == 0:
+        await service.press(ALICE, pack(gid, state.version, "draw"))
+    # Alice leaves; nobody is left at the table, so the game ends (no computer-only games).
+    out = await service.command(ALICE, "leave")
+    row = await store.get_game(gid)
+    assert row.status == "ended"
+    assert GameState.from_dict(row.record["state"]).phase == "play"
+    out = await service.command(ALICE, "newgame")
+    assert out.group is not None
