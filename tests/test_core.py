@@ -89,7 +89,7 @@ async def test_lobby_host_only_and_seat_limits(env):
 
 
 async def test_start_needs_two_seats_and_a_person(env):
-    service, store, _, _ = env
+    service, _store, _, _ = env
     gid = await lobby(service)
     out = await service.press(ALICE, pack(gid, 0, "start"))
     assert out.alert and "2 seats" in out.reply
