@@ -126,7 +126,7 @@ def replay(
 
 
 def apply(state: GameState, action: Action) -> tuple[GameState, list[Event]]:
-    s = copy.deepcopy(state)
+    s = state.copy()
     events = _dispatch(s, action)
     s.version += 1
     s.actions.append(action.to_dict())

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from .cards import Card, make_deck
@@ -58,6 +58,26 @@ class GameState:
     @property
     def rules(self) -> Rulebook:
         return get_rulebook(self.rulebook, **self.options)
+
+    def copy(self) -> GameState:
+        """An independent copy. Cards are immutable, so lists are copied, not their cards; the
+        dicts kept here (hint, last, rounds, actions) are replaced, never changed in place."""
+        draft = self.draft
+        return replace(
+            self,
+            options=dict(self.options),
+            stock=list(self.stock),
+            hands=[list(h) for h in self.hands],
+            table=[list(g) for g in self.table],
+            singles=list(self.singles),
+            draft=None if draft is None else Draft(
+                [list(g) for g in draft.groups], list(draft.loose), list(draft.singles)),
+            first_lay_done=list(self.first_lay_done),
+            scores=list(self.scores),
+            rounds=list(self.rounds),
+            round_wins=list(self.round_wins),
+            actions=list(self.actions),
+        )
 
     # -- serialisation -------------------------------------------------------------------
 
