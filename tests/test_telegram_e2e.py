@@ -178,3 +178,37 @@ async def test_bad_input_is_answered_clearly(harness: Harness):
     with contextlib.suppress(AssertionError):
         await harness.say(group, stranger, "/endgame")
     assert "Only the host" in tg.last_message(group, from_bot=True).text
+
+
+@pytest.mark.parametrize("rulebook", ["machiavelli", "shanghai", "guadeloupe", "carousel",
+                                      "vatican", "tahiti"])
+async def test_one_person_and_computers_play_each_rulebook(harness: Harness, rulebook: str):
+    tg = harness.tg
+    group = tg.group(GROUP, "Rummy night")
+    alice = tg.user(31, "Alice", started=True)
+    await harness.say(group, alice, f"/newgame {rulebook}")
+    await harness.press_group(alice, "Computer")
+    await harness.press_group(alice, "hard")
+    await harness.press_group(alice, "Computer")
+    await harness.press_group(alice, "easy")
+    await harness.press_group(alice, "Start")
+    row = await harness.game()
+    person = Person(tg, alice)
+    for _step in range(3000):
+        row = await harness.store.get_game(row.id)
+        if row.status != "playing":
+            break
+        record = Record.from_dict(row.record)
+        state = record.state
+        if state["phase"] == "round_over":
+            # Shanghai has no fixed end: Alice finishes after the first round.
+            await harness.press_group(alice, "Finish" if rulebook == "shanghai" else "Next round")
+            continue
+        if record.seats[state["turn"]].is_computer:
+            await tg.settle(quiet=0.1, timeout=20)
+            continue
+        await person.take_turn(harness.store, row.id, state["turn"])
+    row = await harness.store.get_game(row.id)
+    assert row.status == "finished"
+    final = tg.messages(group)
+    assert any("Game over" in (m.caption or "") for m in final)

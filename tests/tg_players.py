@@ -95,7 +95,8 @@ class Person:
         assert message is not None, "no private message with buttons"
         if isinstance(action, (Commit, Knock)) and action.arrangement is not None:
             hand_ids = {c.ident for c in state.hands[seat]}
-            placed = [c for g in action.arrangement for c in g if c.ident in hand_ids]
+            # A joker from the hand shows undesignated on its button.
+            placed = [c.free() for g in action.arrangement for c in g if c.ident in hand_ids]
             for card in placed:
                 await self.select(card)
             await self.press(self.private_message(), lambda t, _d: "Auto-place" in t, "auto")

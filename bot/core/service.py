@@ -674,7 +674,10 @@ class GameService:
                 out.private[seat.user] = screens.private_screen(game_id, record, state, i)
                 if old is None:
                     out.private_new.add(seat.user)
-        round_done = old is not None and (len(state.rounds) > len(old.rounds))
+        round_done = old is not None and (
+            len(state.rounds) > len(old.rounds)
+            or (state.phase == "game_over" and old.phase != "game_over")
+        )
         if round_done or (old is None and state.phase != "play"):
             out.notes.append(screens.score_screen(game_id, record, state))
         for event in events or []:
