@@ -324,6 +324,8 @@ class GameService:
         except Reply as reply:
             out = reply.outcome or Outcome()
             out.reply, out.alert = reply.text, reply.alert
+            if out.private and out.game_id is None:
+                out.game_id = game_id  # a fresh screen for a stale button must be delivered
             return out
 
     async def set_selection(
@@ -359,6 +361,8 @@ class GameService:
         except Reply as reply:
             out = reply.outcome or Outcome()
             out.reply, out.alert = reply.text, reply.alert
+            if out.private and out.game_id is None:
+                out.game_id = game_id  # a fresh screen for a stale button must be delivered
             return out
 
     def _press(
@@ -398,6 +402,15 @@ class GameService:
         seat = record.seat_of(actor.user)
         if seat is None:
             raise Reply("These buttons belong to a player of this game.")
+        if action == "sort" or action.startswith("pg:"):  # how I look at my hand, any time
+            ui = record.seat_ui(seat)
+            if action == "sort":
+                ui.sort = "rank" if ui.sort == "suit" else "suit"
+            else:
+                ui.page = int(action[3:]) if action[3:].isdigit() else 0
+            return Outcome(
+                private={actor.user: screens.private_screen(row.id, record, state, seat)}
+            )
         if version != state.version:
             fresh = screens.private_screen(row.id, record, state, seat)
             raise Reply(

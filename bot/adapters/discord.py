@@ -1,0 +1,602 @@
+"""Discord adapter: a discord.py client around the game service (the same core as Telegram).
+
+Slash commands (`/rummy …`, `/leaderboard`, `/stats`) and persistent components in; out: the
+game's live message in the channel (table image, caption, lobby/score buttons), each player's
+private view by DM, or — for members whose DMs are closed — as an ephemeral message that only
+they see. Rules live in the engine, game flow in the core; this file only talks Discord.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import logging
+import os
+import time
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+import yarl
+from discord import app_commands
+from discord.gateway import DiscordWebSocket
+
+from bot.core.service import Actor, GameService, pack
+from bot.core.views import Button, Outcome, Screen
+
+from .discord_commands import add_commands
+from .discord_layout import discordify
+from .discord_ui import GameButton, GameSelect, build_view
+
+log = logging.getLogger(__name__)
+PLATFORM = "discord"
+TOKEN_LIFETIME = 14 * 60  # interaction tokens die after 15 min; leave a margin
+CLOSED_DMS = 50007  # "Cannot send messages to this user"
+CHANNEL_ONLY = ("join", "leave", "endgame")  # the core reads them as unknown in a DM
+TYPED = ("lay", "add", "take", "move", "split", "done", "reset", "draw", "pass", "knock",
+         "giveup", "hint")
+
+
+def configure_endpoints(api_base: str | None, gateway_url: str | None) -> None:
+    """Point discord.py at a Discord-compatible server (both settings are process-wide)."""
+    if api_base:
+        discord.http.Route.BASE = api_base.rstrip("/")
+    if gateway_url:
+        DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
+
+
+@dataclass
+class _Ctx:
+    """The interaction being answered — the only way to show someone an ephemeral message."""
+
+    interaction: discord.Interaction
+    user: str
+    on_ephemeral: bool = False  # pressed on an ephemeral private view: edit that one
+    thinking: bool = False  # a deferred slash command: the first followup fills its placeholder
+    alive: bool = True  # acknowledged in time (False: unknown or expired token)
+    answered: bool = False
+    showed_private: bool = False  # the private view went to this interaction
+    problems: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _Handle:
+    """A member's ephemeral private view, editable through an interaction token for 15 min."""
+
+    interaction: discord.Interaction
+    message_id: int
+    original: bool  # the interaction's own response (else one of its followups)
+    image_key: str | None
+    at: float = field(default_factory=time.monotonic)
+
+    @property
+    def fresh(self) -> bool:
+        return time.monotonic() - self.at < TOKEN_LIFETIME
+
+
+class RummyClient(discord.Client):
+    def __init__(self, adapter: DiscordAdapter, *, guild_ready_timeout: float) -> None:
+        intents = discord.Intents.none()  # no privileged intents; DMs carry typed moves
+        intents.guilds = True
+        intents.dm_messages = True
+        super().__init__(intents=intents, guild_ready_timeout=guild_ready_timeout,
+                         allowed_mentions=discord.AllowedMentions.none(), max_messages=None)
+        self.adapter = adapter
+        self.tree = app_commands.CommandTree(self)
+        self.tree.error(adapter.on_command_error)
+
+    async def setup_hook(self) -> None:
+        # Registered on every start, so components sent by an earlier process still work.
+        self.add_dynamic_items(GameButton, GameSelect)
+        await self.adapter.sync_commands()
+
+    async def on_message(self, message: discord.Message) -> None:
+        await self.adapter.on_message(message)
+
+
+class DiscordAdapter:
+    def __init__(self, service: GameService, token: str, *, guild_id: int | None = None,
+                 api_base: str | None = None, gateway_url: str | None = None,
+                 guild_ready_timeout: float = 2.0, sync: bool = True) -> None:
+        self.service = service
+        self.token = token
+        guild = guild_id or os.environ.get("DISCORD_GUILD_ID")
+        self.guild_id = int(guild) if guild else None
+        self.api_base = api_base or os.environ.get("DISCORD_API_BASE")
+        self.gateway_url = gateway_url or os.environ.get("DISCORD_GATEWAY_URL")
+        self.sync = sync
+        self.client = RummyClient(self, guild_ready_timeout=guild_ready_timeout)
+        self._task: asyncio.Task | None = None
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._dm_ids: dict[str, int] = {}
+        self._ephemeral: dict[str, _Handle] = {}
+        self._busy = 0
+        self._idle = asyncio.Event()
+        self._idle.set()
+        add_commands(self.client.tree, self)
+        service.register(PLATFORM, self.deliver)
+
+    # -- life cycle ---------------------------------------------------------------------
+
+    async def start(self, *, ready_timeout: float = 60) -> None:
+        configure_endpoints(self.api_base, self.gateway_url)
+        await self.client.login(self.token)  # runs setup_hook: dynamic items, command sync
+        self._task = asyncio.create_task(self.client.connect(reconnect=True),
+                                         name="discord-gateway")
+        ready = asyncio.create_task(self.client.wait_until_ready())
+        done, _ = await asyncio.wait({ready, self._task}, timeout=ready_timeout,
+                                     return_when=asyncio.FIRST_COMPLETED)
+        if ready in done:
+            return
+        ready.cancel()
+        task, self._task = self._task, None
+        await self.client.close()
+        if task.done() and task.exception() is not None:
+            raise task.exception()  # type: ignore[misc]  # e.g. PrivilegedIntentsRequired
+        task.cancel()
+        raise TimeoutError("the Discord gateway did not become ready")
+
+    async def stop(self) -> None:
+        await self.wait_idle(10)
+        await self.client.close()
+        if self._task is not None:
+            with contextlib.suppress(Exception, asyncio.CancelledError):
+                await asyncio.wait_for(self._task, 5)
+            self._task = None
+
+    async def wait_closed(self) -> None:
+        if self._task is not None:
+            await self._task
+
+    @property
+    def busy(self) -> int:
+        """Interactions and deliveries being handled right now."""
+        return self._busy
+
+    async def wait_idle(self, timeout: float | None = None) -> None:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._idle.wait(), timeout)
+
+    @contextlib.asynccontextmanager
+    async def _working(self) -> AsyncIterator[None]:
+        self._busy += 1
+        self._idle.clear()
+        try:
+            yield
+        finally:
+            self._busy -= 1
+            if not self._busy:
+                self._idle.set()
+
+    async def sync_commands(self) -> None:
+        if not self.sync:
+            return
+        tree = self.client.tree
+        try:
+            if self.guild_id:  # instant in one server (tests, development)
+                guild = discord.Object(self.guild_id)
+                tree.copy_global_to(guild=guild)
+                await tree.sync(guild=guild)
+            else:  # everywhere; Discord may take a while to show new commands
+                await tree.sync()
+        except discord.HTTPException:
+            log.exception("could not sync the slash commands (applications.commands scope?)")
+
+    # -- commands -----------------------------------------------------------------------
+
+    async def on_command_error(self, interaction: discord.Interaction,
+                               error: app_commands.AppCommandError) -> None:
+        log.error("slash command failed", exc_info=error)
+        await self._apologize(interaction)
+
+    @staticmethod
+    async def _apologize(interaction: discord.Interaction) -> None:
+        text = "Sorry, something went wrong there. The game is saved — please try again."
+        with contextlib.suppress(discord.HTTPException):
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+
+    @staticmethod
+    def actor(interaction: discord.Interaction) -> Actor:
+        user = interaction.user
+        return Actor(PLATFORM, str(interaction.channel_id or 0), str(user.id), user.display_name,
+                     private=interaction.guild_id is None)
+
+    @staticmethod
+    async def _defer(interaction: discord.Interaction, **kwargs: Any) -> bool:
+        """Acknowledge first (Discord's 3 s), then take the time rendering needs."""
+        try:
+            await interaction.response.defer(**kwargs)
+        except discord.InteractionResponded:
+            pass
+        except discord.HTTPException as error:  # 10062: unknown or expired interaction
+            log.info("interaction %s could not be acknowledged: %s", interaction.id, error)
+            return False
+        return True
+
+    async def slash(self, interaction: discord.Interaction, verb: str, args: str = "", *,
+                    public: bool = False, actor: Actor | None = None) -> None:
+        """A slash command: acknowledge (ephemeral unless `public`), ask the core, answer."""
+        async with self._working():
+            ctx = _Ctx(interaction, str(interaction.user.id), thinking=True)
+            try:
+                ctx.alive = await self._defer(interaction, ephemeral=not public, thinking=True)
+                actor = actor or self.actor(interaction)
+                if actor.private and verb in CHANNEL_ONLY:
+                    outcome = Outcome(reply="Use this in the server channel where you play.")
+                else:
+                    outcome = await self.service.command(actor, verb, args)
+                if verb == "join" and not outcome.alert and outcome.game_id is not None:
+                    await self._check_dms(outcome, actor)
+                if verb == "hint" and outcome.reply == "OK":
+                    outcome.reply = "💡 The hint is on your cards."
+                await self._answer(ctx, outcome)
+            except Exception:
+                log.exception("/%s failed", verb)
+                await self._apologize(interaction)
+
+    # -- components and messages --------------------------------------------------------
+
+    async def on_press(self, interaction: discord.Interaction, data: str) -> None:
+        async with self._working():
+            ctx = self._component_ctx(interaction)
+            try:
+                ctx.alive = await self._defer(interaction)
+                actor = self.actor(interaction)
+                outcome = _own_game(await self.service.press(actor, data), data)
+                if data.endswith(":join") and not outcome.alert and outcome.game_id is not None:
+                    await self._check_dms(outcome, actor)
+                await self._answer(ctx, outcome)
+            except Exception:
+                log.exception("button %s failed", data)
+                await self._apologize(interaction)
+
+    async def on_cards(self, interaction: discord.Interaction, game_id: int, version: int,
+                       values: Sequence[str], shown: Sequence[str], *, paged: bool) -> None:
+        """The hand's multi-select changed. On a one-page hand the menu is the whole selection;
+        on a paged hand only this page's changes apply (the core keeps the other pages')."""
+        async with self._working():
+            ctx = self._component_ctx(interaction)
+            try:
+                ctx.alive = await self._defer(interaction)
+                actor = self.actor(interaction)
+                if not paged:
+                    outcome = await self.service.set_selection(actor, game_id, version,
+                                                               list(values))
+                    outcome = _own_game(outcome, pack(game_id, version, "sel"))
+                else:
+                    changes = [f"s0:{t}" for t in shown if t not in values]
+                    changes += [f"s1:{t}" for t in values if t not in shown]
+                    outcome = Outcome()
+                    for change in changes:
+                        data = pack(game_id, version, change)
+                        step = _own_game(await self.service.press(actor, data), data)
+                        outcome = step if outcome.game_id is None else outcome.merge(step)
+                        if step.alert:
+                            break
+                await self._answer(ctx, outcome)
+            except Exception:
+                log.exception("card selection failed")
+                await self._apologize(interaction)
+
+    @staticmethod
+    def _component_ctx(interaction: discord.Interaction) -> _Ctx:
+        message = interaction.message
+        return _Ctx(interaction, str(interaction.user.id),
+                    on_ephemeral=bool(message is not None and message.flags.ephemeral))
+
+    async def on_message(self, message: discord.Message) -> None:
+        """Typed moves in a DM (`lay 7H 8H 9H`, `done`…); the buttons are the main path."""
+        if message.author.bot or message.guild is not None or not message.content:
+            return
+        verb, _, rest = message.content.strip().lstrip("/!").partition(" ")
+        verb = verb.lower()
+        async with self._working():
+            try:
+                if verb not in TYPED:
+                    await message.channel.send("Use the buttons on your cards, or type a move: "
+                                               "`lay 7H 8H 9H` · `add B 10H` · `move B:QS A` · "
+                                               "`split B 4` · `take B QS` · `done` · `draw`.")
+                    return
+                actor = Actor(PLATFORM, str(message.channel.id), str(message.author.id),
+                              message.author.display_name, private=True)
+                outcome = await self.service.command(actor, verb, rest)
+                if outcome.reply and outcome.alert:
+                    await message.channel.send(discordify(outcome.reply)[:2000])
+                if actor.user in outcome.private:  # below the typed line, not edited above it
+                    outcome.private_new.add(actor.user)
+                await self.deliver(outcome)
+            except discord.HTTPException:
+                log.exception("typed move failed")
+
+    async def _answer(self, ctx: _Ctx, outcome: Outcome) -> None:
+        """Show the outcome, then the reply to whoever acted (ephemeral, like a toast)."""
+        if not ctx.alive:  # nothing can answer this interaction: a fresh DM instead
+            if ctx.user in outcome.private:
+                outcome.private_new.add(ctx.user)
+            if outcome.reply and outcome.alert and outcome.game_id is not None:
+                note = outcome.private_notes.get(ctx.user, "")
+                outcome.private_notes[ctx.user] = (note + "\n" + outcome.reply).strip()
+        await self.deliver(outcome, ctx)
+        if not ctx.alive:
+            return
+        text = discordify(outcome.reply or "")
+        if text == "OK" or (ctx.showed_private and not outcome.alert):
+            text = ""  # the private view itself is the answer
+        text = "\n".join([text, *ctx.problems]).strip()
+        if text or (ctx.thinking and not ctx.answered):
+            await self._followup(ctx, text or "Done.")
+
+    async def _followup(self, ctx: _Ctx, text: str, *, view: discord.ui.View | None = None,
+                        files: list[discord.File] | None = None) -> tuple[int, bool] | None:
+        """Send to the interaction (ephemeral unless a public command's placeholder is being
+        filled); returns the message id and whether it is the interaction's original."""
+        kwargs: dict[str, Any] = {"content": text[:2000], "ephemeral": True, "wait": True}
+        if view is not None:
+            kwargs["view"] = view
+        if files:
+            kwargs["files"] = files
+        original = ctx.thinking and not ctx.answered
+        try:
+            message = await ctx.interaction.followup.send(**kwargs)
+        except discord.HTTPException as error:
+            log.info("followup failed: %s", error)
+            return None
+        ctx.answered = True
+        return message.id, original
+
+    async def _check_dms(self, outcome: Outcome, actor: Actor) -> None:
+        """A new player gets a DM; if their DMs are closed they learn about Show my hand now."""
+        if outcome.game_id is None:
+            return
+        try:
+            channel = await self._dm(actor.user)
+            await channel.send(f"You're seated at Rummy Table in <#{outcome.chat_id}>. "
+                               "Your cards will come here when the game starts.")
+            closed = False
+        except discord.Forbidden as error:
+            if error.code != CLOSED_DMS:
+                log.warning("cannot DM %s: %s", actor.user, error)
+                return
+            closed = True
+            outcome.reply = ("You joined. Your DMs are closed, so I'll show your cards here, "
+                             "only to you: press Show my hand (or My cards) once the game starts.")
+        await self.service.save_refs(outcome.game_id, {f"dmclosed:{actor.user}": closed})
+
+    # -- outgoing -----------------------------------------------------------------------
+
+    async def deliver(self, outcome: Outcome, ctx: _Ctx | None = None) -> None:
+        """Show an outcome: notes and the live message in the channel, then private views."""
+        if outcome.game_id is None:
+            return
+        lock = self._locks.setdefault(outcome.game_id, asyncio.Lock())
+        async with self._working(), lock:
+            refs = _Refs(await self.service.get_refs(outcome.game_id))
+            channel = (self.client.get_partial_messageable(int(outcome.chat_id))
+                       if outcome.chat_id else None)
+            try:
+                if channel is not None:
+                    await self._deliver_channel(channel, outcome, refs, ctx)
+                for user, screen in outcome.private.items():
+                    try:
+                        await self._show_private(user, screen, outcome, refs, ctx)
+                    except discord.HTTPException:  # one member's trouble must not stop the rest
+                        log.exception("private view for %s failed", user)
+                for user, text in outcome.private_notes.items():
+                    await self._note(user, discordify(text), refs, ctx)
+            finally:
+                if refs.updates:
+                    await self.service.save_refs(outcome.game_id, refs.updates)
+
+    async def _deliver_channel(self, channel: discord.PartialMessageable, outcome: Outcome,
+                               refs: _Refs, ctx: _Ctx | None) -> None:
+        try:
+            # Members we can't reach privately learn about Show my hand before the table is
+            # posted, so the table stays the newest message.
+            for user in outcome.private:
+                if refs.get(f"dmclosed:{user}") and not (ctx and ctx.user == user):
+                    handle = self._ephemeral.get(user)
+                    if handle is None or not handle.fresh:
+                        await self._advise(channel, user, outcome, refs)
+            for note in outcome.notes:
+                await self._send(channel, note, "scores.png")
+            group = outcome.group
+            if group is not None and group.version >= refs.get("table:v", -1):
+                await self._show(channel, group, refs, "table", "table.png",
+                                 new=outcome.group_new or bool(outcome.notes))
+        except discord.Forbidden:
+            log.warning("no permission to post in channel %s", channel.id)
+            if ctx is not None:
+                ctx.problems.append("I can't post in this channel: I need Send Messages, "
+                                    "Attach Files and Embed Links here.")
+
+    async def _advise(self, channel: discord.PartialMessageable, user: str, outcome: Outcome,
+                      refs: _Refs) -> None:
+        """Once per game and member: their DMs are closed, the button shows their cards."""
+        if refs.get(f"advised:{user}"):
+            return
+        refs.set(f"advised:{user}", True)
+        name = outcome.names.get(user, "Player")
+        screen = Screen(f"{name}, your DMs are closed — use Show my hand (only you will see "
+                        "your cards).", [[Button("🂠 Show my hand", "cards")]],
+                        game_id=outcome.game_id, version=0)
+        await channel.send(screen.text, view=build_view(screen))
+
+    async def _show_private(self, user: str, screen: Screen, outcome: Outcome,
+                            refs: _Refs, ctx: _Ctx | None) -> None:
+        """DM the private view; for closed DMs answer the member's own interaction ephemerally,
+        edit their last ephemeral view while its token lives, or point them to Show my hand."""
+        if screen.version < refs.get(f"p:{user}:v", -1):
+            return  # an older screen than the one shown (a computer's outcome overtook it)
+        new = user in outcome.private_new
+        mine = ctx is not None and ctx.user == user
+        own = mine and ctx is not None and ctx.alive
+        if own and ctx is not None and ctx.on_ephemeral and ctx.interaction.message is not None:
+            message_id = ctx.interaction.message.id
+            prior = self._ephemeral.get(user)
+            known = prior.image_key if prior and prior.message_id == message_id else None
+            handle = _Handle(ctx.interaction, message_id, True, known)
+            if await self._edit_handle(handle, screen):
+                self._ephemeral[user] = handle
+                ctx.showed_private = True
+                refs.set(f"p:{user}:v", screen.version)
+                return
+        closed = refs.get(f"dmclosed:{user}", False)
+        if not closed or (mine and new):  # asked for the cards again: DMs may be open now
+            try:
+                channel = await self._dm(user)
+                await self._show(channel, screen, refs, f"p:{user}", "hand.png", new=new)
+                if closed:
+                    refs.set(f"dmclosed:{user}", False)
+                return
+            except discord.Forbidden as error:
+                if error.code != CLOSED_DMS:
+                    log.warning("cannot DM %s: %s", user, error)
+                refs.set(f"dmclosed:{user}", True)
+        if own and ctx is not None:
+            files = await _files(screen, "hand.png")
+            sent = await self._followup(ctx, discordify(screen.text), view=build_view(screen),
+                                        files=files)
+            if sent is not None:
+                old = self._ephemeral.get(user)
+                self._ephemeral[user] = _Handle(ctx.interaction, sent[0], sent[1],
+                                                screen.image_key)
+                ctx.showed_private = True
+                refs.set(f"p:{user}:v", screen.version)
+                if old is not None and old.fresh and old.message_id != sent[0]:
+                    await _delete(old)  # one ephemeral view at a time: no stale buttons
+            return
+        handle = self._ephemeral.get(user)
+        if handle is not None and handle.fresh and await self._edit_handle(handle, screen):
+            refs.set(f"p:{user}:v", screen.version)
+            return
+        self._ephemeral.pop(user, None)
+        if outcome.chat_id:
+            channel = self.client.get_partial_messageable(int(outcome.chat_id))
+            with contextlib.suppress(discord.HTTPException):
+                await self._advise(channel, user, outcome, refs)
+
+    async def _edit_handle(self, handle: _Handle, screen: Screen) -> bool:
+        kwargs: dict[str, Any] = {"content": discordify(screen.text)[:2000],
+                                  "view": build_view(screen)}
+        if screen.image_key != handle.image_key:
+            kwargs["attachments"] = await _files(screen, "hand.png")
+        try:
+            if handle.original:
+                await handle.interaction.edit_original_response(**kwargs)
+            else:
+                await handle.interaction.followup.edit_message(handle.message_id, **kwargs)
+        except discord.HTTPException as error:  # expired token, or the member dismissed it
+            log.info("ephemeral view %s not editable: %s", handle.message_id, error)
+            return False
+        handle.image_key = screen.image_key
+        return True
+
+    async def _note(self, user: str, text: str, refs: _Refs, ctx: _Ctx | None) -> None:
+        if not refs.get(f"dmclosed:{user}", False):
+            try:
+                await (await self._dm(user)).send(text[:2000])
+                return
+            except discord.Forbidden:
+                refs.set(f"dmclosed:{user}", True)
+            except discord.HTTPException as error:
+                log.info("note to %s failed: %s", user, error)
+                return
+        if ctx is not None and ctx.alive and ctx.user == user:
+            await self._followup(ctx, text)
+
+    async def _dm(self, user: str) -> discord.PartialMessageable:
+        channel_id = self._dm_ids.get(user)
+        if channel_id is None:
+            data = await self.client.http.start_private_message(int(user))
+            channel_id = self._dm_ids[user] = int(data["id"])
+        return self.client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
+
+    async def _send(self, channel: discord.PartialMessageable, screen: Screen,
+                    filename: str) -> discord.Message:
+        kwargs: dict[str, Any] = {"content": discordify(screen.text)[:2000]}
+        view = build_view(screen)
+        if view is not None:
+            kwargs["view"] = view
+        files = await _files(screen, filename)
+        if files:
+            kwargs["files"] = files
+        return await channel.send(**kwargs)
+
+    async def _show(self, channel: discord.PartialMessageable, screen: Screen,
+                    refs: _Refs, key: str, filename: str, *, new: bool) -> None:
+        """Post a fresh message (deleting the old one) or edit the live one in place; the image
+        is uploaded again only when it changed."""
+        old = refs.get(key)
+        if old and not new:
+            kwargs: dict[str, Any] = {"content": discordify(screen.text)[:2000],
+                                      "view": build_view(screen)}
+            if screen.image_key != refs.get(key + ":img"):
+                kwargs["attachments"] = await _files(screen, filename)
+            try:
+                await channel.get_partial_message(old).edit(**kwargs)
+                refs.set(key + ":img", screen.image_key)
+                refs.set(key + ":v", screen.version)
+                return
+            except discord.NotFound:
+                pass  # deleted meanwhile: post it fresh
+        message = await self._send(channel, screen, filename)
+        refs.set(key, message.id)
+        refs.set(key + ":img", screen.image_key)
+        refs.set(key + ":v", screen.version)
+        if old and old != message.id:
+            with contextlib.suppress(discord.HTTPException):
+                await channel.get_partial_message(old).delete()
+
+
+def _own_game(outcome: Outcome, data: str) -> Outcome:
+    """The core answers a stale button with a fresh private screen but no game id (it comes
+    from a `Reply`): take it from the button, or the fresh screen would never be shown."""
+    if outcome.game_id is None and outcome.private:
+        outcome.game_id = int(data.split(":", 1)[0])
+    return outcome
+
+
+class _Refs:
+    """Message refs kept in the game record (they survive restarts): what it holds, overlaid
+    with this delivery's changes, which are saved in one go at the end."""
+
+    def __init__(self, saved: dict[str, Any]) -> None:
+        self.saved = saved
+        self.updates: dict[str, Any] = {}
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.updates[key] if key in self.updates else self.saved.get(key, default)
+
+    def set(self, key: str, value: Any) -> None:
+        self.updates[key] = value
+
+
+async def _delete(handle: _Handle) -> None:
+    with contextlib.suppress(discord.HTTPException):
+        if handle.original:
+            await handle.interaction.delete_original_response()
+        else:
+            await handle.interaction.followup.delete_message(handle.message_id)
+
+
+async def _files(screen: Screen, filename: str) -> list[discord.File]:
+    # Rendering takes ~50–100 ms of CPU: keep it off the event loop (heartbeats, other clicks).
+    png = await asyncio.to_thread(lambda: screen.image)
+    return [discord.File(io.BytesIO(png), filename=filename)] if png else []
+
+
+async def run_discord(service: GameService, token: str, *, guild_id: int | None = None,
+                      api_base: str | None = None, gateway_url: str | None = None) -> None:
+    """Serve Discord until cancelled (`rummy run` starts this when DISCORD_TOKEN is set)."""
+    adapter = DiscordAdapter(service, token, guild_id=guild_id, api_base=api_base,
+                             gateway_url=gateway_url)
+    await adapter.start()
+    try:
+        await adapter.wait_closed()
+    finally:
+        await adapter.stop()

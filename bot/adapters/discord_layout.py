@@ -1,0 +1,200 @@
+"""How a core `Screen` becomes Discord components — pure data, no discord.py here.
+
+Discord allows 5 action rows, 5 buttons a row, one select menu per row (25 options) and a
+custom_id of 100 characters. The core lays out Telegram keyboards (8 a row, several card rows),
+so: card buttons (`s0:`/`s1:`) become one multi-select menu, the other rows are re-chunked to
+5 wide, and when that still needs more than 5 rows the biggest blocks of alike buttons
+("Add to ▸" group letters, a run's cards, rulebooks…) turn into single-choice select menus.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from bot.core.service import pack
+from bot.core.views import Button, Screen
+
+PREFIX = "rt:"
+MAX_ROWS = 5
+ROW_WIDTH = 5
+MAX_OPTIONS = 25
+CARDS = "@cards"  # the multi-select of hand cards, one page of the hand
+CARDS_PAGED = "@cardsp"  # the same on a hand with several pages (selection is kept off-page)
+PICK = "@pick"  # a single-choice menu standing in for a block of buttons
+# The two templates are disjoint (actions never start with "@"), so exactly one DynamicItem
+# class claims each custom_id; "~n" only makes repeated ids unique within one message.
+BUTTON_TEMPLATE = rf"{PREFIX}(?P<game>\d+):(?P<version>\d+):(?P<action>[^@~][^~]*)(?:~\d+)?"
+SELECT_TEMPLATE = rf"{PREFIX}(?P<game>\d+):(?P<version>\d+):(?P<kind>@(?:cardsp?|pick\d+))"
+_CARD = re.compile(r"^s[01]:")
+_TICK = "✓"
+
+# Button styles (discord.ButtonStyle values, kept as ints to stay import-free).
+PRIMARY, SECONDARY, SUCCESS, DANGER = 1, 2, 3, 4
+_STYLES = {"join": PRIMARY, "start": PRIMARY, "auto": PRIMARY, "new": PRIMARY, "cards": PRIMARY,
+           "next": PRIMARY, "done": SUCCESS, "knock": SUCCESS, "giveup": DANGER}
+_PLACEHOLDERS = {"add": "Add the selected cards to group…", "take": "Take from group…",
+                 "tc": "Take which card…", "rb": "Rulebook…", "timer": "Turn timer…",
+                 "cpu": "Computer level…", "jk": "The joker stands for…"}
+
+
+@dataclass(frozen=True)
+class ButtonSpec:
+    label: str
+    custom_id: str
+    style: int = SECONDARY
+    disabled: bool = False
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    label: str
+    value: str
+    default: bool = False
+
+
+@dataclass(frozen=True)
+class SelectSpec:
+    custom_id: str
+    placeholder: str
+    options: tuple[OptionSpec, ...]
+    min_values: int = 1
+    max_values: int = 1
+
+
+Spec = ButtonSpec | SelectSpec
+
+
+@dataclass
+class _Block:
+    """Buttons of one core row, or of consecutive rows of one kind; shown as rows of buttons
+    or, when space runs out, as one select menu (a `noop` label becomes its placeholder)."""
+
+    key: str
+    buttons: list[Button] = field(default_factory=list)
+    as_select: bool = False
+
+    def rows(self) -> int:
+        if self.as_select:
+            return max(1, -(-len(self.choices()) // MAX_OPTIONS))
+        return -(-len(self.buttons) // ROW_WIDTH)
+
+    def choices(self) -> list[Button]:
+        return [b for b in self.buttons if b.action != "noop"]
+
+
+def custom_id(game_id: int, version: int, action: str) -> str:
+    return PREFIX + pack(game_id, version, action)
+
+
+def _key(action: str) -> str:
+    """Buttons of one kind share everything but the last part: `add:3` → `add`,
+    `opt:must_lay:remind` → `opt:must_lay`; plain actions (`done`) have no kind."""
+    head, sep, _ = action.rpartition(":")
+    return head if sep else ""
+
+
+def _blocks(rows: list[list[Button]]) -> list[_Block]:
+    """Rows of one kind (the core wraps "Add to ▸" letters over several rows) merge into one
+    block; every other row is a block of its own."""
+    blocks: list[_Block] = []
+    for row in rows:
+        keys = {_key(b.action) for b in row}
+        key = keys.pop() if len(keys) == 1 else ""
+        if key and blocks and blocks[-1].key == key:
+            blocks[-1].buttons += row
+        else:
+            blocks.append(_Block(key, list(row)))
+    return blocks
+
+
+def _placeholder(block: _Block) -> str:
+    notes = [b.label for b in block.buttons if b.action == "noop"]
+    if notes:
+        return notes[0]
+    head = block.key.split(":")[0]
+    if head == "opt":
+        return block.key.split(":", 1)[1].replace("_", " ").capitalize() + "…"
+    return _PLACEHOLDERS.get(head, "Choose…")
+
+
+def _strip_tick(label: str) -> tuple[str, bool]:
+    if label.startswith(_TICK):
+        return label[len(_TICK):].strip() or label, True
+    return label, False
+
+
+def layout(screen: Screen) -> list[list[Spec]]:
+    """The screen's buttons as at most 5 Discord rows (empty: no components)."""
+    if screen.game_id is None or not screen.buttons:
+        return []
+    game, version = screen.game_id, screen.version
+    cards = [b for row in screen.buttons for b in row if _CARD.match(b.action)]
+    others = [[b for b in row if not _CARD.match(b.action)] for row in screen.buttons]
+    others = [row for row in others if row]
+    paged = any(b.action.startswith("pg:") for row in others for b in row)
+    out: list[list[Spec]] = []
+    if cards:
+        options = []
+        for b in cards[:MAX_OPTIONS]:
+            label, ticked = _strip_tick(b.label)
+            options.append(OptionSpec(label[:100], b.action[3:], ticked))
+        kind = CARDS_PAGED if paged else CARDS
+        hint = "Select cards (this page)…" if paged else "Select cards…"
+        out.append([SelectSpec(custom_id(game, version, kind), hint, tuple(options),
+                               0, len(options))])
+    blocks = _blocks(others)
+    budget = MAX_ROWS - len(out)
+    while sum(b.rows() for b in blocks) > budget:
+        candidates = [b for b in blocks if not b.as_select and len(b.choices()) > 1]
+        if not candidates:
+            break
+        max(candidates, key=lambda b: len(b.buttons)).as_select = True
+    seen: dict[str, int] = {}
+    picks = 0
+    for block in blocks:
+        if block.as_select:
+            choices = block.choices()
+            for start in range(0, len(choices), MAX_OPTIONS):
+                chunk = choices[start:start + MAX_OPTIONS]
+                options = []
+                for b in chunk:
+                    label, ticked = _strip_tick(b.label)
+                    options.append(OptionSpec(label[:100], b.action, ticked))
+                out.append([SelectSpec(custom_id(game, version, f"{PICK}{picks}"),
+                                       _placeholder(block)[:150], tuple(options))])
+                picks += 1
+            continue
+        for start in range(0, len(block.buttons), ROW_WIDTH):
+            row: list[Spec] = []
+            for b in block.buttons[start:start + ROW_WIDTH]:
+                cid = custom_id(game, version, b.action)
+                n = seen.get(cid, 0)
+                seen[cid] = n + 1
+                if n:  # Discord rejects repeated custom_ids within a message
+                    cid += f"~{n}"
+                row.append(ButtonSpec(b.label[:80] or "·", cid, _STYLES.get(b.action, SECONDARY),
+                                      disabled=b.action == "noop"))
+            out.append(row)
+    if len(out) > MAX_ROWS:  # never expected; keep the cards and the Done row usable
+        out = out[:MAX_ROWS - 1] + out[-1:]
+    return out
+
+
+# -- wording ------------------------------------------------------------------------------
+
+_COMMANDS = [
+    (re.compile(r"\ba group\b(?= with /join)"), "a server channel"),
+    (re.compile(r"(?<![\w/])/newgame\b"), "/rummy new"),
+    (re.compile(r"(?<![\w/])/endgame\b"), "/rummy end"),
+    (re.compile(r"(?<![\w/])/(join|leave|hand|hint|rules)\b"), r"/rummy \1"),
+    (re.compile(r"in a group chat: add me to a group and send"), "in a server channel with"),
+    (re.compile(r"\bour private chat\b"), "your DMs"),
+]
+
+
+def discordify(text: str) -> str:
+    """The core speaks Telegram (`/newgame`, "our private chat"); say it the Discord way."""
+    for pattern, replacement in _COMMANDS:
+        text = pattern.sub(replacement, text)
+    return text
