@@ -38,6 +38,9 @@ def main(argv: list[str] | None = None) -> int:
     sim.add_argument("--seed", type=int, default=1)
     sim.add_argument("--json", action="store_true")
 
+    les = sub.add_parser("lesson", help="a guided lesson in the terminal")
+    les.add_argument("--rulebook", default="manipulation", choices=RULEBOOKS)
+
     mig = sub.add_parser("migrate", help="bring the database to the newest schema")
     mig.add_argument("--url", default=None, help="database URL (default: DATABASE_URL or SQLite)")
 
@@ -45,6 +48,11 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--url", default=None, help="database URL (default: DATABASE_URL or SQLite)")
 
     args = parser.parse_args(argv)
+    if args.command == "lesson":
+        from bot.adapters.console_lesson import run_lesson
+
+        run_lesson(args.rulebook)
+        return 0
     if args.command == "migrate":
         from bot.store import migrate
 

@@ -30,6 +30,9 @@ from telegram.ext import (
     filters,
 )
 
+from bot.core.lessons import PREFIX as LESSON_PREFIX
+from bot.core.lessons import VERBS as LESSON_VERBS
+from bot.core.lessons import LessonService
 from bot.core.service import Actor, GameService, pack
 from bot.core.views import Outcome, Screen
 
@@ -45,6 +48,7 @@ COMMANDS = [
     ("leaderboard", "Leaderboard: /leaderboard [rulebook]"),
     ("stats", "My results"),
     ("endgame", "End this chat's game (host)"),
+    ("lesson", "Learn to play, step by step: /lesson [rulebook]"),
     ("help", "How to play"),
 ]
 # Typed moves in the private chat (not in the command menu).
@@ -64,6 +68,7 @@ MOVES = [
     "cards",
     "new",
 ]
+MOVES += sorted(LESSON_VERBS - {*MOVES, *(c for c, _ in COMMANDS)})
 
 
 def keyboard(screen: Screen) -> InlineKeyboardMarkup | None:
@@ -73,7 +78,11 @@ def keyboard(screen: Screen) -> InlineKeyboardMarkup | None:
         [
             [
                 InlineKeyboardButton(
-                    b.label, callback_data=pack(screen.game_id, screen.version, b.action)
+                    b.label,
+                    # lesson buttons already carry their whole callback data
+                    callback_data=b.action
+                    if b.action.startswith(LESSON_PREFIX)
+                    else pack(screen.game_id, screen.version, b.action),
                 )
                 for b in row
             ]
@@ -96,8 +105,10 @@ class TelegramAdapter:
         base_file_url: str | None = None,
         rate_limiter: AIORateLimiter | None = None,
         poll_timeout: float = 10,
+        lessons: LessonService | None = None,
     ) -> None:
         self.service = service
+        self.lessons = lessons or LessonService(service.store, play=service.play_computer)
         builder = Application.builder().token(token).concurrent_updates(True)
         if base_url:
             builder = builder.base_url(base_url)
@@ -163,6 +174,14 @@ class TelegramAdapter:
         verb = message.text.split()[0].lstrip("/").split("@")[0].lower()
         args = " ".join(context.args or [])
         actor = self._actor(update)
+        if verb == "start" and args.startswith("lesson"):  # deep link ?start=lesson-tahiti
+            await self._lesson_reply(
+                actor, await self.lessons.start(actor, args.partition("-")[2] or None)
+            )
+            return
+        if verb == "lesson" or (actor.private and await self.lessons.handles(actor, verb)):
+            await self._lesson_reply(actor, await self.lessons.command(actor, verb, args))
+            return
         outcome = await self.service.command(actor, verb, args)
         if outcome.reply and (outcome.alert or outcome.group is None):
             await self._send_text(int(actor.chat_id), outcome.reply)
@@ -180,6 +199,9 @@ class TelegramAdapter:
             return
         verb, _, rest = message.text.strip().partition(" ")
         actor = self._actor(update)
+        if await self.lessons.handles(actor, verb):
+            await self._lesson_reply(actor, await self.lessons.command(actor, verb, rest))
+            return
         if verb.lower() not in (
             "lay",
             "add",
@@ -205,7 +227,11 @@ class TelegramAdapter:
         if query is None or query.message is None:
             return
         actor = self._actor(update)
-        outcome = await self.service.press(actor, query.data or "")
+        data = query.data or ""
+        if data.startswith(LESSON_PREFIX):
+            outcome = await self.lessons.press(actor, data)
+        else:
+            outcome = await self.service.press(actor, data)
         text = (outcome.reply or "")[:190] or None
         with contextlib.suppress(TelegramError):  # an old query can't be answered: not fatal
             await query.answer(text, show_alert=outcome.alert)
@@ -221,6 +247,12 @@ class TelegramAdapter:
                     update.effective_chat.id,
                     "Sorry, something went wrong there. The game is saved — please try again.",
                 )
+
+    async def _lesson_reply(self, actor: Actor, outcome: Outcome) -> None:
+        """A lesson answers in its screen; a text only for an error or when there is none."""
+        if outcome.reply and (outcome.alert or not outcome.private):
+            await self._send_text(int(actor.chat_id), outcome.reply)
+        await self.deliver(outcome)
 
     async def _check_private(self, outcome: Outcome, actor: Actor) -> None:
         """A player the bot can't message privately gets a deep link in the group."""

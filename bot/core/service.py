@@ -474,6 +474,29 @@ class GameService:
             raise Reply("That button is not for the lobby.")
         return Outcome(reply=reply, alert=False, group=screens.lobby_screen(row.id, record, menu))
 
+    async def play_computer(self, actor: Actor, rulebook: str, level: str = "medium") -> Outcome:
+        """A real game against one computer seat, started at once in this chat (a finished
+        lesson's [Play a real game], in the learner's private chat)."""
+        from bot.store import GameExists
+
+        rules = get_rulebook(rulebook)
+        player_id = await self.store.player(actor.platform, actor.user, actor.name)
+        record = Record(
+            rulebook=rules.name,
+            options=dict(rules.options),
+            host=actor.user,
+            seats=[
+                SeatInfo(actor.name, actor.user, player_id),
+                SeatInfo("Computer 1", None, None, level),
+            ],
+            seed=self.rng.randrange(2**31),
+        )
+        try:
+            row = await self.store.create_game(actor.platform, actor.chat_id, record.to_dict())
+        except GameExists:
+            return Outcome(reply="There is already a game in this chat.", alert=True)
+        return await self._mutate(row.id, lambda r, rec: self._start(r, rec))
+
     def _start(self, row: Any, record: Record) -> Outcome:
         if len(record.seats) < 2:
             raise Reply("A game needs at least 2 seats: invite someone or add a computer.")

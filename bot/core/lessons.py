@@ -1,0 +1,698 @@
+"""Guided lessons in a private chat (UX.md §5): the pure runner of engine/lessons.py, kept in the
+store and shown as screens.
+
+A lesson is a game row in the learner's private chat whose record is a normal `Record` with
+`state=None` (so the game service's resume loop ignores it) and the progress in
+`record["lesson"]`: {"progress": LessonState dict, "ui": {selected, mode, notice}, "ver": n}.
+`ver` goes into the buttons; it changes whenever the lesson or its menu does (not on card
+selection, which is idempotent: s1 selects, s0 deselects), so a stale button gets a fresh screen
+instead of acting twice.
+
+Buttons carry their whole callback data, `L:<game id>:<ver>:<action>` (≤ 64 bytes), so an
+adapter sends `Button.action` as it is and routes presses starting with `L:` to
+`LessonService.press`.
+
+    lessons = LessonService(store, play=service.play_computer)
+    out = await lessons.start(actor, "manipulation")      # -> Outcome with the private screen
+    out = await lessons.press(actor, "L:7:1:s1:5H#0")     # select 5♥
+    out = await lessons.command(actor, "lay", "5H 6H 7H")  # typed moves work too
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from bot.store import GameExists, StaleGame
+from engine import (
+    Action,
+    Commit,
+    Draw,
+    Finish,
+    GiveUp,
+    Knock,
+    NextRound,
+    Pass,
+    Place,
+    Reset,
+    Split,
+    Take,
+    group_label,
+    legal_actions,
+    player_view,
+)
+from engine.cards import Card, suit_order
+from engine.lessons import (
+    LEARNER,
+    LESSONS,
+    Feedback,
+    LessonState,
+    choose_joker,
+    get_lesson,
+    lesson_act,
+    lesson_game,
+    lesson_step,
+    outline,
+    restart_step,
+    show,
+    skip_step,
+    start_lesson,
+    step_label,
+)
+from engine.melds import readings
+from render import PrivateView, render_private
+
+from .record import Record, SeatInfo
+from .screens import groups_text
+from .typed import TypedError, parse_typed
+from .views import Button, Outcome, Screen
+
+PREFIX = "L:"
+CARDS_PER_ROW = 8
+MAX_CARD_BUTTONS = 24
+# Typed commands a lesson answers in its private chat (besides /lesson itself).
+VERBS = frozenset(
+    {
+        "lay",
+        "add",
+        "take",
+        "move",
+        "split",
+        "done",
+        "reset",
+        "draw",
+        "pass",
+        "knock",
+        "giveup",
+        "give",
+        "hint",
+        "show",
+        "skip",
+        "quit",
+        "next",
+        "finish",
+        "choose",
+        "joker",
+        "restart",
+    }
+)
+PlayHandOff = Callable[[Any, str], Awaitable[Outcome]]
+
+
+def pack_lesson(game_id: int, version: int, action: str) -> str:
+    """`L:<game id>:<version>:<action>`; Telegram allows 64 bytes of callback data."""
+    data = f"{PREFIX}{game_id}:{version}:{action}"
+    if len(data.encode()) > 64:
+        raise ValueError(f"callback data too long: {data}")
+    return data
+
+
+def unpack_lesson(data: str) -> tuple[int, int, str] | None:
+    if not data.startswith(PREFIX):
+        return None
+    parts = data[len(PREFIX) :].split(":", 2)
+    if len(parts) != 3 or not parts[0].isdigit() or not parts[1].isdigit():
+        return None
+    return int(parts[0]), int(parts[1]), parts[2]
+
+
+def is_lesson_record(record: dict[str, Any]) -> bool:
+    return bool((record.get("lesson") or {}).get("progress"))
+
+
+class _Reply(Exception):
+    """Stop and answer the learner (nothing is saved)."""
+
+    def __init__(self, text: str, *, alert: bool = True, screen: bool = False) -> None:
+        super().__init__(text)
+        self.text, self.alert, self.screen = text, alert, screen
+
+
+@dataclass
+class _Lesson:
+    """The lesson part of a record, decoded."""
+
+    progress: LessonState
+    selected: list[str] = field(default_factory=list)  # card tokens
+    mode: str = "main"  # main | add | take | take:<g> | split | split:<g> | more
+    notice: str = ""
+    ver: int = 1
+    last: dict[str, str] = field(default_factory=dict)  # the last feedback: result and key
+
+    @classmethod
+    def load(cls, record: dict[str, Any]) -> _Lesson:
+        data = record["lesson"]
+        ui = data.get("ui", {})
+        return cls(
+            LessonState.from_dict(data["progress"]),
+            list(ui.get("selected", [])),
+            ui.get("mode", "main"),
+            ui.get("notice", ""),
+            int(data.get("ver", 1)),
+            dict(ui.get("last", {})),
+        )
+
+    def dump(self) -> dict[str, Any]:
+        return {
+            "kind": "lesson",
+            "progress": self.progress.to_dict(),
+            "ui": {
+                "selected": self.selected,
+                "mode": self.mode,
+                "notice": self.notice,
+                "last": self.last,
+            },
+            "ver": self.ver,
+        }
+
+
+@dataclass(frozen=True)
+class _Ctx:
+    """Who pressed, in which lesson row: what a screen and an outcome need."""
+
+    actor: Any
+    game_id: int
+
+    def outcome(self, lesson: _Lesson | None = None, *, new: bool = False) -> Outcome:
+        out = Outcome(
+            game_id=self.game_id, platform=self.actor.platform, chat_id=self.actor.chat_id
+        )
+        if lesson is not None:
+            out.private[self.actor.user] = lesson_screen(self.game_id, lesson)
+            if new:
+                out.private_new.add(self.actor.user)
+        return out
+
+
+Change = Callable[[_Ctx, _Lesson], tuple[Outcome, str | None]]
+SIMPLE: dict[str, type[Action]] = {
+    "done": Commit,
+    "reset": Reset,
+    "giveup": GiveUp,
+    "draw": Draw,
+    "pass": Pass,
+    "knock": Knock,
+    "next": NextRound,
+    "finish": Finish,
+}
+UI_ONLY = ("s0", "s1", "noop", "cancel", "addm", "takem", "splm", "take", "spl", "more")
+
+
+class LessonService:
+    """Lessons for the chat adapters: start, button presses, typed moves; all state in the store."""
+
+    def __init__(self, store: Any, *, play: PlayHandOff | None = None) -> None:
+        self.store = store
+        self.play = play  # [Play a real game]: (actor, rulebook) -> Outcome, by the game service
+        self._locks: dict[int, asyncio.Lock] = {}
+
+    # -- entry points ---------------------------------------------------------------------
+
+    async def start(self, actor: Any, rulebook: str | None = None) -> Outcome:
+        """/lesson [rulebook]: resume this chat's lesson, or start one (Manipulation first)."""
+        if not actor.private:
+            return Outcome(reply="Lessons happen in our private chat: send me /lesson there.")
+        try:
+            name = get_lesson(rulebook).name if rulebook else None
+        except ValueError as error:
+            return Outcome(reply=str(error), alert=True)
+        row = await self.store.active_game(actor.platform, actor.chat_id)
+        if row is not None and not is_lesson_record(row.record):
+            return Outcome(
+                reply="There is a game running in this chat: finish it first (or /endgame).",
+                alert=True,
+            )
+        if row is not None:
+            current = row.record["lesson"]["progress"]["lesson"]
+            if name is None or name == current:
+                return await self._change(actor, row.id, _resume)
+            await self._close(row.id, "ended")
+        return await self._create(actor, name or "manipulation")
+
+    async def press(self, actor: Any, data: str) -> Outcome:
+        """A button from a lesson screen (`L:<game id>:<ver>:<action>`)."""
+        parsed = unpack_lesson(data)
+        if parsed is None:
+            return Outcome(reply="That button is not from this bot.", alert=True)
+        game_id, version, action = parsed
+        if action.startswith("go:"):
+            return await self._go(actor, game_id, action[3:])
+        if action == "play":
+            return await self._play(actor, game_id)
+        head = action.partition(":")[0]
+        return await self._change(
+            actor,
+            game_id,
+            lambda ctx, les: _press(ctx, les, version, action),
+            closed_ok=head in UI_ONLY,
+        )
+
+    async def command(self, actor: Any, verb: str, args: str = "") -> Outcome:
+        """Typed: /lesson [rulebook], and in a lesson /lay 5H 6H 7H, /done, /skip, /quit…"""
+        verb = verb.lower().lstrip("/").split("@")[0]
+        if verb == "lesson":
+            return await self.start(actor, args.strip() or None)
+        game_id = await self.active(actor)
+        if game_id is None:
+            return Outcome(
+                reply="No lesson is running here. Send /lesson to start one.", alert=True
+            )
+        if verb not in VERBS:
+            return Outcome(reply=f"Unknown command /{verb} in a lesson.", alert=True)
+        out = await self._change(
+            actor, game_id, lambda ctx, les: _typed(ctx, les, verb, args.strip())
+        )
+        if out.private:  # a typed move scrolled the lesson up: post it again below
+            out.private_new.add(actor.user)
+        return out
+
+    async def active(self, actor: Any) -> int | None:
+        """The lesson running in this chat, if any (adapters route typed moves by it)."""
+        row = await self.store.active_game(actor.platform, actor.chat_id)
+        return row.id if row is not None and is_lesson_record(row.record) else None
+
+    async def handles(self, actor: Any, verb: str) -> bool:
+        """Should this typed command go to the lesson (rather than to a game)?"""
+        verb = verb.lower().lstrip("/").split("@")[0]
+        return verb == "lesson" or (verb in VERBS and await self.active(actor) is not None)
+
+    # -- store ----------------------------------------------------------------------------
+
+    def _lock(self, game_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(game_id, asyncio.Lock())
+
+    async def _create(self, actor: Any, name: str) -> Outcome:
+        lesson = _Lesson(start_lesson(name), notice=get_lesson(name).intro)
+        record = Record(
+            rulebook=name,
+            host=actor.user,
+            seats=[SeatInfo(actor.name, actor.user)],
+            lesson=lesson.dump(),
+        ).to_dict()
+        try:
+            row = await self.store.create_game(
+                actor.platform, actor.chat_id, record, status="playing"
+            )
+        except GameExists:
+            return Outcome(
+                reply="There is a game running in this chat: finish it first.", alert=True
+            )
+        return _Ctx(actor, row.id).outcome(lesson, new=True)
+
+    async def _close(self, game_id: int, status: str) -> None:
+        for _ in range(5):
+            row = await self.store.get_game(game_id)
+            if row is None or row.status == status:
+                return
+            try:
+                await self.store.save_game(
+                    game_id, row.record, expected_version=row.version, status=status
+                )
+                return
+            except StaleGame:
+                continue
+
+    async def _change(
+        self, actor: Any, game_id: int, change: Change, *, closed_ok: bool = False
+    ) -> Outcome:
+        """Load, change, save with the row's version (retrying when the adapter saved its
+        message ids meanwhile); `change` returns the outcome and a new row status (or None)."""
+        ctx = _Ctx(actor, game_id)
+        async with self._lock(game_id):
+            for _ in range(5):
+                row = await self.store.get_game(game_id)
+                if row is None or not is_lesson_record(row.record):
+                    return Outcome(reply="That lesson no longer exists. Send /lesson.", alert=True)
+                if row.record.get("host") != actor.user:
+                    return Outcome(reply="This lesson belongs to someone else.", alert=True)
+                lesson = _Lesson.load(row.record)
+                try:
+                    if row.status not in ("lobby", "playing") and not closed_ok:
+                        raise _Reply("This lesson is over. Send /lesson to start another.")
+                    outcome, status = await asyncio.to_thread(change, ctx, lesson)
+                except _Reply as reply:
+                    out = ctx.outcome(lesson if reply.screen else None)
+                    out.reply, out.alert = reply.text, reply.alert
+                    return out
+                record = dict(row.record)
+                record["lesson"] = lesson.dump()
+                try:
+                    await self.store.save_game(
+                        game_id, record, expected_version=row.version, status=status
+                    )
+                except StaleGame:
+                    continue
+                return outcome
+        return Outcome(reply="The lesson is busy — try again.", alert=True)
+
+    # -- hand-offs --------------------------------------------------------------------------
+
+    async def _play(self, actor: Any, game_id: int) -> Outcome:
+        row = await self.store.get_game(game_id)
+        if row is None or not is_lesson_record(row.record) or row.record.get("host") != actor.user:
+            return Outcome(reply="That button is not yours.", alert=True)
+        name = row.record["lesson"]["progress"]["lesson"]
+        if row.status == "playing":
+            await self._close(game_id, "finished")  # the chat must be free for the real game
+        if self.play is None:
+            return Outcome(reply=f"Start a real game with /newgame {name} in a group chat.")
+        return await self.play(actor, name)
+
+    async def _go(self, actor: Any, game_id: int, name: str) -> Outcome:
+        row = await self.store.get_game(game_id)
+        if row is not None and row.record.get("host") == actor.user and row.status == "playing":
+            await self._close(game_id, "ended")
+        return await self.start(actor, name)
+
+
+# -- what a press or a typed command does (run in a worker thread) ----------------------------
+
+
+def _resume(ctx: _Ctx, lesson: _Lesson) -> tuple[Outcome, str | None]:
+    lesson.notice = "Welcome back — here is where you left off."
+    lesson.mode = "main"
+    return ctx.outcome(lesson, new=True), None
+
+
+def _press(ctx: _Ctx, lesson: _Lesson, version: int, action: str) -> tuple[Outcome, str | None]:
+    head, _, arg = action.partition(":")
+    if version != lesson.ver and head not in ("s0", "s1", "noop"):
+        raise _Reply(
+            "That button is out of date — here is a fresh screen.", alert=False, screen=True
+        )
+    progress = lesson.progress
+    if head in ("s0", "s1"):
+        tokens = {c.token for c in _selectable(progress)}
+        if arg not in tokens:
+            raise _Reply("That card is no longer yours to place.", alert=False, screen=True)
+        lesson.selected = [t for t in lesson.selected if t in tokens and t != arg]
+        if head == "s1":
+            lesson.selected.append(arg)
+        return ctx.outcome(lesson), None
+    if head == "noop":
+        return ctx.outcome(lesson), None
+    # A menu change bumps the version too: a button of the old menu can't act afterwards.
+    if head == "cancel":
+        lesson.mode = "main"
+        lesson.progress = replace(progress, joker=None)
+    elif head in ("addm", "takem", "splm", "more"):
+        if head == "addm" and not lesson.selected:
+            lesson.notice = "Select the cards to add first (tap them)."
+        else:
+            lesson.mode = {"addm": "add", "takem": "take", "splm": "split", "more": "more"}[head]
+    elif head in ("take", "spl"):
+        lesson.mode = f"{'take' if head == 'take' else 'split'}:{int(arg)}"
+    if head in ("cancel", "addm", "takem", "splm", "more", "take", "spl"):
+        lesson.ver += 1
+        return ctx.outcome(lesson), None
+    if head == "show":
+        lesson.progress, feedback = show(progress)
+        return _after(ctx, lesson, feedback)
+    if head == "skip":
+        lesson.progress, feedback = skip_step(progress)
+        return _after(ctx, lesson, feedback)
+    if head == "restart":
+        lesson.progress = restart_step(progress)
+        return _after(ctx, lesson, Feedback("progress", "The step starts again.", "restart"))
+    if head == "quit":
+        lesson.notice = "Lesson stopped. Send /lesson to start again."
+        lesson.mode = "main"
+        lesson.ver += 1
+        out = ctx.outcome(lesson)
+        out.private[ctx.actor.user].buttons = []
+        out.reply, out.alert = "Lesson stopped.", False
+        return out, "ended"
+    act: Action
+    selected = _selected_cards(progress, lesson.selected)
+    if head in ("new", "add"):
+        if not selected:
+            lesson.notice = "Select cards first (tap them)."
+            return ctx.outcome(lesson), None
+        act = Place(LEARNER, tuple(selected), None if head == "new" else int(arg))
+    elif head == "tc":
+        group, _, token = arg.partition(":")
+        act = Take(LEARNER, int(group), Card.from_token(token))
+    elif head == "spa":
+        group, _, at = arg.partition(":")
+        act = Split(LEARNER, int(group), int(at))
+    elif head == "jk":
+        group, _, faces = arg.partition(":")
+        act = Commit(LEARNER, None, {int(group): tuple(faces.split(","))})
+    elif head in SIMPLE:
+        act = SIMPLE[head](LEARNER)
+    else:
+        raise _Reply("Unknown button.", screen=True)
+    return _act(ctx, lesson, [act])
+
+
+def _typed(ctx: _Ctx, lesson: _Lesson, verb: str, args: str) -> tuple[Outcome, str | None]:
+    progress = lesson.progress
+    if verb in ("show", "hint", "skip", "quit", "restart"):
+        return _press(ctx, lesson, lesson.ver, "show" if verb == "hint" else verb)
+    if verb in ("next", "finish"):
+        return _act(ctx, lesson, [SIMPLE[verb](LEARNER)])
+    if verb in ("choose", "joker"):
+        try:
+            return _act(ctx, lesson, [choose_joker(progress, args)])
+        except ValueError as error:
+            raise _Reply(str(error)) from None
+    hand = sorted(player_view(lesson_game(progress), LEARNER).draft_hand, key=suit_order)
+    try:
+        actions = parse_typed(LEARNER, verb, args, hand)
+    except TypedError as error:
+        raise _Reply(str(error)) from None
+    return _act(ctx, lesson, actions)
+
+
+def _act(ctx: _Ctx, lesson: _Lesson, actions: list[Action]) -> tuple[Outcome, str | None]:
+    feedback = Feedback("progress", "")
+    texts: list[str] = []
+    for act in actions:
+        lesson.progress, feedback = lesson_act(lesson.progress, act)
+        if feedback.text:
+            texts.append(feedback.text)
+        if feedback.result != "progress":
+            break
+    if len(texts) > 1:
+        feedback = replace(feedback, text="\n".join(texts))
+    return _after(ctx, lesson, feedback)
+
+
+def _after(ctx: _Ctx, lesson: _Lesson, feedback: Feedback) -> tuple[Outcome, str | None]:
+    """Update the lesson's UI state after a lesson action, and answer."""
+    lesson.ver += 1
+    lesson.mode = "main"
+    if feedback.result != "wrong":
+        lesson.selected = []
+    # "Show me" stays on screen while the learner follows it; any other text replaces it.
+    if feedback.text or feedback.result != "progress" or lesson.last.get("key") != "show":
+        lesson.notice = feedback.text
+        lesson.last = {"result": feedback.result, "key": feedback.key}
+    out = ctx.outcome(lesson)
+    short = feedback.text.split("\n", 1)[0]
+    if feedback.result == "wrong":
+        out.reply, out.alert = short, True
+    elif feedback.correct:
+        out.reply = "✓ Correct!" if feedback.result == "correct" else "Skipped."
+    elif feedback.result == "choose":
+        out.reply = short
+    return out, "finished" if lesson.progress.finished else None
+
+
+def _selectable(progress: LessonState) -> list[Card]:
+    """Cards the learner may select: the hand, loose table cards, and Tahiti's singles."""
+    view = player_view(lesson_game(progress), LEARNER)
+    loose = view.draft.loose if view.draft else []
+    singles = view.draft.singles if view.draft else list(view.singles)
+    return [*sorted(view.draft_hand, key=suit_order), *loose, *singles]
+
+
+def _selected_cards(progress: LessonState, tokens: list[str]) -> list[Card]:
+    by_token = {c.token: c for c in _selectable(progress)}
+    return [by_token[t] for t in tokens if t in by_token]
+
+
+def _key(*parts: object) -> str:
+    return hashlib.blake2b(repr(parts).encode(), digest_size=10).hexdigest()
+
+
+def lesson_screen(game_id: int, lesson: _Lesson) -> Screen:
+    """The lesson message: picture (step cards outlined), step and instruction, buttons."""
+    progress = lesson.progress
+    step = lesson_step(progress)
+    game = lesson_game(progress)
+    view = player_view(game, LEARNER)
+    rules = game.rules
+    draft = view.draft
+    groups = draft.groups if draft is not None else [list(g) for g in view.table]
+    singles = draft.singles if draft is not None else list(view.singles)
+    loose = draft.loose if draft is not None else []
+    hand = sorted(view.draft_hand, key=suit_order)
+    hint_cards, hint_groups = outline(progress)
+    invalid = frozenset(
+        i
+        for i in view.changed
+        if len(groups[i]) < 3
+        or not readings(groups[i], rules.ace, max_jokers=rules.max_jokers_per_group)
+    )
+    placed = frozenset(c.ident for g in groups for c in g) & frozenset(c.ident for c in view.hand)
+    label = (
+        f"🎓 {get_lesson(progress.lesson).title} — lesson complete"
+        if progress.finished
+        else step_label(progress)
+    )
+    picture = PrivateView(
+        label,
+        tuple(hand),
+        "suit",
+        tuple(tuple(g) for g in groups),
+        tuple(singles),
+        frozenset(view.changed),
+        invalid,
+        tuple(loose),
+        placed,
+        frozenset(),
+        hint_cards,
+        hint_groups,
+    )
+    lines = [label]
+    if not progress.finished:
+        lines.append(step.text)
+    if lesson.notice:
+        lines.append(lesson.notice)
+    lines.append("Table: " + groups_text(groups, singles))
+    if loose:
+        lines.append("Loose (place before Done): " + " ".join(c.pretty() for c in loose))
+    lines.append(
+        "Hand: " + ("  ".join(f"{i + 1} {c.pretty()}" for i, c in enumerate(hand)) or "empty")
+    )
+    text = "\n".join(lines)
+    if len(text) > 1024:  # a photo caption's limit
+        text = text[:1023] + "…"
+
+    def button(label_: str, action: str) -> Button:
+        return Button(label_, pack_lesson(game_id, lesson.ver, action))
+
+    buttons = _buttons(lesson, game, groups, button)
+    return Screen(
+        text, buttons, _key("lesson", picture), lambda: render_private(picture), game_id, lesson.ver
+    )
+
+
+def _rows(buttons: list[Button], width: int = CARDS_PER_ROW) -> list[list[Button]]:
+    return [buttons[i : i + width] for i in range(0, len(buttons), width)]
+
+
+def _buttons(
+    lesson: _Lesson, game: Any, groups: list[list[Card]], button: Callable[[str, str], Button]
+) -> list[list[Button]]:
+    progress = lesson.progress
+    if progress.finished:
+        if lesson.mode == "more":
+            return [
+                *_rows([button(get_lesson(n).title, f"go:{n}") for n in LESSONS], 4),
+                [button("◀ Back", "cancel")],
+            ]
+        return [[button("▶ Play a real game", "play"), button("📚 Another lesson", "more")]]
+    step = lesson_step(progress)
+    tail = [button("💡 Show me", "show"), button("⏭ Skip", "skip"), button("✖ Quit", "quit")]
+    if progress.joker:
+        g = progress.joker["group"]
+        options = [
+            button(
+                " ".join(Card.from_token("*#0=" + f).pretty()[1:] for f in opt),
+                f"jk:{g}:{','.join(opt)}",
+            )
+            for opt in progress.joker["options"]
+        ]
+        return [
+            [button(f"Joker in {group_label(g)} stands for:", "noop")],
+            *_rows(options, 4),
+            [button("Cancel", "cancel")],
+            tail,
+        ]
+    legal = legal_actions(game, LEARNER)
+    if game.phase == "round_over":
+        row = [button("▶ Next round", "next")]
+        if "finish" in legal:
+            row.append(button("■ Finish", "finish"))
+        return [row, tail]
+    selected = set(lesson.selected)
+    hand = {c.ident for c in game.hands[LEARNER]}
+    cards = [
+        button(
+            ("✓" if c.token in selected else "")
+            + (c.pretty() if c.ident in hand else f"({c.pretty()})"),
+            f"s{0 if c.token in selected else 1}:{c.token}",
+        )
+        for c in _selectable(progress)[:MAX_CARD_BUTTONS]
+    ]
+    rows = _rows(cards)
+    letters = range(len(groups))
+    if lesson.mode == "add":
+        rows += [
+            *_rows([button(group_label(i), f"add:{i}") for i in letters]),
+            [button("Cancel", "cancel")],
+        ]
+    elif lesson.mode in ("take", "split"):
+        head = "take" if lesson.mode == "take" else "spl"
+        rows += [
+            *_rows([button(group_label(i), f"{head}:{i}") for i in letters]),
+            [button("Cancel", "cancel")],
+        ]
+    elif lesson.mode.startswith("take:"):
+        g = int(lesson.mode.split(":")[1])
+        if g < len(groups):
+            rows += _rows([button(c.pretty(), f"tc:{g}:{c.token}") for c in groups[g]])
+        rows.append([button("Cancel", "cancel")])
+    elif lesson.mode.startswith("split:"):
+        g = int(lesson.mode.split(":")[1])
+        if g < len(groups):
+            rows += _rows(
+                [
+                    button(f"after {c.pretty()}", f"spa:{g}:{i + 1}")
+                    for i, c in enumerate(groups[g][:-1])
+                ],
+                4,
+            )
+        rows.append([button("Cancel", "cancel")])
+    else:
+        tools = {
+            "new": ("New group", "new"),
+            "add": ("Add to ▸", "addm"),
+            "take": ("Take from ▸", "takem"),
+            "split": ("✂ Split ▸", "splm"),
+        }
+        shown = list(step.tools)
+        if groups and "add" not in shown:  # a half-built group can always be finished
+            shown.insert(1, "add")
+        rows.append([button(*tools[t]) for t in shown])
+    last = []
+    if "commit" in legal:
+        last.append(button("✔ Done", "done"))
+    if "give_up" in legal:
+        last.append(button("Give up (+3)", "giveup"))
+    elif "reset" in legal:
+        last.append(button("↺ Reset", "reset"))
+    if "knock" in legal:  # Carousel: Draw becomes Knock
+        last.append(button("✊ Knock", "knock"))
+    elif "draw" in legal:
+        last.append(button("Draw", "draw"))
+    elif "pass" in legal:
+        last.append(button("Pass", "pass"))
+    rows += [last, tail]
+    return rows
+
+
+__all__ = [
+    "PREFIX",
+    "VERBS",
+    "LessonService",
+    "is_lesson_record",
+    "lesson_screen",
+    "pack_lesson",
+    "unpack_lesson",
+]

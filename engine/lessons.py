@@ -1,0 +1,687 @@
+"""Guided lessons in the real game (RULES.md §3 "Learn while playing"; UX.md §5). Pure: no I/O.
+
+A lesson is a list of steps (engine/lessons_data.py). Each step deals a position with
+`deal_scenario` (or goes on from the previous step's game) and names a goal. The learner's actions
+go through the real engine: an illegal one is answered with the engine's reason plus a nudge
+keyed by what went wrong; a legal one that misses the goal is taken back and explained; draft
+edits, reminders and hints are progress; meeting the goal advances to the next step, optionally
+after the computer seats reply. `LessonState` is JSON-safe, so progress survives a restart.
+
+    state = start_lesson("manipulation")
+    state, feedback = lesson_act(state, Place(0, tuple(parse_cards("5H 6H 7H")), None))
+    state, feedback = lesson_act(state, Commit(0))        # feedback.correct -> next step
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any, Literal
+
+from . import draft as drafts
+from .actions import (
+    Action,
+    Commit,
+    Draw,
+    Finish,
+    GiveUp,
+    Hint,
+    IllegalAction,
+    JokerChoiceNeeded,
+    Knock,
+    Move,
+    NextRound,
+    Pass,
+    Place,
+    Reset,
+    Split,
+    Take,
+)
+from .ai import choose_action
+from .cards import Card, parse_cards
+from .game import Event, apply, player_view
+from .lessons_data import LESSONS
+from .lessons_model import Goal, Lesson, Position, Step
+from .moves import group_index, group_label
+from .rulebooks import get_rulebook
+from .scenario import deal_scenario
+from .state import GameState
+
+LEARNER = 0
+MAX_COMPUTER_ACTIONS = 40  # a computer turn is a few actions; this only guards against a loop
+
+Ident = tuple[int, str, int]
+
+
+@dataclass
+class LessonState:
+    """Progress through one lesson: JSON-safe (`to_dict` / `from_dict`)."""
+
+    lesson: str
+    step: int
+    game: dict[str, Any]  # GameState.to_dict() of the step's game
+    attempts: int = 0  # wrong tries on this step
+    mistakes: int = 0  # wrong tries over the whole lesson
+    skipped: list[int] = field(default_factory=list)
+    joker: dict[str, Any] | None = None  # Done is waiting: {"group": i, "options": [[face…]…]}
+    shown: bool = False  # "Show me" was pressed on this step
+    finished: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> LessonState:
+        return cls(**data)
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), separators=(",", ":"), sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str) -> LessonState:
+        return cls.from_dict(json.loads(text))
+
+
+Result = Literal["correct", "wrong", "progress", "choose", "skipped", "finished"]
+
+
+@dataclass(frozen=True)
+class Feedback:
+    """What the lesson says about one action. `key` names what happened or went wrong."""
+
+    result: Result
+    text: str
+    key: str = ""
+    reason: str = ""  # the engine's own sentence, for an illegal action
+
+    @property
+    def correct(self) -> bool:
+        return self.result in ("correct", "skipped")
+
+
+# -- lessons, steps, positions ---------------------------------------------------------------
+
+
+def get_lesson(name: str) -> Lesson:
+    key = str(name).strip().lower()
+    if key not in LESSONS:
+        raise ValueError(f"Unknown lesson {name!r}. Lessons: {', '.join(LESSONS)}")
+    return LESSONS[key]
+
+
+def build_position(position: Position) -> GameState:
+    """The step's game: a scripted deal, then any moves already made (`setup`)."""
+    rules = get_rulebook(position.rulebook, **position.options)
+    game = deal_scenario(
+        rules,
+        list(position.hands),
+        table=list(position.table),
+        singles=position.singles,
+        stock_top=position.stock_top,
+        turn=position.turn,
+        seed=position.seed,
+        first_lay_done=position.first_lay_done,
+    )
+    if position.empty_stock:  # cards are conserved: the rest of the stock goes to a computer
+        game.hands[1] += game.stock
+        game.stock = []
+    for move in position.setup:
+        game, _ = apply(game, parse_move(move))
+    return game
+
+
+def start_lesson(name: str) -> LessonState:
+    lesson = get_lesson(name)
+    first = lesson.steps[0]
+    if first.position is None:
+        raise ValueError(f"The first step of {lesson.title} needs a position")
+    return LessonState(lesson.name, 0, build_position(first.position).to_dict())
+
+
+def lesson_step(state: LessonState) -> Step:
+    return get_lesson(state.lesson).steps[state.step]
+
+
+def lesson_game(state: LessonState) -> GameState:
+    return GameState.from_dict(state.game)
+
+
+def step_label(state: LessonState) -> str:
+    """`Lesson 1/12 · Sets and runs`."""
+    lesson = get_lesson(state.lesson)
+    return f"Lesson {state.step + 1}/{len(lesson.steps)} · {lesson_step(state).title}"
+
+
+# -- the demo notation (the same words as typed moves) -----------------------------------------
+
+_SIMPLE: dict[str, type[Action]] = {
+    "done": Commit,
+    "reset": Reset,
+    "draw": Draw,
+    "pass": Pass,
+    "knock": Knock,
+    "giveup": GiveUp,
+    "hint": Hint,
+    "next": NextRound,
+    "finish": Finish,
+}
+
+
+def parse_move(text: str, seat: int = LEARNER) -> Action:
+    """`lay 5H 6H 7H`, `add A 8H`, `take A 5S`, `move A:5S B`, `split A 3`, `choose A 9C`,
+    `done`, `reset`, `draw`, `pass`, `knock`, `giveup`, `hint`, `next`, `finish`."""
+    verb, _, rest = text.strip().partition(" ")
+    verb, rest = verb.lower(), rest.strip()
+    if verb in _SIMPLE:
+        return _SIMPLE[verb](seat)
+    label, _, tail = rest.partition(" ")
+    if verb == "lay":
+        return Place(seat, tuple(parse_cards(rest)), None)
+    if verb == "add":
+        return Place(seat, tuple(parse_cards(tail)), group_index(label))
+    if verb == "take":
+        return Take(seat, group_index(label), parse_cards(tail)[0])
+    if verb == "split":
+        return Split(seat, group_index(label), int(tail))
+    if verb == "choose":
+        return Commit(seat, None, {group_index(label): tuple(tail.upper().split())})
+    if verb == "move":
+        source, _, cards = label.partition(":")
+        target = None if tail.lower() == "new" else group_index(tail)
+        return Move(seat, tuple(parse_cards(cards)), group_index(source), target)
+    raise ValueError(f"Unknown move {text!r}")
+
+
+def choose_joker(state: LessonState, text: str) -> Commit:
+    """Done with the waiting joker's card: `9C` (or `A 9C`, naming its group as in demos)."""
+    if not state.joker:
+        raise ValueError("No joker is waiting for a choice")
+    faces = tuple(t for t in text.upper().replace(",", " ").split() if len(t) > 1)
+    return Commit(LEARNER, None, {state.joker["group"]: faces})
+
+
+def _pretty_faces(text: str) -> str:
+    return " ".join(c.pretty() for c in parse_cards(text))
+
+
+def demo_text(step: Step) -> str:
+    """The demo as button presses: `select 5♥ 6♥ 7♥ → New group → ✔ Done`."""
+    out = []
+    for line in step.demo:
+        verb, _, rest = line.partition(" ")
+        label, _, tail = rest.partition(" ")
+        match verb:
+            case "lay":
+                out.append(f"select {_pretty_faces(rest)} → New group")
+            case "add":
+                out.append(f"select {_pretty_faces(tail)} → Add to ▸ {label}")
+            case "take":
+                out.append(f"Take from ▸ {label} ▸ {_pretty_faces(tail)}")
+            case "split":
+                out.append(f"Split ▸ {label} after card {tail}")
+            case "choose":
+                out.append(f"the joker is {_pretty_faces(tail)}")
+            case "move":
+                out.append(f"move {rest}")
+            case _:
+                out.append(
+                    {
+                        "done": "✔ Done",
+                        "reset": "↺ Reset",
+                        "draw": "Draw",
+                        "pass": "Pass",
+                        "knock": "✊ Knock",
+                        "giveup": "Give up (+3)",
+                        "next": "▶ Next round",
+                        "finish": "■ Finish",
+                    }.get(verb, verb)
+                )
+    return " → ".join(out)
+
+
+def show_me(state: LessonState) -> str:
+    """What "Show me" says: the step's own words, then the moves that do it."""
+    step = lesson_step(state)
+    parts = [step.show] if step.show else []
+    if step.demo:
+        parts.append("Do this: " + demo_text(step) + ".")
+        parts.append("Or type: " + " · ".join("/" + d for d in step.demo))
+    return "\n".join(parts)
+
+
+def outline(
+    state: LessonState, *, shown: bool | None = None
+) -> tuple[frozenset[Ident], frozenset[int]]:
+    """(card idents, group indices) to outline on the picture: the step's cards, the engine's
+    must-lay reminder or hint, and — once "Show me" was pressed — the step's groups."""
+    step = lesson_step(state)
+    game = lesson_game(state)
+    view = player_view(game, LEARNER)
+    groups = view.draft.groups if view.draft else [list(g) for g in view.table]
+    loose = view.draft.loose if view.draft else []
+    singles = view.draft.singles if view.draft else list(view.singles)
+    pool = [*view.draft_hand, *loose, *singles, *(c for g in groups for c in g)]
+    cards: set[Ident] = set()
+    for wanted in parse_cards(step.outline) if step.outline else []:
+        for card in pool:
+            if card.ident in cards:
+                continue
+            if (wanted.is_joker and card.is_joker) or (
+                not card.is_joker and card.face == wanted.face
+            ):
+                cards.add(card.ident)
+                break
+    marked: set[int] = set()
+    if view.hint:
+        cards.add(Card.from_token(view.hint["card"]).ident)
+        marked |= set(view.hint.get("groups", []))
+    if state.shown if shown is None else shown:
+        marked |= {g for g in step.outline_groups if g < len(groups)}
+    return frozenset(cards), frozenset(marked)
+
+
+# -- judging ---------------------------------------------------------------------------------
+
+# The engine's reasons, sorted into what went wrong (first match wins).
+REASON_KEYS: tuple[tuple[str, str], ...] = (
+    (r"has only \d+ card", "too_few"),
+    (r"not a set or a run.*\((the|an) ace", "ace"),
+    (r"not a set or a run", "not_meld"),
+    (r"never go back into a hand|missing from the table", "back_to_hand"),
+    (r"at least one card from your hand", "nothing_added"),
+    (r"loose cards", "loose"),
+    (r"first lay", "first_lay"),
+    (r"must keep standing for", "joker_keep"),
+    (r"can't leave the cards beside it", "joker_immobile"),
+    (r"holds a joker|group that holds a joker", "locked"),
+    (r"holds two jokers", "two_jokers"),
+    (r"knock only with", "knock_limit"),
+    (r"no knocking|knock only after|Nobody may knock", "knock"),
+    (r"Draw a card first", "draw_first"),
+    (r"pass only when the stock is empty|can't pass while", "pass_stock"),
+    (r"stock is empty|stock has run out", "stock_empty"),
+    (r"Finish your move with Done, or give up", "give_up_first"),
+    (r"Reset becomes Give up", "reset_is_give_up"),
+    (r"nothing to give up", "nothing_to_give_up"),
+    (r"no Give up", "no_give_up"),
+    (r"There is no group", "no_group"),
+    (r"split it after", "split"),
+    (r"You have (no|only)|There is no |Select the cards|Name the card", "no_card"),
+    (r"not your turn", "turn"),
+)
+
+_ACE_NUDGES = {
+    "high": "The ace is high only here: Q-K-A is a run, A-2-3 is not.",
+    "low": "The ace is low only here: A-2-3 is a run, Q-K-A is not.",
+    "either": "An ace goes at one end of a run — high or low, never both, never in the middle.",
+    "ends": "An ace goes at one end of a run — A-2-3 or Q-K-A — never in the middle.",
+}
+
+DEFAULT_NUDGES: dict[str, str] = {
+    "too_few": "A set or a run needs at least 3 cards.",
+    "not_meld": "Every group must be a set (3–4 cards of one rank, all different suits) or a "
+    "run (3 or more cards of one suit in order).",
+    "back_to_hand": "A card on the table never goes back into a hand: put it into a group.",
+    "nothing_added": "Every lay adds at least one card from your hand.",
+    "loose": "Cards you took out of a group must go into a group before Done.",
+    "first_lay": "Your first lay needs a run of three cards of one suit from your hand.",
+    "joker_keep": "A joker keeps its card until the real card is on the table.",
+    "joker_immobile": "This joker stays beside its cards until the real card is on the table.",
+    "locked": "A group with a joker only takes cards from your hand.",
+    "two_jokers": "A group may hold only one joker.",
+    "knock_limit": "You may knock only when your hand would be worth 5 points or fewer.",
+    "draw_first": "Every turn starts with a draw.",
+    "stock_empty": "The stock is empty: pass instead.",
+    "pass_stock": "You pass only when the stock is empty.",
+    "give_up_first": "Finish the move with Done, or Give up (+3).",
+    "reset_is_give_up": "Once the table changed, Reset has become Give up (+3).",
+    "no_card": "Check the cards in your hand and the group letters on the picture.",
+    "no_group": "The groups are labelled A, B, C… on the picture.",
+    "legal_other": "Read the step again, or tap 💡 Show me.",
+    "drew": "You don't need to draw in this step.",
+    "passed": "You don't need to pass in this step.",
+    "gave_up": "You don't need to give up in this step.",
+    "unchanged": "Change your copy first; Reset then puts it back.",
+}
+
+_MISS_LEADS = {
+    "legal_other": "That move is legal, but it isn't what this step asks.",
+    "drew": "That drew a card.",
+    "passed": "That passed your turn.",
+    "gave_up": "That gave up the move.",
+    "unchanged": "There is nothing to put back yet.",
+}
+
+
+_TAKEN_BACK = frozenset({"legal_other", "drew", "passed", "gave_up"})
+
+
+def classify(reason: str) -> str:
+    """The key of an engine reason (`"too_few"`, `"ace"`, …), or `"illegal"`."""
+    for pattern, key in REASON_KEYS:
+        if re.search(pattern, reason, re.IGNORECASE):
+            return key
+    return "illegal"
+
+
+def _faces(text: str) -> Counter[str]:
+    return Counter(c.face for c in parse_cards(text)) if text else Counter()
+
+
+def _group_faces(group: Iterable[Card]) -> Counter[str]:
+    return Counter("*" if c.is_joker else c.face for c in group)
+
+
+def _goal_met(
+    goal: Goal, before: GameState, after: GameState, action: Action, events: list[Event]
+) -> bool:
+    kinds = {e.kind for e in events}
+    laid = next((e for e in events if e.kind == "laid" and e.seat == LEARNER), None)
+    if goal.kind == "lay":
+        return laid is not None and _lay_ok(goal, after, laid)
+    if goal.kind == "knock":
+        return "knocked" in kinds and (laid is None or _lay_ok(goal, after, laid))
+    if goal.kind == "draw":
+        return "drew" in kinds and laid is None
+    if goal.kind == "reset":
+        return isinstance(action, Reset) and drafts.draft_differs(before)
+    if goal.kind == "turn_over":
+        return after.phase != "play" or after.turn != LEARNER
+    if goal.kind == "finish":
+        return isinstance(action, Finish) and "game_over" in kinds
+    return {"pass": "passed", "give_up": "gave_up"}[goal.kind] in kinds
+
+
+def _lay_ok(goal: Goal, after: GameState, laid: Event) -> bool:
+    placed = Counter(Card.from_token(t).face for t in laid.data["placed"])  # from the hand
+    if goal.places and _faces(goal.places) - placed:
+        return False
+    if goal.places_any and not any(placed[f] for f in _faces(goal.places_any)):
+        return False
+    tables = [_group_faces(g) for g in after.table]
+    if goal.group and _faces(goal.group) not in tables:
+        return False
+    if goal.contains and not any(not (_faces(goal.contains) - t) for t in tables):
+        return False
+    if goal.rearranged is not None and bool(laid.data.get("rearranged")) != goal.rearranged:
+        return False
+    return not goal.out or not after.hands[LEARNER]
+
+
+def _judge(
+    step: Step, before: GameState, after: GameState, action: Action, events: list[Event]
+) -> tuple[str, str]:
+    """("met" | "miss" | "progress", key)."""
+    if _goal_met(step.goal, before, after, action, events):
+        return "met", "met"
+    kinds = [e.kind for e in events]
+    for kind in ("reminder", "hint", "give_up_confirm"):
+        if kind in kinds:
+            return "progress", kind
+    if isinstance(action, Reset):
+        return ("miss", "unchanged") if step.goal.kind == "reset" else ("progress", "reset")
+    if "draft" in kinds:
+        return "progress", "draft"
+    for kind, key in (
+        ("laid", "legal_other"),
+        ("knocked", "legal_other"),
+        ("round_started", "legal_other"),
+        ("game_over", "legal_other"),
+        ("gave_up", "gave_up"),
+        ("passed", "passed"),
+        ("drew", "drew"),
+    ):
+        if kind in kinds:
+            return ("progress", key) if key in step.allow else ("miss", key)
+    return "progress", ""
+
+
+def _nudge(step: Step, key: str, rules_ace: str) -> str:
+    if key in step.nudges:
+        return step.nudges[key]
+    if key == "ace":
+        return _ACE_NUDGES[rules_ace]
+    return DEFAULT_NUDGES.get(key, "")
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    return text if not text or text[-1] in ".!?:" else text + "."
+
+
+def _wrong(state: LessonState, step: Step, key: str, reason: str) -> tuple[LessonState, Feedback]:
+    rules = get_rulebook(state.game["rulebook"])
+    lead = _sentence(reason) if reason else _MISS_LEADS.get(key, "")
+    if not reason and key in _TAKEN_BACK:  # a legal move that missed the goal is undone
+        lead += " It was taken back."
+    lines = ["✗ " + lead, _nudge(step, key, rules.ace)]
+    if state.attempts + 1 >= 2:
+        lines.append("Tap 💡 Show me to see how.")
+    new = replace(state, attempts=state.attempts + 1, mistakes=state.mistakes + 1, joker=None)
+    return new, Feedback("wrong", "\n".join(x for x in lines if x), key, reason)
+
+
+def _hint_line(hint: dict[str, Any] | None) -> str:
+    if not hint:
+        return "No card of yours can be played now."
+    card = Card.from_token(hint["card"]).pretty()
+    groups = ", ".join(group_label(g) for g in hint.get("groups", []))
+    where = f" — it changes group {groups}" if groups else " — as a new group"
+    rearrange = "; you need to rearrange the table" if hint.get("rearrange") else ""
+    return f"💡 You can play {card}{where}{rearrange}."
+
+
+def _progress_text(step: Step, key: str, events: list[Event]) -> str:
+    for event in events:
+        if event.kind == "reminder":
+            return (
+                "You must lay cards if you can. "
+                + _hint_line(event.private.get("hint"))
+                + " Tap Draw again to go ahead anyway."
+            )
+        if event.kind == "hint":
+            return _hint_line(event.private.get("hint"))
+        if event.kind == "give_up_confirm":
+            return "Give up puts everything back and you draw 3 cards — tap Give up (+3) again."
+        if event.kind == "drew" and event.seat == LEARNER:
+            cards = " ".join(Card.from_token(t).pretty() for t in event.private.get("cards", []))
+            return f"You drew {cards}." if cards else "The stock is empty."
+    return ""
+
+
+# -- the computer seats and what they did ----------------------------------------------------
+
+
+def seat_name(seat: int, players: int) -> str:
+    if seat == LEARNER:
+        return "You"
+    return "Computer" if players == 2 else f"Computer {seat}"
+
+
+def event_lines(game: GameState, events: Iterable[Event]) -> list[str]:
+    lines = []
+    for e in events:
+        who = seat_name(e.seat, game.players) if e.seat is not None else ""
+        if e.kind == "laid":
+            cards = " ".join(Card.from_token(t).pretty() for t in e.data["placed"])
+            lines.append(f"{who} laid {cards}" + (" (rearranging)" if e.data["rearranged"] else ""))
+        elif e.kind == "drew" and e.seat != LEARNER:
+            n = e.data["count"]
+            lines.append(f"{who} drew {n} card{'s' * (n != 1)}")
+        elif e.kind in ("passed", "knocked"):
+            lines.append(f"{who} {e.kind}")
+    return [f"🤖 {line}" if not line.startswith("You") else line for line in lines]
+
+
+def run_computers(game: GameState) -> tuple[GameState, list[str]]:
+    """The computer seats play until it is the learner's turn again (or the round ends)."""
+    lines: list[str] = []
+    for _ in range(MAX_COMPUTER_ACTIONS):
+        if game.phase != "play" or game.turn == LEARNER:
+            break
+        action = choose_action(player_view(game, game.turn), "medium")
+        game, events = apply(game, action)
+        lines += event_lines(game, events)
+    return game, lines
+
+
+def round_text(game: GameState) -> str:
+    """`Round over — you went out. Points: You 0 · Computer 40.`"""
+    last = game.rounds[-1]
+    names = [seat_name(i, game.players) for i in range(game.players)]
+    winners = " and ".join(names[w] for w in last["winners"]).replace("You", "you")
+    how = {
+        "out": f"{winners} went out",
+        "knock": f"after a knock, {winners} won",
+        "blocked": f"blocked, {winners} won",
+        "stock": f"stock ran out, {winners} won",
+    }.get(last["how"], winners)
+    points = " · ".join(f"{names[i]} {p}" for i, p in enumerate(last["points"]))
+    return f"Round over — {how}. Points: {points}."
+
+
+# -- acting ----------------------------------------------------------------------------------
+
+
+def lesson_act(state: LessonState, action: Action) -> tuple[LessonState, Feedback]:
+    """Apply one of the learner's actions and judge it; the returned state is new."""
+    if state.finished:
+        return state, Feedback("finished", "This lesson is complete.")
+    if action.seat != LEARNER:
+        raise ValueError("In a lesson the learner is seat 0")
+    step = lesson_step(state)
+    game = lesson_game(state)
+    try:
+        new, events = apply(game, action)
+    except JokerChoiceNeeded as ask:
+        options = [list(o) for o in ask.options]
+        waiting = replace(state, joker={"group": ask.group, "options": options})
+        return waiting, Feedback("choose", ask.reason, "joker")
+    except IllegalAction as error:
+        return _wrong(state, step, classify(error.reason), error.reason)
+    verdict, key = _judge(step, game, new, action, events)
+    if verdict == "miss":
+        return _wrong(state, step, key, "")
+    if verdict == "progress":
+        text = _progress_text(step, key, events)
+        return replace(state, game=new.to_dict(), joker=None), Feedback("progress", text, key)
+    return _advance(state, game, new, events, "correct")
+
+
+def _advance(
+    state: LessonState, before: GameState, game: GameState, events: list[Event], result: Result
+) -> tuple[LessonState, Feedback]:
+    lesson = get_lesson(state.lesson)
+    step = lesson.steps[state.step]
+    lines = [("✓ " + step.success) if step.success else "✓ Well done."]
+    lines += [line for line in event_lines(game, events) if not line.startswith("You")]
+    rounds = len(before.rounds)
+    if step.computers:
+        game, log = run_computers(game)
+        lines += log
+    if len(game.rounds) > rounds:
+        lines.append(round_text(game))
+    index = state.step + 1
+    finished = index >= len(lesson.steps)
+    if finished:
+        index = state.step
+        lines.append("🎓 " + lesson.outro if lesson.outro else "🎓 Lesson complete!")
+    else:
+        following = lesson.steps[index]
+        if following.position is not None:
+            game = build_position(following.position)
+        if game.phase == "play" and game.turn != LEARNER:
+            game, log = run_computers(game)
+            lines += log
+    new = LessonState(
+        state.lesson,
+        index,
+        game.to_dict(),
+        0,
+        state.mistakes,
+        list(state.skipped),
+        None,
+        False,
+        finished,
+    )
+    return new, Feedback(result, "\n".join(lines), "met")
+
+
+def skip_step(state: LessonState) -> tuple[LessonState, Feedback]:
+    """Skip: the step's demo is played for the learner, so a following step can go on from it."""
+    if state.finished:
+        return state, Feedback("finished", "This lesson is complete.")
+    step = lesson_step(state)
+    index = state.step
+    game = lesson_game(state)
+    start = _fresh(state) if step.position else lesson_game(state)
+    start.draft = None  # whatever was half built goes back, as Reset would
+    current = replace(state, game=start.to_dict(), joker=None)
+    for line in step.demo:
+        current, feedback = lesson_act(current, parse_move(line))
+        if current.finished or current.step != index:
+            done = replace(current, skipped=[*state.skipped, index], mistakes=state.mistakes)
+            return done, Feedback(
+                "skipped", "⏭ Skipped: " + demo_text(step) + ".\n" + feedback.text, "skipped"
+            )
+    # The demo could not finish from here (it always can from the step's own position).
+    done, feedback = _advance(state, game, game, [], "skipped")
+    return replace(done, skipped=[*state.skipped, index]), replace(feedback, key="skipped")
+
+
+def _fresh(state: LessonState) -> GameState:
+    position = lesson_step(state).position
+    assert position is not None
+    return build_position(position)
+
+
+def show(state: LessonState) -> tuple[LessonState, Feedback]:
+    """Show me: outline the step's groups too, and explain the expected move."""
+    return replace(state, shown=True), Feedback("progress", show_me(state), "show")
+
+
+def restart_step(state: LessonState) -> LessonState:
+    """Start the step again: its position dealt anew, or (a step that goes on from the last
+    one) the half-built copy put back for free."""
+    if lesson_step(state).position is not None:
+        game = _fresh(state)
+    else:
+        game = lesson_game(state)
+        game.draft, game.hint, game.reminded, game.give_up_armed = None, None, False, False
+    return replace(state, game=game.to_dict(), joker=None, shown=False)
+
+
+__all__ = [
+    "DEFAULT_NUDGES",
+    "LEARNER",
+    "LESSONS",
+    "Feedback",
+    "Goal",
+    "Lesson",
+    "LessonState",
+    "Position",
+    "Step",
+    "build_position",
+    "choose_joker",
+    "classify",
+    "demo_text",
+    "event_lines",
+    "get_lesson",
+    "lesson_act",
+    "lesson_game",
+    "lesson_step",
+    "outline",
+    "parse_move",
+    "restart_step",
+    "round_text",
+    "run_computers",
+    "seat_name",
+    "show",
+    "show_me",
+    "skip_step",
+    "start_lesson",
+    "step_label",
+]
