@@ -34,6 +34,7 @@ from bot.core.lessons import PREFIX as LESSON_PREFIX
 from bot.core.lessons import VERBS as LESSON_VERBS
 from bot.core.lessons import LessonService
 from bot.core.service import Actor, GameService, pack
+from bot.core.typed import TYPED_VERBS
 from bot.core.views import Outcome, Screen
 
 log = logging.getLogger(__name__)
@@ -51,24 +52,9 @@ COMMANDS = [
     ("lesson", "Learn to play, step by step: /lesson [rulebook]"),
     ("help", "How to play"),
 ]
-# Typed moves in the private chat (not in the command menu).
-MOVES = [
-    "lay",
-    "add",
-    "take",
-    "move",
-    "split",
-    "done",
-    "reset",
-    "draw",
-    "pass",
-    "knock",
-    "giveup",
-    "start",
-    "cards",
-    "new",
-]
-MOVES += sorted(LESSON_VERBS - {*MOVES, *(c for c, _ in COMMANDS)})
+# Typed moves in the private chat, with or without a slash (not in the command menu).
+MOVES = sorted(TYPED_VERBS)
+OTHER = ["start", "cards", "new", *sorted(LESSON_VERBS - {*TYPED_VERBS, *(c for c, _ in COMMANDS)})]
 
 
 def keyboard(screen: Screen) -> InlineKeyboardMarkup | None:
@@ -118,7 +104,9 @@ class TelegramAdapter:
         self.app: Application = builder.build()
         self.poll_timeout = poll_timeout
         self._locks: dict[int, asyncio.Lock] = {}
-        self.app.add_handler(CommandHandler([c for c, _ in COMMANDS] + MOVES, self.on_command))
+        self.app.add_handler(
+            CommandHandler([c for c, _ in COMMANDS] + MOVES + OTHER, self.on_command)
+        )
         self.app.add_handler(CallbackQueryHandler(self.on_button))
         self.app.add_handler(
             MessageHandler(
@@ -202,19 +190,7 @@ class TelegramAdapter:
         if await self.lessons.handles(actor, verb):
             await self._lesson_reply(actor, await self.lessons.command(actor, verb, rest))
             return
-        if verb.lower() not in (
-            "lay",
-            "add",
-            "take",
-            "move",
-            "split",
-            "done",
-            "reset",
-            "draw",
-            "pass",
-            "knock",
-            "hint",
-        ):
+        if verb.lower() not in TYPED_VERBS:
             await self._send_text(int(actor.chat_id), "Type /help for the commands.")
             return
         outcome = await self.service.command(actor, verb, rest)
