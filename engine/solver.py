@@ -248,7 +248,11 @@ def _rebuild(rulebook: Rulebook, pos: Position, p: Problem, sol: Solution, objec
         extra.append(_arrange(cards, t))
     for gi in pos.singles_idx:  # unused singles stay alone
         card = pos.table[gi][0]
-        if card in single_pool.get(card_face(card), []):
+        if card.is_joker:  # a joker dealt as a single stays alone unless a group took it
+            used = {c.ident for g in [*successors.values(), *extra] for c in g}
+            if card.ident not in used:
+                successors[gi] = [card]
+        elif card in single_pool.get(card_face(card), []):
             successors[gi] = [card]
     order = [gi for gi in range(len(pos.table)) if gi in successors]
     if locked and not _greedy_finds_locked(pos.table, order, successors, locked):
