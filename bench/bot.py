@@ -1,0 +1,727 @@
+"""Bot benchmark: button press -> answer on Telegram, and 50 games at once.
+
+    .venv/bin/python bench/bot.py                  # a readable table (a few minutes)
+    .venv/bin/python bench/bot.py --quick          # smoke run (well under a minute)
+    .venv/bin/python bench/bot.py --json           # ... and, as the last line, one JSON object
+    .venv/bin/python bench/bot.py --db postgresql  # PostgreSQL (a scratch database, dropped after)
+
+The real python-telegram-bot Application, GameService and Store (SQLite file, or PostgreSQL)
+run against the fake Bot API server of the tests (tests/fakes/telegram_server.py) on 127.0.0.1.
+By default the bot runs in a child process (bench/bot_server.py), like in production; the fake
+server and the scripted users live in this process, and their decisions in one worker process.
+`--inproc` runs the bot in this process and event loop instead, as the tests do.
+
+1. Solo (an idle bot): one person and a computer; one press at a time. Times are taken by the
+   fake: from queueing the callback_query (what the user's tap becomes on Telegram's side) to
+   the bot's answerCallbackQuery arriving, and to the bot's edit of the pressed message arriving.
+   Rows: floor (a foreign button: fake network + PTB + answer only), noop (+ loading and saving
+   the game), select (+ screens, keyboard-only edit), New group and Reset (+ engine, picture,
+   media upload), Draw (+ the turn passing: group message, both screens, the computer's move).
+   Target: median press -> answer under 60 ms.
+2. Load: N games at once (2 people + 1 medium computer each, computer_delay=0). People press
+   one button at a time and wait for the answer and the edit, with no thinking time (a closed
+   loop: a stress test). Reported: presses answered per second of wall time, press -> answer
+   p95 under that load, games finished, errors (incl. answers later than Telegram's 15 s).
+
+Also printed: CPU seconds of every process and the machine's load; "bot CPU per press" is the
+least noisy capacity figure on a shared machine. Options: --stages times each stage of the
+press path inside the bot (service.press, store calls, state (de)serialisation, rendering,
+deliver), the event loop's lag and the DB connections in use; --profile samples the bot with
+py-spy (Python CPU by category: render / engine / state JSON / store / PTB+HTTP / asyncio);
+--what-if estimates suggested fixes by patching the bot process at run time (never the files);
+--only solo|load runs one phase. --stages, --profile and --what-if change what is measured a
+little: keep them out of the figures you compare. The machine is shared and noisy: compare
+medians and ratios between runs taken close together, not single times.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import multiprocessing
+import os
+import resource
+import shutil
+import signal
+import statistics
+import sys
+import tempfile
+import time
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+for _path in (ROOT, ROOT / "tests", HERE):
+    if str(_path) not in sys.path:
+        sys.path.insert(0, str(_path))
+
+from bot_fake import BenchTelegram, Press  # noqa: E402
+from bot_players import LoadGame, solo  # noqa: E402
+
+from bot.store import Store  # noqa: E402
+
+TARGET_MS = 60.0
+PG_ADMIN = "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
+KIND_ORDER = ("floor", "noop", "select", "new", "reset", "draw", "lobby", "page", "auto",
+              "done", "pass")
+CHEAP = ("select",)
+ENGINE = ("new", "reset", "draw")
+
+
+# -- statistics ----------------------------------------------------------------------------------
+
+
+def stats(values: list[float]) -> dict[str, float | int] | None:
+    """median, p95 (nearest rank), max, n of the values (ms), or None if there are none."""
+    values = sorted(v for v in values if v is not None)
+    if not values:
+        return None
+    p95 = values[min(len(values) - 1, round(0.95 * (len(values) - 1)))]
+    return {"median": round(statistics.median(values), 1), "p95": round(p95, 1),
+            "max": round(values[-1], 1), "n": len(values)}
+
+
+def fmt(s: dict | None) -> str:
+    if not s:
+        return f"{'-':>8} {'-':>8} {'-':>8} {0:>5}"
+    return f"{s['median']:>8.1f} {s['p95']:>8.1f} {s['max']:>8.1f} {s['n']:>5}"
+
+
+# -- the database --------------------------------------------------------------------------------
+
+
+class Database:
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+        self.url = ""
+        self._dir: str | None = None
+        self._pg_name = ""
+
+    async def create(self) -> str:
+        if self.kind == "sqlite":
+            self._dir = tempfile.mkdtemp(prefix="rummy-bench-")
+            self.url = f"sqlite+aiosqlite:///{self._dir}/bench.db"
+        else:
+            import asyncpg
+
+            self._pg_name = f"rummy_bench_{os.getpid()}"
+            conn = await asyncpg.connect("postgresql://postgres@127.0.0.1:5432/test")
+            try:
+                await conn.execute(f'DROP DATABASE IF EXISTS "{self._pg_name}"')
+                await conn.execute(f'CREATE DATABASE "{self._pg_name}"')
+            finally:
+                await conn.close()
+            self.url = PG_ADMIN.rsplit("/", 1)[0] + "/" + self._pg_name
+        return self.url
+
+    async def drop(self) -> None:
+        if self._dir:
+            shutil.rmtree(self._dir, ignore_errors=True)
+        if self._pg_name:
+            import asyncpg
+
+            conn = await asyncpg.connect("postgresql://postgres@127.0.0.1:5432/test")
+            try:
+                await conn.execute(f'DROP DATABASE IF EXISTS "{self._pg_name}" WITH (FORCE)')
+            finally:
+                await conn.close()
+
+
+# -- the bot: a child process, or in this loop ---------------------------------------------------
+
+
+class ChildBot:
+    """bench/bot_server.py in its own interpreter."""
+
+    def __init__(self, tg: BenchTelegram, db_url: str, stages: bool, what_if: str) -> None:
+        self.args = [sys.executable, str(HERE / "bot_server.py"), "--base-url", tg.base_url,
+                     "--token", tg.token, "--db", db_url] + (["--stages"] if stages else [])
+        if what_if:
+            self.args += ["--what-if", what_if]
+        self.proc: asyncio.subprocess.Process | None = None
+        self.stderr = tempfile.TemporaryFile()  # noqa: SIM115 (closed in stop())
+
+    @property
+    def pid(self) -> int:
+        assert self.proc is not None
+        return self.proc.pid
+
+    async def start(self) -> None:
+        self.proc = await asyncio.create_subprocess_exec(
+            *self.args, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+            stderr=self.stderr,
+        )
+        line = await asyncio.wait_for(self._line(), 60)
+        if line != "READY":
+            raise RuntimeError(f"bot process: {line!r}; stderr: {self._stderr()}")
+
+    async def _line(self) -> str:
+        assert self.proc and self.proc.stdout
+        return (await self.proc.stdout.readline()).decode().strip()
+
+    @property
+    def stderr_tail(self) -> str:
+        return self._stderr()
+
+    def _stderr(self) -> str:
+        self.stderr.seek(0)
+        return self.stderr.read().decode(errors="replace")[-2000:]
+
+    async def mark(self, name: str) -> None:
+        assert self.proc and self.proc.stdin
+        self.proc.stdin.write(f"mark {name}\n".encode())
+        await self.proc.stdin.drain()
+        await asyncio.wait_for(self._line(), 30)
+
+    async def stop(self) -> dict[str, Any]:
+        if self.proc is None:
+            return {}
+        report: dict[str, Any] = {}
+        try:
+            assert self.proc.stdin
+            self.proc.stdin.write(b"stop\n")
+            await self.proc.stdin.drain()
+            self.proc.stdin.close()
+            for _ in range(100):
+                line = await asyncio.wait_for(self._line(), 30)
+                if line.startswith("STATS "):
+                    report = json.loads(line[6:])
+                    break
+                if not line and self.proc.stdout.at_eof():
+                    break
+            await asyncio.wait_for(self.proc.wait(), 30)
+        except (TimeoutError, ConnectionError, BrokenPipeError):
+            if self.proc.returncode is None:
+                self.proc.kill()  # our own child, by its handle
+                await self.proc.wait()
+        if not report:
+            report = {"errors": -1, "error_samples": [self._stderr()]}
+        return report
+
+
+class InProcessBot:
+    def __init__(self, tg: BenchTelegram, db_url: str, stages: bool, what_if: str) -> None:
+        from bot_server import BotUnderTest
+
+        self.bot = BotUnderTest(tg.base_url, tg.token, db_url, stages=stages,
+                                what_if=[w for w in what_if.split(",") if w])
+        self.pid = os.getpid()
+
+    async def start(self) -> None:
+        await self.bot.up()
+
+    async def mark(self, name: str) -> None:
+        self.bot.mark(name)
+
+    async def stop(self) -> dict[str, Any]:
+        await self.bot.down()
+        return {"segments": self.bot.segments, "errors": self.bot.errors.count,
+                "error_samples": self.bot.errors.first}
+
+
+# -- py-spy ----------------------------------------------------------------------------------------
+
+
+class Profiler:
+    """py-spy record --format raw on the bot's pid, one file per phase."""
+
+    def __init__(self, pid: int, folder: Path) -> None:
+        self.pid, self.folder = pid, folder
+        self.proc: asyncio.subprocess.Process | None = None
+        self.files: dict[str, Path] = {}
+        self.exe = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
+
+    async def start(self, phase: str) -> None:
+        out = self.folder / f"{phase}.txt"
+        self.files[phase] = out
+        self.proc = await asyncio.create_subprocess_exec(
+            # --gil: only the thread holding the GIL, i.e. Python CPU (py-spy's idle detection
+            # is unreliable here); --nonblocking: don't pause the bot to sample it
+            self.exe, "record", "--format", "raw", "--rate", "100", "--threads", "--gil",
+            "--nonblocking",
+            "--pid", str(self.pid), "--output", str(out),
+            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL,
+        )
+        await asyncio.sleep(0.5)
+
+    async def stop(self) -> None:
+        if self.proc and self.proc.returncode is None:
+            self.proc.send_signal(signal.SIGINT)  # py-spy writes its file on Ctrl-C
+            try:
+                await asyncio.wait_for(self.proc.wait(), 30)
+            except TimeoutError:
+                self.proc.kill()
+                await self.proc.wait()
+        self.proc = None
+
+
+CATEGORIES = (  # leaf-first: a sample counts for the first frame (from the leaf up) that matches
+    ("state JSON / copy", ("/json/", "/dataclasses.py", "/copy.py", " to_dict", " from_dict",
+                           "_tokens", "_cards", "from_token")),
+    ("render (PIL)", ("/render/", "/PIL/")),
+    ("engine", ("/engine/",)),
+    ("store (SQLAlchemy, driver)", ("/sqlalchemy/", "/aiosqlite/", "/asyncpg/", "/sqlite3/",
+                                    "/alembic/")),
+    ("PTB + HTTP client", ("/telegram/", "/httpx/", "/httpcore/", "/h11/", "/anyio/",
+                           "/multipart", "/email/", "/ssl.py", "/socket.py")),
+    ("bot core / adapter", ("/bot/",)),
+    ("fake server (aiohttp)", ("/aiohttp/", "/fakes/", "/yarl/", "/multidict/", "/bench/")),
+    ("asyncio / threads", ("/asyncio/", "/threading.py", "/concurrent/", "/selectors.py")),
+)
+
+
+def _frame_key(frame: str) -> str:
+    """"func (path:line)" -> " func /path" (so "/json/" matches "json/encoder.py" too)."""
+    func, _, where = frame.partition(" (")
+    return f" {func} /{where.rsplit(':', 1)[0]}"
+
+
+def classify(frames: list[str]) -> str:
+    for frame in reversed(frames):
+        key = _frame_key(frame)
+        for name, needles in CATEGORIES:
+            if any(n in key for n in needles):
+                return name
+    return "other"
+
+
+def read_profile(path: Path, pid: int) -> dict[str, Any] | None:
+    """Share of samples by category; and the same for the event loop (main) thread alone."""
+    if not path.exists() or path.stat().st_size == 0:
+        return None
+    by_cat: Counter[str] = Counter()
+    loop_cat: Counter[str] = Counter()
+    leaf: Counter[str] = Counter()
+    threads: Counter[str] = Counter()
+    total = 0
+    for line in path.read_text().splitlines():
+        stack, _, count = line.rpartition(" ")
+        if not stack or not count.isdigit():
+            continue
+        n = int(count)
+        frames = stack.split(";")
+        is_loop = frames[0].startswith(f"thread ({pid})")  # the main thread's id is the pid
+        frames = frames[1:] if frames[0].startswith("thread (") else frames
+        if not frames:
+            continue
+        category = classify(frames)
+        by_cat[category] += n
+        if is_loop:
+            loop_cat[category] += n
+        func, _, where = frames[-1].partition(" (")
+        leaf[f"{func} ({where.rsplit('/', 1)[-1].rstrip(')')})"] += n
+        threads["event loop thread" if is_loop else "other threads"] += n
+        total += n
+    if not total:
+        return None
+    return {"samples": total, "by_category": dict(by_cat.most_common()),
+            "event_loop": dict(loop_cat.most_common()), "threads": dict(threads),
+            "top_leaf": leaf.most_common(12)}
+
+
+# -- phases ----------------------------------------------------------------------------------------
+
+
+def _cpu_self() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _cpu_of(pids: list[int], *, main_thread_only: bool = False) -> float:
+    """CPU seconds used so far by these (live) processes (or their main threads), from /proc."""
+    total = 0.0
+    for pid in pids:
+        path = f"/proc/{pid}/task/{pid}/stat" if main_thread_only else f"/proc/{pid}/stat"
+        try:
+            fields = Path(path).read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except (OSError, IndexError, ValueError):
+            pass
+    return total
+
+
+def _machine_cpu() -> tuple[float, float]:
+    """(busy, total) jiffies of all CPUs since boot, from /proc/stat."""
+    try:
+        values = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    except (OSError, ValueError):
+        return 0.0, 0.0
+    idle = values[3] + (values[4] if len(values) > 4 else 0)  # idle + iowait
+    return float(sum(values) - idle), float(sum(values))
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    loop = asyncio.get_running_loop()
+    database = Database(args.db)
+    db_url = await database.create()
+    store = await Store.open(db_url)  # migrates before the bot starts; the users read states
+    pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+    result: dict[str, Any] = {"db": args.db, "mode": "inproc" if args.inproc else "process",
+                              "what_if": args.what_if,
+                              "loadavg_start": round(os.getloadavg()[0], 1), "cpu": {}}
+    profile_dir = Path(tempfile.mkdtemp(prefix="rummy-bench-prof-"))
+    measured: list[Press] = []
+    load: dict[str, Any] = {}
+    try:
+        async with BenchTelegram() as tg:
+            bot = (InProcessBot if args.inproc else ChildBot)(tg, db_url, args.stages,
+                                                              args.what_if)
+            await bot.start()
+            profiler = Profiler(bot.pid, profile_dir) if args.profile else None
+            result["profiled_pid"] = bot.pid
+            try:
+                # warm the decision worker (imports) outside the measurements
+                await loop.run_in_executor(pool, pow, 2, 8)
+                workers = list(getattr(pool, "_processes", {}) or {})
+
+                async def phase(name: str, body: Any) -> Any:
+                    await bot.mark(name)
+                    if profiler:
+                        await profiler.start(name)
+                    cpu0, worker0, t0 = _cpu_self(), _cpu_of(workers), loop.time()
+                    result["phase"] = name
+                    loop0 = _cpu_of([bot.pid], main_thread_only=True)
+                    busy0, total0 = _machine_cpu()
+                    try:
+                        return await body
+                    finally:
+                        wall = loop.time() - t0
+                        busy1, total1 = _machine_cpu()
+                        result["cpu"][name] = {
+                            "wall_s": round(wall, 1),
+                            "bench_process_s": round(_cpu_self() - cpu0, 1),
+                            "decision_worker_s": round(_cpu_of(workers) - worker0, 1),
+                            "bot_loop_thread_s": round(
+                                _cpu_of([bot.pid], main_thread_only=True) - loop0, 1),
+                            "machine_busy_pct": round(
+                                100 * (busy1 - busy0) / max(1.0, total1 - total0)),
+                        }
+                        if profiler:
+                            await profiler.stop()
+
+                if args.only in (None, "solo"):
+                    measured, notes = await phase("solo", solo(
+                        tg, store, args.solo_rulebook, args.presses, loop.time() + args.solo_time))
+                    result["solo_notes"] = notes
+                    await tg.settle(quiet=0.2, timeout=10)
+                if args.only in (None, "load"):
+                    load = await phase("load", run_load(tg, store, pool, args))
+            except Exception as error:  # report what was measured, and why it stopped
+                result["failure"] = f"{result.get('phase')}: {type(error).__name__}: {error}"
+            finally:
+                if profiler:
+                    await profiler.stop()
+                bot_report = await bot.stop()
+                if "failure" in result and isinstance(bot, ChildBot):
+                    result["failure"] += "\nbot stderr: " + bot.stderr_tail[-1500:]
+            result["fake"] = {"requests": dict(sorted(tg.counts.items())),
+                              "failed": tg.failed[:2000],
+                              "internal_errors": [repr(e) for e in tg.internal_errors[:5]]}
+    finally:
+        pool.shutdown(cancel_futures=True)
+        await store.close()
+        await database.drop()
+    result["loadavg_end"] = round(os.getloadavg()[0], 1)
+    result["solo"] = solo_figures(measured)
+    result["load"] = load
+    result["bot"] = bot_report
+    for name, seg in bot_report.get("segments", {}).items():
+        if name in result["cpu"]:
+            result["cpu"][name]["bot_process_s"] = seg["cpu_s"]
+    if args.profile:
+        result["profile"] = {phase: read_profile(path, result["profiled_pid"]) for phase, path in
+                             {"solo": profile_dir / "solo.txt",
+                              "load": profile_dir / "load.txt"}.items()}
+    if args.profile_out:
+        args.profile_out.mkdir(parents=True, exist_ok=True)
+        for path in profile_dir.glob("*.txt"):
+            shutil.copy(path, args.profile_out / path.name)
+    shutil.rmtree(profile_dir, ignore_errors=True)
+    return result
+
+
+def solo_figures(presses: list[Press]) -> dict[str, Any]:
+    by_kind: dict[str, dict[str, Any]] = {}
+    for kind in KIND_ORDER:
+        chosen = [p for p in presses if p.kind == kind]
+        if chosen:
+            by_kind[kind] = {
+                "answer": stats([p.answer_ms for p in chosen]),
+                "edit": stats([p.edit_ms for p in chosen]),
+                "edit_methods": dict(Counter(p.edit_method for p in chosen if p.edit_method)),
+                "alerts": sum(p.alert for p in chosen),
+                "errors": sum(bool(p.error) for p in chosen),
+            }
+    game = [p for p in presses if p.kind in CHEAP + ENGINE]
+    return {
+        "by_kind": by_kind,
+        "all": {"answer": stats([p.answer_ms for p in game]),
+                "edit": stats([p.edit_ms for p in game])},
+        "cheap": {"answer": stats([p.answer_ms for p in presses if p.kind in CHEAP]),
+                  "edit": stats([p.edit_ms for p in presses if p.kind in CHEAP])},
+        "engine": {"answer": stats([p.answer_ms for p in presses if p.kind in ENGINE]),
+                   "edit": stats([p.edit_ms for p in presses if p.kind in ENGINE])},
+        "errors": [f"{p.kind}: {p.error}" for p in presses if p.error][:10],
+        "answered": sum(p.answer_ms is not None for p in presses),
+    }
+
+
+async def run_load(tg: BenchTelegram, store: Store, pool: Any,
+                   args: argparse.Namespace) -> dict[str, Any]:
+    loop = asyncio.get_running_loop()
+    presses: list[Press] = []
+    t0 = loop.time()
+    first_request = len(tg.requests)
+    games = [LoadGame(i, tg, store, pool, args.rulebook, t0 + args.time_limit, presses)
+             for i in range(args.games)]
+    await asyncio.gather(*(g.run() for g in games))
+    wall = loop.time() - t0
+    answered = [p for p in presses if p.answer_ms is not None]
+    finished = 0
+    record_bytes = []
+    for g in games:
+        row = await store.get_game(g.game_id) if g.game_id else None
+        if row is not None:
+            finished += row.status == "finished"
+            record_bytes.append(len(json.dumps(row.record)))
+    errors = Counter()
+    for p in presses:
+        if p.error:
+            errors[f"press: {p.error}"] += 1
+        elif "out of date" in p.text and p.kind != "refresh":
+            errors[f"press: stale button ({p.kind})"] += 1
+        elif p.answer_ms is not None and p.answer_ms > 15_000:
+            errors["press: answered after 15 s (Telegram refuses it)"] += 1
+    for g in games:
+        if g.error:
+            errors[f"game: {g.error}"] += 1
+    kinds = Counter(p.kind for p in presses)
+    return {
+        "games": args.games,
+        "rulebook": args.rulebook,
+        "wall_s": round(wall, 1),
+        "time_limit_s": args.time_limit,
+        "presses": len(presses),
+        "answered": len(answered),
+        "actions_per_s": round(len(answered) / wall, 1) if wall else 0.0,
+        "answer": stats([p.answer_ms for p in presses]),
+        "edit": stats([p.edit_ms for p in presses]),
+        "p95_ms": (stats([p.answer_ms for p in presses]) or {}).get("p95"),
+        "finished": finished,
+        "turns": sum(g.turns for g in games),
+        "fallbacks": sum(g.fallbacks for g in games),
+        "screens_behind": sum(g.behind for g in games),
+        "screens_backwards": tg.backwards_screens(first_request),
+        "alerts": sum(p.alert for p in presses),
+        "kinds": dict(kinds.most_common()),
+        "errors": sum(errors.values()),
+        "error_kinds": dict(errors.most_common(8)),
+        "record_kb_median": round(statistics.median(record_bytes) / 1024, 1)
+        if record_bytes else None,
+        "record_kb_max": round(max(record_bytes) / 1024, 1) if record_bytes else None,
+        "notes": [n for g in games for n in g.notes][:200],
+    }
+
+
+# -- report ----------------------------------------------------------------------------------------
+
+
+def print_report(r: dict[str, Any], args: argparse.Namespace) -> None:
+    where = "in this process" if r["mode"] == "inproc" else "in a child process"
+    if r["what_if"]:
+        print(f"WHAT-IF run: the bot process is patched with {r['what_if']} (an estimate)")
+    print(f"Bot benchmark — db {r['db']}, bot {where}, fake Telegram on 127.0.0.1; "
+          f"machine load average {r['loadavg_start']} -> {r['loadavg_end']} (2 cores, shared)")
+    if r.get("failure"):
+        print("\nFAILED during", r["failure"])
+    if r["solo"]["all"]["answer"]:
+        print_solo(r)
+    if r["load"]:
+        print_load(r)
+    bot = r["bot"]
+    segs = bot.get("segments", {})
+    print("errors logged by the bot: " + ", ".join(
+        f"{name} {seg.get('errors', '?')}" for name, seg in segs.items()))
+    for sample in bot.get("error_samples", [])[:3]:
+        print(f"  {sample}")
+    failed = Counter(f"{m} {s} {d[:70]}" for m, s, d in r["fake"]["failed"])
+    if failed:
+        print("failed Bot API calls:", dict(failed.most_common(5)))
+    if r["fake"]["internal_errors"]:
+        print("fake server errors:", r["fake"]["internal_errors"])
+    for name, c in r["cpu"].items():
+        presses = r["solo"]["answered"] if name == "solo" else (r["load"] or {}).get("answered", 0)
+        per_press = c.get("bot_process_s", 0) * 1000 / presses if presses else 0
+        c["bot_cpu_ms_per_press"] = round(per_press, 1)
+        who = "bot + fake + users (one process)" if r["mode"] == "inproc" else "bot"
+        print(f"CPU, {name}: {who} {c.get('bot_process_s', '?')} s (event-loop thread "
+              f"{c['bot_loop_thread_s']} s), bench process (fake + users) "
+              f"{c['bench_process_s']} s, decisions {c['decision_worker_s']} s, in "
+              f"{c['wall_s']} s wall; machine busy {c['machine_busy_pct']}% of all cores; "
+              f"bot CPU per press answered (background work included) {per_press:.0f} ms, i.e. "
+              f"~{1000 / per_press if per_press else 0:.0f} presses/s per core the bot gets")
+    for seg, data in segs.items():
+        if data.get("loop_lag_ms"):
+            print(f"bot event-loop lag ({seg}): {data['loop_lag_ms']} ms; DB connections "
+                  f"checked out: {data['db_connections_in_use']}")
+    for seg, data in segs.items():
+        if data.get("stages") and seg != "shutdown":
+            print_stages(seg, data["stages"])
+    for phase, prof in (r.get("profile") or {}).items():
+        if prof:
+            print_profile(phase, prof)
+
+
+def print_solo(r: dict[str, Any]) -> None:
+    solo_r = r["solo"]
+    wall = r["cpu"].get("solo", {}).get("wall_s")
+    print()
+    print(f"1. One press at a time on an idle bot ({solo_r['all']['answer']['n']} game presses "
+          f"in {wall} s); ms from the press being queued by the fake")
+    print(f"{'press':<27} {'-> answerCallbackQuery':^32}   {'-> edit of the message':^32}")
+    print(f"{'':<27} {'median':>8} {'p95':>8} {'max':>8} {'n':>5}   "
+          f"{'median':>8} {'p95':>8} {'max':>8} {'n':>5}")
+    labels = {"floor": "floor: foreign button", "noop": "noop: load + save game",
+              "select": "select a card (cheap)", "new": "New group (engine)",
+              "reset": "Reset (engine)", "draw": "Draw (engine, turn ends)"}
+    for kind, label in labels.items():
+        row = solo_r["by_kind"].get(kind)
+        if row:
+            edit = fmt(row["edit"]) if kind not in ("floor", "noop") else fmt(None)
+            print(f"{label:<27} {fmt(row['answer'])}   {edit}")
+    for key, label in (("cheap", "all cheap"), ("engine", "all engine"),
+                       ("all", "all game presses")):
+        print(f"{label:<27} {fmt(solo_r[key]['answer'])}   {fmt(solo_r[key]['edit'])}")
+    median = solo_r["all"]["answer"]["median"]
+    verdict = "ok" if median < TARGET_MS else "MISSED"
+    print(f"target: median press -> answer < {TARGET_MS:.0f} ms: {median:.1f} ms  {verdict}")
+    if solo_r["errors"]:
+        print("solo errors:", "; ".join(solo_r["errors"]))
+
+
+def print_load(r: dict[str, Any]) -> None:
+    load = r["load"]
+    print()
+    print(f"2. {load['games']} games at once ({load['rulebook']}, 2 people + 1 medium computer "
+          f"each, computer_delay=0); people press one button at a time")
+    print(f"   wall {load['wall_s']} s (limit {load['time_limit_s']} s): presses answered "
+          f"{load['answered']}/{load['presses']}  ->  {load['actions_per_s']} presses/s")
+    print(f"   {'':<22} {'median':>8} {'p95':>8} {'max':>8} {'n':>5}")
+    print(f"   {'press -> answer':<22} {fmt(load['answer'])}")
+    print(f"   {'press -> edit':<22} {fmt(load['edit'])}")
+    print(f"   games finished {load['finished']}/{load['games']}; turns taken by people "
+          f"{load['turns']}; errors {load['errors']} {load['error_kinds'] or ''}")
+    print(f"   alerts {load['alerts']}; fallbacks (planned move not playable by buttons) "
+          f"{load['fallbacks']}; game record JSON median {load['record_kb_median']} KB, "
+          f"max {load['record_kb_max']} KB")
+    back = load["screens_backwards"]
+    groups = sum(1 for chat, *_ in back if chat < 0)
+    print(f"   screens replaced by an older game state (out-of-order delivery): {len(back)} "
+          f"({groups} group tables, {len(back) - groups} private screens)"
+          + (f", e.g. chat {back[0][0]}: version {back[0][1]} -> {back[0][2]} by {back[0][3]}"
+             if back else ""))
+    print(f"   people whose screen stayed older than the stored state while it was their turn "
+          f"(they tapped Sort to refresh it, as a person would): {load['screens_behind']}")
+    for note in load["notes"][:3]:
+        print(f"     {note}")
+    if os.environ.get("BENCH_NOTES"):
+        Path(os.environ["BENCH_NOTES"]).write_text("\n".join(load["notes"]))
+
+
+def print_stages(segment: str, stages: dict[str, dict[str, dict[str, float]]]) -> None:
+    print()
+    print(f"Stages inside the bot ({segment}): median ms per call (calls per press kind)")
+    kinds = [k for k in ("select", "new", "reset", "draw", "noop", "auto", "done", "lobby",
+                         "background") if k in stages]
+    names = sorted({s for k in kinds for s in stages[k]})
+    print(f"{'stage':<40}" + "".join(f"{k:>14}" for k in kinds))
+    for name in names:
+        cells = []
+        for k in kinds:
+            s = stages[k].get(name)
+            cells.append(f"{s['median']:>8.1f} ({s['n']:>3})" if s else f"{'':>14}")
+        print(f"{name:<40}" + "".join(f"{c:>14}" for c in cells))
+
+
+def print_profile(phase: str, prof: dict[str, Any]) -> None:
+    print()
+    total = prof["samples"]
+    print(f"py-spy ({phase}): {total} samples of the thread holding the GIL (Python CPU; C "
+          "code that releases the GIL, e.g. PNG deflate and sqlite, is not seen); "
+          + ", ".join(f"{k} {v * 100 // total}%" for k, v in prof["threads"].items()))
+    loop_total = sum(prof["event_loop"].values()) or 1
+    print(f"{'category':<30} {'all threads':>12} {'event loop':>12}")
+    for name, n in prof["by_category"].items():
+        on_loop = prof["event_loop"].get(name, 0)
+        print(f"{name:<30} {n * 100 / total:>11.0f}% {on_loop * 100 / loop_total:>11.0f}%")
+    print("top leaf functions:", "; ".join(f"{f} {n * 100 / total:.0f}%"
+                                           for f, n in prof["top_leaf"][:8]))
+
+
+def json_figures(r: dict[str, Any]) -> dict[str, Any]:
+    solo_r, load = r["solo"], r["load"]
+    out: dict[str, Any] = {
+        "press_answer_ms": solo_r["all"]["answer"],
+        "press_edit_ms": solo_r["all"]["edit"],
+        "cheap": solo_r["cheap"],
+        "engine": solo_r["engine"],
+        "by_kind": {k: {"answer": v["answer"], "edit": v["edit"]}
+                    for k, v in solo_r["by_kind"].items()},
+    }
+    if load:
+        out["load"] = {key: load[key] for key in (
+            "games", "actions_per_s", "p95_ms", "finished", "errors", "presses", "answered",
+            "wall_s", "turns", "screens_behind")} | {
+            "answer_ms": load["answer"], "edit_ms": load["edit"],
+            "screens_backwards": len(load["screens_backwards"])}
+    out |= {"bot_errors": r["bot"].get("errors"), "cpu_s": r["cpu"], "db": r["db"],
+            "failure": r.get("failure"), "what_if": r["what_if"],
+            "mode": r["mode"], "loadavg": [r["loadavg_start"], r["loadavg_end"]]}
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="bot benchmark (fake Telegram)")
+    parser.add_argument("--games", type=int, default=None, help="games at once (default 50)")
+    parser.add_argument("--presses", type=int, default=None,
+                        help="measured game presses on the idle bot (default 200)")
+    parser.add_argument("--db", choices=("sqlite", "postgresql"), default="sqlite")
+    parser.add_argument("--quick", action="store_true", help="small numbers for a smoke run")
+    parser.add_argument("--json", action="store_true", help="end with one JSON line")
+    parser.add_argument("--inproc", action="store_true",
+                        help="run the bot in this process and event loop (like the tests)")
+    parser.add_argument("--rulebook", default="guadeloupe", help="rulebook of the load games")
+    parser.add_argument("--solo-rulebook", default="machiavelli")
+    parser.add_argument("--time-limit", type=float, default=None,
+                        help="seconds for the load phase (default 180; quick 45)")
+    parser.add_argument("--stages", action="store_true", help="time the stages inside the bot")
+    parser.add_argument("--profile", action="store_true", help="sample the bot with py-spy")
+    parser.add_argument("--profile-out", type=Path, default=None,
+                        help="with --profile: keep py-spy's raw stacks in this folder")
+    parser.add_argument("--only", choices=("solo", "load"), help="run one phase only")
+    parser.add_argument("--what-if", default="", metavar="PATCHES",
+                        help="estimate suggested fixes by patching the bot process at run time "
+                        "(never the files): fast-to-dict, refs-cache (comma-separated)")
+    args = parser.parse_args()
+    args.games = args.games if args.games is not None else (5 if args.quick else 50)
+    args.presses = args.presses if args.presses is not None else (20 if args.quick else 200)
+    args.time_limit = args.time_limit or (45.0 if args.quick else 180.0)
+    args.solo_time = 30.0 if args.quick else 120.0
+    if args.games < 1 or args.presses < 1:
+        parser.error("--games and --presses must be positive")
+    t0 = time.monotonic()
+    result = asyncio.run(run(args))
+    print_report(result, args)
+    print(f"\n(total {time.monotonic() - t0:.0f} s)")
+    if args.json:
+        print(json.dumps(json_figures(result)))
+    if result.get("failure"):
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
