@@ -515,7 +515,8 @@ async def run_load(tg: BenchTelegram, store: Store, pool: Any,
         "turns": sum(g.turns for g in games),
         "fallbacks": sum(g.fallbacks for g in games),
         "screens_behind": sum(g.behind for g in games),
-        "screens_backwards": tg.backwards_screens(first_request),
+        "screens_backwards": (back := tg.backwards_screens(first_request)),
+        "context": {f"{b[0]}@{b[4]}": tg.recent(b[0], 5, before=b[4]) for b in back[:2]},
         "alerts": sum(p.alert for p in presses),
         "kinds": dict(kinds.most_common()),
         "errors": sum(errors.values()),
@@ -622,12 +623,13 @@ def print_load(r: dict[str, Any]) -> None:
     groups = sum(1 for chat, *_ in back if chat < 0)
     print(f"   screens replaced by an older game state (out-of-order delivery): {len(back)} "
           f"({groups} group tables, {len(back) - groups} private screens)"
-          + (f", e.g. chat {back[0][0]}: version {back[0][1]} -> {back[0][2]} by {back[0][3]}"
-             if back else ""))
+          + (", e.g.:" if back else ""))
     print(f"   people whose screen stayed older than the stored state while it was their turn "
           f"(they tapped Sort to refresh it, as a person would): {load['screens_behind']}")
     for note in load["notes"][:3]:
         print(f"     {note}")
+    for chat, _new, _old, _method, when in back[:2]:
+        print(f"     chat {chat}: " + " | ".join(load["context"].get(f"{chat}@{when}", [])))
     if os.environ.get("BENCH_NOTES"):
         Path(os.environ["BENCH_NOTES"]).write_text("\n".join(load["notes"]))
 

@@ -46,6 +46,22 @@ class Press:
     error: str = ""  # timeout / exception on the bench side
 
 
+def _version_of(callback_data: str | None) -> int | None:
+    parts = str(callback_data or "").split(":", 2)
+    if len(parts) == 3 and parts[0].isdigit() and parts[1].isdigit():
+        return int(parts[1])
+    return None
+
+
+def markup_version(markup: Any) -> int | None:
+    """The game-state version an inline keyboard was made for (None: no game buttons)."""
+    if not isinstance(markup, dict):
+        return None
+    versions = [v for row in markup.get("inline_keyboard", []) for button in row
+                if (v := _version_of(button.get("callback_data"))) is not None]
+    return max(versions) if versions else None
+
+
 class BenchTelegram(FakeTelegram):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -112,7 +128,7 @@ class BenchTelegram(FakeTelegram):
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(future, min(remaining, 1.0))
 
-    def backwards_screens(self, since: int = 0) -> list[tuple[int, int, int, str]]:
+    def backwards_screens(self, since: int = 0) -> list[tuple[int, int, int, str, float]]:
         """(chat, version before, version after, method) wherever the bot's next screen in a
         chat carried buttons of an older game state than the previous one (out-of-order
         delivery). Versions come from the callback data `game:version:action`."""
@@ -127,26 +143,27 @@ class BenchTelegram(FakeTelegram):
             if not isinstance(markup, dict):
                 continue
             versions = {
-                (int(parts[0]), int(parts[1]))
+                (int(data.split(":", 1)[0]), version)
                 for row in markup.get("inline_keyboard", [])
                 for button in row
-                if (parts := str(button.get("callback_data", "")).split(":", 2))[0].isdigit()
-                and len(parts) == 3 and parts[1].isdigit()
+                if (version := _version_of(data := str(button.get("callback_data", ""))))
+                is not None
             }
             for game, version in versions:
                 if game and version:  # lobby screens carry version 0
                     key = (request.chat_id, game)
                     if version < last.get(key, 0):
-                        found.append((request.chat_id, last[key], version, request.method))
+                        found.append((request.chat_id, last[key], version, request.method,
+                                      request.time))
                     last[key] = max(version, last.get(key, 0))
         return found
 
-    def recent(self, chat_id: int, count: int) -> list[str]:
-        """The last `count` requests in a chat, short (for diagnostics)."""
+    def recent(self, chat_id: int, count: int, before: float | None = None) -> list[str]:
+        """The last `count` requests in a chat (up to time `before`), short, for diagnostics."""
         out = []
         with self._lock:
-            for request in reversed(self.requests[-3000:]):
-                if request.chat_id != chat_id:
+            for request in reversed(self.requests[-3000:] if before is None else self.requests):
+                if request.chat_id != chat_id or (before is not None and request.time > before):
                     continue
                 markup = request.params.get("reply_markup")
                 data = ""
@@ -201,11 +218,17 @@ class BenchTelegram(FakeTelegram):
     ) -> Press:
         """Press, then wait for the answer and (unless the answer is all there is) the edit."""
 
+        pressed = _version_of(data)
+
         def is_edit(request: Any) -> bool:
             name = request.method.lower()
             if name in EDITS:
-                return request.params.get("message_id") == message_id
-            return name in POSTS and request.params.get("reply_markup") is not None
+                hit = request.params.get("message_id") == message_id
+            else:
+                hit = name in POSTS and request.params.get("reply_markup") is not None
+            # An older screen arriving late (out-of-order delivery) is not this press's result.
+            shown = markup_version(request.params.get("reply_markup"))
+            return hit and (pressed is None or shown is None or shown >= pressed)
 
         edited = self.expect(chat_id, is_edit) if wait_edit else None
         query_id = await self.press(chat_id, message_id, data, user, strict=strict)

@@ -119,11 +119,16 @@ class Person:
         if asyncio.get_running_loop().time() >= self.deadline:
             raise Deadline
         message = self.screen()
+        before = self.tg.recent(self.chat_id, 4)
         record = await self.tg.press_and_wait(
             self.chat_id, message.message_id, data, self.user, kind,
             timeout=PRESS_TIMEOUT, wait_edit=wait_edit, strict=strict,
         )
         self.presses.append(record)
+        if "out of date" in record.text and kind != "refresh":
+            self.notes.append(f"{kind} {data} answered 'out of date'; before the press: "
+                              + " | ".join(before) + " || after: "
+                              + " | ".join(self.tg.recent(self.chat_id, 3)))
         return record
 
     async def press_label(self, label: str, kind: str) -> Press | None:
@@ -169,8 +174,12 @@ class Person:
                 return state
             if not ok:
                 if mine and state.get("version", -1) > shown:
-                    self.last_row = row
-                    await self.refresh(shown, state)
+                    # The store is ahead of my screen: give the bot another STUCK_S to show it.
+                    caught_up = await self.tg.wait_chat(
+                        self.chat_id, lambda v=state["version"]: self.version_now() >= v,
+                        min(STUCK_S, max(0.0, deadline - loop.time())))
+                    if not caught_up and loop.time() < deadline:
+                        await self.refresh(shown, state)
                 continue
             # "Your turn" is shown but the store moved on (an edit is on its way): wait for it.
             moved = await self.tg.wait_chat(
@@ -181,14 +190,9 @@ class Person:
 
     async def refresh(self, shown: int, state: dict) -> None:
         self.behind += 1
-        row = getattr(self, "last_row", None)
-        group = int(row.chat_id) if row is not None else 0
-        import time as _t
-        self.notes.append(f"my turn at version {state.get('version')} but my screen showed "
-                          f"version {shown} for {STUCK_S:.0f} s; now {_t.monotonic():.2f}, row "
-                          f"updated {row.updated_at if row else '?'} (wall {_t.time():.2f}); "
-                          f"last requests here: " + " | ".join(self.tg.recent(self.chat_id, 4))
-                          + " || group: " + " | ".join(self.tg.recent(group, 4)))
+        self.notes.append(f"my turn at version {state.get('version')} but my screen still showed "
+                          f"version {self.version_now()} after {STUCK_S:.0f}+{STUCK_S:.0f} s; "
+                          "last requests here: " + " | ".join(self.tg.recent(self.chat_id, 4)))
         data = self.button(lambda _t, d: d.endswith(":sort"))
         if data is not None:
             with contextlib.suppress(Deadline):
