@@ -524,7 +524,7 @@ async def run_load(tg: BenchTelegram, store: Store, pool: Any,
         "record_kb_median": round(statistics.median(record_bytes) / 1024, 1)
         if record_bytes else None,
         "record_kb_max": round(max(record_bytes) / 1024, 1) if record_bytes else None,
-        "notes": [n for g in games for n in g.notes][:200],
+        "notes": [n for g in games for n in g.notes][:20],
     }
 
 
@@ -630,8 +630,6 @@ def print_load(r: dict[str, Any]) -> None:
         print(f"     {note}")
     for chat, _new, _old, _method, when in back[:2]:
         print(f"     chat {chat}: " + " | ".join(load["context"].get(f"{chat}@{when}", [])))
-    if os.environ.get("BENCH_NOTES"):
-        Path(os.environ["BENCH_NOTES"]).write_text("\n".join(load["notes"]))
 
 
 def print_stages(segment: str, stages: dict[str, dict[str, dict[str, float]]]) -> None:

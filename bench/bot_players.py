@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any
@@ -404,7 +403,3 @@ async def solo(
         await step(ending, "draw")
     person.notes.append(f"{games} solo game(s)")
     return measured, person.notes
-
-
-def now() -> float:
-    return time.monotonic()
