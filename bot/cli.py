@@ -36,7 +36,10 @@ def main(argv: list[str] | None = None) -> int:
     sim.add_argument("--seats", default=None, help="levels, e.g. medium,easy,easy")
     sim.add_argument("--games", type=int, default=100)
     sim.add_argument("--seed", type=int, default=1)
-    sim.add_argument("--json", action="store_true")
+    sim.add_argument("--jobs", type=int, default=1, help="play games in this many processes")
+    sim.add_argument("--clock", default="wall", choices=("wall", "cpu"),
+                     help="time decisions on the wall clock or the process's CPU clock")
+    sim.add_argument("--json", action="store_true", help="also print one JSON object, last")
 
     les = sub.add_parser("lesson", help="a guided lesson in the terminal")
     les.add_argument("--rulebook", default="manipulation", choices=RULEBOOKS)
@@ -91,7 +94,9 @@ def _simulate(args: argparse.Namespace, options: dict) -> int:
         seats = ["medium"] * (args.players or 2)
     if args.players and len(seats) != args.players:
         raise ValueError("--players and --seats disagree")
-    summary = simulate(args.rulebook, seats, args.games, args.seed, options)
+    summary = simulate(
+        args.rulebook, seats, args.games, args.seed, options, jobs=args.jobs, clock=args.clock
+    )
     print_summary(summary, args.json)
     return 1 if summary.violations else 0
 

@@ -1,52 +1,54 @@
-"""Computer players. They decide only from their own `PlayerView` (hidden cards stay hidden).
+"""Computer players. They decide only from their own `PlayerView`: their hand, the table, the
+counts of the other hands and the size of the stock — hidden cards stay hidden.
 
-Levels: `easy` lays the first legal lay it finds, `medium` the lay that places the most cards.
+Levels, chosen per seat:
+
+- `easy`   lays only what is obvious: new melds from its hand, cards added to runs and sets;
+           it never rearranges the table (engine/ai_easy.py).
+- `medium` lays the solver's biggest lay every turn (most penalty points where cards have
+           values, else most cards), and knocks in Carousel whenever it may.
+- `hard`   plans (engine/ai_hard.py): it holds cards back to avoid drawing, keeps the cards
+           that stay easy to lay, goes out or knocks when it pays, and plays each rulebook's
+           scoring.
+
+Every level is a pure, deterministic function of the view, so a game replays from its seed.
 """
 
 from __future__ import annotations
 
-from .actions import Action, Commit, Draw, Knock, NextRound, Pass
+from .actions import Action, NextRound
+from .ai_hard import choose_hard
+from .ai_turn import Turn, fallback, lay, no_lay
 from .game import PlayerView
-from .solver import find_move
 
 LEVELS = ("easy", "medium", "hard")
 
 
 def choose_action(view: PlayerView, level: str = "medium") -> Action:
     """The computer's next action for `view.seat`."""
-    seat = view.seat
-    legal = view.legal
+    if level not in LEVELS:
+        raise ValueError(f"Unknown level {level!r}: use one of {', '.join(LEVELS)}")
     if view.phase == "round_over":
-        return NextRound(seat)
+        return NextRound(view.seat)
     if not view.my_turn:
         raise ValueError("It is not this seat's turn")
-    rules = view.rules
-    if "commit" not in legal and "draw" in legal:  # Carousel: draw first
-        return Draw(seat)
-    objective = (
-        "any" if level == "easy" else "max_points" if rules.values != "count" else "max_cards"
-    )
-    table = [list(g) for g in view.table] + [[c] for c in view.singles]
-    move = find_move(
-        rules,
-        table,
-        list(view.hand),
-        objective=objective,
-        first_lay_done=view.first_lay_done,
-        singles=view.singles,
-    )
-    if move is not None:
-        arrangement = tuple(tuple(g) for g in move.new_table)
-        if "knock" in legal or (
-            rules.turn == "carousel" and 1 <= view.draws <= 2 and view.final_turns is None
-        ):
-            placed = {c.ident for c in move.placed}
-            left = [c for c in view.hand if c.ident not in placed]
-            if left and rules.hand_value(left) <= rules.knock_limit:
-                return Knock(seat, arrangement)
-        return Commit(seat, arrangement)
-    if "knock" in legal:
-        return Knock(seat)
-    if "draw" in legal:
-        return Draw(seat)
-    return Pass(seat)
+    turn = Turn(view)
+    if turn.must_draw_first:
+        return no_lay(turn)
+    if level == "easy":
+        return _easy(turn)
+    if level == "medium":
+        return _medium(turn)
+    return choose_hard(turn)
+
+
+def _easy(turn: Turn) -> Action:
+    return fallback(turn)  # the obvious lay, else draw (or pass)
+
+
+def _medium(turn: Turn) -> Action:
+    objective = "max_cards" if turn.rules.values == "count" else "max_points"
+    move = turn.solve(objective)
+    if move is None:
+        return no_lay(turn)
+    return lay(turn, move.new_table, move.placed) or fallback(turn)

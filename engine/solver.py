@@ -8,15 +8,17 @@ rebuilds the winning partition from the physical cards of the table and the hand
 
 from __future__ import annotations
 
+import gc
 import threading
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .cards import Card
 from .melds import Reading, arrange
 from .rulebooks import Rulebook
-from .solver_fast import solve_fast
+from .solver_columns import WORK
+from .solver_fast import solve_fast, trim_caches
 from .solver_model import (
     NF,
     Position,
@@ -26,11 +28,14 @@ from .solver_model import (
     face_rank,
     face_suit,
 )
+from .solver_quick import quick_lay
 from .solver_simple import Solution, group_fits, score_key, solve_simple
 
 OBJECTIVES = ("any", "hint", "max_cards", "max_points")
 SIMPLE_LIMIT = 20  # cards in play up to which the reference search stands in for the fast one
+JOKER_BUDGET = 4000  # states expanded + tables built by a search with jokers, per call
 _LOCK = threading.Lock()  # the fast search shares caches between calls
+STATS: Counter[str] = Counter()  # "calls", "cut": answers a joker budget cut short
 
 
 @dataclass(frozen=True)
@@ -71,35 +76,85 @@ def find_move(
             return None
         objective = "select"
     pos = Position(table, hand, _single_groups(table, singles), select)
-    card_value = [rulebook.card_value(Card(face_rank(f), face_suit(f))) for f in range(NF)]
-    joker_value = rulebook.card_value(Card(0, ""))
+    if objective in ("any", "hint") and not reference:
+        quick = quick_lay(rulebook, table, hand, objective=objective,
+                          first_lay_done=first_lay_done, singles=singles)
+        if quick is False:
+            return None
+        if quick is not None:
+            new_table, placed, check = quick
+            hint = placed[0] if objective == "hint" else None
+            return Move(tuple(tuple(g) for g in new_table), placed, check.changed,
+                        check.needs_rearranging, hint)
+    card_value, joker_value = _values(rulebook)
     problems = build_problems(rulebook, pos, objective, first_lay_done)
-    best: tuple[tuple, Problem, Solution] | None = None
-    narrow = False
     if reference:  # the exhaustive search alone: the benchmark's and the tests' yardstick
+        best = None
         for problem in problems:
             sol = solve_simple(problem, objective, card_value, joker_value)
             best = _better(best, problem, sol, objective)
         return None if best is None else _rebuild(rulebook, pos, best[1], best[2], objective)
-    with _LOCK:
-        for problem in problems:
-            sol = _solve(problem, objective, card_value, joker_value)
-            if sol is _NARROW:
-                narrow = True
-                sol = _solve_tahiti_narrowed(problem, objective, card_value, joker_value)
-            best = _better(best, problem, sol, objective)
-            if best is not None and objective == "any":
-                break
-        if narrow and rulebook.joker_rule == "immobile" and (best is None or objective != "any"):
-            # Vatican: the jokers that must stay beside a neighbour lock their groups instead.
-            for problem in build_problems(rulebook, pos, objective, first_lay_done,
-                                          lock_immobile=True):
-                sol = solve_fast(problem, objective, card_value, joker_value)
-                if sol is not None and all(group_fits(problem, t, f) for t, f in sol.groups):
-                    best = _better(best, problem, sol, objective)
+    jokers = any(p.wild_m or p.wild_o or p.fixed for p in problems)
+    budget = [JOKER_BUDGET, WORK[0]] if jokers else None
+    STATS["calls"] += 1
+    # The search makes many small tuples and no cycles; the collector would only rescan the
+    # caches kept between calls, so it pauses meanwhile.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        with _LOCK:
+            trim_caches()
+            best = _search_all(rulebook, pos, problems, objective, first_lay_done, card_value,
+                               joker_value, budget)
+    finally:
+        if collecting:
+            gc.enable()
     if best is None:
         return None
+    if not best[2].exact:
+        STATS["cut"] += 1
     return _rebuild(rulebook, pos, best[1], best[2], objective)
+
+
+def _values(rulebook: Rulebook) -> tuple[list[int], int]:
+    """Card values per face, and a joker's (cached per value table)."""
+    got = _VALUES.get(rulebook.values)
+    if got is None:
+        faces = [rulebook.card_value(Card(face_rank(f), face_suit(f))) for f in range(NF)]
+        got = _VALUES[rulebook.values] = (faces, rulebook.card_value(Card(0, "")))
+    return got
+
+
+_VALUES: dict[str, tuple[list[int], int]] = {}
+
+
+def _search_all(rulebook, pos, problems, objective, first_lay_done, card_value, joker_value,
+                budget):
+    """The best (key, problem, solution) over the joker cases, or None."""
+    best = None
+    narrow = False
+    for problem in problems:
+        if budget is not None and best is not None and budget[0] - (WORK[0] - budget[1]) < 0:
+            best = (best[0], best[1], replace(best[2], exact=False))
+            break  # out of time: the other joker cases go unexamined
+        beat = None
+        if best is not None and objective in ("max_cards", "max_points"):
+            beat = best[0][0]  # a case that can't lay as much is not worth a search
+        sol = _solve(problem, objective, card_value, joker_value, budget, beat)
+        if sol is _NARROW:
+            narrow = True
+            sol = _solve_tahiti_narrowed(problem, objective, card_value, joker_value, budget)
+        best = _better(best, problem, sol, objective)
+        if best is not None and objective == "any":
+            break
+    if narrow and rulebook.joker_rule == "immobile" and (best is None or objective != "any"):
+        # Vatican: the jokers that must stay beside a neighbour lock their groups instead.
+        for problem in build_problems(rulebook, pos, objective, first_lay_done,
+                                      lock_immobile=True):
+            sol = solve_fast(problem, objective, card_value, joker_value, budget)
+            if sol is not None and all(group_fits(problem, t, f) for t, f in sol.groups):
+                best = _better(best, problem, sol, objective)
+    return best
 
 
 def _better(best, problem: Problem, sol, objective: str):
@@ -114,11 +169,12 @@ def _better(best, problem: Problem, sol, objective: str):
 _NARROW = object()  # _solve's answer when the fast search broke a joker rule it can't express
 
 
-def _solve(p: Problem, objective: str, card_value: list[int], joker_value: int):
+def _solve(p: Problem, objective: str, card_value: list[int], joker_value: int, budget,
+           beat=None):
     """The best solution of one case. The fast search ignores Tahiti's one joker per group and
     Vatican's "stay beside a neighbour"; when its optimum breaks one of them, the reference
     search answers small cases exactly, else _NARROW asks for a narrowed case."""
-    sol = solve_fast(p, objective, card_value, joker_value)
+    sol = solve_fast(p, objective, card_value, joker_value, budget, beat)
     if sol is None or all(group_fits(p, t, fills) for t, fills in sol.groups):
         return sol
     if _cards_in_play(p) <= SIMPLE_LIMIT:
@@ -126,13 +182,13 @@ def _solve(p: Problem, objective: str, card_value: list[int], joker_value: int):
     return _NARROW
 
 
-def _solve_tahiti_narrowed(p: Problem, objective: str, card_value, joker_value):
+def _solve_tahiti_narrowed(p: Problem, objective: str, card_value, joker_value, budget):
     """At most one joker laid in all (so never two in a group), or nothing for this case."""
     if p.max_jokers != 1 or p.wild_m > 1:
         return None
     narrowed = Problem(**{k: getattr(p, k) for k in p.__dataclass_fields__})
     narrowed.wild_o = min(p.wild_o, 1 - p.wild_m)
-    sol = solve_fast(narrowed, objective, card_value, joker_value)
+    sol = solve_fast(narrowed, objective, card_value, joker_value, budget)
     if sol is None or not all(group_fits(p, t, f) for t, f in sol.groups):
         return None
     return sol
@@ -229,10 +285,16 @@ def _rebuild(rulebook: Rulebook, pos: Position, p: Problem, sol: Solution, objec
             successors[gi] = _arrange(list(pos.table[gi]), t)
         else:
             pending.append((t, fills))
-    for t, fills in pending:
+    # A group that grew from an old one takes that one's cards and place.
+    grown: list[int | None] = [_claim_grown(pos, t, fills, old_by_key, table_pool)
+                               for t, fills in pending]
+    for (t, fills), gi in zip(pending, grown, strict=True):
+        own = {} if gi is None else _by_face(pos.table[gi])
         cards: list[Card] = []
         for (kind, x), f in zip(fills, t.faces, strict=True):
-            if kind == "T":
+            if kind == "T" and own.get(x):
+                cards.append(own[x].pop(0))
+            elif kind == "T":
                 cards.append(table_pool[x].pop(0))
             elif kind in "MO":
                 cards.append(take_hand(x))
@@ -245,7 +307,10 @@ def _rebuild(rulebook: Rulebook, pos: Position, p: Problem, sol: Solution, objec
                 if id(joker) in hand_joker_ids:
                     placed_ids.add(id(joker))
                 cards.append(_designate(joker, f))
-        extra.append(_arrange(cards, t))
+        if gi is None:
+            extra.append(_arrange(cards, t))
+        else:
+            successors[gi] = _arrange(cards, t)
     for gi in pos.singles_idx:  # unused singles stay alone
         card = pos.table[gi][0]
         if card.is_joker:  # a joker dealt as a single stays alone unless a group took it
@@ -266,6 +331,38 @@ def _rebuild(rulebook: Rulebook, pos: Position, p: Problem, sol: Solution, objec
     rearr = not all(_is_extended(pos.table[i], new_table, placed) for i in changed)
     hint = placed[0] if objective == "hint" and placed else None
     return Move(tuple(new_table), placed, tuple(changed), rearr, hint)
+
+
+def _by_face(group: Sequence[Card]) -> dict[int, list[Card]]:
+    out: dict[int, list[Card]] = {}
+    for c in group:
+        if not c.is_joker:
+            out.setdefault(card_face(c), []).append(c)
+    return out
+
+
+def _claim_grown(pos, t, fills, old_by_key, table_pool) -> int | None:
+    """An old group of real cards only, all of whose faces this new group holds in table
+    slots, whose cards are all still free: claimed (taken out of the pool)."""
+    slots = Counter(x for kind, x in fills if kind == "T")
+    for key, indices in old_by_key.items():
+        if not indices or len(key) >= len(t.faces) or not key:
+            continue
+        need = Counter(key)
+        if any(slots[f] < n for f, n in need.items()):
+            continue
+        for gi in indices:
+            group = pos.table[gi]
+            if any(c.is_joker for c in group):
+                continue
+            if not all(any(c is d for d in table_pool.get(card_face(c), [])) for c in group):
+                continue
+            for c in group:
+                pool = table_pool[card_face(c)]
+                pool.pop(next(i for i, d in enumerate(pool) if d is c))
+            indices.remove(gi)
+            return gi
+    return None
 
 
 def _claim_own(pos, t, fills, old_by_key, table_pool, fixed_ids, freed_ids, p, wild_m):

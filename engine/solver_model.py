@@ -131,6 +131,7 @@ class Problem:
     triple: tuple[int, int] | None = None  # Vatican first lay: (suit, low value) to lay as a run
     locked: list[LockedChoice] = field(default_factory=list)
     freed_tables: list[Card] = field(default_factory=list)  # table jokers that are wild here
+    idle_singles: int = 0  # singles that fit nowhere: left alone, so unchanged groups
 
 
 # -- building the cases ---------------------------------------------------------------------
@@ -193,11 +194,14 @@ def build_problems(
     single = [0] * NF
     jokers: list[tuple[int, Card]] = []  # (group index, designated table joker)
     loose_wild: list[Card] = []  # undesignated table jokers (should not happen): wild
+    single_jokers: list[Card] = []  # Tahiti: a joker dealt as a single (may stay alone)
     for gi, group in enumerate(table_groups):
         for card in group:
             if card.is_joker:
                 if card.designated:
                     jokers.append((gi, card))
+                elif gi in singles_set:
+                    single_jokers.append(card)
                 else:
                     loose_wild.append(card)
             elif gi in singles_set:
@@ -236,19 +240,22 @@ def build_problems(
                     triples.append((s, v))
 
     problems: list[Problem] = []
-    for freed_bits in product((False, True), repeat=len(freeable)):
-        freed = always_free | {f for f, b in zip(freeable, freed_bits, strict=True) if b}
-        for triple in triples:
-            need = {f for f in freed if f in freeable}
-            if triple is not None:
-                need |= {value_face(triple[1] + i, triple[0]) for i in range(3)}
-            base = _base_problem(ace, one_joker, table, single, hand, hand_jokers, mandatory,
-                                 need, table_groups, singles_set, jokers, freed, rule, loose_wild)
-            if base is None:
-                continue
-            base.triple = triple
-            locks = rule == "locks-group" or (lock_immobile and rule == "immobile")
-            problems.extend(_locked_cases(base, locks, table_groups, jokers, freed, hand))
+    for used in range(len(single_jokers) + 1):  # how many joker singles go into groups
+        for freed_bits in product((False, True), repeat=len(freeable)):
+            freed = always_free | {f for f, b in zip(freeable, freed_bits, strict=True) if b}
+            for triple in triples:
+                need = {f for f in freed if f in freeable}
+                if triple is not None:
+                    need |= {value_face(triple[1] + i, triple[0]) for i in range(3)}
+                base = _base_problem(ace, one_joker, table, single, hand, hand_jokers, mandatory,
+                                     need, table_groups, singles_set, jokers, freed, rule,
+                                     loose_wild + single_jokers[:used])
+                if base is None:
+                    continue
+                base.triple = triple
+                base.idle_singles += len(single_jokers) - used  # they stay alone: unchanged
+                locks = rule == "locks-group" or (lock_immobile and rule == "immobile")
+                problems.extend(_locked_cases(base, locks, table_groups, jokers, freed, hand))
     for p in problems:
         prune_unplaceable(p)
     return problems
@@ -345,6 +352,7 @@ def prune_unplaceable(p: Problem) -> None:
             if not (p.hand_o[f] or p.single[f]):
                 continue
             if not _fits_somewhere(f, avail, wild, low, high):
+                p.idle_singles += p.single[f]
                 p.hand_o[f] = p.single[f] = 0
                 changed = True
 

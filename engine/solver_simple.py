@@ -27,6 +27,7 @@ class Solution:
     count: int  # hand cards laid (locked-group extensions included)
     value: int  # their values (rulebook.card_value)
     matched: int  # old groups left unchanged (singles and locked groups included)
+    exact: bool = True  # False: a time budget cut the search short (jokers only)
 
 
 def score_key(objective: str, count: int, value: int, matched: int, n_old: int) -> tuple:
@@ -188,6 +189,7 @@ def solve_simple(p: Problem, objective: str, card_value: list[int], joker_value:
         base_count += len(lc.added)
         base_value += sum(card_value[f] for f in lc.added)
         base_matched += not lc.added
+    base_matched += p.idle_singles
     base_count += p.wild_m_hand
     base_value += p.wild_m_hand * joker_value
     avail0 = tuple(p.old_keys[k] for k in keys)

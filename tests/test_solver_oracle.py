@@ -21,7 +21,7 @@ from engine.rulebooks import get_rulebook
 from engine.solver import find_move
 
 # A seed is all a case needs; shrinking a seed would only waste time.
-SETTINGS = settings(max_examples=25, deadline=None, derandomize=True,
+SETTINGS = settings(max_examples=40, deadline=None, derandomize=True,
                     phases=[Phase.explicit, Phase.generate],
                     suppress_health_check=[HealthCheck.too_slow])
 
@@ -70,6 +70,8 @@ def make_position(rng: random.Random, name: str):
     if rules.singles:
         singles = rest[:rng.randint(0, 2)]
         rest = rest[len(singles):]
+        if jokers and rng.random() < 0.3:  # a joker dealt as a single
+            singles.append(jokers.pop())
     hand = rest[:rng.randint(3, 6)]
     if jokers and rng.random() < 0.4:
         hand.append(jokers.pop())
@@ -110,7 +112,10 @@ def legal_moves(rules, table, hand, singles, first_lay_done):
         used = table_mask | sum(1 << hand_bits[i] for i in range(len(hand_bits)) if pick >> i & 1)
         for cover in _covers(used, groups):
             for choice in product(*(groups[m] for m in cover)):
-                new_table = [list(g) for g in choice]
+                # Groups holding a joker first: check_move pairs a Tahiti locked group with
+                # the first new group that holds its cards, which could be another group.
+                new_table = sorted((list(g) for g in choice),
+                                   key=lambda g: not any(c.is_joker for c in g))
                 result = check_move(rules, table, hand, new_table, first_lay_done=first_lay_done,
                                     singles=singles)
                 if result.ok:
@@ -164,8 +169,8 @@ def check_identity(move, table, hand) -> None:
     seen = set()
     for group in move.new_table:
         for card in group:
-            if card.is_joker:
-                assert card.designated and card.copy in jokers
+            if card.is_joker:  # designated, unless it is a joker single left alone
+                assert (card.designated or len(group) == 1) and card.copy in jokers
                 assert card.copy not in seen
                 seen.add(card.copy)
             else:
@@ -225,7 +230,7 @@ def test_no_joker_rulebooks_match_the_oracle(name, seed):
 
 
 @pytest.mark.parametrize("name", ["carousel", "vatican", "tahiti"])
-@SETTINGS
+@settings(SETTINGS, max_examples=15)
 @given(seed=st.integers(0, 10**9))
 def test_joker_rulebooks_match_the_oracle(name, seed):
     solver_vs_oracle(*make_position(random.Random(seed), name))

@@ -1,0 +1,128 @@
+"""The hard computer player: it plans rather than always laying the most it can.
+
+(experimental v2: knobs per rulebook)
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from math import comb
+
+from .actions import Action, Draw
+from .ai_turn import Turn, fallback, lay, no_lay
+from .cards import Card, make_deck
+from .solver import Move
+
+
+@dataclass(frozen=True)
+class Plan:
+    lay: str = "max"  # "max": the biggest lay; "min": the smallest (keeps the rest in reserve)
+    stall: int = 0  # draw instead of laying (unless going out) while the hand is smaller
+    stall_stock: int = 0  # ...and the stock holds more cards than this
+    dump_opp: int = 0  # lay the most when another hand is down to this many cards
+    dump_stock: int = 0  # ...or the stock to this many
+    undercut: float = 0.25  # Carousel: knock only when an undercut is at most this likely
+
+
+PLANS: dict[str, Plan] = {}
+
+
+def plan_for(turn: Turn) -> Plan:
+    return PLANS.get(turn.rules.name, PLANS.get("*", Plan()))
+
+
+def choose_hard(turn: Turn) -> Action:
+    plan = plan_for(turn)
+    out = turn.solve("any", select=turn.hand)  # can it go out? (much cheaper than the max)
+    if out is not None:
+        action = lay(turn, out.new_table, out.placed)
+        if action is not None:
+            return action
+    pressure = (
+        turn.view.stock <= plan.dump_stock
+        or min(turn.view.hand_counts[i] for i in turn.opponents) <= plan.dump_opp
+    )
+    if (
+        not pressure
+        and len(turn.hand) < plan.stall
+        and turn.view.stock > plan.stall_stock
+        and "draw" in turn.legal
+    ):
+        return Draw(turn.seat)
+    objective = "max_cards" if turn.rules.values == "count" else "max_points"
+    best = turn.solve(objective)
+    if best is None:
+        return no_lay(turn, knock=_knock_ok(turn, plan, turn.hand))
+    left = turn.left_after(best.placed)
+    if turn.may_knock_after_lay and _knock_ok(turn, plan, left):
+        action = lay(turn, best.new_table, best.placed)  # a safe knock
+        if action is not None:
+            return action
+    moves: list[Move] = []
+    if not pressure and plan.lay == "min":
+        small = turn.solve("hint")
+        if small is not None:
+            moves.append(small)
+    moves.append(best)
+    for move in moves:
+        action = lay(
+            turn,
+            move.new_table,
+            move.placed,
+            knock=_knock_ok(turn, plan, turn.left_after(move.placed)),
+        )
+        if action is not None:
+            return action
+    return fallback(turn)
+
+
+def _knock_ok(turn: Turn, plan: Plan, left: list[Card]) -> bool:
+    value = turn.value(left)
+    if not turn.carousel or value > turn.rules.knock_limit:
+        return False
+    return undercut_chance(turn, value) <= plan.undercut
+
+
+def unseen(turn: Turn) -> list[Card]:
+    """Cards this seat cannot see: the other hands and the stock, as one pool."""
+    v = turn.view
+    decks, jokers = turn.rules.deck_for(len(v.hand_counts))
+    seen = Counter(c.face for c in v.hand)
+    seen.update(c.face for g in v.table for c in g)
+    seen.update(c.face for c in v.singles)
+    out = []
+    for card in make_deck(decks, jokers):
+        if seen[card.face] > 0:
+            seen[card.face] -= 1
+        else:
+            out.append(card)
+    return out
+
+
+def undercut_chance(turn: Turn, value: int) -> float:
+    """How likely some other hand is worth `value` or less, if hands were random cards from
+    the unseen pool (counts only: hidden cards stay hidden)."""
+    values = [turn.rules.card_value(c) for c in unseen(turn)]
+    p_none = 1.0
+    for i in turn.opponents:
+        p_none *= 1 - _chance_at_most(values, turn.view.hand_counts[i], value)
+    return 1 - p_none
+
+
+def _chance_at_most(values: list[int], count: int, limit: int) -> float:
+    """P(the sum of `count` cards drawn from `values` without replacement is <= limit)."""
+    if count == 0:
+        return 1.0
+    if count > len(values) or sum(sorted(values)[:count]) > limit:
+        return 0.0
+    ways = [[0] * (limit + 1) for _ in range(count + 1)]  # ways[j][s]: j cards summing to s
+    ways[0][0] = 1
+    for x in values:
+        if x > limit:
+            continue
+        for j in range(count, 0, -1):
+            row, prev = ways[j], ways[j - 1]
+            for s in range(limit, x - 1, -1):
+                row[s] += prev[s - x]
+    return sum(ways[count]) / comb(len(values), count)
