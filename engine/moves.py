@@ -245,68 +245,99 @@ def _joker_rules(
 
 
 def _immobile_jokers(rulebook, old_jokers, new_table, freed) -> str | None:
-    """Vatican (§4.10): a joker stays while a card that was beside it stays beside it."""
-    used: set[int] = set()
+    """Vatican (§4.10): a joker stays while a card that was beside it stays beside it. Each
+    old joker needs its own new joker of the same face that kept a neighbour (a matching: the
+    first fitting joker may be the only one another old joker could use)."""
+    new_jokers = [(card, _neighbours(rulebook, g, card))
+                  for g in new_table for card in g if card.is_joker and card.designated]
+    options: list[list[int]] = []
     for group, joker in old_jokers:
         face = joker.play_face
         if freed(face):
             continue
         before = _neighbours(rulebook, group, joker)
-        found = False
-        for new_group in new_table:
-            for card in new_group:
-                if (
-                    card.is_joker
-                    and card.play_face == face
-                    and id(card) not in used
-                    and before & _neighbours(rulebook, new_group, card)
-                ):
-                    used.add(id(card))
-                    found = True
-                    break
-            if found:
-                break
-        if not found:
-            return (
-                f"The joker standing for {face} can't leave the cards beside it until the "
-                f"real {face} is on the table"
-            )
+        fits = [k for k, (card, near) in enumerate(new_jokers)
+                if card.play_face == face and before & near]
+        if not fits:
+            return _immobile_reason(face)
+        options.append(fits)
+    owner: dict[int, int] = {}  # new joker -> old joker (Kuhn's augmenting paths)
+
+    def assign(i: int, seen: set[int]) -> bool:
+        for k in options[i]:
+            if k not in seen:
+                seen.add(k)
+                if k not in owner or assign(owner[k], seen):
+                    owner[k] = i
+                    return True
+        return False
+
+    for i, fits in enumerate(options):
+        if not assign(i, set()):
+            return _immobile_reason(new_jokers[fits[0]][0].play_face)
     return None
 
 
+def _immobile_reason(face: str) -> str:
+    return (
+        f"The joker standing for {face} can't leave the cards beside it until the "
+        f"real {face} is on the table"
+    )
+
+
 def _locked_groups(table, new_table, placed, freed) -> str | None:
-    """Tahiti: a group holding a joker can't be rearranged, only added to from the hand."""
-    extra_needed: Counter[str] = Counter()
-    used: set[int] = set()
+    """Tahiti: a group holding a joker can't be rearranged, only added to from the hand. Each
+    locked group must survive whole in its own new group, whatever the order of the groups,
+    and everything those groups gained must come from the hand: every pairing is tried."""
+    locked: list[tuple[int, Counter[str], str]] = []
+    candidates: list[list[tuple[int, Counter[str]]]] = []
+    new_faces = [Counter(c.play_face if c.is_joker else c.face for c in g) for g in new_table]
     for i, group in enumerate(table):
         jokers = [c for c in group if c.is_joker and c.designated]
         if not jokers or any(freed(j.play_face) for j in jokers):
             continue
         old = Counter(c.play_face if c.is_joker else c.face for c in group)
-        match = None
-        for gi, new_group in enumerate(new_table):
-            if gi in used:
-                continue
-            faces = Counter(c.play_face if c.is_joker else c.face for c in new_group)
-            if all(faces[f] >= n for f, n in old.items()):
-                match = gi
-                extra_needed += faces - old
-                break
-        if match is None:
+        fits = [(gi, faces - old) for gi, faces in enumerate(new_faces)
+                if all(faces[f] >= n for f, n in old.items())]
+        if not fits:
             real = jokers[0].play_face
             return (
                 f"Group {group_label(i)} holds a joker, so none of its cards can move: you "
                 f"can only add cards from your hand, or free the joker by laying the real "
                 f"{real} from your hand"
             )
-        used.add(match)
-    for face, n in extra_needed.items():
-        if placed[face] < n:
-            return (
-                f"A group that holds a joker can only take cards from your hand ({face} "
-                "came from the table)"
-            )
-    return None
+        locked.append((i, old, jokers[0].play_face))
+        candidates.append(fits)
+    if not locked:
+        return None
+    # The pairing that takes the fewest table cards into locked groups; few locked groups
+    # (one joker each), so a plain search over pairings is cheap.
+    best: list = [None]
+
+    def search(k: int, used: frozenset[int], extra: Counter[str]) -> bool:
+        if any(placed[f] < n for f, n in extra.items()):
+            if best[0] is None or len(extra) < len(best[0]):
+                best[0] = extra
+            return False
+        if k == len(locked):
+            return True
+        return any(search(k + 1, used | {gi}, extra + gained)
+                   for gi, gained in candidates[k] if gi not in used)
+
+    if search(0, frozenset(), Counter()):
+        return None
+    if best[0] is None:  # no pairing at all: two locked groups folded into one
+        i, _, real = locked[-1]
+        return (
+            f"Group {group_label(i)} holds a joker, so none of its cards can move: you "
+            f"can only add cards from your hand, or free the joker by laying the real "
+            f"{real} from your hand"
+        )
+    face = next(f for f, n in best[0].items() if placed[f] < n)
+    return (
+        f"A group that holds a joker can only take cards from your hand ({face} "
+        "came from the table)"
+    )
 
 
 def _has_run3_from_hand(

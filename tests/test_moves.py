@@ -200,3 +200,23 @@ def test_tahiti_one_joker_per_group():
 @pytest.mark.parametrize("name", ["manipulation", "machiavelli", "shanghai", "guadeloupe"])
 def test_no_jokers_rulebooks_still_check(name):
     assert check(name, ["9S 9H 9D"], "9C", ["9S 9H 9D 9C"]).ok
+
+
+def test_tahiti_locked_group_found_whatever_the_group_order():
+    # The locked [*5S 6S 7S] stays as it was; an unlocked run holding the same faces comes first
+    # in the new table and must not be taken for it.
+    old = ["5S 6S 7S 8S", "*5S 6S 7S"]
+    new = ["5S 6S 7S 8S", "*5S 6S 7S", "9H 9D 9C"]
+    assert check("tahiti", old, "9H 9D 9C", new).ok
+    assert check("tahiti", old, "9H 9D 9C", [new[1], new[0], new[2]]).ok
+
+
+def test_vatican_jokers_each_keep_a_neighbour_whatever_the_group_order():
+    # Two jokers stand for 6H: the first was between 5H and 7H, the second beside 7H. Afterwards
+    # one sits beside 7H only and the other beside 5H only: each kept a neighbour.
+    old = ["5H *6H 7H", "*6H 7H 8H"]
+    new = ["*6H 7H 8H 9H", "4H 5H *6H", "7H 7S 7D"]
+    assert check("vatican", old, "4H 9H 7S 7D", new).ok
+    assert check("vatican", old, "4H 9H 7S 7D", [new[1], new[0], new[2]]).ok
+    lost = check("vatican", old, "6S 6D 9H", ["5H *6H 7H", "7H 8H 9H", "6S 6D *6H"])
+    assert not lost.ok and "beside it" in lost.reason
