@@ -1,6 +1,15 @@
 """The hard computer player: it plans rather than always laying the most it can.
 
-(experimental v2: knobs per rulebook)
+Where drawing ends the turn (Machiavelli, Guadeloupe, Vatican, Tahiti, Carousel) it holds its
+cards back: it draws instead of laying until it can go out in one move, or until another hand
+is down to two cards or the stock has run out — then it lays the most it can. Cards laid early
+are cards the other players rearrange their own hands into; held back, they stay useless to
+them (the Rummikub result in the issue, here 91–97% against `medium`: docs/strength.md).
+
+Where a turn is "draw until you can lay" (Manipulation, Shanghai) holding back would only mean
+drawing the whole stock in one turn — legal under Trust the player, but no game anybody wants
+— so there it obeys the must-lay rule and lays the most it can, like `medium`, checking first
+whether it can go out. Knocking in Carousel weighs the chance of an undercut.
 """
 
 from __future__ import annotations
@@ -25,7 +34,10 @@ class Plan:
     undercut: float = 0.25  # Carousel: knock only when an undercut is at most this likely
 
 
-PLANS: dict[str, Plan] = {}
+HOLD_BACK = Plan(stall=99, dump_opp=2, dump_stock=0)
+PLANS: dict[str, Plan] = {
+    name: HOLD_BACK for name in ("machiavelli", "guadeloupe", "vatican", "tahiti", "carousel")
+}
 
 
 def plan_for(turn: Turn) -> Plan:

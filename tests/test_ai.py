@@ -274,3 +274,29 @@ def test_carousel_undercut_estimate():
     state = deal_scenario("carousel", ["2S 3S", "5D 9C 10C KD"], table=["4H 5H 6H"])
     assert undercut_chance(Turn(player_view(state, 0)), 5) < 0.01  # four cards: 5 points or
     # fewer only as A A A 2 of different suits: very unlikely
+
+
+# -- the hard level's plan --------------------------------------------------------------------
+
+
+def test_hard_holds_back_until_it_can_go_out():
+    """Machiavelli: a lay that doesn't empty the hand waits (a draw); going out doesn't."""
+    state = deal_scenario("machiavelli", ["5H 6H 7H 2C", "KS KD 9C 4D"], table=["9S 9H 9D"])
+    assert isinstance(choose_action(player_view(state, 0), "hard"), Draw)
+    assert isinstance(choose_action(player_view(state, 0), "medium"), Commit)
+    out = deal_scenario("machiavelli", ["5H 6H 7H 9C", "KS KD 9C 4D"], table=["9S 9H 9D"])
+    action = choose_action(player_view(out, 0), "hard")
+    assert isinstance(action, Commit)
+    assert apply(out, action)[0].phase == "game_over"
+
+
+def test_hard_lays_when_another_hand_is_nearly_out():
+    state = deal_scenario("machiavelli", ["5H 6H 7H 2C", "KS KD"], table=["9S 9H 9D"])
+    action = choose_action(player_view(state, 0), "hard")
+    assert isinstance(action, Commit)
+    assert {c.face for g in action.arrangement for c in g} >= {"5H", "6H", "7H"}
+
+
+def test_hard_obeys_must_lay_in_manipulation():
+    state = deal_scenario("manipulation", ["5H 6H 7H 2C", "KS KD 9C 4D"], table=["9S 9H 9D"])
+    assert isinstance(choose_action(player_view(state, 0), "hard"), Commit)
