@@ -328,7 +328,9 @@ def _rebuild(rulebook: Rulebook, pos: Position, p: Problem, sol: Solution, objec
     new_table += [tuple(g) for g in extra]
     placed = tuple(c for c in pos.hand if id(c) in placed_ids)
     changed = _changed(pos.table, new_table)
-    rearr = not all(_is_extended(pos.table[i], new_table, placed) for i in changed)
+    placed_faces = Counter(c.face for c in placed)
+    new_faces = [Counter(c.face for c in g) for g in new_table] if changed else []
+    rearr = not all(_is_extended(pos.table[i], new_faces, placed_faces) for i in changed)
     hint = placed[0] if objective == "hint" and placed else None
     return Move(tuple(new_table), placed, tuple(changed), rearr, hint)
 
@@ -370,9 +372,10 @@ def _claim_own(pos, t, fills, old_by_key, table_pool, fixed_ids, freed_ids, p, w
     for gi in old_by_key.get(t.key, []):
         group = pos.table[gi]
         ok = True
+        own_faces = {card_face(c) for c in group if not c.is_joker}
         for (kind, x), f in zip(fills, t.faces, strict=True):
             if kind == "T":
-                ok = sum(1 for c in group if not c.is_joker and card_face(c) == f) > 0
+                ok = f in own_faces
             elif kind == "J":
                 ok = any(c is p.fixed[x].card for c in group)
             elif kind == "W":
@@ -444,12 +447,12 @@ def _changed(table: Sequence[Sequence[Card]], new_table: Sequence[Sequence[Card]
     return out
 
 
-def _is_extended(old: Sequence[Card], new_table, placed: Sequence[Card]) -> bool:
-    """Does some new group hold all of `old` plus only hand cards? (check_move's test)"""
-    placed_faces = Counter(c.face for c in placed)
+def _is_extended(old: Sequence[Card], new_faces: list[Counter[str]],
+                 placed_faces: Counter[str]) -> bool:
+    """Does some new group (`new_faces`: its faces) hold all of `old` plus only hand cards
+    (`placed_faces`)? (check_move's test)"""
     old_faces = Counter(c.face for c in old)
-    for group in new_table:
-        faces = Counter(c.face for c in group)
+    for faces in new_faces:
         if all(faces[f] >= n for f, n in old_faces.items()):
             extra = faces - old_faces
             if all(placed_faces[f] >= n for f, n in extra.items()):

@@ -18,6 +18,10 @@ objective from that many cards, seeded by the first phase's solution.
 
 Not modelled here (the caller checks the result and falls back): Tahiti's one joker per group
 and Vatican's "a joker stays beside a neighbour". Everything else in a Problem is exact.
+
+`_Search.top` and `_Search.best` run in C when engine/_solver_c.c is built: a line-by-line port
+with the same answers and the same budget accounting (tests/test_solver_native.py), 5-25 times
+faster. Without it they run here.
 """
 
 from __future__ import annotations
@@ -50,8 +54,19 @@ from .solver_model import NF, Problem, value_face
 from .solver_rebuild import rebuild_solution
 from .solver_simple import Solution
 
-__all__ = ["BIG", "solve_fast", "trim_caches"]
+try:  # the same search in C (engine/_solver_c.c, built by `pip install -e .`)
+    from . import _solver_c as _C
+except ImportError:  # not built: the Python search alone (same answers, slower)
+    _C = None
 
+__all__ = ["BIG", "native_available", "solve_fast", "trim_caches"]
+
+USE_NATIVE = True  # tests switch the C search off to compare it with the Python one
+NATIVE_MAX_STATES = 0  # tests: fewer suit states than the C search's own limit (0: its own)
+
+
+def native_available() -> bool:
+    return _C is not None
 
 
 
@@ -59,8 +74,9 @@ class _Search:
     """One Problem's column DP: per-suit options, the per-suit bound, and the layered search."""
 
     def __init__(self, p: Problem, objective: str, card_value: list[int], joker_value: int,
-                 *, groups: bool = True):
-        """`groups=False`: score only the hand cards laid (no kept-group labels: smaller)."""
+                 *, groups: bool = True, native: bool = False):
+        """`groups=False`: score only the hand cards laid (no kept-group labels: smaller).
+        `native`: may run in C (engine/_solver_c.c: the same search, the same answers)."""
         self.p = p
         self.cut = False  # a budget stopped the search: its answer may not be the best
         ace = p.ace
@@ -102,6 +118,22 @@ class _Search:
                 sets_old.setdefault(t.rank, []).extend([mask] * count)
         self.sets_old = sets_old
         self.olds = tuple(tuple(sorted(o)) for o in olds)  # per suit: (start, end, count)
+        # Per column: the set shares (bound) and the valid splits of set cards.
+        zero = (0,) * 6
+        self.share: list = [(zero,) * 4] * 16  # per column and suit: kept-set bonus shares
+        self.kmax: list = [[0] * 4] * 16  # most set cards a suit can give per column
+        self.kvecs: list = [()] * 16
+        for v in range(self.vmin, self.vmax + 1):
+            self._prepare_column(v)
+        self.native = None
+        self._work = 0  # units the C search has charged to WORK
+        if native and USE_NATIVE and _C is not None:
+            self.native = self._native_search()
+        if self.native is None:
+            self._python_tables()
+
+    def _python_tables(self) -> None:
+        """The Python search's tables, filled as it goes."""
         self.raw_cache: list[list[dict]] = [[{} for _ in range(4)] for _ in range(16)]
         self.ckeys: list[list] = [[None] * 4 for _ in range(16)]
         self.skeys: list[list] = [[None] * 4 for _ in range(16)]
@@ -110,13 +142,30 @@ class _Search:
         self.h_cache: list[list[dict]] = [[{} for _ in range(4)] for _ in range(16)]
         self.wopt_cache: list[list[dict]] = [[{} for _ in range(4)] for _ in range(16)]
         self.jb_cache: dict[tuple[int, int, int], int] = {}
-        # Per column: the set shares (bound) and the valid splits of set cards.
-        zero = (0,) * 6
-        self.share: list = [(zero,) * 4] * 16  # per column and suit: kept-set bonus shares
-        self.kmax: list = [[0] * 4] * 16  # most set cards a suit can give per column
-        self.kvecs: list = [()] * 16
-        for v in range(self.vmin, self.vmax + 1):
-            self._prepare_column(v)
+
+    def _native_search(self):
+        """The C twin of this search (None if a face holds more cards than it packs)."""
+        if (max(self.mand[f] + self.ho[f] + self.sg[f] for f in range(NF)) + self.wild_total > 7
+                or self.wild_total > 4):
+            return None
+        cols = (self.mand, self.ho, self.sg, self.hg, self.olds, self.kmax, self.share)
+        spec = (self.vmin, self.vmax, self.either, self.split, self.mw, self.need_placed,
+                self.p.triple, cols, self.kvecs, self.wild_total, self.p.wild_m, self.wg,
+                NATIVE_MAX_STATES)
+        return _C.new(spec)
+
+    def _drop_native(self) -> None:
+        """The C search ran out of suit-state numbers (never seen in practice): go on in
+        Python. What it charged to a budget stays charged, so answers stay deterministic."""
+        self._charge()
+        self.native = None
+        self._python_tables()
+
+    def _charge(self) -> None:
+        """Add what the C search charged since the last call to WORK (as the Python one does)."""
+        work = _C.work(self.native)
+        WORK[0] += work - self._work
+        self._work = work
 
     def _is_set_column(self, v: int) -> bool:
         return not (v == 1 and self.split)
@@ -366,6 +415,20 @@ class _Search:
         proof). Stops early at a solution reaching `stop_at` (the bound, or "any will do").
         `budget`: states it may still expand, shared between calls; once spent, and once some
         solution is known (`seeded`: the caller has one), it stops and sets `self.cut`."""
+        if self.native is not None:
+            left = None if budget is None else budget[0]
+            pending = 0 if budget is None else WORK[0] - budget[1]
+            try:
+                found, left, unsynced, cut = _C.best(self.native, floor, stop_at, left, pending,
+                                                     seeded)
+            except OverflowError:
+                self._drop_native()
+                return self.best(floor, stop_at, budget, seeded)
+            self._charge()
+            if budget is not None:
+                budget[0], budget[1] = left, WORK[0] - unsynced
+                self.cut = self.cut or bool(cut)
+            return found
         wild_sc = -self.p.wild_m * self.wg * SC  # see final_total
         vmax = self.vmax
         failed: list[dict[int, int]] = [{} for _ in range(16)]
@@ -446,6 +509,14 @@ class _Search:
     def top(self) -> int | None:
         """The bound of the whole problem (unscaled, rounded down), None if even the relaxed
         problem has no solution."""
+        if self.native is not None:
+            try:
+                got = _C.top(self.native)
+            except OverflowError:
+                self._drop_native()
+                return self.top()
+            self._charge()
+            return got
         empty = EMPTY | EMPTY << SHIFT | EMPTY << 2 * SHIFT | EMPTY << 3 * SHIFT
         top = self.joint_bound(self.vmin - 1, empty, self.wild_total)
         if top <= NEG // 2:
@@ -513,7 +584,7 @@ def solve_fast(p: Problem, objective: str, card_value: list[int], joker_value: i
     need = not (any(p.hand_m) or p.wild_m_hand or any(lc.added for lc in p.locked))
     seed = None  # a solution of the first phase: a floor for the second
     if objective in ("any", "hint"):
-        first = _Search(p, "max_cards", card_value, joker_value, groups=False)
+        first = _Search(p, "max_cards", card_value, joker_value, groups=False, native=True)
         floor = BIG if need else 0
         found = first.best(floor, floor, budget) if first.top() is not None else None
         if found is None:
@@ -523,7 +594,7 @@ def solve_fast(p: Problem, objective: str, card_value: list[int], joker_value: i
             return seed
         value = 0
     elif objective != "select":
-        first = _Search(p, objective, card_value, joker_value, groups=False)
+        first = _Search(p, objective, card_value, joker_value, groups=False, native=True)
         top = first.top()
         if top is not None and beat is not None and top // BIG + _laid_anyway(
                 p, objective, card_value, joker_value) < beat:
@@ -535,7 +606,7 @@ def solve_fast(p: Problem, objective: str, card_value: list[int], joker_value: i
         seed = _solution(first, found, card_value, joker_value, first.cut)
     if budget is not None and seed is not None and budget[0] - (WORK[0] - budget[1]) < 0:
         return replace(seed, exact=False)  # no time left for fewer changed groups
-    search = _Search(p, objective, card_value, joker_value)
+    search = _Search(p, objective, card_value, joker_value, native=True)
     top = search.top()
     if top is None:
         return None

@@ -52,7 +52,9 @@ def value_face(value: int, suit: int) -> int:
 
 def card_face(card: Card) -> int:
     """Play face of a real card or a designated joker."""
-    return face_of(card.play_rank, card.play_suit)
+    if card.rank:  # a real card (face_of(card.play_rank, card.play_suit), without the properties)
+        return (card.rank - 1) * 4 + SUIT_INDEX[card.suit]
+    return (card.as_rank - 1) * 4 + SUIT_INDEX[card.as_suit]
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,7 +165,8 @@ def locked_extensions(ace: AcePolicy, key: tuple[int, ...], hand: Counter[int]) 
     """(template, added faces) for a locked group: itself, or grown by hand cards only."""
     out = []
     have = Counter(key)
-    for t in templates(ace):
+    # Only a template holding key's first face can hold the group (same order as templates()).
+    for t in templates_by_face(ace)[key[0]] if key else templates(ace):
         need = Counter(t.key)
         if any(need[f] < n for f, n in have.items()):
             continue

@@ -26,21 +26,29 @@ def rebuild_solution(p, chosen, vmin, vmax, card_value, joker_value, sets_old, o
         ks = []
         for s in range(4):
             n, w, k, cont, new = opts[s][5]
-            f = value_face(v, s)
-            used_at[f] += n
-            wilds_at[f] += w
+            f = (rank - 1) * 4 + s  # value_face(v, s)
+            if n:
+                used_at[f] += n
+            if w:
+                wilds_at[f] += w
+            ks.append(k)
+            runs = open_runs[s]
+            if not runs and not new:
+                continue  # nothing in runs here: all this suit's cards went into sets
             still = []
-            want = list(cont)
-            for r in open_runs[s]:
-                if r[0] in want:
-                    want.remove(r[0])
-                    still.append(r)
-            alive = {st for st, en, _ in olds[s] if st < v <= en}
-            for r in still:  # the code each run has after this column (as run_moves gives)
-                if r[0] & 3 < 3:
-                    r[0] += 1
-                if r[0] >> 3 and r[0] >> 3 not in alive:
-                    r[0] &= 7
+            if runs:
+                want = list(cont)
+                for r in runs:
+                    if r[0] in want:
+                        want.remove(r[0])
+                        still.append(r)
+            if still:
+                alive = {st for st, en, _ in olds[s] if st < v <= en}
+                for r in still:  # the code each run has after this column (as run_moves gives)
+                    if r[0] & 3 < 3:
+                        r[0] += 1
+                    if r[0] >> 3 and r[0] >> 3 not in alive:
+                        r[0] &= 7
             for code in new:
                 groups.append([None, [], False])
                 still.append([code, len(groups) - 1])
@@ -49,7 +57,6 @@ def rebuild_solution(p, chosen, vmin, vmax, card_value, joker_value, sets_old, o
                 slots[f].append((r[1], len(g[1])))
                 g[1].append(f)
             open_runs[s] = still
-            ks.append(k)
         if any(ks):
             old = tuple(sorted(sets_old.get(rank, ())))
             _, masks = set_split(tuple(ks), old)
