@@ -34,6 +34,10 @@ class Plan:
     undercut: float = 0.25  # Carousel: knock only when an undercut is at most this likely
 
 
+# Solver work units (about 4 µs each here): bounds on a decision's time with a huge hand.
+GO_OUT_EFFORT = 300_000
+LAY_EFFORT = 2_000_000
+
 HOLD_BACK = Plan(stall=99, dump_opp=2, dump_stock=0)
 PLANS: dict[str, Plan] = {
     name: HOLD_BACK for name in ("machiavelli", "guadeloupe", "vatican", "tahiti", "carousel")
@@ -46,7 +50,9 @@ def plan_for(turn: Turn) -> Plan:
 
 def choose_hard(turn: Turn) -> Action:
     plan = plan_for(turn)
-    out = turn.solve("any", select=turn.hand)  # can it go out? (much cheaper than the max)
+    # Can it go out? A hand held back grows to 40 cards and more, where proving "no" can take
+    # seconds: the question gets a bounded effort (a way out is found long before).
+    out = turn.solve("any", select=turn.hand, effort=GO_OUT_EFFORT)
     if out is not None:
         action = lay(turn, out.new_table, out.placed)
         if action is not None:
@@ -63,8 +69,10 @@ def choose_hard(turn: Turn) -> Action:
     ):
         return Draw(turn.seat)
     objective = "max_cards" if turn.rules.values == "count" else "max_points"
-    best = turn.solve(objective)
+    best = turn.solve(objective, effort=LAY_EFFORT)
     if best is None:
+        if turn.solve("any", effort=LAY_EFFORT) is not None:
+            return fallback(turn)  # a lay the effort missed: lay the obvious, must-lay holds
         return no_lay(turn, knock=_knock_ok(turn, plan, turn.hand))
     left = turn.left_after(best.placed)
     if turn.may_knock_after_lay and _knock_ok(turn, plan, left):

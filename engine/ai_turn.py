@@ -80,8 +80,10 @@ class Turn:
         table: Groups | None = None,
         hand: Sequence[Card] | None = None,
         first_lay_done: bool | None = None,
+        effort: int | None = None,
     ) -> Move | None:
-        """The solver on this turn's position (or on a what-if table and hand)."""
+        """The solver on this turn's position (or on a what-if table and hand); with `effort`,
+        None may also mean "not found within that much work" (find_move)."""
         return find_move(
             self.rules,
             self.table if table is None else table,
@@ -90,6 +92,7 @@ class Turn:
             first_lay_done=self.view.first_lay_done if first_lay_done is None else first_lay_done,
             singles=self.singles if table is None else _singles_in(table, self.singles),
             select=select,
+            effort=effort,
         )
 
     def left_after(self, placed: Sequence[Card]) -> list[Card]:

@@ -57,6 +57,7 @@ def find_move(
     singles: Sequence[Card] = (),
     select: Sequence[Card] | None = None,
     reference: bool = False,
+    effort: int | None = None,
 ) -> Move | None:
     """A legal lay from `hand` onto `table` under `rulebook`, or None when there is none.
 
@@ -65,6 +66,9 @@ def find_move(
     `select`: lay exactly these hand cards (Auto-place), changing as few groups as possible.
     Tahiti's unused `singles` are 1-card groups of `table` too (as for check_move).
     `reference`: answer with the slow exhaustive search instead (benchmarks, tests).
+    `effort`: stop after this many work units (states expanded, tables built; the same for
+    the same position, so answers stay deterministic) — then None means "none found within
+    the effort", not a proof. For a computer player's what-ifs, never for the rules.
     """
     if objective not in OBJECTIVES:
         raise ValueError(f"Unknown objective {objective!r}: use one of {', '.join(OBJECTIVES)}")
@@ -95,7 +99,10 @@ def find_move(
             best = _better(best, problem, sol, objective)
         return None if best is None else _rebuild(rulebook, pos, best[1], best[2], objective)
     jokers = any(p.wild_m or p.wild_o or p.fixed for p in problems)
-    budget = [JOKER_BUDGET, WORK[0]] if jokers else None
+    if effort is not None:
+        budget = [effort, WORK[0]]
+    else:
+        budget = [JOKER_BUDGET, WORK[0]] if jokers else None
     STATS["calls"] += 1
     # The search makes many small tuples and no cycles; the collector would only rescan the
     # caches kept between calls, so it pauses meanwhile.
@@ -105,7 +112,7 @@ def find_move(
         with _LOCK:
             trim_caches()
             best = _search_all(rulebook, pos, problems, objective, first_lay_done, card_value,
-                               joker_value, budget)
+                               joker_value, budget, effort is not None)
     finally:
         if collecting:
             gc.enable()
@@ -129,21 +136,25 @@ _VALUES: dict[str, tuple[list[int], int]] = {}
 
 
 def _search_all(rulebook, pos, problems, objective, first_lay_done, card_value, joker_value,
-                budget):
+                budget, give_up=False):
     """The best (key, problem, solution) over the joker cases, or None."""
     best = None
     narrow = False
     for problem in problems:
-        if budget is not None and best is not None and budget[0] - (WORK[0] - budget[1]) < 0:
+        spent = budget is not None and budget[0] - (WORK[0] - budget[1]) < 0
+        if spent and give_up and best is None:
+            return None  # find_move's `effort` is spent: nothing found, nothing proven
+        if spent and best is not None:
             best = (best[0], best[1], replace(best[2], exact=False))
             break  # out of time: the other joker cases go unexamined
         beat = None
         if best is not None and objective in ("max_cards", "max_points"):
             beat = best[0][0]  # a case that can't lay as much is not worth a search
-        sol = _solve(problem, objective, card_value, joker_value, budget, beat)
+        sol = _solve(problem, objective, card_value, joker_value, budget, beat, give_up)
         if sol is _NARROW:
             narrow = True
-            sol = _solve_tahiti_narrowed(problem, objective, card_value, joker_value, budget)
+            sol = _solve_tahiti_narrowed(problem, objective, card_value, joker_value, budget,
+                                         give_up)
         best = _better(best, problem, sol, objective)
         if best is not None and objective == "any":
             break
@@ -151,7 +162,8 @@ def _search_all(rulebook, pos, problems, objective, first_lay_done, card_value, 
         # Vatican: the jokers that must stay beside a neighbour lock their groups instead.
         for problem in build_problems(rulebook, pos, objective, first_lay_done,
                                       lock_immobile=True):
-            sol = solve_fast(problem, objective, card_value, joker_value, budget)
+            sol = solve_fast(problem, objective, card_value, joker_value, budget,
+                             give_up=give_up)
             if sol is not None and all(group_fits(problem, t, f) for t, f in sol.groups):
                 best = _better(best, problem, sol, objective)
     return best
@@ -170,11 +182,11 @@ _NARROW = object()  # _solve's answer when the fast search broke a joker rule it
 
 
 def _solve(p: Problem, objective: str, card_value: list[int], joker_value: int, budget,
-           beat=None):
+           beat=None, give_up=False):
     """The best solution of one case. The fast search ignores Tahiti's one joker per group and
     Vatican's "stay beside a neighbour"; when its optimum breaks one of them, the reference
     search answers small cases exactly, else _NARROW asks for a narrowed case."""
-    sol = solve_fast(p, objective, card_value, joker_value, budget, beat)
+    sol = solve_fast(p, objective, card_value, joker_value, budget, beat, give_up)
     if sol is None or all(group_fits(p, t, fills) for t, fills in sol.groups):
         return sol
     if _cards_in_play(p) <= SIMPLE_LIMIT:
@@ -182,13 +194,14 @@ def _solve(p: Problem, objective: str, card_value: list[int], joker_value: int, 
     return _NARROW
 
 
-def _solve_tahiti_narrowed(p: Problem, objective: str, card_value, joker_value, budget):
+def _solve_tahiti_narrowed(p: Problem, objective: str, card_value, joker_value, budget,
+                           give_up=False):
     """At most one joker laid in all (so never two in a group), or nothing for this case."""
     if p.max_jokers != 1 or p.wild_m > 1:
         return None
     narrowed = Problem(**{k: getattr(p, k) for k in p.__dataclass_fields__})
     narrowed.wild_o = min(p.wild_o, 1 - p.wild_m)
-    sol = solve_fast(narrowed, objective, card_value, joker_value, budget)
+    sol = solve_fast(narrowed, objective, card_value, joker_value, budget, give_up=give_up)
     if sol is None or not all(group_fits(p, t, f) for t, f in sol.groups):
         return None
     return sol

@@ -564,7 +564,8 @@ def _covers(triple: tuple[int, int], opts) -> int:
 
 
 def solve_fast(p: Problem, objective: str, card_value: list[int], joker_value: int,
-               budget: list[int] | None = None, beat: int | None = None) -> Solution | None:
+               budget: list[int] | None = None, beat: int | None = None,
+               give_up: bool = False) -> Solution | None:
     """The best partition of `p` (None if there is none), ignoring the two rules named in the
     module doc.
 
@@ -578,6 +579,8 @@ def solve_fast(p: Problem, objective: str, card_value: list[int], joker_value: i
     `exact=False`. Existence is always proven.
     `beat` ("max_*" only): skip (None) unless this case may lay more than this many cards or
     points (the other joker cases' best so far).
+    `give_up`: when the budget runs out before any solution, answer None — then not a proof
+    (find_move's `effort`).
     """
     n_singles = sum(p.single)
     # Must the search itself lay a hand card? (Else some are laid whatever it does.)
@@ -586,7 +589,7 @@ def solve_fast(p: Problem, objective: str, card_value: list[int], joker_value: i
     if objective in ("any", "hint"):
         first = _Search(p, "max_cards", card_value, joker_value, groups=False, native=True)
         floor = BIG if need else 0
-        found = first.best(floor, floor, budget) if first.top() is not None else None
+        found = first.best(floor, floor, budget, give_up) if first.top() is not None else None
         if found is None:
             return None
         seed = _solution(first, found, card_value, joker_value, first.cut)
@@ -599,7 +602,7 @@ def solve_fast(p: Problem, objective: str, card_value: list[int], joker_value: i
         if top is not None and beat is not None and top // BIG + _laid_anyway(
                 p, objective, card_value, joker_value) < beat:
             return None
-        found = first.best(1 if need else 0, top, budget) if top is not None else None
+        found = first.best(1 if need else 0, top, budget, give_up) if top is not None else None
         if found is None:
             return None
         value = found[0]
@@ -619,7 +622,7 @@ def solve_fast(p: Problem, objective: str, card_value: list[int], joker_value: i
         floor = -(sum(p.hand_o) + p.wild_o + n_singles * BIG)
     if seed is not None:
         floor = max(floor, search.total_of(seed))
-    found = search.best(floor, top, budget, seeded=seed is not None)
+    found = search.best(floor, top, budget, seeded=seed is not None or give_up)
     if found is None:  # nothing beats the first phase's solution (or the budget ran out)
         return seed if seed is None or not search.cut else replace(seed, exact=False)
     return _solution(search, found, card_value, joker_value, search.cut)

@@ -275,3 +275,30 @@ def test_answers_do_not_depend_on_earlier_calls():
     assert cold == warm
     _clear_shared_caches()
     assert answers() == cold
+
+
+def test_effort_bounds_the_work_and_keeps_answers_legal():
+    """`effort` (a computer's what-ifs): unbounded it finds what the default finds; bounded it
+    may give up (None is then no proof), but what it returns is legal and the same each time."""
+    rules = get_rulebook("vatican")
+    gave_up = 0
+    for seed in range(4):
+        pos = random_position(random.Random(seed), 30, 40, ace=rules.ace, jokers=2)
+        kw = dict(objective="any", select=pos.hand, first_lay_done=False)
+        exact = find_move(rules, pos.table, pos.hand, **kw)
+        unbounded = find_move(rules, pos.table, pos.hand, effort=10**9, **kw)
+        assert (unbounded is None) == (exact is None)  # (the joker budget may pick another)
+        if unbounded is not None:
+            assert check_move(rules, pos.table, pos.hand, unbounded.new_table,
+                              first_lay_done=False).ok
+        for objective in ("max_cards", "any"):
+            bounded = find_move(rules, pos.table, pos.hand, objective=objective, effort=2000)
+            assert bounded == find_move(rules, pos.table, pos.hand, objective=objective,
+                                        effort=2000)
+            if bounded is None:
+                gave_up += 1
+            else:
+                assert check_move(rules, pos.table, pos.hand, bounded.new_table).ok
+        small = find_move(rules, pos.table, pos.hand, effort=50, **kw)
+        gave_up += small is None and exact is not None
+    assert gave_up  # some bounded search did stop short
