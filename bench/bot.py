@@ -14,9 +14,10 @@ server and the scripted users live in this process, and their decisions in one w
 1. Solo (an idle bot): one person and a computer; one press at a time. Times are taken by the
    fake: from queueing the callback_query (what the user's tap becomes on Telegram's side) to
    the bot's answerCallbackQuery arriving, and to the bot's edit of the pressed message arriving.
-   Rows: floor (a foreign button: fake network + PTB + answer only), noop (+ loading and saving
-   the game), select (+ screens, keyboard-only edit), New group and Reset (+ engine, picture,
-   media upload), Draw (+ the turn passing: group message, both screens, the computer's move).
+   Rows: floor (a foreign button: fake network + PTB + answer only), noop (+ loading the game;
+   a press that changes nothing writes nothing), select (+ screens, keyboard-only edit), New
+   group and Reset (+ engine, picture, media upload), Draw (+ the turn passing: group message,
+   both screens, the computer's move).
    Target: median press -> answer under 60 ms.
 2. Load: N games at once (2 people + 1 medium computer each, computer_delay=0). People press
    one button at a time and wait for the answer and the edit, with no thinking time (a closed
@@ -586,7 +587,7 @@ def print_solo(r: dict[str, Any]) -> None:
     print(f"{'press':<27} {'-> answerCallbackQuery':^32}   {'-> edit of the message':^32}")
     print(f"{'':<27} {'median':>8} {'p95':>8} {'max':>8} {'n':>5}   "
           f"{'median':>8} {'p95':>8} {'max':>8} {'n':>5}")
-    labels = {"floor": "floor: foreign button", "noop": "noop: load + save game",
+    labels = {"floor": "floor: foreign button", "noop": "noop: load game, no write",
               "select": "select a card (cheap)", "new": "New group (engine)",
               "reset": "Reset (engine)", "draw": "Draw (engine, turn ends)"}
     for kind, label in labels.items():

@@ -131,6 +131,8 @@ def apply_what_ifs(names: list[str], service: GameService) -> None:
     dataclasses.asdict (same JSON; the state's dicts are replaced, never changed in place).
     refs-cache: the adapter's message refs kept in memory per game; get_refs reads the store
     once per game, save_refs writes only when a value changed (one bot process per database).
+    Both are in the code now (explicit to_dict; the adapters' refs cache): these patches only
+    matter when measuring an older checkout.
     """
     import dataclasses
 
@@ -240,10 +242,10 @@ class BotUnderTest:
             self._monitor.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._monitor
+        if self.service:  # first: a computer's move delivered through a stopped adapter fails
+            await self.service.stop()
         if self.adapter:
             await self.adapter.stop()
-        if self.service:
-            await self.service.stop()
         if self.store:
             await self.store.close()
         self.mark(None)

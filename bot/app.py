@@ -14,6 +14,7 @@ import logging
 import os
 import signal
 from pathlib import Path
+from typing import Any
 
 log = logging.getLogger("rummy")
 
@@ -88,10 +89,16 @@ async def serve(url: str | None = None) -> None:
             loop.add_signal_handler(sig, stop.set)
     log.info("Rummy Table is running (database %s)", store.url)
     await stop.wait()
+    await shutdown(service, adapters, store)
+
+
+async def shutdown(service: Any, adapters: list[Any], store: Any) -> None:
+    """Stop serving: first the computer turns and timers (a move delivered through a stopping
+    adapter fails), then the adapters (they finish the updates in hand), then the store."""
+    await service.stop()
     for adapter in adapters:
         with contextlib.suppress(Exception):
             await adapter.stop()
-    await service.stop()
     await store.close()
 
 

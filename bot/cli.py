@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import argparse
-import random
+import contextlib
 import sys
 
 from engine import RULEBOOKS
@@ -28,6 +28,13 @@ def main(argv: list[str] | None = None) -> int:
     play.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
     play.add_argument("--seats", default="you,cpu,cpu", help="e.g. you,cpu:easy,cpu:medium")
     play.add_argument("--seed", type=int, default=None)
+    play.add_argument("--new", action="store_true",
+                      help="end the unfinished terminal game (if any) and start a new one")
+    play.add_argument("--data", default="data", metavar="DIR",
+                      help="where the terminal keeps its games (DIR/terminal.db)")
+    play.add_argument("--name", default=None, help="your name at the table")
+    play.add_argument("--pictures", default=None, metavar="DIR",
+                      help="also write the newest pictures (table.png, hand.png…) here")
 
     sim = sub.add_parser("simulate", help="play computer-only games and check every rule")
     sim.add_argument("--rulebook", default="manipulation", choices=RULEBOOKS)
@@ -76,13 +83,53 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _play(args: argparse.Namespace, options: dict) -> int:
-    from bot.adapters.console import ConsoleGame, parse_seats
+    """The terminal game: a console platform over the same game service as the chats."""
+    import asyncio
+    import logging
+    from pathlib import Path
 
-    seats = parse_seats(args.seats)
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**9)
-    game = ConsoleGame(args.rulebook, seats, seed, options)
-    game.run()
+    from bot.adapters.console import Setup, parse_seats, play, store_url
+    from engine import get_rulebook
+
+    computers, you_first = parse_seats(args.seats)
+    get_rulebook(args.rulebook, **options)  # unknown options: a clear error before any game
+    data = Path(args.data)
+    data.mkdir(parents=True, exist_ok=True)
+    # Problems go to a log file, never as a traceback across the table.
+    logging.basicConfig(
+        filename=data / "terminal.log",
+        level=logging.WARNING,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    setup = Setup(args.rulebook, options, computers, you_first)
+    try:
+        asyncio.run(
+            play(
+                setup,
+                url=store_url(data),
+                seed=args.seed,
+                new=args.new,
+                name=args.name or _your_name(),
+                pictures=Path(args.pictures) if args.pictures else None,
+            )
+        )
+    except KeyboardInterrupt:
+        print("\nBye — the game is saved; `rummy play` picks it up again.")
+    except Exception as error:  # the log file has the details
+        logging.getLogger("rummy").exception("rummy play failed")
+        print(f"rummy: {error} (details in {data / 'terminal.log'})", file=sys.stderr)
+        return 1
     return 0
+
+
+def _your_name() -> str:
+    import getpass
+
+    with contextlib.suppress(Exception):
+        name = getpass.getuser().strip()
+        if name and name != "root":
+            return name.title()
+    return "Player"
 
 
 def _simulate(args: argparse.Namespace, options: dict) -> int:

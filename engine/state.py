@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .cards import Card, make_deck
@@ -82,21 +82,44 @@ class GameState:
     # -- serialisation -------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
-        data = asdict(self)
-        data["stock"] = _tokens(self.stock)
-        data["hands"] = [_tokens(h) for h in self.hands]
-        data["table"] = [_tokens(g) for g in self.table]
-        data["singles"] = _tokens(self.singles)
-        data["draft"] = (
-            None
-            if self.draft is None
+        """Plain JSON-safe data (field by field: dataclasses.asdict was ~60x slower). The
+        dicts inside (hint, last, rounds, actions, result) are shared: never changed in place."""
+        draft = self.draft
+        return {
+            "rulebook": self.rulebook,
+            "options": dict(self.options),
+            "players": self.players,
+            "seed": self.seed,
+            "round": self.round,
+            "phase": self.phase,
+            "turn": self.turn,
+            "stock": _tokens(self.stock),
+            "hands": [_tokens(h) for h in self.hands],
+            "table": [_tokens(g) for g in self.table],
+            "singles": _tokens(self.singles),
+            "draft": None
+            if draft is None
             else {
-                "groups": [_tokens(g) for g in self.draft.groups],
-                "loose": _tokens(self.draft.loose),
-                "singles": _tokens(self.draft.singles),
-            }
-        )
-        return data
+                "groups": [_tokens(g) for g in draft.groups],
+                "loose": _tokens(draft.loose),
+                "singles": _tokens(draft.singles),
+            },
+            "draws": self.draws,
+            "reminded": self.reminded,
+            "give_up_armed": self.give_up_armed,
+            "passes": self.passes,
+            "first_lay_done": list(self.first_lay_done),
+            "final_turns": self.final_turns,
+            "last_drawer": self.last_drawer,
+            "hint": self.hint,
+            "last": self.last,
+            "scores": list(self.scores),
+            "rounds": list(self.rounds),
+            "round_wins": list(self.round_wins),
+            "result": self.result,
+            "version": self.version,
+            "actions": list(self.actions),
+        }
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), separators=(",", ":"), sort_keys=True)

@@ -6,6 +6,7 @@ import asyncio
 import shutil
 
 import pytest
+from counting_store import CountingStore
 
 from bot.core.record import Record
 from bot.core.service import Actor, GameService, pack, unpack
@@ -212,3 +213,65 @@ async def test_the_last_person_leaving_ends_the_game(env):
     assert GameState.from_dict(row.record["state"]).phase == "play"
     out = await service.command(ALICE, "newgame")
     assert out.group is not None
+
+
+async def test_presses_that_change_nothing_write_nothing(env):
+    """A no-op (a label button, Show my cards, a stale or refused button, an idle computer
+    step) reads the game once and writes nothing; a real change reads once and writes once."""
+    service, store, _, _ = env
+    gid = await lobby(service, "machiavelli", BOB)
+    await service.press(ALICE, pack(gid, 0, "start"))
+    state = (await record(store, gid)).game()
+    actor, other = (ALICE, BOB) if state.turn == 0 else (BOB, ALICE)
+    counted = service.store = CountingStore(store)
+    version = (await store.get_game(gid)).version
+    for who, action in [(actor, "noop"), (actor, "cards"), (other, "cards"), (other, "draw"),
+                        (EVE, "draw")]:
+        counted.reset()
+        out = await service.press(who, pack(gid, state.version, action))
+        assert counted.calls == {"get_game": 1}, (action, out.reply, counted.calls)
+    out = await service.press(actor, pack(gid, state.version + 7, "draw"))
+    assert "out of date" in out.reply and counted.calls["save_game"] == 0
+    counted.reset()
+    out = await service._mutate(gid, service._computer_step)
+    assert out.reply == "idle" and counted.calls == {"get_game": 1}
+    assert (await store.get_game(gid)).version == version
+    counted.reset()
+    card = state.hands[state.turn][0]
+    await service.press(actor, pack(gid, state.version, f"s1:{card.token}"))
+    assert counted.calls == {"get_game": 1, "save_game": 1}
+    assert (await store.get_game(gid)).version == version + 1
+
+
+async def test_outcomes_carry_the_commit_order_and_the_refs(env):
+    """Adapters order screens by the row version they were built from, and read message refs
+    from the outcome instead of the store."""
+    service, store, _, _ = env
+    gid = await lobby(service, "machiavelli", BOB)
+    out = await service.press(ALICE, pack(gid, 0, "start"))
+    assert out.revision == (await store.get_game(gid)).version and out.refs == {}
+    state = (await record(store, gid)).game()
+    actor = ALICE if state.turn == 0 else BOB
+    await service.save_refs(gid, {"table": 99})
+    card = state.hands[state.turn][0]
+    selected = await service.press(actor, pack(gid, state.version, f"s1:{card.token}"))
+    assert selected.revision == out.revision + 2 and selected.refs == {"table": 99}
+    stale = await service.press(actor, pack(gid, state.version + 7, "draw"))
+    assert stale.private and stale.revision == selected.revision
+    same = await service.press(actor, pack(gid, state.version, "cards"))
+    assert same.revision == selected.revision
+
+
+async def test_a_stopped_service_starts_no_computer_turns(env):
+    service, store, _, _ = env
+    gid = await lobby(service, "machiavelli")
+    await service.press(ALICE, pack(gid, 0, "cpu:easy"))
+    await service.press(ALICE, pack(gid, 0, "start"))
+    await service.stop()
+    state = (await record(store, gid)).game()
+    if state.turn == 0:
+        await service.press(ALICE, pack(gid, state.version, "draw"))
+    assert (await record(store, gid)).game().turn == 1  # the computer's turn, not taken
+    assert not service._computer_tasks
+    await asyncio.sleep(0.1)
+    assert (await record(store, gid)).game().turn == 1

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from counting_store import CountingStore
 from dc_players import Person, act, controls, find, live_table, version_of
 from fakes.discord_interactions import MESSAGE_COMPONENT
 from fakes.discord_server import FakeDiscord, FakeInteraction, FakeMessage
@@ -392,3 +393,57 @@ def test_core_screens_fit_discord_limits() -> None:
     assert [o.value for o in main[0][0].options if o.default] == [first.token]  # ✓ preselected
     letters = [spec for row in add for spec in row if isinstance(spec, SelectSpec)][1]
     assert [o.label for o in letters.options][:3] == ["A", "B", "C"]
+
+
+async def test_an_older_screen_never_replaces_a_newer_one(harness: Harness) -> None:
+    """Two quick card picks: the first pick's delivery is held up until the second's is shown
+    (both at the same engine version). The first (older) view must not come back; and a pick
+    costs two store round trips (load, save: the message ids did not change)."""
+    fake = harness.fake
+    alice = Person(harness, ALICE, "alice")
+    await harness.slash(ALICE, "new", {"rulebook": "Machiavelli"})
+    lobby = live_table(fake, TABLE)
+    assert lobby is not None
+    await alice.click(lobby, label("Computer"), "computer menu")
+    await alice.click(lobby, label("easy"), "easy")
+    await alice.click(lobby, label("Start"), "start")
+    row = await harness.game()
+    assert harness.store is not None and harness.adapter is not None
+    assert harness.service is not None
+    alice.store, alice.game_id = harness.store, row.id
+    view = await alice.screen()
+    menu = find(fake, view, lambda c: (c.custom_id or "").split(":")[-1].startswith("@cards"))
+    assert menu is not None
+    first, second = menu.options[0].value, menu.options[1].value
+
+    counted = harness.service.store = CountingStore(harness.store)
+    await alice.pick(view, menu, [first])
+    assert counted.calls == {"get_game": 1, "save_game": 1}
+
+    adapter = harness.adapter
+    original = adapter.deliver
+    second_shown = asyncio.Event()
+    calls = 0
+
+    async def deliver(outcome, ctx=None):
+        nonlocal calls
+        calls += 1
+        if calls == 1:  # the older pick waits until the newer one is on screen
+            await asyncio.wait_for(second_shown.wait(), 20)
+            await original(outcome, ctx)
+        else:
+            await original(outcome, ctx)
+            second_shown.set()
+
+    adapter.deliver = deliver  # type: ignore[method-assign]
+    older = await fake.select(view, menu.custom_id, [first, second], ALICE)
+    await fake.wait_until(lambda: calls == 1, 10, "the first pick's delivery")
+    newer = await fake.select(view, menu.custom_id, [second], ALICE)
+    await act(harness, older)
+    await act(harness, newer)
+    _, record = await harness.state(row.id)
+    assert record.seat_ui(0).selected == [second]
+    shown = alice.private_message()
+    assert shown is not None
+    menu = find(fake, shown, lambda c: (c.custom_id or "").split(":")[-1].startswith("@cards"))
+    assert menu is not None and [o.value for o in menu.options if o.default] == [second]

@@ -1,45 +1,41 @@
-"""The terminal front end: play against computer players with typed commands.
+"""The terminal front end: a console "platform" over the same game service as the chats.
+
+The terminal is one group chat (the table) and the person's private chat. It opens the game the
+way a host does in a chat — lobby, rulebook, options, computer seats, Start — and then turns
+typed lines into the calls a chat adapter makes: typed moves (`lay 7H 8H 9H`) and slash
+commands go to `GameService.command`, a number presses that button of the last screen listed.
+Outcomes come back through the deliver callback and are printed as text: the screens' own
+text, the table as a compact list of groups, and the buttons with their numbers.
 
 Reads lines and writes text through the functions it is given, so tests can drive it.
 """
 
 from __future__ import annotations
 
-import re
+import asyncio
+import contextlib
+import logging
+import random
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
-from bot.core.typed import cannot_place
-from engine import (
-    Commit,
-    Draw,
-    GiveUp,
-    Hint,
-    IllegalAction,
-    JokerChoiceNeeded,
-    Knock,
-    Move,
-    NextRound,
-    Pass,
-    Place,
-    Reset,
-    SetDraft,
-    Split,
-    Take,
-    apply,
-    find_move,
-    get_rulebook,
-    group_index,
-    group_label,
-    new_game,
-    parse_cards,
-    player_view,
-)
-from engine.actions import Action, Finish
-from engine.ai import choose_action
-from engine.cards import Card, rank_order, suit_order
-from engine.game import Event, PlayerView
-from engine.state import GameState
+from bot.core import screens
+from bot.core.record import Record
+from bot.core.service import Actor, GameService, pack
+from bot.core.typed import TYPED_VERBS, TypedError, cards_arg
+from bot.core.views import Button, Outcome, Screen
+from engine import get_rulebook, group_label, meld_kind, player_view
+from engine.cards import Card
+
+log = logging.getLogger(__name__)
+
+PLATFORM = "console"
+GROUP_CHAT = "table"  # the terminal's one group chat
+USER = "you"  # the person at the keyboard (user id and private chat id)
+STORE_FILE = "terminal.db"
+STALL_SECONDS = 120.0  # computer seats that make no move for this long have failed
 
 HELP = """Commands (cards like 7H 10S QD, * for a joker; or hand numbers like 1 4 5):
   lay 7H 8H 9H     put cards from your hand into a new group
@@ -49,376 +45,496 @@ HELP = """Commands (cards like 7H 10S QD, * for a joker; or hand numbers like 1 
   split B 4        split group B after its 4th card
   auto 7H 8H       let the solver place these cards (rearranging the table if needed)
   done             play your working copy        reset   put everything back
-  draw / pass / knock / giveup / hint / sort / help / quit"""
+  draw / pass / knock / giveup / hint / sort / next / finish
+  3                press button [3] of the last screen (on your turn [1]… are your cards:
+                   tap to select, then New group / Add to / Auto-place)
+  table · rules · leaderboard · stats · help · quit (the game is saved)"""
 
 
 @dataclass
-class Seat:
-    name: str
-    computer: str | None = None  # level, or None for the person at the keyboard
+class Setup:
+    """A new game's settings: the host's lobby choices, in the order the lobby takes them."""
+
+    rulebook: str = "manipulation"
+    options: dict[str, str] = field(default_factory=dict)
+    computers: list[str] = field(default_factory=lambda: ["medium", "medium"])
+    you_first: bool = True  # False: --seats put "you" elsewhere; the lobby seats the host first
+
+
+def parse_seats(text: str) -> tuple[list[str], bool]:
+    """`you,cpu,cpu:hard` -> the computer levels and whether 'you' came first."""
+    levels: list[str] = []
+    you = []
+    for i, item in enumerate(text.split(",")):
+        kind, _, level = item.strip().partition(":")
+        if kind.lower() in ("you", "me", "human"):
+            you.append(i)
+        elif kind.lower() in ("cpu", "computer", "ai", "bot"):
+            level = level.strip().lower() or "medium"
+            if level not in screens.LEVELS:
+                raise ValueError(f"Computer level '{level}' should be one of: "
+                                 + ", ".join(screens.LEVELS))
+            levels.append(level)
+        else:
+            raise ValueError(f"Seat '{item}' should be 'you' or 'cpu' (optionally cpu:easy)")
+    if len(you) != 1:
+        raise ValueError("The terminal game needs exactly one 'you' seat")
+    if not levels:
+        raise ValueError("Add at least one computer seat, like --seats you,cpu")
+    if len(levels) + 1 > screens.MAX_SEATS:
+        raise ValueError(f"A table has at most {screens.MAX_SEATS} seats")
+    return levels, you[0] == 0
+
+
+def store_url(data_dir: str | Path) -> str:
+    """The terminal's own SQLite file: a bot sharing ./data never resumes terminal games."""
+    return f"sqlite+aiosqlite:///{Path(data_dir) / STORE_FILE}"
 
 
 class ConsoleGame:
+    """One person at the terminal, as a platform of the game service."""
+
     def __init__(
         self,
-        rulebook: str,
-        seats: list[Seat],
-        seed: int,
-        options: dict | None = None,
+        service: GameService,
         *,
+        name: str = "You",
         read: Callable[[str], str] = input,
         write: Callable[[str], None] = print,
+        pictures: Path | None = None,
     ) -> None:
-        self.rules = get_rulebook(rulebook, **(options or {}))
-        self.seats = seats
-        self.state: GameState = new_game(self.rules, len(seats), seed)
+        self.service = service
         self.read = read
         self.write = write
-        self.sort = "suit"
-        self.pending_joker: tuple[int, list] | None = None
+        self.pictures = pictures
+        self.group = Actor(PLATFORM, GROUP_CHAT, USER, name)
+        self.me = Actor(PLATFORM, USER, USER, name, private=True)
+        self.game_id: int | None = None
+        self.shown_revision = 0  # newest commit delivered (screens never go back)
+        self.table: Screen | None = None  # the group's live message
+        self.private: Screen | None = None  # my private message
+        self.listed: list[Button] = []  # buttons of the last screen listed, by number - 1
+        self._listed_from: dict[str, str] = {}  # button action -> "private" or "table"
+        self._shown_private: Screen | None = None
+        self._shown_table = ""
+        self._shown_buttons = ""
+        self._log: list[str] = []  # the game log as last printed
+        self._delivering = asyncio.Lock()
+        self._painted: dict[str, str | None] = {}
+        self._delivered = asyncio.Event()
+        service.register(PLATFORM, self.deliver)
 
-    # -- the loop ---------------------------------------------------------------------
+    # -- opening a game -----------------------------------------------------------------
 
-    def run(self) -> GameState:
-        self.write(f"Rummy Table — {self.rules.describe()}")
+    async def open(self, setup: Setup, *, new: bool = False) -> bool:
+        """Resume the unfinished terminal game, or open one as a host does in a chat."""
+        store = self.service.store
+        row = await store.active_game(PLATFORM, GROUP_CHAT)
+        if row is not None and (new or row.status == "lobby"):
+            await self.service.command(self.group, "endgame")
+            row = None
+        if row is not None:
+            self.game_id = row.id
+            record = Record.from_dict(row.record)
+            self._log = record.log[:-1]  # the newest line is printed again, for context
+            self.write(f"Rummy Table — resuming your unfinished game: {record.rules.describe()}")
+            self.write("(--new starts a fresh game.) Type 'help' for commands.")
+            out = await self.service.press(self.group, pack(row.id, 0, "cards"))
+            out.reply = None
+            state = record.game()
+            if state is not None:  # the group's live message as the core last built it
+                out.group = screens.table_screen(row.id, record, state)
+            await self.deliver(out)
+            return True
+        rules = get_rulebook(setup.rulebook, **setup.options)  # ValueError names what's wrong
+        self.write(f"Rummy Table — {rules.describe()}")
         self.write("Type 'help' for commands.")
-        self.show_table()
-        while self.state.phase != "game_over":
-            seat = self.state.turn
-            if self.state.phase == "round_over":
-                if not self._round_over():
-                    break
-                continue
-            if self.seats[seat].computer:
-                self._computer_turn(seat)
-                continue
-            if not self._human_step(seat):
-                break
-        if self.state.result:
-            self._game_over()
-        return self.state
-
-    def _apply(self, action: Action) -> list[Event]:
-        self.state, events = apply(self.state, action)
-        return events
-
-    def _computer_turn(self, seat: int) -> None:
-        view = player_view(self.state, seat)
-        action = choose_action(view, self.seats[seat].computer or "medium")
-        events = self._apply(action)
-        self._report(events)
-
-    def _human_step(self, seat: int) -> bool:
-        view = player_view(self.state, seat)
-        self.show_private(view)
-        try:
-            line = self.read("> ").strip()
-        except EOFError:
+        if not setup.you_first:
+            self.write("(In the terminal you sit first, as the host of the table.)")
+        out = await self.service.command(self.group, "newgame", setup.rulebook)
+        if out.alert or out.game_id is None:
+            self.write(f"✗ {out.reply}")
             return False
-        if not line:
-            return True
-        if line.lower() in ("quit", "exit", "q"):
-            self.write("Bye.")
-            return False
-        try:
-            events = self.command(seat, line)
-        except IllegalAction as error:
-            if isinstance(error, JokerChoiceNeeded):
-                self.pending_joker = (error.group, error.options)
-                self.write(f"{error} — type 'joker <card>' (e.g. joker {error.options[0][0]})")
-            else:
-                self.write(f"✗ {error}")
-            return True
-        except ValueError as error:
-            self.write(f"✗ {error}")
-            return True
-        self._report(events)
-        return True
-
-    def _round_over(self) -> bool:
-        data = self.state.rounds[-1]
-        names = [s.name for s in self.seats]
-        self.write(
-            f"— Round {self.state.round} over ({data['how']}). Winner: "
-            + ", ".join(names[w] for w in data["winners"])
-        )
-        self.write(
-            "  this round: " + " · ".join(f"{names[i]} {p}" for i, p in enumerate(data["points"]))
-        )
-        self.write(
-            "  totals:     "
-            + " · ".join(f"{names[i]} {p}" for i, p in enumerate(self.state.scores))
-        )
-        if any(s.computer is None for s in self.seats):
-            if self.rules.length == "open":
-                answer = self._ask("Next round or finish? [n/f] ")
-                if answer is None:
-                    return False
-                if answer.startswith("f"):
-                    self._report(self._apply(Finish(0)))
-                    return True
-            elif self._ask("Press Enter for the next round ") is None:
+        self.game_id = out.game_id
+        presses = [f"opt:{k}:{v}" for k, v in setup.options.items()]
+        presses += [f"cpu:{level}" for level in setup.computers]
+        for action in presses:
+            out = await self.service.press(self.group, pack(self.game_id, 0, action))
+            if out.alert:
+                self.write(f"✗ {out.reply}")
                 return False
-        self._report(self._apply(NextRound(0)))
-        self.show_table()
+        if out.group is not None:
+            seats = next(x for x in out.group.text.splitlines() if x.startswith("Seats:"))
+            self.write(seats)
+        out = await self.service.press(self.group, pack(self.game_id, 0, "start"))
+        if out.alert:
+            self.write(f"✗ {out.reply}")
+            return False
+        await self.deliver(out)
         return True
 
-    def _ask(self, prompt: str) -> str | None:
-        try:
-            return self.read(prompt).strip().lower()
-        except EOFError:
-            return None
+    # -- the loop -----------------------------------------------------------------------
 
-    def _game_over(self) -> None:
-        result = self.state.result or {}
-        names = [s.name for s in self.seats]
-        winners = result.get("winners", [])
-        if result.get("draw"):
-            self.write("Game over — a draw between " + ", ".join(names[w] for w in winners))
-        else:
-            self.write("Game over — " + " and ".join(names[w] for w in winners) + " won")
-        totals = result.get("totals", [])
-        if totals:
-            self.write("Final: " + " · ".join(f"{names[i]} {t}" for i, t in enumerate(totals)))
+    async def run(self) -> None:
+        """Play until the game ends, the person quits, or the input runs out."""
+        while True:
+            row = await self._settle()
+            if row is None or row.status != "playing":
+                if row is not None and row.status == "finished":
+                    self.write("Thanks for playing! `rummy play` starts a new game.")
+                return
+            self._show_view(row)
+            try:
+                line = self.read("> ").strip()
+            except (EOFError, KeyboardInterrupt):
+                line = "quit"
+            if line.lower() in ("quit", "exit", "q"):
+                self.write("Bye — the game is saved; `rummy play` picks it up again.")
+                return
+            if not line:
+                continue
+            try:
+                await self.handle(line, row)
+            except Exception as error:  # never a traceback at the table: the log has it
+                log.exception("console command failed: %s", line)
+                self.write(f"✗ Something went wrong ({error}). The game is saved; try again.")
 
-    # -- commands ---------------------------------------------------------------------
+    async def _settle(self) -> Any:
+        """Wait while computer seats play and until every commit has been shown."""
+        store = self.service.store
+        waited = 0.0
+        seen = -1
+        while True:
+            row = await store.get_game(self.game_id) if self.game_id is not None else None
+            if row is None:
+                return None
+            busy = row.status == "playing" and self._computers_turn(row)
+            if not busy and row.version <= self.shown_revision:
+                return row
+            if row.version != seen:
+                seen, waited = row.version, 0.0
+            elif waited >= STALL_SECONDS:
+                self.write("✗ The computer players stopped (see the log). The game is saved.")
+                return None
+            self._delivered.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._delivered.wait(), timeout=0.5)
+                continue
+            waited += 0.5
 
-    def command(self, seat: int, line: str) -> list[Event]:
-        """Turn one typed line into engine actions; raises IllegalAction/ValueError."""
-        verb, _, rest = line.strip().partition(" ")
+    @staticmethod
+    def _computers_turn(row: Any) -> bool:
+        record = Record.from_dict(row.record)
+        state = record.game()
+        return (
+            state is not None
+            and state.phase == "play"
+            and record.seats[state.turn].is_computer
+        )
+
+    # -- typed lines --------------------------------------------------------------------
+
+    async def handle(self, line: str, row: Any) -> None:
+        """One typed line -> service calls; prints the core's answer."""
+        verb, _, rest = line.partition(" ")
         verb = verb.lower().lstrip("/")
         rest = rest.strip()
-        view = player_view(self.state, seat)
-        if verb in ("help", "h", "?"):
+        if verb.isdigit() and not rest:
+            await self._press_number(int(verb))
+        elif verb in ("help", "h", "?"):
             self.write(HELP)
-            return []
-        if verb == "sort":
-            self.sort = "rank" if self.sort == "suit" else "suit"
-            return []
-        if verb == "table":
-            self.show_table()
-            return []
-        if verb in ("draw", "d"):
-            return self._apply(Draw(seat))
-        if verb == "pass":
-            return self._apply(Pass(seat))
-        if verb == "knock":
-            return self._apply(Knock(seat))
-        if verb in ("giveup", "give"):
-            return self._apply(GiveUp(seat))
-        if verb == "reset":
-            return self._apply(Reset(seat))
-        if verb == "hint":
-            return self._apply(Hint(seat))
-        if verb == "done":
-            return self._apply(Commit(seat))
-        if verb == "joker":
-            if not self.pending_joker:
-                raise ValueError("No joker is waiting for a choice")
-            group, _ = self.pending_joker
-            choice = tuple(rest.upper().split())
-            self.pending_joker = None
-            return self._apply(Commit(seat, None, {group: choice}))
-        if verb == "lay":
-            return self._apply(Place(seat, self._cards(view, rest), None))
-        if verb == "add":
-            label, _, cards = rest.partition(" ")
-            return self._apply(Place(seat, self._cards(view, cards), group_index(label)))
-        if verb == "take":
-            label, _, cards = rest.partition(" ")
-            events: list[Event] = []
-            for card in parse_cards(cards):
-                events += self._apply(Take(seat, group_index(label), card))
-            return events
-        if verb == "move":
-            match = re.fullmatch(r"([A-Za-z]+)\s*:\s*(.+?)\s+([A-Za-z]+)", rest)
-            if not match:
-                raise ValueError("Write it as: move B:QS A  (or 'new' as the target)")
-            source, cards, target = match.groups()
-            to = None if target.lower() == "new" else group_index(target)
-            return self._apply(Move(seat, tuple(parse_cards(cards)), group_index(source), to))
-        if verb == "split":
-            label, _, at = rest.partition(" ")
-            if not at.strip().isdigit():
-                raise ValueError("Write it as: split B 4  (split group B after its 4th card)")
-            return self._apply(Split(seat, group_index(label), int(at)))
-        if verb == "auto":
-            return self._auto(seat, view, rest)
-        raise ValueError(f"Unknown command '{verb}'. Type 'help' for the list.")
+        elif verb == "table":
+            self._shown_private = None
+        elif verb in ("hand", "cards"):
+            await self._answer(await self.service.command(self.me, "hand"), quiet=True)
+            self._shown_private = None
+        elif verb == "sort":
+            await self._press_action("sort", self.private)
+        elif verb in ("next", "finish"):
+            await self._press_action(verb, self.table)
+        elif verb == "auto":
+            await self._auto(rest, row)
+        elif verb in TYPED_VERBS:
+            await self._answer(await self.service.command(self.me, verb, rest))
+        elif verb in ("rules", "leaderboard", "stats"):
+            await self._answer(await self.service.command(self.group, verb, rest))
+        else:
+            self.write(f"✗ Unknown command '{verb}'. Type 'help' for the list.")
 
-    def _cards(self, view: PlayerView, text: str) -> tuple[Card, ...]:
-        """Cards by notation or by the numbers shown next to the hand."""
-        hand = self._sorted(view.draft_hand)
-        out = []
-        for token in text.replace(",", " ").split():
-            if token.isdigit():
-                index = int(token)
-                if not 1 <= index <= len(hand):
-                    raise ValueError(f"There is no card number {index} in your hand")
-                out.append(hand[index - 1])
-            else:
-                out.extend(parse_cards(token))
-        if not out:
-            raise ValueError("Name the cards (like 7H 8H 9H) or their numbers")
-        return tuple(out)
+    async def _press_number(self, number: int) -> None:
+        if not 1 <= number <= len(self.listed):
+            self.write(f"✗ There is no button [{number}]. Type 'help' for the commands.")
+            return
+        button = self.listed[number - 1]
+        owner = self._listed_from.get(button.action)
+        # the message as it is now: same buttons, perhaps a newer version (after a hint)
+        await self._press_action(button.action, self.table if owner == "table" else self.private)
 
-    def _auto(self, seat: int, view: PlayerView, text: str) -> list[Event]:
-        wanted = self._cards(view, text)
-        hand = list(view.hand)
-        chosen = []
+    async def _press_action(self, action: str, screen: Screen | None) -> None:
+        if screen is None or screen.game_id is None or not (
+            action.startswith(("s0:", "s1:"))  # any card of the hand (the screen shows a page)
+            or any(b.action == action for r in screen.buttons for b in r)
+        ):
+            self.write(f"✗ There is no {action!r} button now.")
+            return
+        data = pack(screen.game_id, screen.version, action)
+        await self._answer(await self.service.press(self.me, data))
+
+    async def _auto(self, text: str, row: Any) -> None:
+        """Auto-place: select exactly these cards, then tap Auto-place (as the buttons do)."""
+        record = Record.from_dict(row.record)
+        state = record.game()
+        seat = record.seat_of(USER)
+        if state is None or seat is None:
+            self.write("✗ The game hasn't started.")
+            return
+        view = player_view(state, seat)
+        hand = screens.sorted_hand(view.draft_hand, record.seat_ui(seat).sort)
+        try:
+            wanted = cards_arg(text, hand)
+        except TypedError as error:
+            self.write(f"✗ {error}")
+            return
+        chosen: list[Card] = []
         for card in wanted:
             match = next((c for c in hand if c.face == card.face and c not in chosen), None)
             if match is None:
-                raise ValueError(f"You have no {card.pretty()}")
+                self.write(f"✗ You have no {card.pretty()}")
+                return
             chosen.append(match)
-        table = [list(g) for g in view.table] + [[c] for c in view.singles]
-        move = find_move(
-            self.rules,
-            table,
-            hand,
-            objective="any",
-            select=chosen,
-            first_lay_done=view.first_lay_done,
-            singles=view.singles,
+        out = await self.service.set_selection(
+            self.me, row.id, state.version, [c.token for c in chosen]
         )
-        if move is None:
-            raise ValueError(cannot_place(chosen))
-        events = self._apply(SetDraft(seat, tuple(tuple(g) for g in move.new_table)))
-        self.write("Placed. Type 'done' to play it, or keep editing.")
-        return events
+        if out.alert:
+            await self._answer(out)
+            return
+        await self.deliver(out)
+        await self._answer(await self.service.press(self.me, pack(row.id, state.version, "auto")))
 
-    # -- output -----------------------------------------------------------------------
+    async def _answer(self, out: Outcome, *, quiet: bool = False) -> None:
+        """Show an outcome of the person's own call, and the core's reply to it."""
+        await self.deliver(out)
+        reply = (out.reply or "").strip()
+        if not reply or reply == "OK" or (quiet and not out.alert):
+            return
+        mine = out.private.get(USER)
+        if mine is not None and reply in mine.text:
+            return  # the private screen says it already (its notice line)
+        self.write(f"✗ {reply}" if out.alert else reply)
 
-    def _sorted(self, cards) -> list[Card]:
-        return sorted(cards, key=rank_order if self.sort == "rank" else suit_order)
+    # -- outgoing -----------------------------------------------------------------------
 
-    def _name(self, seat: int | None) -> str:
-        return self.seats[seat].name if seat is not None else ""
+    async def deliver(self, outcome: Outcome) -> None:
+        """The service's deliver callback (computer turns) and the answer to our own calls."""
+        if outcome.game_id is None or outcome.game_id != self.game_id:
+            return
+        async with self._delivering:  # one at a time: the log prints in commit order
+            await self._deliver(outcome)
+        self._delivered.set()
 
-    def _whose(self, seat: int) -> str:
-        return "Your" if self.seats[seat].computer is None else f"{self._name(seat)}'s"
-
-    def show_table(self) -> None:
-        view = player_view(self.state, 0)
-        self.write(self._status(view))
-        self.write(self._groups_text(view.table, set(), view.singles))
-
-    def _status(self, view: PlayerView) -> str:
-        counts = " · ".join(f"{s.name} {view.hand_counts[i]}" for i, s in enumerate(self.seats))
-        line = (
-            f"{self.rules.title} · round {view.round} · {self._whose(view.turn)} turn · "
-            f"stock {view.stock} · cards: {counts}"
-        )
-        if self.rules.length != "single":
-            line += " · scores: " + " · ".join(
-                f"{s.name} {view.scores[i]}" for i, s in enumerate(self.seats)
-            )
-        return line
-
-    def _groups_text(self, groups, changed: set[int], singles=(), loose=()) -> str:
-        lines = []
-        for i, group in enumerate(groups):
-            mark = "*" if i in changed else " "
-            lines.append(f" {mark}{group_label(i):>2}  {' '.join(c.pretty() for c in group)}")
-        if not groups:
-            lines.append("    (the table is empty)")
-        if singles:
-            lines.append("  singles: " + " ".join(c.pretty() for c in singles))
-        if loose:
-            lines.append(
-                "  loose (place these before done): " + " ".join(c.pretty() for c in loose)
-            )
-        return "\n".join(lines)
-
-    def show_private(self, view: PlayerView) -> None:
-        self.write("")
-        self.write(self._status(view))
-        draft = view.draft
-        if draft is not None:
-            self.write("Your working copy (* = changed):")
-            self.write(
-                self._groups_text(draft.groups, set(view.changed), draft.singles, draft.loose)
-            )
-        else:
-            self.write(self._groups_text(view.table, set(), view.singles))
-        hand = self._sorted(view.draft_hand)
-        self.write("Your hand: " + "  ".join(f"{i + 1}:{c.pretty()}" for i, c in enumerate(hand)))
-        if view.hint:
-            self._show_hint(view.hint)
-        buttons = [
-            b for b in ("commit", "draw", "pass", "knock", "give_up", "reset") if b in view.legal
-        ]
-        names = {"commit": "done", "give_up": "giveup"}
-        self.write("Actions: " + " · ".join(names.get(b, b) for b in buttons) + " · hint · help")
-
-    def _show_hint(self, hint: dict) -> None:
-        card = Card.from_token(hint["card"])
-        groups = ", ".join(group_label(g) for g in hint["groups"])
-        where = f" — it changes group {groups}" if groups else " — as a new group"
-        rearrange = " (you need to rearrange the table)" if hint["rearrange"] else ""
-        self.write(f"💡 You can play {card.pretty()}{where}{rearrange}")
-
-    def _report(self, events: list[Event]) -> None:
-        for event in events:
-            text = self._event_text(event)
-            if text:
+    async def _deliver(self, outcome: Outcome) -> None:
+        if outcome.revision is not None:
+            if outcome.revision < self.shown_revision:
+                return  # a newer screen is up already
+            self.shown_revision = outcome.revision
+        if outcome.group is not None:
+            self.table = outcome.group
+            self._paint("table", outcome.group)
+        await self._log_lines()
+        for note in outcome.notes:
+            self.write("")
+            self.write(note.text)
+            self._paint("scores", note)
+        mine = outcome.private.get(USER)
+        if mine is not None:
+            self.private = mine
+            self._paint("hand", mine)
+        for user, text in outcome.private_notes.items():
+            if user == USER:
                 self.write(text)
 
-    def _event_text(self, event: Event) -> str | None:
-        who = self._name(event.seat)
-        human = event.seat is not None and self.seats[event.seat].computer is None
-        match event.kind:
-            case "drew":
-                if human and event.private.get("cards"):
-                    cards = " ".join(Card.from_token(t).pretty() for t in event.private["cards"])
-                    return f"You drew {cards}"
-                n = event.data["count"]
-                return f"{who} drew {n} card{'s' * (n != 1)}" if n else f"{who} could not draw"
-            case "laid":
-                cards = " ".join(Card.from_token(t).pretty() for t in event.data["placed"])
-                how = " (rearranging the table)" if event.data["rearranged"] else ""
-                return f"{who} laid {cards}{how}"
-            case "passed":
-                return f"{who} passed"
-            case "knocked":
-                return f"{who} knocked!"
-            case "reminder":
-                self._show_hint(event.private["hint"])
-                return "You must lay cards if you can. Tap draw (or pass) again to go ahead anyway."
-            case "hint":
-                if event.private.get("hint"):
-                    self._show_hint(event.private["hint"])
-                    return None
-                return "No card of yours can be played now."
-            case "give_up_confirm":
-                return ("Give up puts everything back and you draw 3 cards. "
-                        "Type giveup again to confirm.")
-            case "gave_up":
-                return f"{who} gave up the move and drew {event.data['count']}"
-            case "turn" if event.data.get("final") and event.seat is not None:
-                return f"Final turns: {who} may lay cards or pass (no drawing)."
-            case "round_started":
-                return f"Round {event.data['round']} starts."
-            case _:
-                return None
+    async def _log_lines(self) -> None:
+        """The game log's new lines — every move, in commit order, once. (The group caption
+        shows only the newest line; one commit can log several, e.g. laid then drew.)"""
+        row = await self.service.store.get_game(self.game_id)
+        if row is None:
+            return
+        lines = Record.from_dict(row.record).log
+        old = self._log
+        overlap = next(
+            (k for k in range(min(len(old), len(lines)), 0, -1) if old[-k:] == lines[:k]), 0
+        )
+        for line in lines[overlap:]:
+            self.write("  " + line)
+        self._log = lines
 
+    def _paint(self, name: str, screen: Screen) -> None:
+        """--pictures DIR: the newest picture of each message, as the chats would show it."""
+        if self.pictures is None or screen.painter is None:
+            return
+        if self._painted.get(name) == screen.image_key and screen.image_key is not None:
+            return
+        image = screen.image
+        if image:
+            self.pictures.mkdir(parents=True, exist_ok=True)
+            (self.pictures / f"{name}.png").write_bytes(image)
+            self._painted[name] = screen.image_key
 
-def parse_seats(text: str) -> list[Seat]:
-    """`you,cpu,cpu:hard` -> seats; 'you' is the person at the keyboard."""
-    seats = []
-    number = 0
-    for item in text.split(","):
-        kind, _, level = item.strip().partition(":")
-        if kind.lower() in ("you", "me", "human"):
-            seats.append(Seat("You"))
-        elif kind.lower() in ("cpu", "computer", "ai", "bot"):
-            number += 1
-            seats.append(Seat(f"CPU {number}", level or "medium"))
+    def _show_view(self, row: Any) -> None:
+        """Before a prompt: the table and my private message, as far as they changed (a new
+        table: all of it; else the new lines of the text, and the buttons if they changed)."""
+        screen = self.private
+        old = self._shown_private
+        if screen is None:
+            return
+        record = Record.from_dict(row.record)
+        table = table_text(record, USER)
+        if old is None or table != self._shown_table:
+            self.write("")
+            self.write(table)
+            self.write(_private_text(screen))
         else:
-            raise ValueError(f"Seat '{item}' should be 'you' or 'cpu' (optionally cpu:easy)")
-    if sum(s.computer is None for s in seats) != 1:
-        raise ValueError("The terminal game needs exactly one 'you' seat")
-    return seats
+            seen = set(_private_text(old).splitlines())
+            for line in _private_text(screen).splitlines():
+                if line not in seen:
+                    self.write(line)
+        buttons = self._buttons_text(screen, record)
+        if old is None or table != self._shown_table or buttons != self._shown_buttons:
+            self.write(buttons)
+        self._shown_private, self._shown_table, self._shown_buttons = screen, table, buttons
+
+    def _buttons_text(self, screen: Screen, record: Record) -> str:
+        """The private message's buttons (and the table's, but My cards) with numbers. The
+        card buttons are the whole hand, numbered as the hand is (`lay 1 2 3`): no pages."""
+        rows = [("private", r) for r in _hand_buttons(screen, record)]
+        if self.table is not None:
+            rows += [("table", [b for b in r if b.action != "cards"]) for r in self.table.buttons]
+        self.listed, self._listed_from = [], {}
+        lines = []
+        for owner, row in rows:
+            cards = all(_is_card(b) for b in row)
+            parts = ["Hand:" if cards and not lines else "     " if cards else ""]
+            for b in row:
+                if b.action == "noop":
+                    parts.append(b.label)
+                    continue
+                self.listed.append(b)
+                self._listed_from[b.action] = owner
+                parts.append(f"[{len(self.listed)}] {b.label}")
+            if len(parts) > 1:
+                lines.append(" ".join(parts).rstrip())
+        return "\n".join(lines)
+
+
+def _is_card(button: Button) -> bool:
+    return button.action.startswith(("s0:", "s1:"))
+
+
+def _hand_buttons(screen: Screen, record: Record) -> list[list[Button]]:
+    """The screen's rows with its (paged) card buttons replaced by the whole hand, in the
+    order and with the selection the core keeps for the seat."""
+    if not any(_is_card(b) for r in screen.buttons for b in r):
+        return screen.buttons
+    state = record.game()
+    seat = record.seat_of(USER)
+    if state is None or seat is None:
+        return screen.buttons
+    ui = record.seat_ui(seat)
+    selected = set(ui.selected)
+    hand = screens.sorted_hand(player_view(state, seat).draft_hand, ui.sort)
+    cards = [
+        Button(
+            ("✓" if c.token in selected else "") + c.pretty(),
+            f"s{0 if c.token in selected else 1}:{c.token}",
+        )
+        for c in hand
+    ]
+    width = screens.CARDS_PER_ROW
+    rows = [cards[i : i + width] for i in range(0, len(cards), width)]
+    for row in screen.buttons:
+        if any(_is_card(b) for b in row):
+            continue
+        if any(b.action.startswith("pg:") for b in row):  # the page row: only Sort stays
+            row = [b for b in row if b.action == "sort"]
+        if row:
+            rows.append(row)
+    return rows
+
+
+def _private_text(screen: Screen) -> str:
+    """The private message's text but what the terminal shows otherwise: the working copy (the
+    table block marks it) and, on my turn, the hand (the numbered card buttons are the hand)."""
+    skip = ["Working copy: "]
+    if any(_is_card(b) for r in screen.buttons for b in r):
+        skip.append("Hand: ")
+    lines = [
+        x for x in screen.text.splitlines() if not x.startswith(tuple(skip)) and x != "Hand: "
+    ]
+    return "\n".join(dict.fromkeys(lines))  # the hint can be both the hint line and the notice
+
+
+def table_text(record: Record, user: str) -> str:
+    """The terminal's picture of the table: the status line and one group a line — my working
+    copy on my turn (* changed, ✗ not a valid group yet), the singles and loose cards apart."""
+    state = record.game()
+    if state is None:
+        return ""
+    seat = record.seat_of(user)
+    lines = [screens.status_line(record, state)]
+    view = player_view(state, seat) if seat is not None else None
+    draft = view.draft if view is not None else None
+    groups = draft.groups if draft is not None else state.table
+    singles = draft.singles if draft is not None else state.singles
+    changed = set(view.changed) if draft is not None and view is not None else set()
+    last = set((state.last or {}).get("groups", [])) if draft is None else set()
+    for i, group in enumerate(groups):
+        mark = " "
+        if i in changed:
+            mark = "*" if meld_kind(record.rules, group) else "✗"
+        elif i in last:
+            mark = "+"
+        lines.append(f" {mark}{group_label(i):>2}  {' '.join(c.pretty() for c in group)}")
+    if not groups:
+        lines.append("    (the table is empty)")
+    if singles:
+        lines.append("  singles: " + " ".join(c.pretty() for c in singles))
+    if draft is not None and draft.loose:
+        lines.append("  loose (place before Done): " + " ".join(c.pretty() for c in draft.loose))
+    if changed:
+        lines.append("  (your working copy: * changed, ✗ not a valid group yet)")
+    return "\n".join(lines)
+
+
+async def play(
+    setup: Setup,
+    *,
+    url: str,
+    seed: int | None = None,
+    new: bool = False,
+    name: str = "You",
+    read: Callable[[str], str] = input,
+    write: Callable[[str], None] = print,
+    pictures: Path | None = None,
+) -> None:
+    """Open the store as `rummy run` does, serve the console platform, play one game."""
+    from bot.store import Store
+
+    store = await Store.open(url)
+    # Computer seats move at once; a frozen clock means no turn timer at the keyboard.
+    service = GameService(
+        store,
+        computer_delay=0,
+        clock=lambda: 0.0,
+        rng=random.Random(seed) if seed is not None else None,
+    )
+    console = ConsoleGame(service, name=name, read=read, write=write, pictures=pictures)
+    try:
+        await service.start()  # resumes a saved game's computer turns
+        if await console.open(setup, new=new):
+            await console.run()
+    finally:
+        await service.stop()
+        await store.close()
 
 
 def scripted(lines: list[str]) -> Callable[[str], str]:

@@ -37,6 +37,9 @@ CLOSED_DMS = 50007  # "Cannot send messages to this user"
 CHANNEL_ONLY = ("join", "leave", "endgame")  # the core reads them as unknown in a DM
 TYPED = ("lay", "add", "take", "move", "split", "done", "reset", "draw", "pass", "knock",
          "giveup", "hint")
+# Refs kept only in memory: the picture a message shows (":img": unknown after a restart, so
+# it is uploaded again rather than trusted) and the revision it shows (":v").
+MEMORY_ONLY = (":img", ":v")
 
 
 def configure_endpoints(api_base: str | None, gateway_url: str | None) -> None:
@@ -110,6 +113,8 @@ class DiscordAdapter:
         self.client = RummyClient(self, guild_ready_timeout=guild_ready_timeout)
         self._task: asyncio.Task | None = None
         self._locks: dict[int, asyncio.Lock] = {}
+        # game -> its message refs as this process last left them (one process per bot token)
+        self._refs: dict[int, dict[str, Any]] = {}
         self._dm_ids: dict[str, int] = {}
         self._ephemeral: dict[str, _Handle] = {}
         self._busy = 0
@@ -365,17 +370,25 @@ class DiscordAdapter:
             closed = True
             outcome.reply = ("You joined. Your DMs are closed, so I'll show your cards here, "
                              "only to you: press Show my hand (or My cards) once the game starts.")
-        await self.service.save_refs(outcome.game_id, {f"dmclosed:{actor.user}": closed})
+        refs = await self._game_refs(outcome.game_id, outcome.refs)
+        key = f"dmclosed:{actor.user}"
+        if refs.get(key) != closed:
+            refs[key] = closed
+            await self.service.save_refs(outcome.game_id, {key: closed})
 
     # -- outgoing -----------------------------------------------------------------------
 
     async def deliver(self, outcome: Outcome, ctx: _Ctx | None = None) -> None:
-        """Show an outcome: notes and the live message in the channel, then private views."""
+        """Show an outcome: notes and the live message in the channel, then private views.
+
+        Deliveries of one game take turns, but may come in another order than their commits
+        (a computer's move may overtake a press): a message never goes back to an older
+        revision. Message ids are written to the store only when they change."""
         if outcome.game_id is None:
             return
         lock = self._locks.setdefault(outcome.game_id, asyncio.Lock())
         async with self._working(), lock:
-            refs = _Refs(await self.service.get_refs(outcome.game_id))
+            refs = _Refs(await self._game_refs(outcome.game_id, outcome.refs))
             channel = (self.client.get_partial_messageable(int(outcome.chat_id))
                        if outcome.chat_id else None)
             try:
@@ -389,8 +402,19 @@ class DiscordAdapter:
                 for user, text in outcome.private_notes.items():
                     await self._note(user, discordify(text), refs, ctx)
             finally:
-                if refs.updates:
-                    await self.service.save_refs(outcome.game_id, refs.updates)
+                changed = refs.changed()
+                refs.saved.update(refs.updates)
+                if changed:
+                    await self.service.save_refs(outcome.game_id, changed)
+
+    async def _game_refs(self, game_id: int, saved: dict | None) -> dict[str, Any]:
+        refs = self._refs.get(game_id)
+        if refs is None:
+            if saved is None:
+                saved = await self.service.get_refs(game_id)
+            kept = {k: v for k, v in saved.items() if not k.endswith(MEMORY_ONLY)}
+            refs = self._refs.setdefault(game_id, kept)  # one copy, even if raced
+        return refs
 
     async def _deliver_channel(self, channel: discord.PartialMessageable, outcome: Outcome,
                                refs: _Refs, ctx: _Ctx | None) -> None:
@@ -405,8 +429,8 @@ class DiscordAdapter:
             for note in outcome.notes:
                 await self._send(channel, note, "scores.png")
             group = outcome.group
-            if group is not None and group.version >= refs.get("table:v", -1):
-                await self._show(channel, group, refs, "table", "table.png",
+            if group is not None and _current(outcome, refs, "table"):
+                await self._show(channel, group, refs, "table", "table.png", outcome.revision,
                                  new=outcome.group_new or bool(outcome.notes))
         except discord.Forbidden:
             log.warning("no permission to post in channel %s", channel.id)
@@ -430,7 +454,7 @@ class DiscordAdapter:
                             refs: _Refs, ctx: _Ctx | None) -> None:
         """DM the private view; for closed DMs answer the member's own interaction ephemerally,
         edit their last ephemeral view while its token lives, or point them to Show my hand."""
-        if screen.version < refs.get(f"p:{user}:v", -1):
+        if not _current(outcome, refs, f"p:{user}"):
             return  # an older screen than the one shown (a computer's outcome overtook it)
         new = user in outcome.private_new
         mine = ctx is not None and ctx.user == user
@@ -443,13 +467,14 @@ class DiscordAdapter:
             if await self._edit_handle(handle, screen):
                 self._ephemeral[user] = handle
                 ctx.showed_private = True
-                refs.set(f"p:{user}:v", screen.version)
+                _shown(outcome.revision, refs, f"p:{user}")
                 return
         closed = refs.get(f"dmclosed:{user}", False)
         if not closed or (mine and new):  # asked for the cards again: DMs may be open now
             try:
                 channel = await self._dm(user)
-                await self._show(channel, screen, refs, f"p:{user}", "hand.png", new=new)
+                await self._show(channel, screen, refs, f"p:{user}", "hand.png",
+                                 outcome.revision, new=new)
                 if closed:
                     refs.set(f"dmclosed:{user}", False)
                 return
@@ -466,13 +491,13 @@ class DiscordAdapter:
                 self._ephemeral[user] = _Handle(ctx.interaction, sent[0], sent[1],
                                                 screen.image_key)
                 ctx.showed_private = True
-                refs.set(f"p:{user}:v", screen.version)
+                _shown(outcome.revision, refs, f"p:{user}")
                 if old is not None and old.fresh and old.message_id != sent[0]:
                     await _delete(old)  # one ephemeral view at a time: no stale buttons
             return
         handle = self._ephemeral.get(user)
         if handle is not None and handle.fresh and await self._edit_handle(handle, screen):
-            refs.set(f"p:{user}:v", screen.version)
+            _shown(outcome.revision, refs, f"p:{user}")
             return
         self._ephemeral.pop(user, None)
         if outcome.chat_id:
@@ -528,7 +553,8 @@ class DiscordAdapter:
         return await channel.send(**kwargs)
 
     async def _show(self, channel: discord.PartialMessageable, screen: Screen,
-                    refs: _Refs, key: str, filename: str, *, new: bool) -> None:
+                    refs: _Refs, key: str, filename: str, revision: int | None, *,
+                    new: bool) -> None:
         """Post a fresh message (deleting the old one) or edit the live one in place; the image
         is uploaded again only when it changed."""
         old = refs.get(key)
@@ -540,14 +566,14 @@ class DiscordAdapter:
             try:
                 await channel.get_partial_message(old).edit(**kwargs)
                 refs.set(key + ":img", screen.image_key)
-                refs.set(key + ":v", screen.version)
+                _shown(revision, refs, key)
                 return
             except discord.NotFound:
                 pass  # deleted meanwhile: post it fresh
         message = await self._send(channel, screen, filename)
         refs.set(key, message.id)
         refs.set(key + ":img", screen.image_key)
-        refs.set(key + ":v", screen.version)
+        _shown(revision, refs, key)
         if old and old != message.id:
             with contextlib.suppress(discord.HTTPException):
                 await channel.get_partial_message(old).delete()
@@ -562,8 +588,8 @@ def _own_game(outcome: Outcome, data: str) -> Outcome:
 
 
 class _Refs:
-    """Message refs kept in the game record (they survive restarts): what it holds, overlaid
-    with this delivery's changes, which are saved in one go at the end."""
+    """Message refs kept in the game record (they survive restarts): the adapter's copy of
+    them, overlaid with this delivery's changes, which are saved in one go at the end."""
 
     def __init__(self, saved: dict[str, Any]) -> None:
         self.saved = saved
@@ -574,6 +600,23 @@ class _Refs:
 
     def set(self, key: str, value: Any) -> None:
         self.updates[key] = value
+
+    def changed(self) -> dict[str, Any]:
+        """This delivery's changes worth saving: message ids and flags, not pictures or
+        revisions (memory only)."""
+        return {k: v for k, v in self.updates.items()
+                if not k.endswith(MEMORY_ONLY) and self.saved.get(k) != v}
+
+
+def _current(outcome: Outcome, refs: _Refs, key: str) -> bool:
+    """Is the outcome at least as new as what the message shows (None: no order known)?"""
+    shown = refs.get(key + ":v")
+    return outcome.revision is None or shown is None or outcome.revision >= shown
+
+
+def _shown(revision: int | None, refs: _Refs, key: str) -> None:
+    if revision is not None:
+        refs.set(key + ":v", revision)
 
 
 async def _delete(handle: _Handle) -> None:

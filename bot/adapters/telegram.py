@@ -81,6 +81,11 @@ def _not_modified(error: BadRequest) -> bool:
     return "not modified" in str(error).lower()
 
 
+# Refs kept only in memory: the picture a message shows (":img": unknown after a restart, so
+# the picture is sent again rather than trusted) and the revision it shows (":v").
+MEMORY_ONLY = (":img", ":v")
+
+
 class TelegramAdapter:
     def __init__(
         self,
@@ -104,6 +109,8 @@ class TelegramAdapter:
         self.app: Application = builder.build()
         self.poll_timeout = poll_timeout
         self._locks: dict[int, asyncio.Lock] = {}
+        # game -> its message refs as this process last left them (one process per bot token)
+        self._refs: dict[int, dict[str, Any]] = {}
         self.app.add_handler(
             CommandHandler([c for c, _ in COMMANDS] + MOVES + OTHER, self.on_command)
         )
@@ -252,39 +259,70 @@ class TelegramAdapter:
             await self.app.bot.send_message(chat_id, text[:4000])
 
     async def deliver(self, outcome: Outcome) -> None:
-        """Show an outcome: the group's live message, notes, and private views."""
+        """Show an outcome: the group's live message, notes, and private views.
+
+        Deliveries of one game take turns, but may come in another order than their commits
+        (a press is answered before its screens are sent; a computer's move may go first): a
+        message never goes back to an older revision. Message ids are written to the store
+        only when they change."""
         if outcome.game_id is None:
             return
         lock = self._locks.setdefault(outcome.game_id, asyncio.Lock())
         async with lock:
-            refs = await self.service.get_refs(outcome.game_id)
+            refs = await self._game_refs(outcome)
             updates: dict[str, Any] = {}
-            chat_id = int(outcome.chat_id) if outcome.chat_id else None
-            if chat_id is not None:
-                for note in outcome.notes:
-                    await self._send_screen(chat_id, note)
-                if outcome.group is not None:
-                    new = outcome.group_new or bool(outcome.notes)
-                    await self._show(chat_id, outcome.group, refs, updates, "table", new=new)
-            for user, screen in outcome.private.items():
-                try:
-                    await self._show(
-                        int(user),
-                        screen,
-                        refs,
-                        updates,
-                        f"p:{user}",
-                        new=user in outcome.private_new,
-                    )
-                except Forbidden:
-                    if chat_id is not None and not refs.get(f"advised:{user}"):
-                        updates[f"advised:{user}"] = True
-                        name = outcome.names.get(user, "Player")
-                        await self._deep_link_advice(str(chat_id), name, outcome.game_id)
-            for user, text in outcome.private_notes.items():
-                await self._send_text(int(user), text)
-            if updates:
-                await self.service.save_refs(outcome.game_id, updates)
+            try:
+                await self._deliver(outcome, refs, updates)
+            finally:
+                changed = {
+                    k: v
+                    for k, v in updates.items()
+                    if not k.endswith(MEMORY_ONLY) and refs.get(k) != v
+                }
+                refs.update(updates)
+                if changed:
+                    await self.service.save_refs(outcome.game_id, changed)
+
+    async def _game_refs(self, outcome: Outcome) -> dict[str, Any]:
+        assert outcome.game_id is not None
+        refs = self._refs.get(outcome.game_id)
+        if refs is None:
+            saved = outcome.refs
+            if saved is None:
+                saved = await self.service.get_refs(outcome.game_id)
+            kept = {k: v for k, v in saved.items() if not k.endswith(MEMORY_ONLY)}
+            refs = self._refs.setdefault(outcome.game_id, kept)  # one copy, even if raced
+        return refs
+
+    async def _deliver(self, outcome: Outcome, refs: dict, updates: dict) -> None:
+        assert outcome.game_id is not None
+        chat_id = int(outcome.chat_id) if outcome.chat_id else None
+        if chat_id is not None:
+            for note in outcome.notes:
+                await self._send_screen(chat_id, note)
+            if outcome.group is not None:
+                new = outcome.group_new or bool(outcome.notes)
+                await self._show(
+                    chat_id, outcome.group, refs, updates, "table", outcome.revision, new=new
+                )
+        for user, screen in outcome.private.items():
+            try:
+                await self._show(
+                    int(user),
+                    screen,
+                    refs,
+                    updates,
+                    f"p:{user}",
+                    outcome.revision,
+                    new=user in outcome.private_new,
+                )
+            except Forbidden:
+                if chat_id is not None and not refs.get(f"advised:{user}"):
+                    updates[f"advised:{user}"] = True
+                    name = outcome.names.get(user, "Player")
+                    await self._deep_link_advice(str(chat_id), name, outcome.game_id)
+        for user, text in outcome.private_notes.items():
+            await self._send_text(int(user), text)
 
     async def _send_screen(self, chat_id: int, screen: Screen) -> int:
         markup = keyboard(screen)
@@ -299,9 +337,23 @@ class TelegramAdapter:
         return message.message_id
 
     async def _show(
-        self, chat_id: int, screen: Screen, refs: dict, updates: dict, key: str, *, new: bool
+        self,
+        chat_id: int,
+        screen: Screen,
+        refs: dict,
+        updates: dict,
+        key: str,
+        revision: int | None,
+        *,
+        new: bool,
     ) -> None:
-        """Post a fresh message (deleting the old one) or edit the live one in place."""
+        """Post a fresh message (deleting the old one) or edit the live one in place; never
+        show an older revision than the message shows."""
+        shown = updates.get(key + ":v", refs.get(key + ":v"))
+        if revision is not None and shown is not None and revision < shown:
+            return  # a newer screen is up already (its delivery overtook this one)
+        if revision is not None:
+            updates[key + ":v"] = revision
         old = updates.get(key, refs.get(key))
         old_image = updates.get(key + ":img", refs.get(key + ":img"))
         if old and not new:

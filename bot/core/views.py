@@ -48,6 +48,10 @@ class Outcome:
     private_new: set[str] = field(default_factory=set)  # send anew rather than edit
     private_notes: dict[str, str] = field(default_factory=dict)  # one-off private texts
     names: dict[str, str] = field(default_factory=dict)  # user id -> seat name
+    # The game row's version the screens were built from: commit order. An adapter never shows
+    # a screen older than the one it last showed in that message (None: no order, always show).
+    revision: int | None = None
+    refs: dict | None = None  # the record's adapter refs at that commit (saves a store read)
 
     def merge(self, other: Outcome) -> Outcome:
         """Later screens replace earlier ones; notes and replies add up."""
@@ -62,4 +66,7 @@ class Outcome:
         if other.reply:
             self.reply = other.reply
             self.alert = other.alert
+        if other.revision is not None:
+            self.revision = max(self.revision or 0, other.revision)
+            self.refs = other.refs
         return self

@@ -1,0 +1,56 @@
+"""`rummy run`'s shutdown: the game service stops before the chat adapters."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import shutil
+
+from bot.app import shutdown
+from bot.core.service import Actor, GameService, pack
+from bot.store import Store
+
+ALICE = Actor("test", "-1", "1", "Alice")
+
+
+class Adapter:
+    """Stands for a chat adapter: stopping takes a while (PTB/discord.py close their HTTP
+    sessions), and a delivery after it has begun to stop fails."""
+
+    def __init__(self, service: GameService) -> None:
+        self.stopping = False
+        self.late = asyncio.Event()
+        service.register("test", self.deliver)
+
+    async def deliver(self, outcome) -> None:
+        if self.stopping:
+            self.late.set()
+            raise RuntimeError("the adapter is stopped")
+
+    async def stop(self) -> None:
+        self.stopping = True
+        # A computer turn that is still running would deliver now.
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.late.wait(), 1.0)
+
+
+async def test_shutdown_stops_the_computers_before_the_adapters(sqlite_template, tmp_path,
+                                                                 caplog):
+    path = tmp_path / "app.db"
+    shutil.copy(sqlite_template, path)
+    store = await Store.open(f"sqlite+aiosqlite:///{path}")
+    service = GameService(store, computer_delay=0.05, tick=0.02)
+    adapter = Adapter(service)
+    await service.start()
+    gid = (await service.new_game(ALICE, "machiavelli")).game_id
+    await service.press(ALICE, pack(gid, 0, "cpu:easy"))
+    await service.press(ALICE, pack(gid, 0, "start"))
+    state = (await store.get_game(gid)).record["state"]
+    if state["turn"] == 0:  # hand the turn to the computer: its task is now waiting to play
+        await service.press(ALICE, pack(gid, state["version"], "draw"))
+    assert service._computer_tasks
+    with caplog.at_level(logging.ERROR):
+        await shutdown(service, [adapter], store)
+    assert not adapter.late.is_set(), "a computer's move was delivered to a stopped adapter"
+    assert not [r for r in caplog.records if "delivery failed" in r.getMessage()]
