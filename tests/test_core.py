@@ -275,3 +275,18 @@ async def test_a_stopped_service_starts_no_computer_turns(env):
     assert not service._computer_tasks
     await asyncio.sleep(0.1)
     assert (await record(store, gid)).game().turn == 1
+
+
+async def test_a_typed_move_clears_the_last_notice(env):
+    service, store, _, _ = env
+    gid = await lobby(service, "machiavelli", BOB)
+    await service.press(ALICE, pack(gid, 0, "start"))
+    state = (await record(store, gid)).game()
+    seat = state.turn
+    actor = ALICE if seat == 0 else BOB
+    await service.press(actor, pack(gid, state.version, "new"))  # nothing selected: a notice
+    assert (await record(store, gid)).seat_ui(seat).notice
+    card = state.hands[seat][0]
+    out = await service.command(actor, "lay", card.face)
+    assert not out.alert, out.reply
+    assert (await record(store, gid)).seat_ui(seat).notice == ""

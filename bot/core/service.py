@@ -861,6 +861,7 @@ class GameService:
         if state.phase != "play" or state.turn != seat:
             raise Reply("It's not your turn.")
         ui = record.seat_ui(seat)
+        ui.notice = ""  # as for a button: an old notice would read as this move's answer
         hand = screens.sorted_hand(player_view(state, seat).draft_hand, ui.sort)
         try:
             actions = parse_typed(seat, verb, args, hand)
