@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from .actions import Action, NextRound
 from .ai_hard import choose_hard
-from .ai_turn import Turn, fallback, lay, no_lay
+from .ai_turn import Turn, biggest_lay, fallback, no_lay
 from .game import PlayerView
 
 LEVELS = ("easy", "medium", "hard")
@@ -47,8 +47,4 @@ def _easy(turn: Turn) -> Action:
 
 
 def _medium(turn: Turn) -> Action:
-    objective = "max_cards" if turn.rules.values == "count" else "max_points"
-    move = turn.solve(objective)
-    if move is None:
-        return no_lay(turn)
-    return lay(turn, move.new_table, move.placed) or fallback(turn)
+    return biggest_lay(turn)

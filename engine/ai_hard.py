@@ -7,9 +7,11 @@ are cards the other players rearrange their own hands into; held back, they stay
 them (the Rummikub result in the issue, here 91–97% against `medium`: docs/strength.md).
 
 Where a turn is "draw until you can lay" (Manipulation, Shanghai) holding back would only mean
-drawing the whole stock in one turn — legal under Trust the player, but no game anybody wants
-— so there it obeys the must-lay rule and lays the most it can, like `medium`, checking first
-whether it can go out. Knocking in Carousel weighs the chance of an undercut.
+drawing the whole stock in one turn — legal under Trust the player (it then wins every game),
+but no game anybody wants — so there it obeys the must-lay rule and plays exactly as `medium`:
+laying less than the most (the smallest lay, or keeping one or two layable cards back) measured
+worse, 31–48% against `medium` (docs/strength.md). Knocking in Carousel weighs the chance of an
+undercut.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from dataclasses import dataclass
 from math import comb
 
 from .actions import Action, Draw
-from .ai_turn import Turn, fallback, lay, no_lay
+from .ai_turn import Turn, biggest_lay, fallback, lay, no_lay
 from .cards import Card, make_deck
 from .solver import Move
 
@@ -49,6 +51,8 @@ def plan_for(turn: Turn) -> Plan:
 
 
 def choose_hard(turn: Turn) -> Action:
+    if turn.rules.turn == "draw-until-lay":
+        return biggest_lay(turn)  # must lay if it can: nothing to plan (module doc)
     plan = plan_for(turn)
     # Can it go out? A hand held back grows to 40 cards and more, where proving "no" can take
     # seconds: the question gets a bounded effort (a way out is found long before).

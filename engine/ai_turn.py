@@ -199,6 +199,16 @@ def no_lay(turn: Turn, *, knock: bool = True) -> Action:
     return Reset(turn.seat)
 
 
+def biggest_lay(turn: Turn) -> Action:
+    """`medium`: the solver's biggest lay (most penalty points where cards have values, else
+    most cards), else no lay."""
+    objective = "max_cards" if turn.rules.values == "count" else "max_points"
+    move = turn.solve(objective)
+    if move is None:
+        return no_lay(turn)
+    return lay(turn, move.new_table, move.placed) or fallback(turn)
+
+
 def fallback(turn: Turn) -> Action:
     """When every lay the solver offered was refused: the obvious lay, else no lay."""
     v = turn.view

@@ -300,3 +300,12 @@ def test_hard_lays_when_another_hand_is_nearly_out():
 def test_hard_obeys_must_lay_in_manipulation():
     state = deal_scenario("manipulation", ["5H 6H 7H 2C", "KS KD 9C 4D"], table=["9S 9H 9D"])
     assert isinstance(choose_action(player_view(state, 0), "hard"), Commit)
+
+
+@pytest.mark.parametrize("name", ["manipulation", "shanghai"])
+def test_hard_plays_as_medium_where_it_must_lay(name):
+    positions = _positions(name, 41, every=3, limit=60)
+    assert positions
+    for state in positions:
+        view = player_view(state, state.turn)
+        assert choose_action(view, "hard") == choose_action(view, "medium")
