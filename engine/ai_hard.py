@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from math import comb
 
 from .actions import Action, Draw
-from .ai_turn import Turn, biggest_lay, fallback, lay, no_lay
+from .ai_turn import Turn, biggest_lay, biggest_move, fallback, lay, no_lay
 from .cards import Card, make_deck
 from .solver import Move
 
@@ -36,9 +36,7 @@ class Plan:
     undercut: float = 0.25  # Carousel: knock only when an undercut is at most this likely
 
 
-# Solver work units (about 4 µs each here): bounds on a decision's time with a huge hand.
-GO_OUT_EFFORT = 300_000
-LAY_EFFORT = 2_000_000
+GO_OUT_EFFORT = 300_000  # solver work units (see ai_turn.LAY_EFFORT)
 
 HOLD_BACK = Plan(stall=99, dump_opp=2, dump_stock=0)
 PLANS: dict[str, Plan] = {
@@ -72,11 +70,8 @@ def choose_hard(turn: Turn) -> Action:
         and "draw" in turn.legal
     ):
         return Draw(turn.seat)
-    objective = "max_cards" if turn.rules.values == "count" else "max_points"
-    best = turn.solve(objective, effort=LAY_EFFORT)
+    best = biggest_move(turn)
     if best is None:
-        if turn.solve("any", effort=LAY_EFFORT) is not None:
-            return fallback(turn)  # a lay the effort missed: lay the obvious, must-lay holds
         return no_lay(turn, knock=_knock_ok(turn, plan, turn.hand))
     left = turn.left_after(best.placed)
     if turn.may_knock_after_lay and _knock_ok(turn, plan, left):
