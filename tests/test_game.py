@@ -491,3 +491,34 @@ def test_replay_from_seed_and_actions():
     state, _ = play(state, Draw(0), Draw(0))
     again = replay(trust(), 2, 4, state.actions)
     assert again.to_json() == state.to_json()
+
+
+@pytest.mark.parametrize("effort", [None, 1])
+def test_hint_shows_a_playable_card_even_past_its_search_bound(monkeypatch, effort):
+    """The hint's search for the fewest changed groups is bounded; past the bound it still
+    shows a card that can be played (any lay), never "nothing to play" when there is."""
+    from engine import Hint, game, solver
+
+    calls = []
+    real = solver.find_move
+
+    def spy(*args, **kw):
+        move = real(*args, **kw)
+        calls.append((kw["objective"], move is None))
+        return move
+
+    monkeypatch.setattr(solver, "find_move", spy)
+    if effort is not None:
+        monkeypatch.setattr(game, "HINT_EFFORT", effort)  # the bounded search gives up
+    # No card fits alone: JS JD make a set with the JH taken off the run (a search, no
+    # quick answer).
+    state = deal_scenario("manipulation", ["JS JD 2C", "KD 4C"], table=["JH QH KH AH"])
+    state, events = apply(state, Hint(0))
+    hint = events[0].private["hint"]
+    assert hint["card"][:2] in ("JS", "JD") and hint["rearrange"]
+    if effort is None:
+        assert calls == [("hint", False)]
+    else:
+        assert calls == [("hint", True), ("any", False)]
+    nothing = deal_scenario("manipulation", ["2C KS", "KD 4C"], table=["4H 5H 6H"])
+    assert apply(nothing, Hint(0))[1][0].private["hint"] is None
