@@ -139,6 +139,16 @@ typedef struct {
     int off[6];
 } OptList;
 
+/* Stable insertion into items[start..at], best (highest o7) first. */
+static inline void insert_best_first(Opt *items, int start, int at, Opt o) {
+    int q = at;
+    while (q > start && items[q - 1].o7 < o.o7) {
+        items[q] = items[q - 1];
+        q--;
+    }
+    items[q] = o;
+}
+
 typedef struct {
     RawList *raw;
     OptList *opt;
@@ -587,14 +597,7 @@ static OptList *options(Search *S, int v, int s, int sid) {
             const Raw *r = &rl->items[i];
             int64_t h = api_bound(S, v, s, r->nid, S->wild_total);
             if (h == NEG) continue;
-            Opt o = {r, r->gain * SC + h};
-            /* stable insertion, best first */
-            int q = at++;
-            while (q > start && ol->items[q - 1].o7 < o.o7) {
-                ol->items[q] = ol->items[q - 1];
-                q--;
-            }
-            ol->items[q] = o;
+            insert_best_first(ol->items, start, at++, (Opt){r, r->gain * SC + h});
         }
     }
     ol->off[5] = at;
@@ -624,13 +627,7 @@ static OptList *wild_options(Search *S, int v, int s, int sid, int w, int left) 
             if (r->w != w) continue;
             int64_t h = api_bound(S, v, s, r->nid, left);
             if (h == NEG) continue;
-            Opt o = {r, r->gain * SC + h};
-            int q = at++;
-            while (q > start && ol->items[q - 1].o7 < o.o7) {
-                ol->items[q] = ol->items[q - 1];
-                q--;
-            }
-            ol->items[q] = o;
+            insert_best_first(ol->items, start, at++, (Opt){r, r->gain * SC + h});
         }
     }
     ol->off[5] = at;
