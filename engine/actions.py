@@ -174,6 +174,18 @@ ACTION_TYPES: dict[str, type[Action]] = {
 }
 
 
+# The one-word turn actions of typed moves (the chats' `/done`, the terminal, the lessons' demos).
+WORD_ACTIONS: dict[str, type[Action]] = {
+    "done": Commit,
+    "reset": Reset,
+    "draw": Draw,
+    "pass": Pass,
+    "knock": Knock,
+    "giveup": GiveUp,
+    "hint": Hint,
+}
+
+
 def action_from_dict(data: dict[str, Any]) -> Action:
     cls = ACTION_TYPES[data["kind"]]
     kwargs: dict[str, Any] = {}

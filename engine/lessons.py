@@ -23,18 +23,14 @@ from typing import Any, Literal
 
 from . import draft as drafts
 from .actions import (
+    WORD_ACTIONS,
     Action,
     Commit,
-    Draw,
     Finish,
-    GiveUp,
-    Hint,
     IllegalAction,
     JokerChoiceNeeded,
-    Knock,
     Move,
     NextRound,
-    Pass,
     Place,
     Reset,
     Split,
@@ -157,17 +153,7 @@ def step_label(state: LessonState) -> str:
 
 # -- the demo notation (the same words as typed moves) -----------------------------------------
 
-_SIMPLE: dict[str, type[Action]] = {
-    "done": Commit,
-    "reset": Reset,
-    "draw": Draw,
-    "pass": Pass,
-    "knock": Knock,
-    "giveup": GiveUp,
-    "hint": Hint,
-    "next": NextRound,
-    "finish": Finish,
-}
+_SIMPLE: dict[str, type[Action]] = {**WORD_ACTIONS, "next": NextRound, "finish": Finish}
 
 
 def parse_move(text: str, seat: int = LEARNER) -> Action:

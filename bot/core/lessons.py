@@ -67,6 +67,7 @@ from render import PrivateView, render_private
 
 from .record import Record, SeatInfo
 from .screens import groups_text
+from .service import pack, unpack
 from .typed import TypedError, parse_typed
 from .views import Button, Outcome, Screen
 
@@ -103,20 +104,12 @@ PlayHandOff = Callable[[Any, str], Awaitable[Outcome]]
 
 
 def pack_lesson(game_id: int, version: int, action: str) -> str:
-    """`L:<game id>:<version>:<action>`; Telegram allows 64 bytes of callback data."""
-    data = f"{PREFIX}{game_id}:{version}:{action}"
-    if len(data.encode()) > 64:
-        raise ValueError(f"callback data too long: {data}")
-    return data
+    """`L:<game id>:<version>:<action>`."""
+    return pack(game_id, version, action, PREFIX)
 
 
 def unpack_lesson(data: str) -> tuple[int, int, str] | None:
-    if not data.startswith(PREFIX):
-        return None
-    parts = data[len(PREFIX) :].split(":", 2)
-    if len(parts) != 3 or not parts[0].isdigit() or not parts[1].isdigit():
-        return None
-    return int(parts[0]), int(parts[1]), parts[2]
+    return unpack(data, PREFIX)
 
 
 def is_lesson_record(record: dict[str, Any]) -> bool:

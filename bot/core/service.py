@@ -65,16 +65,18 @@ class Reply(Exception):
         self.outcome = outcome
 
 
-def pack(game_id: int, version: int, action: str) -> str:
-    """Callback data: `game:version:action` (Telegram allows 64 bytes)."""
-    data = f"{game_id}:{version}:{action}"
+def pack(game_id: int, version: int, action: str, prefix: str = "") -> str:
+    """Callback data: `[prefix]game:version:action` (Telegram allows 64 bytes)."""
+    data = f"{prefix}{game_id}:{version}:{action}"
     if len(data.encode()) > 64:
         raise ValueError(f"callback data too long: {data}")
     return data
 
 
-def unpack(data: str) -> tuple[int, int, str] | None:
-    parts = data.split(":", 2)
+def unpack(data: str, prefix: str = "") -> tuple[int, int, str] | None:
+    if not data.startswith(prefix):
+        return None
+    parts = data[len(prefix) :].split(":", 2)
     if len(parts) != 3 or not parts[0].isdigit() or not parts[1].isdigit():
         return None
     return int(parts[0]), int(parts[1]), parts[2]

@@ -8,31 +8,17 @@ from collections.abc import Sequence
 
 from engine import (
     Action,
-    Commit,
-    Draw,
-    GiveUp,
-    Hint,
-    Knock,
     Move,
-    Pass,
     Place,
-    Reset,
     Split,
     Take,
     group_index,
     parse_cards,
 )
+from engine.actions import WORD_ACTIONS
 from engine.cards import Card
 
-SIMPLE = {
-    "done": Commit,
-    "reset": Reset,
-    "draw": Draw,
-    "pass": Pass,
-    "knock": Knock,
-    "giveup": GiveUp,
-    "hint": Hint,
-}
+SIMPLE = WORD_ACTIONS
 MOVE_RE = re.compile(r"([A-Za-z]+)\s*:\s*(.+?)\s+([A-Za-z]+)")
 
 
