@@ -669,6 +669,17 @@ static int covers(Search *S, const Opt *o) {
 
 #define EXTRA_SHIFT 56 /* wused | flag << 3 | tri << 4 */
 
+/* Each suit's options with kv[s] set cards: [a[s], e[s]); 0 when some suit has none. */
+static inline int kv_slices(OptList *const l[4], const int *kv, const Opt *a[4], const Opt *e[4]) {
+    int full = 1;
+    for (int s = 0; s < 4; s++) {
+        a[s] = l[s]->items + l[s]->off[kv[s]];
+        e[s] = l[s]->items + l[s]->off[kv[s] + 1];
+        if (a[s] == e[s]) full = 0;
+    }
+    return full;
+}
+
 static void successors(Search *S, int v, uint64_t st, int64_t score, int64_t thr, CandBuf *out) {
     out->n = 0;
     OptList *l[4];
@@ -680,13 +691,7 @@ static void successors(Search *S, int v, uint64_t st, int64_t score, int64_t thr
     for (int q = 0; q < S->nk[v]; q++) {
         const int *kv = S->kvecs[v][q];
         const Opt *a[4], *e[4];
-        int empty = 0;
-        for (int s = 0; s < 4; s++) {
-            a[s] = l[s]->items + l[s]->off[kv[s]];
-            e[s] = l[s]->items + l[s]->off[kv[s] + 1];
-            if (a[s] == e[s]) empty = 1;
-        }
-        if (empty) continue;
+        if (!kv_slices(l, kv, a, e)) continue;
         int64_t b = base + (int64_t)kv[4] * SC;
         int64_t m1 = a[1]->o7, m2 = a[2]->o7, m3 = a[3]->o7, m23 = m2 + m3;
         if (b + a[0]->o7 + m1 + m23 < thr) continue;
@@ -751,13 +756,7 @@ static void wild_successors(Search *S, int v, uint64_t st, int64_t score, int64_
         for (int q = 0; q < S->nk[v]; q++) {
             const int *kv = S->kvecs[v][q];
             const Opt *a[4], *e[4];
-            int empty = 0;
-            for (int s = 0; s < 4; s++) {
-                a[s] = l[s]->items + l[s]->off[kv[s]];
-                e[s] = l[s]->items + l[s]->off[kv[s] + 1];
-                if (a[s] == e[s]) empty = 1;
-            }
-            if (empty) continue;
+            if (!kv_slices(l, kv, a, e)) continue;
             int64_t b = base + (int64_t)kv[4] * SC;
             int64_t m1 = a[1]->o7, m2 = a[2]->o7, m3 = a[3]->o7, m23 = m2 + m3;
             int stop = 0;
