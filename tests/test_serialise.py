@@ -9,7 +9,7 @@ import time
 from dataclasses import asdict
 
 import pytest
-from test_conformance import _decide
+from random_player import decide
 
 from bot.core.record import Record, SeatInfo, SeatUI
 from engine import (
@@ -67,7 +67,7 @@ def states(name: str, seats: int, seed: int, limit: int) -> list[GameState]:
         if state.phase == "round_over":
             batch = [Finish(0) if rules.length == "open" else NextRound(0)]
         else:
-            batch = ([Hint(state.turn)] if rng.random() < 0.1 else []) + _decide(state, rng)
+            batch = ([Hint(state.turn)] if rng.random() < 0.1 else []) + decide(state, rng)
         turn = state.turn
         for action in batch:
             if state.phase != "play" and not isinstance(action, (NextRound, Finish)):
