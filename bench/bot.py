@@ -29,8 +29,7 @@ least noisy capacity figure on a shared machine. Options: --stages times each st
 press path inside the bot (service.press, store calls, state (de)serialisation, rendering,
 deliver), the event loop's lag and the DB connections in use; --profile samples the bot with
 py-spy (Python CPU by category: render / engine / state JSON / store / PTB+HTTP / asyncio);
---what-if estimates suggested fixes by patching the bot process at run time (never the files);
---only solo|load runs one phase. --stages, --profile and --what-if change what is measured a
+--only solo|load runs one phase. --stages and --profile change what is measured a
 little: keep them out of the figures you compare. The machine is shared and noisy: compare
 medians and ratios between runs taken close together, not single times.
 """
@@ -138,11 +137,9 @@ class Database:
 class ChildBot:
     """bench/bot_server.py in its own interpreter."""
 
-    def __init__(self, tg: BenchTelegram, db_url: str, stages: bool, what_if: str) -> None:
+    def __init__(self, tg: BenchTelegram, db_url: str, stages: bool) -> None:
         self.args = [sys.executable, str(HERE / "bot_server.py"), "--base-url", tg.base_url,
                      "--token", tg.token, "--db", db_url] + (["--stages"] if stages else [])
-        if what_if:
-            self.args += ["--what-if", what_if]
         self.proc: asyncio.subprocess.Process | None = None
         self.stderr = tempfile.TemporaryFile()  # noqa: SIM115 (closed in stop())
 
@@ -205,11 +202,10 @@ class ChildBot:
 
 
 class InProcessBot:
-    def __init__(self, tg: BenchTelegram, db_url: str, stages: bool, what_if: str) -> None:
+    def __init__(self, tg: BenchTelegram, db_url: str, stages: bool) -> None:
         from bot_server import BotUnderTest
 
-        self.bot = BotUnderTest(tg.base_url, tg.token, db_url, stages=stages,
-                                what_if=[w for w in what_if.split(",") if w])
+        self.bot = BotUnderTest(tg.base_url, tg.token, db_url, stages=stages)
         self.pid = os.getpid()
 
     async def start(self) -> None:
@@ -362,15 +358,13 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     store = await Store.open(db_url)  # migrates before the bot starts; the users read states
     pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
     result: dict[str, Any] = {"db": args.db, "mode": "inproc" if args.inproc else "process",
-                              "what_if": args.what_if,
                               "loadavg_start": round(os.getloadavg()[0], 1), "cpu": {}}
     profile_dir = Path(tempfile.mkdtemp(prefix="rummy-bench-prof-"))
     measured: list[Press] = []
     load: dict[str, Any] = {}
     try:
         async with BenchTelegram() as tg:
-            bot = (InProcessBot if args.inproc else ChildBot)(tg, db_url, args.stages,
-                                                              args.what_if)
+            bot = (InProcessBot if args.inproc else ChildBot)(tg, db_url, args.stages)
             await bot.start()
             profiler = Profiler(bot.pid, profile_dir) if args.profile else None
             result["profiled_pid"] = bot.pid
@@ -534,8 +528,6 @@ async def run_load(tg: BenchTelegram, store: Store, pool: Any,
 
 def print_report(r: dict[str, Any], args: argparse.Namespace) -> None:
     where = "in this process" if r["mode"] == "inproc" else "in a child process"
-    if r["what_if"]:
-        print(f"WHAT-IF run: the bot process is patched with {r['what_if']} (an estimate)")
     print(f"Bot benchmark — db {r['db']}, bot {where}, fake Telegram on 127.0.0.1; "
           f"machine load average {r['loadavg_start']} -> {r['loadavg_end']} (2 cores, shared)")
     if r.get("failure"):
@@ -680,7 +672,7 @@ def json_figures(r: dict[str, Any]) -> dict[str, Any]:
             "answer_ms": load["answer"], "edit_ms": load["edit"],
             "screens_backwards": len(load["screens_backwards"])}
     out |= {"bot_errors": r["bot"].get("errors"), "cpu_s": r["cpu"], "db": r["db"],
-            "failure": r.get("failure"), "what_if": r["what_if"],
+            "failure": r.get("failure"),
             "mode": r["mode"], "loadavg": [r["loadavg_start"], r["loadavg_end"]]}
     return out
 
@@ -704,9 +696,6 @@ def main() -> None:
     parser.add_argument("--profile-out", type=Path, default=None,
                         help="with --profile: keep py-spy's raw stacks in this folder")
     parser.add_argument("--only", choices=("solo", "load"), help="run one phase only")
-    parser.add_argument("--what-if", default="", metavar="PATCHES",
-                        help="estimate suggested fixes by patching the bot process at run time "
-                        "(never the files): fast-to-dict, refs-cache (comma-separated)")
     args = parser.parse_args()
     args.games = args.games if args.games is not None else (5 if args.quick else 50)
     args.presses = args.presses if args.presses is not None else (20 if args.quick else 200)

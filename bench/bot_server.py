@@ -121,83 +121,13 @@ class Stages:
         return out
 
 
-WHAT_IFS = ("fast-to-dict", "refs-cache")
-
-
-def apply_what_ifs(names: list[str], service: GameService) -> None:
-    """Estimate suggested fixes by patching this process's objects (never the project files).
-
-    fast-to-dict: GameState.to_dict and Record.to_dict field by field instead of
-    dataclasses.asdict (same JSON; the state's dicts are replaced, never changed in place).
-    refs-cache: the adapter's message refs kept in memory per game; get_refs reads the store
-    once per game, save_refs writes only when a value changed (one bot process per database).
-    Both are in the code now (explicit to_dict; the adapters' refs cache): these patches only
-    matter when measuring an older checkout.
-    """
-    import dataclasses
-
-    from bot.core.record import Record
-    from engine.state import GameState, _tokens
-
-    if "fast-to-dict" in names:
-
-        def state_to_dict(self: GameState) -> dict[str, Any]:
-            data = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
-            for name in ("options",):
-                data[name] = dict(data[name])
-            for name in ("first_lay_done", "scores", "round_wins", "rounds", "actions"):
-                data[name] = list(data[name])
-            data["stock"] = _tokens(self.stock)
-            data["hands"] = [_tokens(h) for h in self.hands]
-            data["table"] = [_tokens(g) for g in self.table]
-            data["singles"] = _tokens(self.singles)
-            draft = self.draft
-            data["draft"] = None if draft is None else {
-                "groups": [_tokens(g) for g in draft.groups], "loose": _tokens(draft.loose),
-                "singles": _tokens(draft.singles)}
-            return data
-
-        def record_to_dict(self: Record) -> dict[str, Any]:
-            data = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
-            data["seats"] = [dataclasses.asdict(x) for x in self.seats]
-            data["ui"] = {k: dataclasses.asdict(v) for k, v in self.ui.items()}
-            for name in ("options", "refs"):
-                data[name] = dict(data[name])
-            data["log"] = list(data["log"])
-            return data
-
-        GameState.to_dict = state_to_dict
-        Record.to_dict = record_to_dict
-
-    if "refs-cache" in names:
-        cache: dict[int, dict[str, Any]] = {}
-        get_refs, save_refs = service.get_refs, service.save_refs
-
-        async def cached_get_refs(game_id: int) -> dict[str, Any]:
-            if game_id not in cache:
-                cache[game_id] = await get_refs(game_id)
-            return dict(cache[game_id])
-
-        async def cached_save_refs(game_id: int, updates: dict[str, Any]) -> None:
-            known = cache.get(game_id)
-            if known is not None and all(known.get(k) == v for k, v in updates.items()):
-                return
-            await save_refs(game_id, updates)
-            cache.setdefault(game_id, {}).update(updates)
-
-        service.get_refs = cached_get_refs
-        service.save_refs = cached_save_refs
-
-
 class BotUnderTest:
-    def __init__(self, base_url: str, token: str, db_url: str, *, stages: bool = False,
-                 what_if: list[str] | None = None) -> None:
+    def __init__(self, base_url: str, token: str, db_url: str, *, stages: bool = False) -> None:
         self.base_url, self.token, self.db_url = base_url, token, db_url
         self.store: Store | None = None
         self.service: GameService | None = None
         self.adapter: TelegramAdapter | None = None
         self.errors = ErrorCounter()
-        self.what_if = what_if or []
         self.stages = Stages() if stages else None
         self.segments: dict[str, dict[str, Any]] = {}
         self._segment: tuple[str, float, float, Stages | None] | None = None
@@ -216,8 +146,6 @@ class BotUnderTest:
             self.service, self.token, base_url=self.base_url, rate_limiter=limiter,
             poll_timeout=1,
         )
-        if self.what_if:
-            apply_what_ifs(self.what_if, self.service)
         if self.stages is not None:
             self._instrument()
         await self.adapter.start()
@@ -319,8 +247,7 @@ def _cpu_seconds() -> float:
 
 
 async def serve(args: argparse.Namespace) -> None:
-    what_if = [w for w in (args.what_if or "").split(",") if w]
-    bot = BotUnderTest(args.base_url, args.token, args.db, stages=args.stages, what_if=what_if)
+    bot = BotUnderTest(args.base_url, args.token, args.db, stages=args.stages)
     await bot.up()
     print("READY", flush=True)
     loop = asyncio.get_running_loop()
@@ -345,7 +272,6 @@ def main() -> None:
     parser.add_argument("--token", required=True)
     parser.add_argument("--db", required=True)
     parser.add_argument("--stages", action="store_true")
-    parser.add_argument("--what-if", default="", help=f"comma-separated: {', '.join(WHAT_IFS)}")
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
     asyncio.run(serve(args))
