@@ -62,11 +62,10 @@ from engine.lessons import (
     start_lesson,
     step_label,
 )
-from engine.melds import readings
-from render import PrivateView, render_private
+from render import render_private
 
 from .record import Record, SeatInfo
-from .screens import groups_text
+from .screens import groups_text, private_picture
 from .service import pack, unpack
 from .typed import TypedError, parse_typed
 from .views import Button, Outcome, Screen
@@ -518,39 +517,14 @@ def lesson_screen(game_id: int, lesson: _Lesson) -> Screen:
     step = lesson_step(progress)
     game = lesson_game(progress)
     view = player_view(game, LEARNER)
-    rules = game.rules
-    draft = view.draft
-    groups = draft.groups if draft is not None else [list(g) for g in view.table]
-    singles = draft.singles if draft is not None else list(view.singles)
-    loose = draft.loose if draft is not None else []
-    hand = sorted(view.draft_hand, key=suit_order)
     hint_cards, hint_groups = outline(progress)
-    invalid = frozenset(
-        i
-        for i in view.changed
-        if len(groups[i]) < 3
-        or not readings(groups[i], rules.ace, max_jokers=rules.max_jokers_per_group)
-    )
-    placed = frozenset(c.ident for g in groups for c in g) & frozenset(c.ident for c in view.hand)
     label = (
         f"🎓 {get_lesson(progress.lesson).title} — lesson complete"
         if progress.finished
         else step_label(progress)
     )
-    picture = PrivateView(
-        label,
-        tuple(hand),
-        "suit",
-        tuple(tuple(g) for g in groups),
-        tuple(singles),
-        frozenset(view.changed),
-        invalid,
-        tuple(loose),
-        placed,
-        frozenset(),
-        hint_cards,
-        hint_groups,
-    )
+    picture = private_picture(view, label, "suit", hint_cards, hint_groups)
+    hand, groups, singles, loose = picture.hand, picture.groups, picture.singles, picture.loose
     lines = [label]
     if not progress.finished:
         lines.append(step.text)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 
-from engine import RULEBOOKS, GameState, group_label, legal_actions, player_view
+from engine import RULEBOOKS, GameState, PlayerView, group_label, legal_actions, player_view
 from engine.cards import Card, rank_order, suit_order
 from engine.rulebooks import option_choices
 from render import (
@@ -267,39 +267,50 @@ def sorted_hand(cards: Sequence[Card], sort: str) -> list[Card]:
     return sorted(cards, key=rank_order if sort == "rank" else suit_order)
 
 
+def private_picture(
+    view: PlayerView,
+    title: str,
+    sort: str = "suit",
+    hint_cards: frozenset[int] = frozenset(),
+    hint_groups: frozenset[int] = frozenset(),
+) -> PrivateView:
+    """A seat's private picture from its view: the draft (or the table), the hand cards not yet
+    placed, sorted, and the changed groups that are not valid yet (a game's and a lesson's)."""
+    rules = view.rules
+    draft = view.draft
+    groups = draft.groups if draft is not None else [list(g) for g in view.table]
+    invalid = (
+        frozenset(i for i in view.changed if not _valid(rules, groups[i])) if draft else frozenset()
+    )
+    return PrivateView(
+        title,
+        tuple(sorted_hand(view.draft_hand, sort)),
+        sort,
+        tuple(tuple(g) for g in groups),
+        tuple(draft.singles if draft is not None else view.singles),
+        frozenset(view.changed),
+        invalid,
+        tuple(draft.loose if draft is not None else ()),
+        frozenset(c.ident for g in groups for c in g) & frozenset(c.ident for c in view.hand),
+        frozenset(),
+        hint_cards,
+        hint_groups,
+    )
+
+
 def private_screen(game_id: int, record: Record, state: GameState, seat: int) -> Screen:
-    rules = record.rules
     view = player_view(state, seat)
     ui = record.seat_ui(seat)
     mine = view.my_turn and not record.seats[seat].is_computer
-    draft = view.draft
-    groups = draft.groups if draft is not None else [list(g) for g in view.table]
-    singles = draft.singles if draft is not None else list(view.singles)
-    loose = draft.loose if draft is not None else []
-    hand = sorted_hand(view.draft_hand, ui.sort)
     hint = view.hint or {}
     hint_cards = (
         frozenset({Card.from_token(hint["card"]).ident}) if hint.get("card") else frozenset()
     )
-    invalid = (
-        frozenset(i for i in view.changed if not _valid(rules, groups[i])) if draft else frozenset()
-    )
-    placed = frozenset(c.ident for g in groups for c in g) & frozenset(c.ident for c in view.hand)
     title = _private_title(record, state, seat, view)
-    picture = PrivateView(
-        title,
-        tuple(hand),
-        ui.sort,
-        tuple(tuple(g) for g in groups),
-        tuple(singles),
-        frozenset(view.changed),
-        invalid,
-        tuple(loose),
-        placed,
-        frozenset(),
-        hint_cards,
-        frozenset(hint.get("groups", [])) if hint else frozenset(),
+    picture = private_picture(
+        view, title, ui.sort, hint_cards, frozenset(hint.get("groups", [])) if hint else frozenset()
     )
+    hand, groups, loose, draft = list(picture.hand), picture.groups, picture.loose, view.draft
     lines = [title, "Hand: " + "  ".join(f"{i + 1} {c.pretty()}" for i, c in enumerate(hand))]
     if draft is not None and view.changed:
         lines.append("Working copy: " + groups_text(groups, ()))
