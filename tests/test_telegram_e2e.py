@@ -227,3 +227,7 @@ async def test_one_person_and_computers_play_each_rulebook(harness: Harness, rul
     # The result card follows the last move (a computer's move is delivered in the background).
     await tg.wait_until(lambda: any("Game over" in (m.caption or "") for m in tg.messages(group)),
                         timeout=20)
+    # Nothing of a finished game stays behind in the process (months of games would pile up).
+    await tg.settle(quiet=0.2, timeout=20)
+    assert len(harness.adapter._locks) == 0 and len(harness.service._locks) == 0
+    assert row.id not in harness.service._computer_tasks

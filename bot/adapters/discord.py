@@ -23,6 +23,7 @@ import yarl
 from discord import app_commands
 from discord.gateway import DiscordWebSocket
 
+from bot.core.per_game import MEMORY_ONLY, GameLocks, RecentRefs
 from bot.core.service import Actor, GameService, pack
 from bot.core.views import Button, Outcome, Screen
 
@@ -39,7 +40,6 @@ TYPED = ("lay", "add", "take", "move", "split", "done", "reset", "draw", "pass",
          "giveup", "hint")
 # Refs kept only in memory: the picture a message shows (":img": unknown after a restart, so
 # it is uploaded again rather than trusted) and the revision it shows (":v").
-MEMORY_ONLY = (":img", ":v")
 
 
 def configure_endpoints(api_base: str | None, gateway_url: str | None) -> None:
@@ -112,9 +112,9 @@ class DiscordAdapter:
         self.sync = sync
         self.client = RummyClient(self, guild_ready_timeout=guild_ready_timeout)
         self._task: asyncio.Task | None = None
-        self._locks: dict[int, asyncio.Lock] = {}
+        self._locks = GameLocks()
         # game -> its message refs as this process last left them (one process per bot token)
-        self._refs: dict[int, dict[str, Any]] = {}
+        self._refs = RecentRefs(lambda game_id: self.service.get_refs(game_id))
         self._dm_ids: dict[str, int] = {}
         self._ephemeral: dict[str, _Handle] = {}
         self._busy = 0
@@ -370,7 +370,7 @@ class DiscordAdapter:
             closed = True
             outcome.reply = ("You joined. Your DMs are closed, so I'll show your cards here, "
                              "only to you: press Show my hand (or My cards) once the game starts.")
-        refs = await self._game_refs(outcome.game_id, outcome.refs)
+        refs = await self._refs.get(outcome.game_id, outcome.refs)
         key = f"dmclosed:{actor.user}"
         if refs.get(key) != closed:
             refs[key] = closed
@@ -386,9 +386,8 @@ class DiscordAdapter:
         revision. Message ids are written to the store only when they change."""
         if outcome.game_id is None:
             return
-        lock = self._locks.setdefault(outcome.game_id, asyncio.Lock())
-        async with self._working(), lock:
-            refs = _Refs(await self._game_refs(outcome.game_id, outcome.refs))
+        async with self._working(), self._locks(outcome.game_id):
+            refs = _Refs(await self._refs.get(outcome.game_id, outcome.refs))
             channel = (self.client.get_partial_messageable(int(outcome.chat_id))
                        if outcome.chat_id else None)
             try:
@@ -406,15 +405,6 @@ class DiscordAdapter:
                 refs.saved.update(refs.updates)
                 if changed:
                     await self.service.save_refs(outcome.game_id, changed)
-
-    async def _game_refs(self, game_id: int, saved: dict | None) -> dict[str, Any]:
-        refs = self._refs.get(game_id)
-        if refs is None:
-            if saved is None:
-                saved = await self.service.get_refs(game_id)
-            kept = {k: v for k, v in saved.items() if not k.endswith(MEMORY_ONLY)}
-            refs = self._refs.setdefault(game_id, kept)  # one copy, even if raced
-        return refs
 
     async def _deliver_channel(self, channel: discord.PartialMessageable, outcome: Outcome,
                                refs: _Refs, ctx: _Ctx | None) -> None:

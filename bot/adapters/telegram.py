@@ -7,7 +7,6 @@ private view in their private chat with the bot. Rules live in the engine, game 
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 from typing import Any
@@ -33,6 +32,7 @@ from telegram.ext import (
 from bot.core.lessons import PREFIX as LESSON_PREFIX
 from bot.core.lessons import VERBS as LESSON_VERBS
 from bot.core.lessons import LessonService
+from bot.core.per_game import MEMORY_ONLY, GameLocks, RecentRefs
 from bot.core.service import Actor, GameService, pack
 from bot.core.typed import TYPED_VERBS
 from bot.core.views import Outcome, Screen
@@ -83,7 +83,6 @@ def _not_modified(error: BadRequest) -> bool:
 
 # Refs kept only in memory: the picture a message shows (":img": unknown after a restart, so
 # the picture is sent again rather than trusted) and the revision it shows (":v").
-MEMORY_ONLY = (":img", ":v")
 
 
 class TelegramAdapter:
@@ -108,9 +107,9 @@ class TelegramAdapter:
         builder = builder.get_updates_read_timeout(poll_timeout + 5)
         self.app: Application = builder.build()
         self.poll_timeout = poll_timeout
-        self._locks: dict[int, asyncio.Lock] = {}
+        self._locks = GameLocks()
         # game -> its message refs as this process last left them (one process per bot token)
-        self._refs: dict[int, dict[str, Any]] = {}
+        self._refs = RecentRefs(lambda game_id: self.service.get_refs(game_id))
         self.app.add_handler(
             CommandHandler([c for c, _ in COMMANDS] + MOVES + OTHER, self.on_command)
         )
@@ -267,9 +266,8 @@ class TelegramAdapter:
         only when they change."""
         if outcome.game_id is None:
             return
-        lock = self._locks.setdefault(outcome.game_id, asyncio.Lock())
-        async with lock:
-            refs = await self._game_refs(outcome)
+        async with self._locks(outcome.game_id):
+            refs = await self._refs.get(outcome.game_id, outcome.refs)
             updates: dict[str, Any] = {}
             try:
                 await self._deliver(outcome, refs, updates)
@@ -282,17 +280,6 @@ class TelegramAdapter:
                 refs.update(updates)
                 if changed:
                     await self.service.save_refs(outcome.game_id, changed)
-
-    async def _game_refs(self, outcome: Outcome) -> dict[str, Any]:
-        assert outcome.game_id is not None
-        refs = self._refs.get(outcome.game_id)
-        if refs is None:
-            saved = outcome.refs
-            if saved is None:
-                saved = await self.service.get_refs(outcome.game_id)
-            kept = {k: v for k, v in saved.items() if not k.endswith(MEMORY_ONLY)}
-            refs = self._refs.setdefault(outcome.game_id, kept)  # one copy, even if raced
-        return refs
 
     async def _deliver(self, outcome: Outcome, refs: dict, updates: dict) -> None:
         assert outcome.game_id is not None

@@ -64,6 +64,7 @@ from engine.lessons import (
 )
 from render import render_private
 
+from .per_game import GameLocks
 from .record import Record, SeatInfo
 from .screens import groups_text, private_picture
 from .service import pack, unpack
@@ -199,7 +200,7 @@ class LessonService:
     def __init__(self, store: Any, *, play: PlayHandOff | None = None) -> None:
         self.store = store
         self.play = play  # [Play a real game]: (actor, rulebook) -> Outcome, by the game service
-        self._locks: dict[int, asyncio.Lock] = {}
+        self._locks = GameLocks()
 
     # -- entry points ---------------------------------------------------------------------
 
@@ -274,7 +275,7 @@ class LessonService:
     # -- store ----------------------------------------------------------------------------
 
     def _lock(self, game_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(game_id, asyncio.Lock())
+        return self._locks(game_id)
 
     async def _create(self, actor: Any, name: str) -> Outcome:
         lesson = _Lesson(start_lesson(name), notice=get_lesson(name).intro)

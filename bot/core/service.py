@@ -44,6 +44,7 @@ from engine.ai import choose_action
 from engine.cards import Card
 
 from . import screens
+from .per_game import GameLocks
 from .record import TIMEOUTS_BEFORE_COMPUTER, Record, SeatInfo
 from .texts import help_text, rules_text
 from .typed import TYPED_VERBS, TypedError, cannot_place, parse_typed
@@ -107,7 +108,7 @@ class GameService:
         self.tick = tick
         self.rng = rng or random.Random()
         self.deliverers: dict[str, Deliver] = {}
-        self._locks: dict[int, asyncio.Lock] = {}
+        self._locks = GameLocks()
         self._computer_tasks: dict[int, asyncio.Task] = {}
         # game -> (turn deadline, when to send the half-time reminder or None): the ticker
         # reads the store only when one of them is due
@@ -141,7 +142,7 @@ class GameService:
         self._ticker = None
 
     def _lock(self, game_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(game_id, asyncio.Lock())
+        return self._locks(game_id)
 
     # -- persistence --------------------------------------------------------------------
 
@@ -963,7 +964,13 @@ class GameService:
         task = self._computer_tasks.get(game_id)
         if task is not None and not task.done():
             return
-        self._computer_tasks[game_id] = asyncio.create_task(self._computer_loop(game_id))
+        task = self._computer_tasks[game_id] = asyncio.create_task(self._computer_loop(game_id))
+
+        def forget(done: asyncio.Task) -> None:  # finished games must not pile up here
+            if self._computer_tasks.get(game_id) is done:
+                del self._computer_tasks[game_id]
+
+        task.add_done_callback(forget)
 
     async def _computer_loop(self, game_id: int) -> None:
         while True:

@@ -1,0 +1,63 @@
+"""What a bot process keeps in memory per game, bounded so that months of games don't grow it:
+locks that exist only while in use, and the message refs of the games played most recently."""
+
+from __future__ import annotations
+
+import asyncio
+import weakref
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+# Refs keys that stay in this process only (picture keys, shown revisions): cheap to lose.
+MEMORY_ONLY = (":img", ":v")
+
+
+class GameLocks:
+    """One asyncio.Lock per game while anybody holds or awaits it; then it is let go (whoever
+    asks next gets a fresh one, which is the same thing: nobody is inside)."""
+
+    def __init__(self) -> None:
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
+            weakref.WeakValueDictionary()
+        )
+
+    def __call__(self, game_id: int) -> asyncio.Lock:
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = self._locks[game_id] = asyncio.Lock()
+        return lock
+
+    def __len__(self) -> int:
+        return len(self._locks)
+
+
+class RecentRefs:
+    """An adapter's copy of each game's message refs, for the `limit` games delivered to most
+    recently (one bot process per token). A game that drops out is read from the store again
+    when it comes back; only its MEMORY_ONLY keys are lost (its next screens are sent whole)."""
+
+    def __init__(self, load: Callable[[int], Awaitable[dict[str, Any]]], limit: int = 1000):
+        self._load = load
+        self.limit = limit
+        self._refs: OrderedDict[int, dict[str, Any]] = OrderedDict()
+
+    async def get(self, game_id: int, saved: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The game's refs (the live dict: update it after saving). `saved`: the refs the
+        outcome carries, read from the store with the game (saves a round trip)."""
+        refs = self._refs.get(game_id)
+        if refs is None:
+            if saved is None:
+                saved = await self._load(game_id)
+            kept = {k: v for k, v in saved.items() if not k.endswith(MEMORY_ONLY)}
+            refs = self._refs.setdefault(game_id, kept)  # one copy, even if raced
+        self._refs.move_to_end(game_id)
+        while len(self._refs) > self.limit:
+            self._refs.popitem(last=False)
+        return refs
+
+    def __contains__(self, game_id: int) -> bool:
+        return game_id in self._refs
+
+    def __len__(self) -> int:
+        return len(self._refs)
