@@ -10,8 +10,9 @@ Where a turn is "draw until you can lay" (Manipulation, Shanghai) holding back w
 drawing the whole stock in one turn — legal under Trust the player (it then wins every game),
 but no game anybody wants — so there it obeys the must-lay rule and plays exactly as `medium`:
 laying less than the most (the smallest lay, or keeping one or two layable cards back) measured
-worse, 31–48% against `medium` (docs/strength.md). Knocking in Carousel weighs the chance of an
-undercut.
+worse, 31–48% against `medium`; looking ahead to the round's end in random deals of the unseen
+cards, even (50%); holding back up to a 10–20-card hand, worse (42–47%: docs/strength.md).
+Knocking in Carousel weighs the chance of an undercut.
 """
 
 from __future__ import annotations
@@ -34,6 +35,8 @@ class Plan:
     dump_opp: int = 0  # lay the most when another hand is down to this many cards
     dump_stock: int = 0  # ...or the stock to this many
     undercut: float = 0.25  # Carousel: knock only when an undercut is at most this likely
+    must_lay: bool = True  # where a turn is draw-until-lay, lay the most as the rule says
+    # (False only for experiments: scripts/must_lay_experiments.py)
 
 
 GO_OUT_EFFORT = 300_000  # solver work units (see ai_turn.LAY_EFFORT)
@@ -49,9 +52,9 @@ def plan_for(turn: Turn) -> Plan:
 
 
 def choose_hard(turn: Turn) -> Action:
-    if turn.rules.turn == "draw-until-lay":
-        return biggest_lay(turn)  # must lay if it can: nothing to plan (module doc)
     plan = plan_for(turn)
+    if turn.rules.turn == "draw-until-lay" and plan.must_lay:
+        return biggest_lay(turn)  # must lay if it can: nothing to plan (module doc)
     # Can it go out? A hand held back grows to 40 cards and more, where proving "no" can take
     # seconds: the question gets a bounded effort (a way out is found long before).
     out = turn.solve("any", select=turn.hand, effort=GO_OUT_EFFORT)
