@@ -17,6 +17,7 @@ from engine import (
     Knock,
     NextRound,
     Place,
+    ai_hard,
     apply,
     check_move,
     conservation_errors,
@@ -297,9 +298,12 @@ def test_hard_lays_when_another_hand_is_nearly_out():
     assert {c.face for g in action.arrangement for c in g} >= {"5H", "6H", "7H"}
 
 
-def test_hard_obeys_must_lay_in_manipulation():
+def test_hard_obeys_must_lay_in_manipulation(monkeypatch):
     state = deal_scenario("manipulation", ["5H 6H 7H 2C", "KS KD 9C 4D"], table=["9S 9H 9D"])
     assert isinstance(choose_action(player_view(state, 0), "hard"), Commit)
+    # Only a plan made for experiments (scripts/must_lay_experiments.py) draws instead.
+    monkeypatch.setitem(ai_hard.PLANS, "manipulation", ai_hard.Plan(stall=99, must_lay=False))
+    assert isinstance(choose_action(player_view(state, 0), "hard"), Draw)
 
 
 @pytest.mark.parametrize("name", ["manipulation", "shanghai"])
