@@ -13,7 +13,7 @@ from .ai_easy import obvious_lay
 from .cards import Card, rank_name
 from .game import PlayerView, apply
 from .rulebooks import Rulebook
-from .solver import Move, find_move
+from .solver import Move, find_move, no_lay_proved
 from .state import GameState
 
 Groups = Sequence[Sequence[Card]]
@@ -93,6 +93,16 @@ class Turn:
             singles=self.singles if table is None else _singles_in(table, self.singles),
             select=select,
             effort=effort,
+        )
+
+    def no_lay_proved(self) -> bool:
+        """Has a search (this seat's or the game's) already proved there is no lay here?"""
+        return no_lay_proved(
+            self.rules,
+            self.table,
+            self.hand,
+            first_lay_done=self.view.first_lay_done,
+            singles=self.singles,
         )
 
     def left_after(self, placed: Sequence[Card]) -> list[Card]:
@@ -217,6 +227,8 @@ def biggest_lay(turn: Turn) -> Action:
     """`medium`: the biggest lay, else no lay."""
     move = biggest_move(turn)
     if move is None:
+        if turn.no_lay_proved():
+            return no_lay(turn)
         return fallback(turn)  # (the obvious lay, if the bounded search missed one)
     return lay(turn, move.new_table, move.placed) or fallback(turn)
 

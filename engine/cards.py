@@ -23,6 +23,11 @@ def rank_name(rank: int) -> str:
     return RANK_NAMES.get(rank, str(rank))
 
 
+# face text by rank and suit, looked up rather than formatted: the referee and the solver ask
+# for faces hundreds of thousands of times a game
+_FACES = {r: {s: f"{rank_name(r)}{s}" for s in SUITS} for r in range(1, 14)} | {JOKER: {"": "*"}}
+
+
 @dataclass(frozen=True, slots=True, order=True)
 class Card:
     """One physical card. `rank` 1-13 (0 for a joker), `suit` in SHDC ('' for a joker)."""
@@ -40,7 +45,7 @@ class Card:
     @property
     def face(self) -> str:
         """What the card is, ignoring its copy and a joker's designation: `7H` or `*`."""
-        return "*" if self.is_joker else f"{rank_name(self.rank)}{self.suit}"
+        return _FACES[self.rank][self.suit]
 
     @property
     def designated(self) -> bool:

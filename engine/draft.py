@@ -172,14 +172,23 @@ def set_draft(state: GameState, seat: int, arrangement: Sequence[Sequence[Card]]
     table_pool = [c for g in state.table for c in g]
     singles_pool = list(state.singles)
     hand_pool = list(state.hands[seat])
-    groups = []
-    for group in arrangement:
-        resolved = []
-        for wanted in group:
-            resolved.append(resolve(wanted, table_pool, singles_pool, hand_pool))
-        groups.append(resolved)
+    groups = resolve_all(arrangement, table_pool, singles_pool, hand_pool)
     rules = state.rules
     state.draft = Draft([tidy(rules, g) for g in groups if g], table_pool, singles_pool)
+
+
+def resolve_all(arrangement: Sequence[Sequence[Card]], *pools: list[Card]) -> list[list[Card]]:
+    """`resolve` for every card of an arrangement, taking them out of the pools. A computer's
+    arrangement names the pools' very Card objects: those are found at once (each physical
+    card is in one place only, so `resolve` would find the same one)."""
+    where = {id(c) for pool in pools for c in pool}
+    wanted_ids = [id(c) for g in arrangement for c in g]
+    if len(set(wanted_ids)) == len(wanted_ids) and where.issuperset(wanted_ids):
+        taken = set(wanted_ids)
+        for pool in pools:
+            pool[:] = [c for c in pool if id(c) not in taken]
+        return [list(g) for g in arrangement]
+    return [[resolve(wanted, *pools) for wanted in g] for g in arrangement]
 
 
 def resolve(wanted: Card, *pools: list[Card]) -> Card:

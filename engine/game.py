@@ -353,9 +353,7 @@ def _commit(
         table_pool = [c for g in s.table for c in g]
         singles_pool = list(s.singles)
         hand_pool = list(hand)
-        groups = [
-            [drafts.resolve(c, table_pool, singles_pool, hand_pool) for c in g] for g in arrangement
-        ]
+        groups = drafts.resolve_all(arrangement, table_pool, singles_pool, hand_pool)
         # Tahiti: an unused single may be given as a 1-card group or left out.
         used_singles = [g[0] for g in groups if len(g) == 1 and g[0] in s.singles]
         groups = [g for g in groups if not (len(g) == 1 and g[0] in s.singles)]
@@ -437,6 +435,8 @@ def _designate_jokers(
 ) -> list[list[Card]]:
     """Fix every free joker: automatically when one card fits, from `choices` otherwise
     (§4.9). A table joker whose real card is now on the table is free to be fixed anew."""
+    if not any(c.is_joker for g in groups for c in g):
+        return groups
     real_faces = {c.face for g in groups for c in g if not c.is_joker}
     hand_faces = Counter(c.face for c in s.hands[s.turn])
     table_faces = Counter(c.face for g in s.table for c in g) + Counter(c.face for c in s.singles)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations, product
 from typing import Literal
 
@@ -51,10 +52,16 @@ def readings(
     """
     if max_jokers is not None and sum(c.is_joker for c in cards) > max_jokers:
         return []
-    fixed = [(c.play_rank, c.play_suit) for c in cards if not (c.is_joker and not c.designated)]
-    free = len(cards) - len(fixed)
-    result = _set_readings(fixed, free) + _run_readings(fixed, free, ace)
-    return result
+    fixed = tuple(
+        (c.play_rank, c.play_suit) for c in cards if not (c.is_joker and not c.designated)
+    )
+    return list(_readings(fixed, len(cards) - len(fixed), ace))
+
+
+@lru_cache(maxsize=1 << 16)
+def _readings(fixed: tuple[Face, ...], free: int, ace: AcePolicy) -> tuple[Reading, ...]:
+    """Cached: the referee and the joker naming read the same groups turn after turn."""
+    return tuple(_set_readings(list(fixed), free) + _run_readings(list(fixed), free, ace))
 
 
 def _set_readings(fixed: list[Face], free: int) -> list[Reading]:

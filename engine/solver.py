@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import gc
 import threading
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -36,6 +36,13 @@ SIMPLE_LIMIT = 20  # cards in play up to which the reference search stands in fo
 JOKER_BUDGET = 4000  # states expanded + tables built by a search with jokers, per call
 _LOCK = threading.Lock()  # the fast search shares caches between calls
 STATS: Counter[str] = Counter()  # "calls", "cut": answers a joker budget cut short
+# Positions proved to have no lay at all, most recent last. A turn without a lay asks the same
+# question several times — the computer's biggest lay, then any lay; the game's must-lay check
+# on Draw, hint then any — and every answer after the first is this lookup. Only proofs go in
+# (never a search cut short by `effort`), so answers don't depend on earlier calls.
+NO_LAY_MEMO = 4096  # positions kept; 0 turns it off (tests comparing two searches)
+_NO_LAY: OrderedDict[tuple, None] = OrderedDict()
+_NO_LAY_LOCK = threading.Lock()  # the bot searches in worker threads
 
 
 @dataclass(frozen=True)
@@ -79,11 +86,16 @@ def find_move(
         if not select:
             return None
         objective = "select"
+    memo = NO_LAY_MEMO and not reference
+    key = _position_key(rulebook, table, hand, first_lay_done, singles) if memo else None
+    if key is not None and _known_no_lay(key):
+        return None
     pos = Position(table, hand, _single_groups(table, singles), select)
     if objective in ("any", "hint") and not reference:
         quick = quick_lay(rulebook, table, hand, objective=objective,
                           first_lay_done=first_lay_done, singles=singles)
         if quick is False:
+            _proved_no_lay(key)
             return None
         if quick is not None:
             new_table, placed, check = quick
@@ -117,10 +129,56 @@ def find_move(
         if collecting:
             gc.enable()
     if best is None:
+        if objective != "select" and not _spent(budget):
+            _proved_no_lay(key)  # an answer within the effort (or none asked): a proof
         return None
     if not best[2].exact:
         STATS["cut"] += 1
     return _rebuild(rulebook, pos, best[1], best[2], objective)
+
+
+def no_lay_proved(
+    rulebook: Rulebook,
+    table: Sequence[Sequence[Card]],
+    hand: Sequence[Card],
+    *,
+    first_lay_done: bool = True,
+    singles: Sequence[Card] = (),
+) -> bool:
+    """Has a search already proved that this position has no lay (as find_move takes it)?"""
+    return _known_no_lay(_position_key(rulebook, table, hand, first_lay_done, singles))
+
+
+def _position_key(rulebook, table, hand, first_lay_done, singles) -> tuple:
+    return (
+        rulebook.name,
+        tuple(sorted(rulebook.options.items())),
+        first_lay_done,
+        tuple(map(tuple, table)),
+        tuple(hand),  # as given: the game and its computers pass hands in the same order
+        tuple(singles),
+    )
+
+
+def _known_no_lay(key: tuple) -> bool:
+    with _NO_LAY_LOCK:
+        if key not in _NO_LAY:
+            return False
+        _NO_LAY.move_to_end(key)
+        return True
+
+
+def _proved_no_lay(key: tuple | None) -> None:
+    if key is None:
+        return
+    with _NO_LAY_LOCK:
+        _NO_LAY[key] = None
+        while len(_NO_LAY) > NO_LAY_MEMO:
+            _NO_LAY.popitem(last=False)
+
+
+def _spent(budget) -> bool:
+    return budget is not None and budget[0] - (WORK[0] - budget[1]) < 0
 
 
 def _values(rulebook: Rulebook) -> tuple[list[int], int]:
@@ -141,7 +199,7 @@ def _search_all(rulebook, pos, problems, objective, first_lay_done, card_value, 
     best = None
     narrow = False
     for problem in problems:
-        spent = budget is not None and budget[0] - (WORK[0] - budget[1]) < 0
+        spent = _spent(budget)
         if spent and give_up and best is None:
             return None  # find_move's `effort` is spent: nothing found, nothing proven
         if spent and best is not None:

@@ -120,3 +120,12 @@ def test_tahiti_one_joker_per_group():
     assert kind("tahiti", "5H * 7H") == "run"
     assert kind("tahiti", "5H * * 8H") is None
     assert kind("carousel", "5H * * 8H") == "run"
+
+
+def test_readings_are_cached_but_each_caller_gets_its_own_list():
+    group = parse_cards("9S 9H *")
+    first = readings(group, "high")
+    assert {r.joker_faces for r in first} == {((9, "D"),), ((9, "C"),)}
+    first.clear()
+    assert len(readings(group, "high")) == 2
+    assert readings(parse_cards("9S * *"), "high", max_jokers=1) == []

@@ -522,3 +522,30 @@ def test_hint_shows_a_playable_card_even_past_its_search_bound(monkeypatch, effo
         assert calls == [("hint", True), ("any", False)]
     nothing = deal_scenario("manipulation", ["2C KS", "KD 4C"], table=["4H 5H 6H"])
     assert apply(nothing, Hint(0))[1][0].private["hint"] is None
+
+
+def test_an_arrangement_of_the_very_cards_resolves_like_one_of_equal_cards():
+    """Done with an arrangement: a computer names the table's and hand's very Card objects
+    (found at once), a person's typed or saved cards are equal copies (searched); both give the
+    same groups and leave the same cards behind."""
+    from engine.cards import Card
+    from engine.draft import resolve_all
+
+    state = deal_scenario("vatican", ["7H * 2C", "KD 4C"], table=["4H 5H 6H", "9S 9D 9C"])
+    table, hand = state.table, state.hands[0]
+    arrangement = [[*table[0], hand[0]], list(table[1]), [hand[1].designate(8, "H"), hand[2]]]
+
+    def run(groups):
+        pools = ([c for g in table for c in g], [], list(hand))
+        return [[c.token for c in g] for g in resolve_all(groups, *pools)], pools
+
+    fast = run(arrangement)
+    copies = [[Card.from_token(c.token) for c in g] for g in arrangement]
+    assert not any(a is b for g, h in zip(arrangement, copies, strict=True)
+                   for a, b in zip(g, h, strict=True))
+    slow = run(copies)
+    assert fast == slow
+    assert fast[0][2] == ["*#0=8H", "2C#0"] and fast[1] == ([], [], [])
+    mixed = [list(g) for g in arrangement]
+    mixed[0][0] = copies[0][0]  # one equal copy among the very cards: searched card by card
+    assert run(mixed) == fast

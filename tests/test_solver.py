@@ -244,8 +244,10 @@ def test_big_positions_answer_and_are_legal():
 
 
 def _clear_shared_caches() -> None:
+    from engine import solver
     from engine import solver_columns as sc
 
+    solver._NO_LAY.clear()
     for name in dir(sc):
         obj = getattr(sc, name)
         if hasattr(obj, "cache_clear"):
@@ -302,3 +304,40 @@ def test_effort_bounds_the_work_and_keeps_answers_legal():
         small = find_move(rules, pos.table, pos.hand, effort=50, **kw)
         gave_up += small is None and exact is not None
     assert gave_up  # some bounded search did stop short
+
+
+def test_a_proved_no_lay_is_remembered_and_nothing_else():
+    """The memo of positions without a lay holds proofs only: not a search cut short by its
+    effort, not a position with a lay, not "these selected cards can't go"."""
+    from engine import solver
+
+    rules = get_rulebook("manipulation")
+    table, hand = [P("5H 6H 7H"), P("9S 9D 9C")], P("2C KD")
+    kw = dict(first_lay_done=True)
+    solver._NO_LAY.clear()
+    assert not solver.no_lay_proved(rules, table, hand, **kw)
+    assert find_move(rules, table, hand, objective="max_points") is None
+    assert solver.no_lay_proved(rules, table, hand, **kw)
+    assert solver.no_lay_proved(rules, [list(g) for g in table], list(hand), **kw)  # by value
+    assert not solver.no_lay_proved(rules, table, hand, first_lay_done=False)
+    assert not solver.no_lay_proved(get_rulebook("shanghai"), table, hand, **kw)
+    for objective in OBJECTIVES:
+        assert find_move(rules, table, hand, objective=objective) is None
+    layable = P("2C 8H")
+    assert find_move(rules, table, layable, select=layable[:1]) is None  # 2C can't go...
+    assert not solver.no_lay_proved(rules, table, layable, **kw)  # ...but 8H can
+    assert find_move(rules, table, layable) is not None
+    assert not solver.no_lay_proved(rules, table, layable, **kw)
+
+    # A search that gives up within its effort proves nothing.
+    vatican = get_rulebook("vatican")
+    cut = 0
+    for seed in range(6):
+        pos = random_position(random.Random(seed), 30, 40, ace=vatican.ace, jokers=2)
+        solver._NO_LAY.clear()
+        bounded = find_move(vatican, pos.table, pos.hand, objective="max_cards", effort=50)
+        exact = find_move(vatican, pos.table, pos.hand, objective="any")
+        if bounded is None and exact is not None:
+            cut += 1
+            assert not solver.no_lay_proved(vatican, pos.table, pos.hand)
+    assert cut

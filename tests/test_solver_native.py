@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+import engine.solver as solver
 import engine.solver_fast as fast
 from engine.rulebooks import RULEBOOKS, get_rulebook
 from engine.solver import JOKER_BUDGET, _values, find_move
@@ -22,17 +23,19 @@ OBJECTIVES = ("any", "hint", "max_cards", "max_points")
 
 @pytest.fixture
 def both():
-    """Run a call with the C search, then with the Python one."""
+    """Run a call with the C search, then with the Python one (each one searching: no answer
+    from the memo of positions without a lay)."""
 
     def run(fn, *args, **kw):
-        saved = fast.USE_NATIVE
+        saved = fast.USE_NATIVE, solver.NO_LAY_MEMO
         try:
+            solver.NO_LAY_MEMO = 0
             fast.USE_NATIVE = True
             a = fn(*args, **kw)
             fast.USE_NATIVE = False
             b = fn(*args, **kw)
         finally:
-            fast.USE_NATIVE = saved
+            fast.USE_NATIVE, solver.NO_LAY_MEMO = saved
         return a, b
 
     return run
