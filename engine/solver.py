@@ -40,7 +40,7 @@ STATS: Counter[str] = Counter()  # "calls", "cut": answers a joker budget cut sh
 # question several times — the computer's biggest lay, then any lay; the game's must-lay check
 # on Draw, hint then any — and every answer after the first is this lookup. Only proofs go in
 # (never a search cut short by `effort`), so answers don't depend on earlier calls.
-NO_LAY_MEMO = 4096  # positions kept; 0 turns it off (tests comparing two searches)
+NO_LAY_MEMO = 1024  # positions kept (a few MB); 0 turns it off (tests comparing two searches)
 _NO_LAY: OrderedDict[tuple, None] = OrderedDict()
 _NO_LAY_LOCK = threading.Lock()  # the bot searches in worker threads
 
