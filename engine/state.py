@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from dataclasses import dataclass, field, replace
+from functools import cache
 from typing import Any
 
 from .cards import Card, make_deck
@@ -151,11 +152,16 @@ def _cards(tokens: list[str]) -> list[Card]:
     return [Card.from_token(t) for t in tokens]
 
 
+@cache
+def _full_deck(decks: int, jokers: int) -> Counter:
+    """Every physical card of the game once (never changed: compared only)."""
+    return Counter(c.ident for c in make_deck(decks, jokers))
+
+
 def conservation_errors(state: GameState) -> list[str]:
     """Every card is in exactly one place (stock, a hand, the table, Tahiti's singles), and the
     draft holds exactly the table plus some of the current seat's hand."""
-    decks, jokers = state.rules.deck_for(state.players)
-    expected = Counter(c.ident for c in make_deck(decks, jokers))
+    expected = _full_deck(*state.rules.deck_for(state.players))
     places: list[Card] = list(state.stock) + list(state.singles)
     for hand in state.hands:
         places += hand
@@ -163,9 +169,12 @@ def conservation_errors(state: GameState) -> list[str]:
         places += group
     found = Counter(c.ident for c in places)
     errors = []
-    for ident in expected | found:
-        if found[ident] != expected[ident]:
-            errors.append(f"card {ident} found {found[ident]} times, expected {expected[ident]}")
+    if found != expected:  # (checked after every action of every simulated game)
+        for ident in expected | found:
+            if found[ident] != expected[ident]:
+                errors.append(
+                    f"card {ident} found {found[ident]} times, expected {expected[ident]}"
+                )
     if state.draft is not None:
         mine = {c.ident for c in state.hands[state.turn]}
         base = Counter(c.ident for c in [c for g in state.table for c in g] + state.singles)
