@@ -4,6 +4,7 @@ rounds, players. Each test runs on SQLite and on local PostgreSQL (see store_fix
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from datetime import UTC
 
 import pytest
@@ -67,6 +68,27 @@ async def test_workers_starting_at_once_migrate_once(empty_store_url: str) -> No
     finally:
         for store in stores:
             await store.close()
+
+
+async def test_starting_while_another_connection_writes_a_new_sqlite_file(tmp_path) -> None:
+    """Switching a file to WAL fails at once while another connection writes (no busy
+    timeout applies): a worker starting then waits instead of failing (flaked in CI as three
+    workers started together)."""
+    path = tmp_path / "rummy.db"
+    other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    other.execute("CREATE TABLE other_app (x)")
+    other.execute("BEGIN IMMEDIATE")
+    other.execute("INSERT INTO other_app VALUES (1)")
+    release = asyncio.get_running_loop().call_later(0.5, other.execute, "COMMIT")
+    try:
+        store = await Store.open(f"sqlite+aiosqlite:///{path}")
+        try:
+            assert await current_revision(store.engine) == head_revision()
+        finally:
+            await store.close()
+    finally:
+        release.cancel()
+        other.close()
 
 
 async def test_schema_matches_models(store: Store) -> None:

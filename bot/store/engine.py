@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
+import time
 from typing import Any
 
 from sqlalchemy import event
 from sqlalchemy.engine import URL
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.util import await_
 
 from .urls import ensure_sqlite_dir
 
@@ -27,6 +30,24 @@ def writer(engine: AsyncEngine) -> AsyncEngine:
     return engine.execution_options(**{WRITE_OPTION: True})
 
 
+def _use_wal(cursor: Any, wait: float = 30.0) -> None:
+    """WAL: readers never block the writer nor wait for it. The mode stays with the file, so
+    only the first connection switches; but switching while another connection writes fails at
+    once with "database is locked" (no busy timeout applies), as when workers start together on
+    a new file: then wait and look again."""
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode")
+            if cursor.fetchone()[0].lower() != "wal":
+                cursor.execute("PRAGMA journal_mode=WAL")
+            return
+        except Exception as error:  # the driver's OperationalError, wrapped or not
+            if "locked" not in str(error) or time.monotonic() > deadline:
+                raise
+            await_(asyncio.sleep(0.05))  # (this runs in a greenlet of the event loop)
+
+
 def _sqlite_engine(url: URL) -> AsyncEngine:
     ensure_sqlite_dir(url)
     # timeout: how long a writer waits for another connection's lock before "database is locked".
@@ -40,8 +61,7 @@ def _sqlite_engine(url: URL) -> AsyncEngine:
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA foreign_keys=ON")
-        # WAL: readers never block the writer nor wait for it.
-        cursor.execute("PRAGMA journal_mode=WAL")
+        _use_wal(cursor)
         cursor.close()
 
     @event.listens_for(engine.sync_engine, "begin")
