@@ -582,9 +582,9 @@ static int64_t joint_bound(Search *S, int v, uint64_t st, int wilds) {
 
 /* ---------------------------------------------------------------- options (sorted, bounded) */
 
-static OptList *options(Search *S, int v, int s, int sid) {
-    Entry *e = entry(S, v, s, sid);
-    if (e->opt) return e->opt;
+/* The raw options of column (v, s) from state sid that lay `w` jokers here (w < 0: any
+   number), bounded with `left` jokers after, best first within each of the five slices. */
+static OptList *bounded_options(Search *S, int v, int s, int sid, int w, int left) {
     RawList *rl = api_raw(S, v, s, sid);
     int total = rl->off[5];
     OptList *ol = arena(S, sizeof(OptList));
@@ -595,13 +595,21 @@ static OptList *options(Search *S, int v, int s, int sid) {
         int start = at;
         for (int i = rl->off[k]; i < rl->off[k + 1]; i++) {
             const Raw *r = &rl->items[i];
-            int64_t h = api_bound(S, v, s, r->nid, S->wild_total);
+            if (w >= 0 && r->w != w) continue;
+            int64_t h = api_bound(S, v, s, r->nid, left);
             if (h == NEG) continue;
             insert_best_first(ol->items, start, at++, (Opt){r, r->gain * SC + h});
         }
     }
     ol->off[5] = at;
-    e = entry(S, v, s, sid);
+    return ol;
+}
+
+static OptList *options(Search *S, int v, int s, int sid) {
+    Entry *e = entry(S, v, s, sid);
+    if (e->opt) return e->opt;
+    OptList *ol = bounded_options(S, v, s, sid, -1, S->wild_total);
+    e = entry(S, v, s, sid);  /* api_raw may have grown the entry array */
     e->opt = ol;
     return ol;
 }
@@ -614,23 +622,7 @@ static OptList *wild_options(Search *S, int v, int s, int sid, int w, int left) 
         memset(e->wopt, 0, 25 * sizeof(OptList *));
     }
     if (e->wopt[w * 5 + left]) return e->wopt[w * 5 + left];
-    RawList *rl = api_raw(S, v, s, sid);
-    int total = rl->off[5];
-    OptList *ol = arena(S, sizeof(OptList));
-    ol->items = arena(S, total * sizeof(Opt));
-    int at = 0;
-    for (int k = 0; k < 5; k++) {
-        ol->off[k] = at;
-        int start = at;
-        for (int i = rl->off[k]; i < rl->off[k + 1]; i++) {
-            const Raw *r = &rl->items[i];
-            if (r->w != w) continue;
-            int64_t h = api_bound(S, v, s, r->nid, left);
-            if (h == NEG) continue;
-            insert_best_first(ol->items, start, at++, (Opt){r, r->gain * SC + h});
-        }
-    }
-    ol->off[5] = at;
+    OptList *ol = bounded_options(S, v, s, sid, w, left);
     e = entry(S, v, s, sid);
     e->wopt[w * 5 + left] = ol;
     return ol;
