@@ -311,15 +311,20 @@ async def test_bad_input_is_answered_clearly(harness: Harness) -> None:
     assert fake.unanswered == []
 
 
-async def test_a_long_hand_pages_and_keeps_the_selection(harness: Harness) -> None:
-    fake = harness.fake
-    alice = Person(harness, ALICE, "alice")
-    await harness.slash(ALICE, "new", {"rulebook": "Guadeloupe"})
-    lobby = live_table(fake, TABLE)
+async def start_against_easy(harness: Harness, alice: Person, rulebook: str) -> None:
+    """Alice opens a game of `rulebook`, adds an easy computer and starts."""
+    await harness.slash(ALICE, "new", {"rulebook": rulebook})
+    lobby = live_table(harness.fake, TABLE)
     assert lobby is not None
     await alice.click(lobby, label("Computer"), "computer menu")
     await alice.click(lobby, label("easy"), "easy")
     await alice.click(lobby, label("Start"), "start")
+
+
+async def test_a_long_hand_pages_and_keeps_the_selection(harness: Harness) -> None:
+    fake = harness.fake
+    alice = Person(harness, ALICE, "alice")
+    await start_against_easy(harness, alice, "Guadeloupe")
     row = await harness.game()
     assert harness.store is not None
     alice.store, alice.game_id = harness.store, row.id
@@ -401,12 +406,7 @@ async def test_an_older_screen_never_replaces_a_newer_one(harness: Harness) -> N
     costs two store round trips (load, save: the message ids did not change)."""
     fake = harness.fake
     alice = Person(harness, ALICE, "alice")
-    await harness.slash(ALICE, "new", {"rulebook": "Machiavelli"})
-    lobby = live_table(fake, TABLE)
-    assert lobby is not None
-    await alice.click(lobby, label("Computer"), "computer menu")
-    await alice.click(lobby, label("easy"), "easy")
-    await alice.click(lobby, label("Start"), "start")
+    await start_against_easy(harness, alice, "Machiavelli")
     row = await harness.game()
     assert harness.store is not None and harness.adapter is not None
     assert harness.service is not None
