@@ -12,6 +12,7 @@ from bot.core.record import Record
 from bot.core.service import Actor, GameService, pack, unpack
 from bot.store import Store
 from engine import GameState
+from engine.state import conservation_errors
 
 ALICE = Actor("test", "-1", "1", "Alice")
 BOB = Actor("test", "-1", "2", "Bob")
@@ -290,3 +291,58 @@ async def test_a_typed_move_clears_the_last_notice(env):
     out = await service.command(actor, "lay", card.face)
     assert not out.alert, out.reply
     assert (await record(store, gid)).seat_ui(seat).notice == ""
+
+
+async def _one_lay_from_winning(service, store) -> tuple[int, Actor, str]:
+    """A Machiavelli game where the seat to play holds just 7♠ 8♠ 9♠ (the rest of its hand
+    moved to the stock, so every card is still in one place)."""
+    gid = await lobby(service, "machiavelli", BOB)
+    await service.press(ALICE, pack(gid, 0, "start"))
+    row = await store.get_game(gid)
+    rec = Record.from_dict(row.record)
+    state = rec.game()
+    seat = state.turn
+    everywhere = state.stock + state.hands[0] + state.hands[1]
+    run = [next(c for c in everywhere if c.face == face) for face in ("7S", "8S", "9S")]
+    for place in [state.stock, *state.hands]:
+        for card in run:
+            if card in place:
+                place.remove(card)
+    state.stock.extend(state.hands[seat])
+    state.hands[seat] = list(run)
+    assert not conservation_errors(state)
+    rec.state = state.to_dict()
+    await store.save_game(gid, rec.to_dict(), expected_version=row.version)
+    return gid, ALICE if seat == 0 else BOB, " ".join(c.face for c in run)
+
+
+async def test_a_finished_game_and_its_result_are_saved_together(env, monkeypatch):
+    """The game's last move, its rounds and its result are one write: if the result can't be
+    written the move isn't either (the player tries again), and never a finished game that no
+    leaderboard counts (the result used to follow in a second write, after the game was
+    already saved as finished)."""
+    service, store, _, _ = env
+    gid, actor, faces = await _one_lay_from_winning(service, store)
+    out = await service.command(actor, "lay", faces)
+    assert not out.alert, out.reply
+
+    from bot.store import results
+
+    real = results.record_result
+
+    async def broken(*args, **kwargs):
+        raise RuntimeError("the database went away")
+
+    monkeypatch.setattr(results, "record_result", broken)
+    with pytest.raises(RuntimeError):
+        await service.command(actor, "done")
+    row = await store.get_game(gid)
+    assert row.status == "playing"
+    assert await store.leaderboard("test", "-1", None) == []
+
+    monkeypatch.setattr(results, "record_result", real)
+    out = await service.command(actor, "done")
+    assert (await store.get_game(gid)).status == "finished"
+    board = await store.leaderboard("test", "-1", None)
+    assert {r.name for r in board} == {"Alice", "Bob"} and all(r.games == 1 for r in board)
+    assert len(await store.rounds(gid)) == 1

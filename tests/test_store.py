@@ -13,7 +13,16 @@ from alembic.runtime.migration import MigrationContext
 from sqlalchemy import inspect, text
 from sqlalchemy.exc import IntegrityError
 
-from bot.store import GameExists, GameRow, SeatRow, StaleGame, Store
+from bot.store import (
+    GameExists,
+    GameResult,
+    GameRow,
+    ResultSeat,
+    RoundRow,
+    SeatRow,
+    StaleGame,
+    Store,
+)
 from bot.store.engine import make_engine, writer
 from bot.store.migrate import current_revision, downgrade, head_revision, upgrade
 from bot.store.models import metadata
@@ -258,6 +267,43 @@ async def test_rounds_are_idempotent(store: Store) -> None:
         await store.record_round(game.id, 3, [1, 2], [1])
     with pytest.raises(LookupError):
         await store.record_round(game.id + 1, 1, [1], [1])
+
+
+async def test_a_save_writes_its_seats_rounds_and_result_or_nothing(store: Store) -> None:
+    """One transaction: a stale save adds no round and no result; a bad result undoes the
+    record too; the good save writes all four."""
+    game = await store.create_game("telegram", "chat", {"n": 0})
+    alice = await store.player("telegram", "1", "Alice")
+    seats = [SeatRow(0, alice, "Alice", None), SeatRow(1, None, "🤖 medium", "medium")]
+    won = ResultSeat(0, alice, "Alice", None, 0, 1, 1)
+    lost = ResultSeat(1, None, "b", "medium", 9, 0, 2)
+    result = GameResult("tahiti", [won, lost])
+    rounds = [RoundRow(1, [0, 9], [0, 9])]
+    with pytest.raises(StaleGame):
+        await store.save_game(
+            game.id, {"n": 1}, expected_version=7, status="finished", seats=seats,
+            rounds=rounds, result=result,
+        )
+    bad = GameResult("tahiti", [won, ResultSeat(0, None, "b", "medium", 9, 0, 2)])
+    with pytest.raises(ValueError):  # two seats numbered 0
+        await store.save_game(
+            game.id, {"n": 1}, expected_version=1, status="finished", seats=seats,
+            rounds=rounds, result=bad,
+        )
+    row = await store.get_game(game.id)
+    assert (row.record, row.status, row.version) == ({"n": 0}, "lobby", 1)
+    assert await store.rounds(game.id) == [] and await store.seats(game.id) == []
+    assert await store.leaderboard("telegram", None, None) == []
+
+    await store.save_game(
+        game.id, {"n": 1}, expected_version=1, status="finished", seats=seats,
+        rounds=rounds, result=result,
+    )
+    assert (await store.get_game(game.id)).status == "finished"
+    assert await store.seats(game.id) == seats
+    assert await store.rounds(game.id) == [(1, [0, 9], [0, 9])]
+    board = await store.leaderboard("telegram", None, None)
+    assert {r.name for r in board} == {"Alice", "🤖 medium"} and all(r.games == 1 for r in board)
 
 
 async def test_state_survives_close_and_reopen(store_url: str) -> None:

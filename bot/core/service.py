@@ -17,7 +17,6 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bot.store import SeatRow
 from engine import (
     Commit,
     Draw,
@@ -45,6 +44,7 @@ from engine.cards import Card
 
 from . import screens
 from .per_game import GameLocks
+from .persist import new_result, new_rounds, seat_rows
 from .record import TIMEOUTS_BEFORE_COMPUTER, Record, SeatInfo
 from .texts import help_text, rules_text
 from .typed import TYPED_VERBS, TypedError, cannot_place, parse_typed
@@ -185,24 +185,22 @@ class GameService:
                 if data == row.record and new_status == row.status:
                     saved = row  # nothing changed: nothing to write
                 else:
+                    seated = record.state is not None and (
+                        before is None
+                        or seats_before != [(x.user, x.computer) for x in record.seats]
+                    )
                     try:
                         saved = await self.store.save_game(
-                            game_id, data, expected_version=row.version, status=new_status
+                            game_id,
+                            data,
+                            expected_version=row.version,
+                            status=new_status,
+                            seats=seat_rows(record) if seated else None,
+                            rounds=new_rounds(before, record),
+                            result=new_result(before, record),
                         )
                     except StaleGame:
                         continue
-                if record.state is not None and (
-                    before is None or seats_before != [(x.user, x.computer) for x in record.seats]
-                ):
-                    await self.store.set_seats(
-                        game_id,
-                        [
-                            SeatRow(i, x.player_id, x.name, x.computer)
-                            for i, x in enumerate(record.seats)
-                        ],
-                    )
-                if saved is not row:
-                    await self._persist_results(saved.id, before, record)
                 outcome.game_id = game_id
                 outcome.names = {s.user: s.name for s in record.seats if s.user}
                 outcome.platform = saved.platform
@@ -212,38 +210,6 @@ class GameService:
                 self._after_save(game_id, record)
                 return outcome
         raise Reply("The game is busy — try again.")
-
-    async def _persist_results(self, game_id: int, before: dict | None, record: Record) -> None:
-        """Rounds and the final result go to their own tables (idempotent in the store)."""
-        state = record.game()
-        if state is None:
-            return
-        done_before = len((before or {}).get("rounds", []))
-        for i in range(done_before, len(state.rounds)):
-            totals = [
-                sum(r["points"][k] for r in state.rounds[: i + 1]) for k in range(state.players)
-            ]
-            await self.store.record_round(game_id, i + 1, state.rounds[i]["points"], totals)
-        was_over = (before or {}).get("phase") == "game_over"
-        if state.phase == "game_over" and state.result and not was_over:
-            from bot.store import ResultSeat
-
-            totals = state.result.get("totals") or state.scores
-            winners = state.result.get("winners", [])
-            ranks = _ranks(totals, winners, record.rules.scoring == "carousel")
-            seats = [
-                ResultSeat(
-                    k,
-                    info.player_id,
-                    info.name,
-                    None if info.was_human else info.computer,
-                    int(totals[k]),
-                    (1 / len(winners)) if k in winners else 0.0,
-                    ranks[k],
-                )
-                for k, info in enumerate(record.seats)
-            ]
-            await self.store.record_result(game_id, record.rulebook, seats)
 
     def _after_save(self, game_id: int, record: Record) -> None:
         state = record.game()
@@ -1068,17 +1034,3 @@ class GameService:
         out.reply = note
         return out
 
-
-def _ranks(totals: list[int], winners: list[int], higher_better: bool) -> list[int]:
-    """Winners rank 1; the others after them, by their totals (ties share a rank)."""
-    n = len(totals)
-
-    def better(a: int, b: int) -> bool:
-        return totals[a] > totals[b] if higher_better else totals[a] < totals[b]
-
-    return [
-        1
-        if k in winners
-        else 1 + len(winners) + sum(1 for j in range(n) if j not in winners and better(j, k))
-        for k in range(n)
-    ]

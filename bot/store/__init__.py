@@ -12,10 +12,12 @@ from .ratings import display_rating
 from .repository import Store
 from .rows import (
     GameExists,
+    GameResult,
     GameRow,
     LeaderRow,
     PlayerStats,
     ResultSeat,
+    RoundRow,
     SeatRow,
     StaleGame,
 )
@@ -24,10 +26,12 @@ from .urls import DEFAULT_URL, database_url
 __all__ = [
     "DEFAULT_URL",
     "GameExists",
+    "GameResult",
     "GameRow",
     "LeaderRow",
     "PlayerStats",
     "ResultSeat",
+    "RoundRow",
     "SeatRow",
     "StaleGame",
     "Store",

@@ -8,6 +8,7 @@ index `uq_games_active_chat` keeps one active game per chat.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from types import TracebackType
 from typing import Any
 
@@ -23,10 +24,12 @@ from .rows import (
     ACTIVE_STATUSES,
     STATUSES,
     GameExists,
+    GameResult,
     GameRow,
     LeaderRow,
     PlayerStats,
     ResultSeat,
+    RoundRow,
     SeatRow,
     StaleGame,
 )
@@ -153,12 +156,22 @@ class Store:
             return [_game_row(row) for row in rows]
 
     async def save_game(
-        self, game_id: int, record: dict, *, expected_version: int, status: str | None = None
+        self,
+        game_id: int,
+        record: dict,
+        *,
+        expected_version: int,
+        status: str | None = None,
+        seats: list[SeatRow] | None = None,
+        rounds: Sequence[RoundRow] = (),
+        result: GameResult | None = None,
     ) -> GameRow:
         """Write the record if the row is still at `expected_version`; it becomes version + 1.
 
-        StaleGame if someone saved first (reload and retry); LookupError if there is no such
-        game; GameExists if reactivating it would give its chat two active games.
+        What the move brought goes in the same transaction — new `seats`, finished `rounds`,
+        the game's `result` — so a crash can't leave a finished game that no leaderboard
+        counts. StaleGame if someone saved first (reload and retry); LookupError if there is
+        no such game; GameExists if reactivating it would give its chat two active games.
         """
         values: dict[str, Any] = {
             "record": record,
@@ -188,6 +201,12 @@ class Store:
                     if current.one_or_none() is None:
                         raise LookupError(f"no game {game_id}")
                     raise StaleGame(game_id, expected_version)
+                if seats is not None:
+                    await _write_seats(conn, game_id, seats)
+                for done in rounds:
+                    await _write_round(conn, game_id, done)
+                if result is not None:
+                    await res.record_result(conn, game_id, result.rulebook, result.seats)
         except IntegrityError as error:
             game = await self.get_game(game_id)
             if game is not None:
@@ -205,26 +224,9 @@ class Store:
 
     async def set_seats(self, game_id: int, seats: list[SeatRow]) -> None:
         """Replace the game's seats with these."""
-        numbers = [seat.seat_no for seat in seats]
-        if len(set(numbers)) != len(numbers):
-            raise ValueError(f"duplicate seat numbers: {numbers}")
         async with self._writer.begin() as conn:
             await _require_game(conn, game_id)
-            await conn.execute(delete(db.seats).where(db.seats.c.game_id == game_id))
-            if seats:
-                await conn.execute(
-                    insert(db.seats),
-                    [
-                        {
-                            "game_id": game_id,
-                            "seat_no": seat.seat_no,
-                            "player_id": seat.player_id,
-                            "name": seat.name[: db.NAME_MAX],
-                            "computer_level": seat.computer_level,
-                        }
-                        for seat in seats
-                    ],
-                )
+            await _write_seats(conn, game_id, seats)
 
     async def seats(self, game_id: int) -> list[SeatRow]:
         async with self._engine.connect() as conn:
@@ -243,26 +245,9 @@ class Store:
         Idempotent: the first write of (game, round) wins; repeating it is a no-op, so a
         retried action cannot double-count a round.
         """
-        if len(points) != len(totals):
-            raise ValueError("points and totals need one entry per seat")
         async with self._writer.begin() as conn:
             await _require_game(conn, game_id)
-            claim = (
-                insert_for(conn, db.rounds)
-                .values(game_id=game_id, round_no=round_no, recorded_at=db.utcnow())
-                .on_conflict_do_nothing()
-                .returning(db.rounds.c.round_no)
-            )
-            if (await conn.execute(claim)).first() is None or not points:
-                return
-            await conn.execute(
-                insert(db.round_scores),
-                [
-                    {"game_id": game_id, "round_no": round_no, "seat_no": seat,
-                     "points": int(point), "total": int(total)}
-                    for seat, (point, total) in enumerate(zip(points, totals, strict=True))
-                ],
-            )
+            await _write_round(conn, game_id, RoundRow(round_no, points, totals))
 
     async def rounds(self, game_id: int) -> list[tuple[int, list[int], list[int]]]:
         """(round_no, points, totals) per recorded round, in round order."""
@@ -314,6 +299,49 @@ async def upsert_player(conn: AsyncConnection, platform: str, user_id: str, name
         set_={"name": stmt.excluded.name, "updated_at": stmt.excluded.updated_at},
     ).returning(db.players.c.id)
     return (await conn.execute(stmt)).scalar_one()
+
+
+async def _write_seats(conn: AsyncConnection, game_id: int, seats: list[SeatRow]) -> None:
+    numbers = [seat.seat_no for seat in seats]
+    if len(set(numbers)) != len(numbers):
+        raise ValueError(f"duplicate seat numbers: {numbers}")
+    await conn.execute(delete(db.seats).where(db.seats.c.game_id == game_id))
+    if seats:
+        await conn.execute(
+            insert(db.seats),
+            [
+                {
+                    "game_id": game_id,
+                    "seat_no": seat.seat_no,
+                    "player_id": seat.player_id,
+                    "name": seat.name[: db.NAME_MAX],
+                    "computer_level": seat.computer_level,
+                }
+                for seat in seats
+            ],
+        )
+
+
+async def _write_round(conn: AsyncConnection, game_id: int, done: RoundRow) -> None:
+    """First write of (game, round) wins; a repeat is a no-op."""
+    if len(done.points) != len(done.totals):
+        raise ValueError("points and totals need one entry per seat")
+    claim = (
+        insert_for(conn, db.rounds)
+        .values(game_id=game_id, round_no=done.round_no, recorded_at=db.utcnow())
+        .on_conflict_do_nothing()
+        .returning(db.rounds.c.round_no)
+    )
+    if (await conn.execute(claim)).first() is None or not done.points:
+        return
+    await conn.execute(
+        insert(db.round_scores),
+        [
+            {"game_id": game_id, "round_no": done.round_no, "seat_no": seat,
+             "points": int(point), "total": int(total)}
+            for seat, (point, total) in enumerate(zip(done.points, done.totals, strict=True))
+        ],
+    )
 
 
 async def _require_game(conn: AsyncConnection, game_id: int) -> None:

@@ -47,6 +47,13 @@ class SeatRow:
 
 
 @dataclass(frozen=True)
+class RoundRow:
+    round_no: int
+    points: list[int]  # list index = seat position
+    totals: list[int]  # running totals after this round
+
+
+@dataclass(frozen=True)
 class ResultSeat:
     seat_no: int
     player_id: int | None
@@ -55,6 +62,12 @@ class ResultSeat:
     points: int
     won: float  # 1 win, 0.5 shared win, 0 loss
     rank: int  # 1 = best; tied seats share a rank
+
+
+@dataclass(frozen=True)
+class GameResult:
+    rulebook: str
+    seats: list[ResultSeat]
 
 
 @dataclass(frozen=True)

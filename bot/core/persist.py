@@ -1,0 +1,71 @@
+"""What a saved move adds to the store's own tables: the seats, finished rounds, the result.
+
+Pure functions of the record before and after the move; the store writes what they return in
+the same transaction as the record itself."""
+
+from __future__ import annotations
+
+from bot.store import GameResult, ResultSeat, RoundRow, SeatRow
+
+from .record import Record
+
+
+def seat_rows(record: Record) -> list[SeatRow]:
+    return [SeatRow(i, x.player_id, x.name, x.computer) for i, x in enumerate(record.seats)]
+
+
+def new_rounds(before: dict | None, record: Record) -> list[RoundRow]:
+    """The rounds this move finished, with running totals (a repeat is a no-op in the store)."""
+    state = record.game()
+    if state is None:
+        return []
+    done_before = len((before or {}).get("rounds", []))
+    return [
+        RoundRow(
+            i + 1,
+            state.rounds[i]["points"],
+            [sum(r["points"][k] for r in state.rounds[: i + 1]) for k in range(state.players)],
+        )
+        for i in range(done_before, len(state.rounds))
+    ]
+
+
+def new_result(before: dict | None, record: Record) -> GameResult | None:
+    """The game's result if this move ended it."""
+    state = record.game()
+    was_over = (before or {}).get("phase") == "game_over"
+    if state is None or state.phase != "game_over" or not state.result or was_over:
+        return None
+    totals = state.result.get("totals") or state.scores
+    winners = state.result.get("winners", [])
+    ranks = _ranks(totals, winners, record.rules.scoring == "carousel")
+    return GameResult(
+        record.rulebook,
+        [
+            ResultSeat(
+                k,
+                info.player_id,
+                info.name,
+                None if info.was_human else info.computer,
+                int(totals[k]),
+                (1 / len(winners)) if k in winners else 0.0,
+                ranks[k],
+            )
+            for k, info in enumerate(record.seats)
+        ],
+    )
+
+
+def _ranks(totals: list[int], winners: list[int], higher_better: bool) -> list[int]:
+    """Winners rank 1; the others after them, by their totals (ties share a rank)."""
+    n = len(totals)
+
+    def better(a: int, b: int) -> bool:
+        return totals[a] > totals[b] if higher_better else totals[a] < totals[b]
+
+    return [
+        1
+        if k in winners
+        else 1 + len(winners) + sum(1 for j in range(n) if j not in winners and better(j, k))
+        for k in range(n)
+    ]
