@@ -37,7 +37,7 @@ from .actions import (
 )
 from .cards import Card, format_cards, make_deck, parse_face, rank_name
 from .melds import designate, readings
-from .moves import check_move, group_label
+from .moves import MoveCheck, check_move, group_label
 from .rulebooks import Rulebook, get_rulebook
 from .scoring import carousel_final, score_round
 from .state import Draft, GameState
@@ -363,12 +363,24 @@ def _commit(
                 f"{format_cards(table_pool, pretty=True)} must stay on the "
                 "table: a card on the table can never go back into a hand"
             )
-    groups = _designate_jokers(s, rules, groups, choices)
     old = s.table + [[c] for c in s.singles]
-    new = groups + [[c] for c in unused_singles]
-    check = check_move(
-        rules, old, hand, new, first_lay_done=s.first_lay_done[seat], singles=s.singles
-    )
+
+    def judge(groups: list[list[Card]]) -> MoveCheck:
+        new = groups + [[c] for c in unused_singles]
+        return check_move(
+            rules, old, hand, new, first_lay_done=s.first_lay_done[seat], singles=s.singles
+        )
+
+    try:
+        groups = _designate_jokers(s, rules, groups, choices)
+    except JokerChoiceNeeded:
+        # Ask only about a move that can be played: what a free joker stands for never
+        # decides that in these rulebooks, so any one reading settles it.
+        probe = judge(_any_reading(s, rules, groups, choices))
+        if not probe.ok:
+            raise IllegalAction(probe.reason or "That is not a legal move") from None
+        raise
+    check = judge(groups)
     if not check.ok:
         raise IllegalAction(check.reason or "That is not a legal move")
     placed_ids = {c.ident for g in groups for c in g} & {c.ident for c in hand}
@@ -476,6 +488,19 @@ def _designate_jokers(
         reading = next(r for r in found if r.joker_faces == options[0])
         out.append(designate(group, reading))
     return out
+
+
+def _any_reading(
+    s: GameState, rules: Rulebook, groups: list[list[Card]], choices: dict[int, tuple[str, ...]]
+) -> list[list[Card]]:
+    """The groups with every open joker question answered by its first option."""
+    choices = dict(choices)
+    for _ in range(len(groups) + 1):
+        try:
+            return _designate_jokers(s, rules, groups, choices)
+        except JokerChoiceNeeded as ask:
+            choices[ask.group] = ask.options[0]
+    raise AssertionError("each question is asked once")  # (one group answered per pass)
 
 
 def _face_text(face: tuple[int, str]) -> str:

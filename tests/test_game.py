@@ -305,6 +305,19 @@ def test_vatican_first_lay_in_the_game():
     assert state.first_lay_done == [True, False]
 
 
+def test_vatican_first_lay_with_a_joker_is_refused_before_asking_what_it_stands_for():
+    """Found by playing: 6H 7H * as a first lay asked 5H or 8H, then refused the lay (RULES §2
+    Vatican: a joker doesn't count as one of the three). The answer can't make it legal, so
+    the refusal comes first; a legal move with the same joker is still asked about (§4.9)."""
+    state = deal_scenario("vatican", ["6H 7H * 2C", "KS KD"])
+    with pytest.raises(IllegalAction, match="first lay") as info:
+        apply(state, Commit(0, groups("6H 7H *")))
+    assert not isinstance(info.value, JokerChoiceNeeded)
+    state.first_lay_done[0] = True
+    with pytest.raises(JokerChoiceNeeded, match="5H or 8H"):
+        apply(state, Commit(0, groups("6H 7H *")))
+
+
 def test_vatican_one_or_the_other_never_both():
     state = deal_scenario("vatican", ["6H 7H 8H 2C", "KS KD"], stock_top="9C")
     state, _ = play(state, Draw(0))
