@@ -303,13 +303,29 @@ def _find_hint(s: GameState, rules: Rulebook, seat: int) -> dict[str, Any] | Non
     if move is None:
         return None
     card = move.hint_card or move.placed[0]
+    on_table = len(s.table)  # the search saw Tahiti's singles as 1-card groups after these
     return {
         "seat": seat,
         "card": card.token,
         "placed": [c.token for c in move.placed],
-        "groups": list(move.changed),
+        "groups": [g for g in move.changed if g < on_table],
+        "singles": [s.singles[g - on_table].token for g in move.changed if g >= on_table],
         "rearrange": move.needs_rearranging,
     }
+
+
+def hint_line(hint: dict[str, Any] | None) -> str:
+    """What a hint says to the player (the table picture outlines the same groups)."""
+    if not hint:
+        return "No card of yours can be played now."
+    card = Card.from_token(hint["card"]).pretty()
+    groups = ", ".join(group_label(g) for g in hint.get("groups", []))
+    singles = " ".join(Card.from_token(t).pretty() for t in hint.get("singles", []))
+    where = [f"it changes group {groups}"] if groups else []
+    if singles:
+        where.append(f"with the single{'s' * (' ' in singles)} {singles} from the table")
+    rearrange = "; you need to rearrange the table" if hint.get("rearrange") else ""
+    return f"💡 You can play {card} — {', '.join(where) or 'as a new group'}{rearrange}."
 
 
 # -- laying -------------------------------------------------------------------------------

@@ -38,10 +38,10 @@ from .actions import (
 )
 from .ai import choose_action
 from .cards import Card, parse_cards
-from .game import Event, apply, player_view
+from .game import Event, apply, hint_line, player_view
 from .lessons_data import LESSONS
 from .lessons_model import Goal, Lesson, Position, Step
-from .moves import group_index, group_label
+from .moves import group_index
 from .rulebooks import get_rulebook
 from .scenario import deal_scenario
 from .state import GameState
@@ -450,26 +450,16 @@ def _wrong(state: LessonState, step: Step, key: str, reason: str) -> tuple[Lesso
     return new, Feedback("wrong", "\n".join(x for x in lines if x), key, reason)
 
 
-def _hint_line(hint: dict[str, Any] | None) -> str:
-    if not hint:
-        return "No card of yours can be played now."
-    card = Card.from_token(hint["card"]).pretty()
-    groups = ", ".join(group_label(g) for g in hint.get("groups", []))
-    where = f" — it changes group {groups}" if groups else " — as a new group"
-    rearrange = "; you need to rearrange the table" if hint.get("rearrange") else ""
-    return f"💡 You can play {card}{where}{rearrange}."
-
-
 def _progress_text(step: Step, key: str, events: list[Event]) -> str:
     for event in events:
         if event.kind == "reminder":
             return (
                 "You must lay cards if you can. "
-                + _hint_line(event.private.get("hint"))
+                + hint_line(event.private.get("hint"))
                 + " Tap Draw again to go ahead anyway."
             )
         if event.kind == "hint":
-            return _hint_line(event.private.get("hint"))
+            return hint_line(event.private.get("hint"))
         if event.kind == "give_up_confirm":
             return "Give up puts everything back and you draw 3 cards — tap Give up (+3) again."
         if event.kind == "drew" and event.seat == LEARNER:

@@ -25,7 +25,7 @@ from engine import (
     parse_cards,
     player_view,
 )
-from engine.game import replay
+from engine.game import hint_line, replay
 from engine.scenario import deal_scenario
 from engine.state import GameState
 
@@ -535,6 +535,25 @@ def test_hint_shows_a_playable_card_even_past_its_search_bound(monkeypatch, effo
         assert calls == [("hint", True), ("any", False)]
     nothing = deal_scenario("manipulation", ["2C KS", "KD 4C"], table=["4H 5H 6H"])
     assert apply(nothing, Hint(0))[1][0].private["hint"] is None
+
+
+def test_tahiti_hint_names_the_single_it_uses_not_a_group_letter():
+    """Found by playing: with an empty table the hint said "it changes group B" — B was the
+    joker single (the table's groups and the singles were numbered as one list). The hint
+    names table groups by letter and singles by card, and says so in words."""
+    from engine import Hint
+
+    state = deal_scenario("tahiti", ["6H 6D 2C", "KD 4C"], table=["9S 10S JS"], singles="KC *")
+    state, events = apply(state, Hint(0))
+    hint = events[0].private["hint"]
+    assert hint["groups"] == [] and [t[0] for t in hint["singles"]] == ["*"]
+    assert hint_line(hint) == "💡 You can play 6♥ — with the single 🃏 from the table." or (
+        hint_line(hint) == "💡 You can play 6♦ — with the single 🃏 from the table."
+    )
+    state = deal_scenario("tahiti", ["QS 2C", "KD 4C"], table=["9S 10S JS"], singles="KC")
+    hint = apply(state, Hint(0))[1][0].private["hint"]
+    assert hint["groups"] == [0] and hint_line(hint) == "💡 You can play Q♠ — it changes group A."
+    assert hint_line(None) == "No card of yours can be played now."
 
 
 def test_an_arrangement_of_the_very_cards_resolves_like_one_of_equal_cards():

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from engine import RULEBOOKS, GameState, PlayerView, group_label, legal_actions, player_view
 from engine.cards import Card, rank_order, suit_order
+from engine.game import hint_line
 from engine.rulebooks import option_choices
 from render import (
     LobbyView,
@@ -317,7 +318,7 @@ def private_screen(game_id: int, record: Record, state: GameState, seat: int) ->
     if loose:
         lines.append("Loose (place before Done): " + pretty(loose))
     if hint:
-        lines.append(hint_text(hint))
+        lines.append(hint_line(hint))
     if ui.notice:
         lines.append(ui.notice)
     text = "\n".join(lines)
@@ -344,14 +345,6 @@ def _valid(rules, group) -> bool:
     return len(group) >= 3 and bool(
         readings(group, rules.ace, max_jokers=rules.max_jokers_per_group)
     )
-
-
-def hint_text(hint: dict) -> str:
-    card = Card.from_token(hint["card"]).pretty()
-    groups = ", ".join(group_label(g) for g in hint.get("groups", []))
-    where = f" — it changes group {groups}" if groups else " — as a new group"
-    rearrange = "; you need to rearrange the table" if hint.get("rearrange") else ""
-    return f"💡 You can play {card}{where}{rearrange}."
 
 
 def _private_title(record: Record, state: GameState, seat: int, view) -> str:

@@ -41,6 +41,7 @@ from engine import (
 from engine.actions import Action, GiveUp
 from engine.ai import choose_action
 from engine.cards import Card
+from engine.game import hint_line
 
 from . import screens
 from .per_game import GameLocks
@@ -658,7 +659,7 @@ class GameService:
                 hint = event.private.get("hint")
                 record.seat_ui(seat).notice = (
                     ("You must lay cards if you can. " if event.kind == "reminder" else "")
-                    + (screens.hint_text(hint) if hint else "No card of yours can be played now.")
+                    + hint_line(hint)
                     + (
                         " Tap Draw (or Pass) again to go ahead anyway."
                         if event.kind == "reminder"
