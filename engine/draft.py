@@ -173,8 +173,18 @@ def set_draft(state: GameState, seat: int, arrangement: Sequence[Sequence[Card]]
     singles_pool = list(state.singles)
     hand_pool = list(state.hands[seat])
     groups = resolve_all(arrangement, table_pool, singles_pool, hand_pool)
+    groups, singles = keep_singles(groups, state.singles, singles_pool)
     rules = state.rules
-    state.draft = Draft([tidy(rules, g) for g in groups if g], table_pool, singles_pool)
+    state.draft = Draft([tidy(rules, g) for g in groups if g], table_pool, singles)
+
+
+def keep_singles(
+    groups: list[list[Card]], singles: Sequence[Card], left_out: list[Card]
+) -> tuple[list[list[Card]], list[Card]]:
+    """Tahiti: an arrangement may give an unused single as a 1-card group (the solver's table
+    does) or leave it out; either way it stays a single. The groups, and the unused singles."""
+    kept = [g for g in groups if not (len(g) == 1 and g[0] in singles)]
+    return kept, [g[0] for g in groups if len(g) == 1 and g[0] in singles] + left_out
 
 
 def resolve_all(arrangement: Sequence[Sequence[Card]], *pools: list[Card]) -> list[list[Card]]:

@@ -370,10 +370,7 @@ def _commit(
         singles_pool = list(s.singles)
         hand_pool = list(hand)
         groups = drafts.resolve_all(arrangement, table_pool, singles_pool, hand_pool)
-        # Tahiti: an unused single may be given as a 1-card group or left out.
-        used_singles = [g[0] for g in groups if len(g) == 1 and g[0] in s.singles]
-        groups = [g for g in groups if not (len(g) == 1 and g[0] in s.singles)]
-        unused_singles = used_singles + singles_pool
+        groups, unused_singles = drafts.keep_singles(groups, s.singles, singles_pool)
         if table_pool:
             raise IllegalAction(
                 f"{format_cards(table_pool, pretty=True)} must stay on the "

@@ -337,6 +337,27 @@ def test_tahiti_single_can_be_placed_from_the_draft():
     assert len(state.singles) == 3
 
 
+def test_tahiti_auto_place_keeps_the_unused_singles_single():
+    """Found by playing: Auto-place's table (the solver lists every single as a 1-card group)
+    went into the draft as it was, and Done left 9S KC 7D on the table as 1-card groups,
+    shown as new groups A B C — no longer singles (RULES §2 Tahiti, §4.11)."""
+    from engine import SetDraft, solver
+    from engine.playout import table_errors
+
+    state = deal_scenario("tahiti", ["6H 6D 2C", "KS KD"], singles="9S * KC 7D")
+    hand = state.hands[0]
+    move = solver.find_move(
+        state.rules, [[c] for c in state.singles], hand, select=hand[:2], singles=state.singles
+    )
+    assert [len(g) for g in move.new_table].count(1) == 3
+    state, _ = play(state, SetDraft(0, move.new_table))
+    assert [len(g) for g in state.draft.groups] == [3] and len(state.draft.singles) == 3
+    state, _ = play(state, Commit(0))
+    assert sorted(faces(state.singles)) == ["7D", "9S", "KC"]
+    assert [len(g) for g in state.table] == [3] and table_errors(state) == []
+    assert conservation_errors(state) == []
+
+
 # -- Guadeloupe ---------------------------------------------------------------------------
 
 
