@@ -1,5 +1,6 @@
 """A random but legal-minded player for playouts: it sometimes fiddles with its draft, then
-lays, draws, passes or knocks (the conformance and serialisation tests share it)."""
+lays (by naming the new table, or as a person does: Auto-place's table into the draft, then
+Done), draws, passes or knocks (the conformance and serialisation tests share it)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from engine import (
     Pass,
     Place,
     Reset,
+    SetDraft,
     Split,
     find_move,
     legal_actions,
@@ -65,6 +67,9 @@ def decide(state: GameState, rng: random.Random) -> list:
         )
     if move is not None:
         arrangement = tuple(tuple(g) for g in move.new_table)
+        if rng.random() < 0.3:  # a person's way: Auto-place fills the draft, then Done
+            done = Knock(seat) if "knock" in legal and rng.random() < 0.5 else Commit(seat)
+            return [*actions, SetDraft(seat, arrangement), done]
         if "knock" in legal and rng.random() < 0.5:
             return [*actions, Knock(seat, arrangement)]
         return [*actions, Commit(seat, arrangement)]
