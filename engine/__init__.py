@@ -42,28 +42,12 @@ def meld_kind(rulebook: Rulebook, cards: Sequence[Card]) -> Literal["set", "run"
     return _meld_kind(cards, rulebook.ace, max_jokers=rulebook.max_jokers_per_group)
 
 
-def find_move(
-    rulebook: Rulebook,
-    table,
-    hand,
-    *,
-    objective: str = "any",
-    first_lay_done: bool = True,
-    singles=(),
-    select=None,
-):
-    """A legal lay (see engine/solver.py), or None when there is none."""
+def find_move(rulebook: Rulebook, table, hand, **options):
+    """A legal lay, or None when there is none: engine/solver.py's find_move (its options:
+    objective, first_lay_done, singles, select, require, effort), imported when first asked."""
     from .solver import find_move as _find_move
 
-    return _find_move(
-        rulebook,
-        table,
-        hand,
-        objective=objective,
-        first_lay_done=first_lay_done,
-        singles=singles,
-        select=select,
-    )
+    return _find_move(rulebook, table, hand, **options)
 
 
 __all__ = [

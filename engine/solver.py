@@ -63,6 +63,7 @@ def find_move(
     first_lay_done: bool = True,
     singles: Sequence[Card] = (),
     select: Sequence[Card] | None = None,
+    require: Sequence[Card] = (),
     reference: bool = False,
     effort: int | None = None,
 ) -> Move | None:
@@ -71,6 +72,7 @@ def find_move(
     objective: "any" (some lay, fastest), "hint" (fewest changed groups, then fewest cards),
     "max_cards" / "max_points" (most cards / penalty points laid, then fewest changed groups).
     `select`: lay exactly these hand cards (Auto-place), changing as few groups as possible.
+    `require`: lay at least these hand cards (no jokers), with any others `objective` picks.
     Tahiti's unused `singles` are 1-card groups of `table` too (as for check_move).
     `reference`: answer with the slow exhaustive search instead (benchmarks, tests).
     `effort`: stop after this many work units (states expanded, tables built; the same for
@@ -86,12 +88,16 @@ def find_move(
         if not select:
             return None
         objective = "select"
+    if require:
+        if select is not None or any(c.is_joker for c in require):
+            raise ValueError("require names hand cards other than jokers, without select")
+        require = _selected(hand, require)
     memo = NO_LAY_MEMO and not reference
     key = _position_key(rulebook, table, hand, first_lay_done, singles) if memo else None
     if key is not None and _known_no_lay(key):
         return None
-    pos = Position(table, hand, _single_groups(table, singles), select)
-    if objective in ("any", "hint") and not reference:
+    pos = Position(table, hand, _single_groups(table, singles), select, require)
+    if objective in ("any", "hint") and not reference and not require:
         quick = quick_lay(rulebook, table, hand, objective=objective,
                           first_lay_done=first_lay_done, singles=singles)
         if quick is False:
@@ -129,7 +135,7 @@ def find_move(
         if collecting:
             gc.enable()
     if best is None:
-        if objective != "select" and not _spent(budget):
+        if objective != "select" and not require and not _spent(budget):
             _proved_no_lay(key)  # an answer within the effort (or none asked): a proof
         return None
     if not best[2].exact:

@@ -147,6 +147,7 @@ class Position:
     hand: list[Card]
     singles_idx: list[int]  # indices of table groups that are Tahiti singles
     select: list[Card] | None
+    require: Sequence[Card] = ()  # hand cards (no jokers) the lay must hold; the rest may go
 
 
 def _neighbour_faces(group: Sequence[Card], joker: Card, ace: AcePolicy) -> frozenset[int]:
@@ -221,6 +222,7 @@ def build_problems(
         else:
             hand[card_face(card)] += 1
     mandatory = pos.select is not None
+    required = Counter(card_face(c) for c in pos.require)  # hand cards to lay: hand_m
 
     # Faces whose table jokers may be freed by laying the real card from the hand.
     joker_faces = sorted({card_face(c) for _, c in jokers})
@@ -247,9 +249,9 @@ def build_problems(
         for freed_bits in product((False, True), repeat=len(freeable)):
             freed = always_free | {f for f, b in zip(freeable, freed_bits, strict=True) if b}
             for triple in triples:
-                need = {f for f in freed if f in freeable}
+                need = required | Counter(f for f in freed if f in freeable)
                 if triple is not None:
-                    need |= {value_face(triple[1] + i, triple[0]) for i in range(3)}
+                    need |= Counter(value_face(triple[1] + i, triple[0]) for i in range(3))
                 base = _base_problem(ace, one_joker, table, single, hand, hand_jokers, mandatory,
                                      need, table_groups, singles_set, jokers, freed, rule,
                                      loose_wild + single_jokers[:used])
@@ -272,9 +274,9 @@ def _base_problem(ace, one_joker, table, single, hand, hand_jokers, mandatory, n
         if mandatory:
             hand_m[f] = hand[f]
         else:
-            m = 1 if f in need else 0
+            m = min(need[f], hand[f])
             hand_m[f], hand_o[f] = m, hand[f] - m
-    if any(hand_m[f] < 1 for f in need):
+    if any(hand[f] < n for f, n in need.items()):
         return None
     fixed: list[FixedJoker] = []
     freed_tables: list[Card] = list(loose_wild)

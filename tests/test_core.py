@@ -293,9 +293,9 @@ async def test_a_typed_move_clears_the_last_notice(env):
     assert (await record(store, gid)).seat_ui(seat).notice == ""
 
 
-async def _one_lay_from_winning(service, store) -> tuple[int, Actor, str]:
-    """A Machiavelli game where the seat to play holds just 7♠ 8♠ 9♠ (the rest of its hand
-    moved to the stock, so every card is still in one place)."""
+async def _rigged(service, store, faces: tuple[str, ...]) -> tuple[int, Actor]:
+    """A Machiavelli game where the seat to play holds just these cards (the rest of its
+    hand moved to the stock, so every card is still in one place)."""
     gid = await lobby(service, "machiavelli", BOB)
     await service.press(ALICE, pack(gid, 0, "start"))
     row = await store.get_game(gid)
@@ -303,17 +303,17 @@ async def _one_lay_from_winning(service, store) -> tuple[int, Actor, str]:
     state = rec.game()
     seat = state.turn
     everywhere = state.stock + state.hands[0] + state.hands[1]
-    run = [next(c for c in everywhere if c.face == face) for face in ("7S", "8S", "9S")]
+    cards = [next(c for c in everywhere if c.face == face) for face in faces]
     for place in [state.stock, *state.hands]:
-        for card in run:
+        for card in cards:
             if card in place:
                 place.remove(card)
     state.stock.extend(state.hands[seat])
-    state.hands[seat] = list(run)
+    state.hands[seat] = list(cards)
     assert not conservation_errors(state)
     rec.state = state.to_dict()
     await store.save_game(gid, rec.to_dict(), expected_version=row.version)
-    return gid, ALICE if seat == 0 else BOB, " ".join(c.face for c in run)
+    return gid, ALICE if seat == 0 else BOB
 
 
 async def test_a_finished_game_and_its_result_are_saved_together(env, monkeypatch):
@@ -322,8 +322,8 @@ async def test_a_finished_game_and_its_result_are_saved_together(env, monkeypatc
     leaderboard counts (the result used to follow in a second write, after the game was
     already saved as finished)."""
     service, store, _, _ = env
-    gid, actor, faces = await _one_lay_from_winning(service, store)
-    out = await service.command(actor, "lay", faces)
+    gid, actor = await _rigged(service, store, ("7S", "8S", "9S"))
+    out = await service.command(actor, "lay", "7S 8S 9S")
     assert not out.alert, out.reply
 
     from bot.store import results
@@ -346,3 +346,28 @@ async def test_a_finished_game_and_its_result_are_saved_together(env, monkeypatc
     board = await store.leaderboard("test", "-1", None)
     assert {r.name for r in board} == {"Alice", "Bob"} and all(r.games == 1 for r in board)
     assert len(await store.rounds(gid)) == 1
+
+
+async def test_auto_place_of_a_card_that_needs_partners_names_them(env):
+    """Found by playing: the hint said "You can play 10♦ — as a new group"; Auto-place of
+    10♦ then said it "can't go anywhere". It can't go alone; the answer names the hand cards
+    it can go with (and the working copy stays as it was)."""
+    service, store, _, _ = env
+    gid, actor = await _rigged(service, store, ("10D", "10C", "10H", "2C"))
+    hand = (await record(store, gid)).game().hands
+
+    async def auto(face: str):
+        state = (await record(store, gid)).game()
+        card = next(c for c in state.hands[state.turn] if c.face == face)
+        await service.set_selection(actor, gid, state.version, [card.token])
+        return await service.press(actor, pack(gid, state.version, "auto"))
+
+    out = await auto("10D")
+    assert out.alert
+    assert out.reply == (
+        "10♦ can't go on the table on its own, even with rearranging — it can with 10♣ 10♥ "
+        "from your hand: select them too"
+    ), out.reply
+    assert (await record(store, gid)).game().hands == hand
+    out = await auto("2C")
+    assert out.reply == "2♣ can't go anywhere, even with rearranging"

@@ -220,6 +220,19 @@ def solver_vs_oracle(rules, table, hand, singles, first_lay_done) -> None:
         best = max(-len(r.changed) for r in moves if tuple(sorted(c.face for c in r.placed))
                    == want)
         assert -len(result.changed) == best
+    # Auto-place's advice: the best hint that lays a chosen card (and any others).
+    for card in rng.sample([c for c in hand if not c.is_joker], min(2, len(hand) - 1)):
+        holding = [r for r in moves if card.face in {c.face for c in r.placed}]
+        move = find_move(rules, table, hand, objective="hint", require=[card],
+                         first_lay_done=first_lay_done, singles=singles)
+        if not holding:
+            assert move is None, card
+            continue
+        assert move is not None, card
+        result = check_move(rules, table, hand, move.new_table, first_lay_done=first_lay_done,
+                            singles=singles)
+        assert result.ok and card.face in {c.face for c in result.placed}
+        assert key("hint", rules, result) == max(key("hint", rules, r) for r in holding)
 
 
 @pytest.mark.parametrize("name", ["manipulation", "machiavelli", "shanghai", "guadeloupe"])

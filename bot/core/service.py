@@ -41,7 +41,7 @@ from engine import (
 from engine.actions import Action, GiveUp
 from engine.ai import choose_action
 from engine.cards import Card
-from engine.game import hint_line
+from engine.game import HINT_EFFORT, hint_line
 
 from . import screens
 from .per_game import GameLocks
@@ -587,19 +587,28 @@ class GameService:
         )
 
     def _auto_place(self, state: GameState, seat: int, selected: list[Card]) -> Action:
-        rules = state.rules
-        move = find_move(
-            rules,
-            state.table + [[c] for c in state.singles],
-            state.hands[seat],
-            objective="any",
-            select=selected,
+        position = dict(
+            rulebook=state.rules,
+            table=state.table + [[c] for c in state.singles],
+            hand=state.hands[seat],
             first_lay_done=state.first_lay_done[seat],
             singles=state.singles,
         )
-        if move is None:
-            raise IllegalAction(cannot_place(selected))
-        return SetDraft(seat, tuple(tuple(g) for g in move.new_table))
+        move = find_move(**position, select=selected)
+        if move is not None:
+            return SetDraft(seat, tuple(tuple(g) for g in move.new_table))
+        partners: list[Card] = []
+        if not any(c.is_joker for c in selected):  # which hand cards would let them go
+            bigger = find_move(**position, objective="hint", require=selected,
+                               effort=HINT_EFFORT)
+            left = list(selected)
+            for card in bigger.placed if bigger else ():
+                same = next((c for c in left if c.face == card.face), None)
+                if same is None:
+                    partners.append(card)
+                else:
+                    left.remove(same)
+        raise IllegalAction(cannot_place(selected, partners))
 
     def _engine(
         self,

@@ -87,9 +87,17 @@ def parse_typed(seat: int, verb: str, rest: str, hand: Sequence[Card]) -> list[A
     raise TypedError(f"Unknown move '/{verb}'. Moves: /lay /add /move /split /take /done /reset")
 
 
-def cannot_place(cards: Sequence[Card]) -> str:
-    """Auto-place found nothing: say so plainly (UX.md)."""
+def cannot_place(cards: Sequence[Card], partners: Sequence[Card] = ()) -> str:
+    """Auto-place found nothing: say so plainly (UX.md), and name the other hand cards
+    (`partners`) that would let them go, if any."""
     names = " ".join(c.pretty() for c in cards)
+    if partners:
+        alone = "on its own" if len(cards) == 1 else "on their own"
+        them = "it" if len(partners) == 1 else "them"
+        return (
+            f"{names} can't go on the table {alone}, even with rearranging — it can with "
+            f"{' '.join(c.pretty() for c in partners)} from your hand: select {them} too"
+        )
     if len(cards) == 1:
         return f"{names} can't go anywhere, even with rearranging"
     return f"{names} can't all go on the table together, even with rearranging"
