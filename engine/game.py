@@ -304,14 +304,21 @@ def _find_hint(s: GameState, rules: Rulebook, seat: int) -> dict[str, Any] | Non
         return None
     card = move.hint_card or move.placed[0]
     on_table = len(s.table)  # the search saw Tahiti's singles as 1-card groups after these
+    # The search counts a group as kept when its faces are; a player sees a joker leave it.
+    kept = Counter(_as_laid(g) for g in move.new_table)
+    left = {i for i, g in enumerate(s.table) if kept[_as_laid(g)] == 0}
     return {
         "seat": seat,
         "card": card.token,
         "placed": [c.token for c in move.placed],
-        "groups": [g for g in move.changed if g < on_table],
+        "groups": sorted({g for g in move.changed if g < on_table} | left),
         "singles": [s.singles[g - on_table].token for g in move.changed if g >= on_table],
         "rearrange": move.needs_rearranging,
     }
+
+
+def _as_laid(group: Sequence[Card]) -> tuple:
+    return tuple(sorted((c.play_face, c.is_joker) for c in group))
 
 
 def hint_line(hint: dict[str, Any] | None) -> str:
@@ -319,9 +326,12 @@ def hint_line(hint: dict[str, Any] | None) -> str:
     if not hint:
         return "No card of yours can be played now."
     card = Card.from_token(hint["card"]).pretty()
-    groups = ", ".join(group_label(g) for g in hint.get("groups", []))
+    labels = [group_label(g) for g in hint.get("groups", [])]
     singles = " ".join(Card.from_token(t).pretty() for t in hint.get("singles", []))
-    where = [f"it changes group {groups}"] if groups else []
+    where = []
+    if labels:
+        where.append(f"it changes group {labels[0]}" if len(labels) == 1 else
+                     f"it changes groups {', '.join(labels[:-1])} and {labels[-1]}")
     if singles:
         where.append(f"with the single{'s' * (' ' in singles)} {singles} from the table")
     rearrange = "; you need to rearrange the table" if hint.get("rearrange") else ""

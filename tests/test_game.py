@@ -577,6 +577,20 @@ def test_tahiti_hint_names_the_single_it_uses_not_a_group_letter():
     assert hint_line(None) == "No card of yours can be played now."
 
 
+def test_the_hint_names_the_group_a_freed_joker_leaves():
+    """Found by playing Tahiti: laying K♦ frees the joker from K♥ 🃏K♦ K♣ to make A♠ A♥ A♣ 🃏;
+    the hint said "it changes group A" only — the kings' group looks the same by its faces,
+    but its joker left (RULES §2 Tahiti: a group with a joker can't be rearranged)."""
+    from engine import Hint
+
+    state = deal_scenario("tahiti", ["KD", "KS 4C"], table=["AS AH AC", "KH *KD KC"])
+    hint = apply(state, Hint(0))[1][0].private["hint"]
+    assert hint["groups"] == [0, 1] and hint["rearrange"]
+    assert hint_line(hint) == (
+        "💡 You can play K♦ — it changes groups A and B; you need to rearrange the table."
+    )
+
+
 def test_an_arrangement_of_the_very_cards_resolves_like_one_of_equal_cards():
     """Done with an arrangement: a computer names the table's and hand's very Card objects
     (found at once), a person's typed or saved cards are equal copies (searched); both give the
