@@ -365,7 +365,7 @@ async def test_auto_place_of_a_card_that_needs_partners_names_them(env):
     out = await auto("10D")
     assert out.alert
     assert out.reply == (
-        "10♦ can't go on the table on its own, even with rearranging — it can with 10♣ 10♥ "
+        "10♦ can't go on the table on its own, even with rearranging — it can with 10♥ 10♣ "
         "from your hand: select them too"
     ), out.reply
     assert (await record(store, gid)).game().hands == hand

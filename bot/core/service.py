@@ -559,7 +559,7 @@ class GameService:
                 ui.notice = "Select the cards to place, then tap Auto-place."
                 return private_only()
             try:
-                act = self._auto_place(state, seat, selected)
+                act = self._auto_place(state, seat, selected, ui.sort)
             except IllegalAction as error:
                 ui.notice = f"✗ {error}"
                 out = private_only()
@@ -586,7 +586,9 @@ class GameService:
             game_id, record, state, act, actor, clear_selection=head not in ("hint",)
         )
 
-    def _auto_place(self, state: GameState, seat: int, selected: list[Card]) -> Action:
+    def _auto_place(
+        self, state: GameState, seat: int, selected: list[Card], sort: str
+    ) -> Action:
         position = dict(
             rulebook=state.rules,
             table=state.table + [[c] for c in state.singles],
@@ -608,7 +610,7 @@ class GameService:
                     partners.append(card)
                 else:
                     left.remove(same)
-        raise IllegalAction(cannot_place(selected, partners))
+        raise IllegalAction(cannot_place(selected, screens.sorted_hand(partners, sort)))
 
     def _engine(
         self,
