@@ -183,16 +183,24 @@ def check_identity(move, table, hand) -> None:
 
 def solver_vs_oracle(rules, table, hand, singles, first_lay_done) -> None:
     moves = legal_moves(rules, table, hand, singles, first_lay_done)
-    for objective in ("any", "hint", "max_cards", "max_points"):
-        move = find_move(rules, table, hand, objective=objective, first_lay_done=first_lay_done,
-                         singles=singles)
-        if not moves:
-            assert move is None, objective
-            continue
-        assert move is not None, objective
+
+    def solve(expected: bool, label, **options):
+        """The solver's move and check_move's verdict on it; None exactly when not expected."""
+        move = find_move(rules, table, hand, first_lay_done=first_lay_done, singles=singles,
+                         **options)
+        if not expected:
+            assert move is None, label
+            return None, None
+        assert move is not None, label
         result = check_move(rules, table, hand, move.new_table, first_lay_done=first_lay_done,
                             singles=singles)
-        assert result.ok, (objective, result.reason)
+        assert result.ok, (label, result.reason)
+        return move, result
+
+    for objective in ("any", "hint", "max_cards", "max_points"):
+        move, result = solve(bool(moves), objective, objective=objective)
+        if move is None:
+            continue
         check_identity(move, table, hand)
         assert sorted(c.face for c in move.placed) == sorted(c.face for c in result.placed)
         assert set(move.changed) == set(result.changed)
@@ -208,30 +216,21 @@ def solver_vs_oracle(rules, table, hand, singles, first_lay_done) -> None:
     for _ in range(3):
         chosen = rng.sample(hand, rng.randint(1, len(hand)))
         want = tuple(sorted(c.face for c in chosen))
-        move = find_move(rules, table, hand, select=chosen, first_lay_done=first_lay_done,
-                         singles=singles)
-        if want not in faces:
-            assert move is None
+        move, result = solve(want in faces, want, select=chosen)
+        if move is None:
             continue
-        assert move is not None
-        result = check_move(rules, table, hand, move.new_table, first_lay_done=first_lay_done,
-                            singles=singles)
-        assert result.ok and sorted(c.face for c in result.placed) == list(want)
+        assert sorted(c.face for c in result.placed) == list(want)
         best = max(-len(r.changed) for r in moves if tuple(sorted(c.face for c in r.placed))
                    == want)
         assert -len(result.changed) == best
     # Auto-place's advice: the best hint that lays a chosen card (and any others).
-    for card in rng.sample([c for c in hand if not c.is_joker], min(2, len(hand) - 1)):
+    real = [c for c in hand if not c.is_joker]
+    for card in rng.sample(real, min(2, len(real))):
         holding = [r for r in moves if card.face in {c.face for c in r.placed}]
-        move = find_move(rules, table, hand, objective="hint", require=[card],
-                         first_lay_done=first_lay_done, singles=singles)
-        if not holding:
-            assert move is None, card
+        move, result = solve(bool(holding), card, objective="hint", require=[card])
+        if move is None:
             continue
-        assert move is not None, card
-        result = check_move(rules, table, hand, move.new_table, first_lay_done=first_lay_done,
-                            singles=singles)
-        assert result.ok and card.face in {c.face for c in result.placed}
+        assert card.face in {c.face for c in result.placed}
         assert key("hint", rules, result) == max(key("hint", rules, r) for r in holding)
 
 
