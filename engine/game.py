@@ -304,21 +304,16 @@ def _find_hint(s: GameState, rules: Rulebook, seat: int) -> dict[str, Any] | Non
         return None
     card = move.hint_card or move.placed[0]
     on_table = len(s.table)  # the search saw Tahiti's singles as 1-card groups after these
-    # The search counts a group as kept when its faces are; a player sees a joker leave it.
-    kept = Counter(_as_laid(g) for g in move.new_table)
-    left = {i for i, g in enumerate(s.table) if kept[_as_laid(g)] == 0}
     return {
         "seat": seat,
         "card": card.token,
         "placed": [c.token for c in move.placed],
-        "groups": sorted({g for g in move.changed if g < on_table} | left),
+        # The old groups not laid again card for card: the search's `changed` compares faces,
+        # and a player sees a joker leave a group its real card took over.
+        "groups": _unmatched(s.table, move.new_table),
         "singles": [s.singles[g - on_table].token for g in move.changed if g >= on_table],
         "rearrange": move.needs_rearranging,
     }
-
-
-def _as_laid(group: Sequence[Card]) -> tuple:
-    return tuple(sorted((c.play_face, c.is_joker) for c in group))
 
 
 def hint_line(hint: dict[str, Any] | None) -> str:
@@ -422,7 +417,7 @@ def _commit(
     s.passes = 0
     s.draft = None
     s.hint = None
-    new_groups = _changed_new_groups(table_before, groups)
+    new_groups = _unmatched(groups, table_before)
     placed = [c for c in hand if c.ident in placed_ids]
     s.last = {
         "seat": seat,
@@ -453,10 +448,11 @@ def _commit(
     return events + _end_turn(s, rules)
 
 
-def _changed_new_groups(before: list[list[Card]], after: list[list[Card]]) -> list[int]:
-    remaining = Counter(tuple(sorted(c.ident for c in g)) for g in before)
+def _unmatched(groups: Sequence[Sequence[Card]], among: Sequence[Sequence[Card]]) -> list[int]:
+    """Indices of `groups` that `among` does not hold card for card (each match used once)."""
+    remaining = Counter(tuple(sorted(c.ident for c in g)) for g in among)
     out = []
-    for i, g in enumerate(after):
+    for i, g in enumerate(groups):
         key = tuple(sorted(c.ident for c in g))
         if remaining[key] > 0:
             remaining[key] -= 1
