@@ -15,29 +15,31 @@ def seat_rows(record: Record) -> list[SeatRow]:
 
 
 def new_rounds(before: dict | None, record: Record) -> list[RoundRow]:
-    """The rounds this move finished, with running totals (a repeat is a no-op in the store)."""
-    state = record.game()
+    """The rounds this move finished, with running totals (a repeat is a no-op in the store).
+    Read from the saved state's JSON: no need to rebuild the game on every save."""
+    state = record.state
     if state is None:
         return []
+    rounds = state["rounds"]
     done_before = len((before or {}).get("rounds", []))
     return [
         RoundRow(
             i + 1,
-            state.rounds[i]["points"],
-            [sum(r["points"][k] for r in state.rounds[: i + 1]) for k in range(state.players)],
+            rounds[i]["points"],
+            [sum(r["points"][k] for r in rounds[: i + 1]) for k in range(state["players"])],
         )
-        for i in range(done_before, len(state.rounds))
+        for i in range(done_before, len(rounds))
     ]
 
 
 def new_result(before: dict | None, record: Record) -> GameResult | None:
     """The game's result if this move ended it."""
-    state = record.game()
+    state = record.state
     was_over = (before or {}).get("phase") == "game_over"
-    if state is None or state.phase != "game_over" or not state.result or was_over:
+    if state is None or state["phase"] != "game_over" or not state["result"] or was_over:
         return None
-    totals = state.result.get("totals") or state.scores
-    winners = state.result.get("winners", [])
+    totals = state["result"].get("totals") or state["scores"]
+    winners = state["result"].get("winners", [])
     ranks = _ranks(totals, winners, record.rules.scoring == "carousel")
     return GameResult(
         record.rulebook,
