@@ -19,20 +19,27 @@ Group = Sequence[Card]
 
 
 def group_label(index: int) -> str:
-    """A, B, …, Z, AA, AB, …"""
+    """A, B, …, Z, AA, AB, … for 0, 1, …; "?" for a negative index (never a loop: a forged
+    button once sent -2 here and `divmod(-3, 26)` never reached 0)."""
+    if index < 0:
+        return "?"
     label = ""
     index += 1
-    while index:
+    while index > 0:
         index, rem = divmod(index - 1, 26)
         label = chr(65 + rem) + label
     return label
 
 
 def group_index(label: str) -> int:
+    """`"B"` -> 1; at most three letters (no table has more than 17,576 groups)."""
+    text = label.strip().upper()
+    if len(text) > 3:
+        raise ValueError(f"'{label[:8]}' is not a group letter")
     value = 0
-    for ch in label.strip().upper():
+    for ch in text:
         if not "A" <= ch <= "Z":
-            raise ValueError(f"'{label}' is not a group letter")
+            raise ValueError(f"'{label[:8]}' is not a group letter")
         value = value * 26 + (ord(ch) - 64)
     if value == 0:
         raise ValueError("A group letter is needed")

@@ -13,6 +13,12 @@ from bot.store import Store
 
 ALICE = Actor("test", "-1", "1", "Alice")
 
+async def lp(service, actor, gid, action):
+    """A lobby press with the lobby's current version (as its buttons carry it)."""
+    row = await service.store.get_game(gid)
+    return await service.press(actor, pack(gid, row.record.get("lobby_version", 0), action))
+
+
 
 class Adapter:
     """Stands for a chat adapter: stopping takes a while (PTB/discord.py close their HTTP
@@ -44,8 +50,8 @@ async def test_shutdown_stops_the_computers_before_the_adapters(sqlite_template,
     adapter = Adapter(service)
     await service.start()
     gid = (await service.new_game(ALICE, "machiavelli")).game_id
-    await service.press(ALICE, pack(gid, 0, "cpu:easy"))
-    await service.press(ALICE, pack(gid, 0, "start"))
+    await lp(service, ALICE, gid, "cpu:easy")
+    await lp(service, ALICE, gid, "start")
     state = (await store.get_game(gid)).record["state"]
     if state["turn"] == 0:  # hand the turn to the computer: its task is now waiting to play
         await service.press(ALICE, pack(gid, state["version"], "draw"))

@@ -18,6 +18,12 @@ ALICE = Actor("test", "-1", "1", "Alice")
 BOB = Actor("test", "-1", "2", "Bob")
 EVE = Actor("test", "-1", "3", "Eve")
 
+async def lp(service, actor, gid, action):
+    """A lobby press with the lobby's current version (as its buttons carry it)."""
+    row = await service.store.get_game(gid)
+    return await service.press(actor, pack(gid, row.record.get("lobby_version", 0), action))
+
+
 
 class Clock:
     def __init__(self) -> None:
@@ -75,17 +81,17 @@ def test_callback_data_fits_telegram():
 async def test_lobby_host_only_and_seat_limits(env):
     service, store, _, _ = env
     gid = await lobby(service, "manipulation", BOB)
-    out = await service.press(BOB, pack(gid, 0, "start"))
+    out = await lp(service, BOB, gid, "start")
     assert out.alert and "host" in out.reply
     out = await service.press(BOB, pack(gid, 0, "join"))
     assert "already" in out.reply
     for _ in range(3):
-        await service.press(ALICE, pack(gid, 0, "cpu:easy"))
+        await lp(service, ALICE, gid, "cpu:easy")
     out = await service.press(EVE, pack(gid, 0, "join"))
     assert "full" in out.reply
-    out = await service.press(ALICE, pack(gid, 0, "opt:play_to:300"))
+    out = await lp(service, ALICE, gid, "opt:play_to:300")
     assert (await record(store, gid)).options["play_to"] == 300
-    out = await service.press(ALICE, pack(gid, 0, "rb:tahiti"))
+    out = await lp(service, ALICE, gid, "rb:tahiti")
     rec = await record(store, gid)
     assert rec.rulebook == "tahiti" and rec.options == {"unfinished_move": "reset"}
 
@@ -93,10 +99,10 @@ async def test_lobby_host_only_and_seat_limits(env):
 async def test_start_needs_two_seats_and_a_person(env):
     service, _store, _, _ = env
     gid = await lobby(service)
-    out = await service.press(ALICE, pack(gid, 0, "start"))
+    out = await lp(service, ALICE, gid, "start")
     assert out.alert and "2 seats" in out.reply
-    await service.press(ALICE, pack(gid, 0, "cpu:easy"))
-    out = await service.press(ALICE, pack(gid, 0, "start"))
+    await lp(service, ALICE, gid, "cpu:easy")
+    out = await lp(service, ALICE, gid, "start")
     assert not out.alert and out.group_new
     assert "1" in out.private and "Your turn" in out.private["1"].text
 
@@ -104,7 +110,7 @@ async def test_start_needs_two_seats_and_a_person(env):
 async def test_foreign_and_stale_buttons(env):
     service, store, _, _ = env
     gid = await lobby(service, "machiavelli", BOB)
-    await service.press(ALICE, pack(gid, 0, "start"))
+    await lp(service, ALICE, gid, "start")
     state = (await record(store, gid)).game()
     out = await service.press(EVE, pack(gid, state.version, "draw"))
     assert out.alert and "belong" in out.reply
@@ -124,7 +130,7 @@ async def test_foreign_and_stale_buttons(env):
 async def test_two_taps_at_once_apply_once(env):
     service, store, _, _ = env
     gid = await lobby(service, "machiavelli", BOB)
-    await service.press(ALICE, pack(gid, 0, "start"))
+    await lp(service, ALICE, gid, "start")
     state = (await record(store, gid)).game()
     actor = ALICE if state.turn == 0 else BOB
     outs = await asyncio.gather(*[service.press(actor, pack(gid, state.version, "draw"))
@@ -137,7 +143,7 @@ async def test_two_taps_at_once_apply_once(env):
 async def test_select_then_new_group_then_reset(env):
     service, store, _, _ = env
     gid = await lobby(service, "machiavelli", BOB)
-    await service.press(ALICE, pack(gid, 0, "start"))
+    await lp(service, ALICE, gid, "start")
     state = (await record(store, gid)).game()
     actor = ALICE if state.turn == 0 else BOB
     card = state.hands[state.turn][0]
@@ -155,7 +161,7 @@ async def test_select_then_new_group_then_reset(env):
 async def test_turn_timer_reminds_then_plays_then_hands_the_seat_over(env):
     service, store, clock, delivered = env
     gid = await lobby(service, "machiavelli", BOB)
-    await service.press(ALICE, pack(gid, 0, "start"))
+    await lp(service, ALICE, gid, "start")
     rec = await record(store, gid)
     seat = rec.game().turn
     clock.now += rec.turn_seconds * 0.6
@@ -180,7 +186,7 @@ async def test_turn_timer_reminds_then_plays_then_hands_the_seat_over(env):
 async def test_leave_mid_game_gives_the_seat_to_a_computer(env):
     service, store, _, _ = env
     gid = await lobby(service, "guadeloupe", BOB)
-    await service.press(ALICE, pack(gid, 0, "start"))
+    await lp(service, ALICE, gid, "start")
     out = await service.command(BOB, "leave")
     assert "computer" in out.reply
     rec = await record(store, gid)
@@ -201,8 +207,8 @@ async def test_only_the_host_ends_the_game(env):
 async def test_the_last_person_leaving_ends_the_game(env):
     service, store, _, _ = env
     gid = await lobby(service, "guadeloupe")
-    await service.press(ALICE, pack(gid, 0, "cpu:medium"))
-    await service.press(ALICE, pack(gid, 0, "start"))
+    await lp(service, ALICE, gid, "cpu:medium")
+    await lp(service, ALICE, gid, "start")
     rec = await record(store, gid)
     state = rec.game()
     if state.turn == 0:
@@ -221,7 +227,7 @@ async def test_presses_that_change_nothing_write_nothing(env):
     step) reads the game once and writes nothing; a real change reads once and writes once."""
     service, store, _, _ = env
     gid = await lobby(service, "machiavelli", BOB)
-    await service.press(ALICE, pack(gid, 0, "start"))
+    await lp(service, ALICE, gid, "start")
     state = (await record(store, gid)).game()
     actor, other = (ALICE, BOB) if state.turn == 0 else (BOB, ALICE)
     counted = service.store = CountingStore(store)
@@ -249,7 +255,7 @@ async def test_outcomes_carry_the_commit_order_and_the_refs(env):
     from the outcome instead of the store."""
     service, store, _, _ = env
     gid = await lobby(service, "machiavelli", BOB)
-    out = await service.press(ALICE, pack(gid, 0, "start"))
+    out = await lp(service, ALICE, gid, "start")
     assert out.revision == (await store.get_game(gid)).version and out.refs == {}
     state = (await record(store, gid)).game()
     actor = ALICE if state.turn == 0 else BOB
@@ -266,8 +272,8 @@ async def test_outcomes_carry_the_commit_order_and_the_refs(env):
 async def test_a_stopped_service_starts_no_computer_turns(env):
     service, store, _, _ = env
     gid = await lobby(service, "machiavelli")
-    await service.press(ALICE, pack(gid, 0, "cpu:easy"))
-    await service.press(ALICE, pack(gid, 0, "start"))
+    await lp(service, ALICE, gid, "cpu:easy")
+    await lp(service, ALICE, gid, "start")
     await service.stop()
     state = (await record(store, gid)).game()
     if state.turn == 0:
@@ -281,7 +287,7 @@ async def test_a_stopped_service_starts_no_computer_turns(env):
 async def test_a_typed_move_clears_the_last_notice(env):
     service, store, _, _ = env
     gid = await lobby(service, "machiavelli", BOB)
-    await service.press(ALICE, pack(gid, 0, "start"))
+    await lp(service, ALICE, gid, "start")
     state = (await record(store, gid)).game()
     seat = state.turn
     actor = ALICE if seat == 0 else BOB
@@ -297,7 +303,7 @@ async def _rigged(service, store, faces: tuple[str, ...]) -> tuple[int, Actor]:
     """A Machiavelli game where the seat to play holds just these cards (the rest of its
     hand moved to the stock, so every card is still in one place)."""
     gid = await lobby(service, "machiavelli", BOB)
-    await service.press(ALICE, pack(gid, 0, "start"))
+    await lp(service, ALICE, gid, "start")
     row = await store.get_game(gid)
     rec = Record.from_dict(row.record)
     state = rec.game()
@@ -334,8 +340,8 @@ async def test_a_finished_game_and_its_result_are_saved_together(env, monkeypatc
         raise RuntimeError("the database went away")
 
     monkeypatch.setattr(results, "record_result", broken)
-    with pytest.raises(RuntimeError):
-        await service.command(actor, "done")
+    out = await service.command(actor, "done")  # answered politely, nothing saved
+    assert out.alert and "try again" in out.reply and out.group is None
     row = await store.get_game(gid)
     assert row.status == "playing"
     assert await store.leaderboard("test", "-1", None) == []

@@ -158,15 +158,17 @@ class ConsoleGame:
         self.game_id = out.game_id
         presses = [f"opt:{k}:{v}" for k, v in setup.options.items()]
         presses += [f"cpu:{level}" for level in setup.computers]
+        version = out.group.version if out.group is not None else 0  # the lobby's
         for action in presses:
-            out = await self.service.press(self.group, pack(self.game_id, 0, action))
+            out = await self.service.press(self.group, pack(self.game_id, version, action))
             if out.alert:
                 self.write(f"✗ {out.reply}")
                 return False
+            version = out.group.version if out.group is not None else version
         if out.group is not None:
             seats = next(x for x in out.group.text.splitlines() if x.startswith("Seats:"))
             self.write(seats)
-        out = await self.service.press(self.group, pack(self.game_id, 0, "start"))
+        out = await self.service.press(self.group, pack(self.game_id, version, "start"))
         if out.alert:
             self.write(f"✗ {out.reply}")
             return False

@@ -7,6 +7,7 @@ private view in their private chat with the bot. Rules live in the engine, game 
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from typing import Any
@@ -18,7 +19,7 @@ from telegram import (
     InputMediaPhoto,
     Update,
 )
-from telegram.error import BadRequest, Forbidden, TelegramError
+from telegram.error import BadRequest, Forbidden, NetworkError, TelegramError
 from telegram.ext import (
     AIORateLimiter,
     Application,
@@ -45,6 +46,7 @@ COMMANDS = [
     ("leave", "Leave the game (a computer takes your seat)"),
     ("hand", "Send my cards again"),
     ("hint", "Show a card I can play"),
+    ("table", "Show the table again (with its buttons)"),
     ("rules", "The rules: /rules [rulebook]"),
     ("leaderboard", "Leaderboard: /leaderboard [rulebook]"),
     ("stats", "My results"),
@@ -79,6 +81,25 @@ def keyboard(screen: Screen) -> InlineKeyboardMarkup | None:
 
 def _not_modified(error: BadRequest) -> bool:
     return "not modified" in str(error).lower()
+
+
+RETRY_DELAYS = (0.5, 1.5, 4.0)  # a lost screen is sent again: a lost ▶ Next round strands a game
+
+
+async def _retrying(call: Any, *args: Any, **kwargs: Any) -> Any:
+    """A Bot API call, tried again after a network error or a 5xx (NetworkError that is not a
+    BadRequest: BadRequest is one of its subclasses, and is final)."""
+    for delay in (*RETRY_DELAYS, None):
+        try:
+            return await call(*args, **kwargs)
+        except BadRequest:
+            raise
+        except NetworkError:
+            if delay is None:
+                raise
+            log.warning("Telegram call failed; trying again in %s s", delay)
+            await asyncio.sleep(delay)
+    raise AssertionError("unreachable")
 
 
 # Refs kept only in memory: the picture a message shows (":img": unknown after a restart, so
@@ -255,7 +276,7 @@ class TelegramAdapter:
 
     async def _send_text(self, chat_id: int, text: str) -> None:
         with contextlib.suppress(Forbidden, BadRequest):
-            await self.app.bot.send_message(chat_id, text[:4000])
+            await _retrying(self.app.bot.send_message, chat_id, text[:4000])
 
     async def deliver(self, outcome: Outcome) -> None:
         """Show an outcome: the group's live message, notes, and private views.
@@ -314,12 +335,13 @@ class TelegramAdapter:
     async def _send_screen(self, chat_id: int, screen: Screen) -> int:
         markup = keyboard(screen)
         if screen.image:
-            message = await self.app.bot.send_photo(
+            message = await _retrying(
+                self.app.bot.send_photo,
                 chat_id, screen.image, caption=screen.text[:1024], reply_markup=markup
             )
         else:
-            message = await self.app.bot.send_message(
-                chat_id, screen.text[:4000], reply_markup=markup
+            message = await _retrying(
+                self.app.bot.send_message, chat_id, screen.text[:4000], reply_markup=markup
             )
         return message.message_id
 
@@ -347,14 +369,16 @@ class TelegramAdapter:
             try:
                 markup = keyboard(screen)
                 if screen.image_key and screen.image_key != old_image and screen.image:
-                    await self.app.bot.edit_message_media(
+                    await _retrying(
+                        self.app.bot.edit_message_media,
                         InputMediaPhoto(screen.image, caption=screen.text[:1024]),
                         chat_id=chat_id,
                         message_id=old,
                         reply_markup=markup,
                     )
                 else:
-                    await self.app.bot.edit_message_caption(
+                    await _retrying(
+                        self.app.bot.edit_message_caption,
                         chat_id=chat_id,
                         message_id=old,
                         caption=screen.text[:1024],

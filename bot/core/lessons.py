@@ -64,14 +64,16 @@ from engine.lessons import (
 )
 from render import render_private
 
+from .buttons import LESSON_PREFIX, pack
+from .buttons import parse as parse_button
 from .per_game import GameLocks
 from .record import Record, SeatInfo
 from .screens import groups_text, private_picture
-from .service import pack, unpack
 from .typed import TypedError, parse_typed
 from .views import Button, Outcome, Screen
 
-PREFIX = "L:"
+PREFIX = LESSON_PREFIX
+MAX_TYPED = 300
 CARDS_PER_ROW = 8
 MAX_CARD_BUTTONS = 24
 # Typed commands a lesson answers in its private chat (besides /lesson itself).
@@ -109,7 +111,9 @@ def pack_lesson(game_id: int, version: int, action: str) -> str:
 
 
 def unpack_lesson(data: str) -> tuple[int, int, str] | None:
-    return unpack(data, PREFIX)
+    """(game id, version, action), strictly parsed (buttons.LESSON); None if not ours."""
+    press = parse_button(data, lesson=True)
+    return None if press is None else (press.game_id, press.version, press.action)
 
 
 def is_lesson_record(record: dict[str, Any]) -> bool:
@@ -245,7 +249,9 @@ class LessonService:
 
     async def command(self, actor: Any, verb: str, args: str = "") -> Outcome:
         """Typed: /lesson [rulebook], and in a lesson /lay 5H 6H 7H, /done, /skip, /quit…"""
-        verb = verb.lower().lstrip("/").split("@")[0]
+        verb = verb[:64].lower().lstrip("/").split("@")[0]
+        if len(args) > MAX_TYPED:
+            return Outcome(reply=f"That's too long (at most {MAX_TYPED} characters).", alert=True)
         if verb == "lesson":
             return await self.start(actor, args.strip() or None)
         game_id = await self.active(actor)

@@ -57,6 +57,7 @@ class Record:
     refs: dict[str, Any] = field(default_factory=dict)  # adapter message ids (table, private…)
     seed: int = 0
     lesson: dict[str, Any] | None = None
+    lobby_version: int = 0  # in the lobby's buttons: a stale lobby button can't act twice
 
     # -- conversions ----------------------------------------------------------------------
 
@@ -98,6 +99,7 @@ class Record:
             "refs": dict(self.refs),
             "seed": self.seed,
             "lesson": self.lesson,
+            "lobby_version": self.lobby_version,
         }
 
     @classmethod

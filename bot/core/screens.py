@@ -22,6 +22,7 @@ from render import (
     render_table,
 )
 
+from .buttons import TIMER_CHOICES
 from .record import Record
 from .views import Button, Screen
 
@@ -112,7 +113,7 @@ def lobby_screen(game_id: int, record: Record, menu: str = "") -> Screen:
                 Button(
                     ("✓ " if record.turn_seconds == t else "") + f"⏱ {t // 60} min", f"timer:{t}"
                 )
-                for t in (60, 180, 300)
+                for t in TIMER_CHOICES
             ]
         )
         buttons = [*rows, [Button("◀ Back", "menu:")]]
@@ -131,7 +132,10 @@ def lobby_screen(game_id: int, record: Record, menu: str = "") -> Screen:
                 Button("Start ▶", "start"),
             ],
         ]
-    return Screen(text, buttons, _key("lobby", view), lambda: render_lobby(view), game_id, 0)
+    return Screen(
+        text, buttons, _key("lobby", view), lambda: render_lobby(view), game_id,
+        record.lobby_version,
+    )
 
 
 # -- the group's table --------------------------------------------------------------------
@@ -199,15 +203,22 @@ def table_screen(game_id: int, record: Record, state: GameState) -> Screen:
     if len(text) > 1000:
         text = text[:997] + "…"
     buttons = [[Button("🂠 My cards", "cards")]]
-    if state.phase == "round_over":
-        buttons = [[Button("▶ Next round", "next")]]
-        if rules.length == "open":
-            buttons[0].append(Button("■ Finish", "finish"))
-    elif state.phase == "game_over":
-        buttons = []
+    if state.phase != "play":
+        buttons = round_end_buttons(record, state)
     return Screen(
         text, buttons, _key("table", view), lambda: render_table(view), game_id, state.version
     )
+
+
+def round_end_buttons(record: Record, state: GameState) -> list[list[Button]]:
+    """▶ Next round (and ■ Finish where the game's length is open) after a round: on the table
+    and on every player's private screen, so a lost table message can't strand the game."""
+    if state.phase != "round_over":
+        return []
+    buttons = [Button("▶ Next round", "next")]
+    if record.rules.length == "open":
+        buttons.append(Button("■ Finish", "finish"))
+    return [buttons]
 
 
 def score_screen(game_id: int, record: Record, state: GameState) -> Screen:
@@ -327,7 +338,7 @@ def private_screen(game_id: int, record: Record, state: GameState, seat: int) ->
     buttons = (
         _private_buttons(record, state, seat, hand, groups)
         if mine
-        else [[Button("⇅ Sort", "sort")]]
+        else [*round_end_buttons(record, state), [Button("⇅ Sort", "sort")]]
     )
     return Screen(
         text,

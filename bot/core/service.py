@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import logging
 import random
+import secrets
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -43,18 +44,30 @@ from engine.ai import choose_action
 from engine.cards import Card
 from engine.game import HINT_EFFORT, hint_line
 
-from . import screens
+from . import buttons, screens
+from .buttons import Press, pack
+from .fair_use import FairUse
 from .per_game import GameLocks
 from .persist import new_result, new_rounds, seat_rows
 from .record import TIMEOUTS_BEFORE_COMPUTER, Record, SeatInfo
 from .texts import help_text, rules_text
 from .typed import TYPED_VERBS, TypedError, cannot_place, parse_typed
-from .views import Outcome
+from .views import Outcome, Screen
 
 log = logging.getLogger(__name__)
 
 Deliver = Callable[[Outcome], Awaitable[None]]
-LOBBY_ONLY_HOST = ("menu:", "cpu:", "rb:", "opt:", "timer:", "start")
+LOBBY_ONLY_HOST = frozenset({"menu", "cpu", "rb", "opt", "timer", "start"})
+LOBBY_ANY_VERSION = frozenset({"join", "leave"})  # idempotent per person
+WORK_TIMEOUT = 20.0  # seconds a change may compute in its worker thread before we give up
+MAX_TYPED = 300  # characters of a typed move's arguments (Telegram allows 4,096)
+MAX_VERB = 32
+IDLE_SECONDS = 24 * 3600  # a game nobody touched for this long is closed
+IDLE_SWEEP = 600  # seconds between looks for such games
+NOT_OURS = "That button is not from this bot."
+NOBODY_LEFT = "🛑 Nobody is left to play — the game is over."
+IDLE_CLOSED = "⌛ Nobody has played here for a day — the game is closed. /newgame starts another."
+SORRY = "Sorry, something went wrong there. The game is saved — please try again."
 
 
 class Reply(Exception):
@@ -67,21 +80,23 @@ class Reply(Exception):
         self.outcome = outcome
 
 
-def pack(game_id: int, version: int, action: str, prefix: str = "") -> str:
-    """Callback data: `[prefix]game:version:action` (Telegram allows 64 bytes)."""
-    data = f"{prefix}{game_id}:{version}:{action}"
-    if len(data.encode()) > 64:
-        raise ValueError(f"callback data too long: {data}")
-    return data
+def unpack(data: str) -> tuple[int, int, str] | None:
+    """(game id, version, action) of a game button's data, strictly parsed; None if foreign."""
+    press = buttons.parse(data)
+    return None if press is None else (press.game_id, press.version, press.action)
 
 
-def unpack(data: str, prefix: str = "") -> tuple[int, int, str] | None:
-    if not data.startswith(prefix):
-        return None
-    parts = data[len(prefix) :].split(":", 2)
-    if len(parts) != 3 or not parts[0].isdigit() or not parts[1].isdigit():
-        return None
-    return int(parts[0]), int(parts[1]), parts[2]
+def new_seed(rng: random.Random | None = None) -> int:
+    """128 bits from `secrets`: nothing a player sees of a deal narrows down the seed (a
+    31-bit seed was found from one 7-card hand by trying them all). Tests pass an rng."""
+    return rng.getrandbits(128) if rng is not None else secrets.randbits(128)
+
+
+def _answer(reply: Reply) -> Outcome:
+    """The outcome of a command stopped by a Reply (a fresh screen, if it carries one)."""
+    out = reply.outcome or Outcome()
+    out.reply, out.alert = reply.text, reply.alert
+    return out
 
 
 @dataclass
@@ -107,7 +122,8 @@ class GameService:
         self.clock = clock
         self.computer_delay = computer_delay
         self.tick = tick
-        self.rng = rng or random.Random()
+        self.rng = rng  # None: deals from `secrets`
+        self.fair_use = FairUse()
         self.deliverers: dict[str, Deliver] = {}
         self._locks = GameLocks()
         self._computer_tasks: dict[int, asyncio.Task] = {}
@@ -176,10 +192,19 @@ class GameService:
                 before = record.state
                 seats_before = [(x.user, x.computer) for x in record.seats]
                 try:
-                    outcome = await asyncio.to_thread(change, row, record)
+                    # A thread can't be stopped, but the game's lock is let go and the person
+                    # answered: the engine's searches have work budgets, this is the backstop.
+                    outcome = await asyncio.wait_for(
+                        asyncio.to_thread(change, row, record), WORK_TIMEOUT
+                    )
+                except TimeoutError:
+                    log.error("game %s: a change took over %s s", game_id, WORK_TIMEOUT)
+                    raise Reply("That took too long — please try again.") from None
                 except Reply as reply:
                     if reply.outcome is not None:  # a fresh screen of the unchanged game
-                        reply.outcome.revision, reply.outcome.refs = row.version, record.refs
+                        out = reply.outcome
+                        out.game_id, out.platform, out.chat_id = game_id, row.platform, row.chat_id
+                        out.revision, out.refs = row.version, record.refs
                     raise
                 data = record.to_dict()
                 new_status = status or self._status(record)
@@ -284,7 +309,7 @@ class GameService:
             options=dict(rules.options),
             host=actor.user,
             seats=[SeatInfo(actor.name, actor.user, player_id)],
-            seed=self.rng.randrange(2**31),
+            seed=new_seed(self.rng),
         )
         try:
             row = await self.store.create_game(actor.platform, actor.chat_id, record.to_dict())
@@ -303,24 +328,25 @@ class GameService:
         return out
 
     async def press(self, actor: Actor, data: str) -> Outcome:
-        """A button press. Answers stale, foreign and unknown buttons clearly."""
-        parsed = unpack(data)
-        if parsed is None:
-            return Outcome(reply="That button is not from this bot.", alert=True)
-        game_id, version, action = parsed
+        """A button press. Answers stale, foreign, forged and unknown buttons clearly."""
+        press = buttons.parse(data)
+        if press is None:
+            return Outcome(reply=NOT_OURS, alert=True)
+        slow = self.fair_use.check(actor.platform, actor.user, actor.chat_id)
+        if slow:
+            return Outcome(reply=slow, alert=True)
         try:
             player_id = None
-            if action == "join":
+            if press.verb == "join":
                 player_id = await self.store.player(actor.platform, actor.user, actor.name)
             return await self._mutate(
-                game_id, lambda row, rec: self._press(row, rec, actor, version, action, player_id)
+                press.game_id, lambda row, rec: self._press(row, rec, actor, press, player_id)
             )
         except Reply as reply:
-            out = reply.outcome or Outcome()
-            out.reply, out.alert = reply.text, reply.alert
-            if out.private and out.game_id is None:
-                out.game_id = game_id  # a fresh screen for a stale button must be delivered
-            return out
+            return _answer(reply)
+        except Exception:  # never a traceback in chat; the game is as it was saved
+            log.exception("press %r failed", data)
+            return Outcome(reply=SORRY, alert=True)
 
     async def set_selection(
         self, actor: Actor, game_id: int, version: int, tokens: list[str]
@@ -332,7 +358,7 @@ class GameService:
                 raise Reply("This game is not running.")
             state = GameState.from_dict(record.state)
             seat = record.seat_of(actor.user)
-            if seat is None:
+            if seat is None or not self._from_here(row, actor, seat):
                 raise Reply("These buttons belong to a player of this game.")
             if version != state.version or state.turn != seat or state.phase != "play":
                 raise Reply(
@@ -350,31 +376,50 @@ class GameService:
                 private={actor.user: screens.private_screen(row.id, record, state, seat)}
             )
 
+        tokens = tokens[:200]  # client-supplied: a hand never has more cards than this
         try:
             return await self._mutate(game_id, change)
         except Reply as reply:
-            out = reply.outcome or Outcome()
-            out.reply, out.alert = reply.text, reply.alert
-            if out.private and out.game_id is None:
-                out.game_id = game_id  # a fresh screen for a stale button must be delivered
-            return out
+            return _answer(reply)
+        except Exception:
+            log.exception("selection in game %s failed", game_id)
+            return Outcome(reply=SORRY, alert=True)
+
+    @staticmethod
+    def _from_here(row: Any, actor: Actor, seat: int | None) -> bool:
+        """A press counts only from where the game's buttons are: the game's own chat, or a
+        seated player's private chat (the private screens). Data naming another chat's game
+        is refused, so nobody joins or plays a game of a group they are not in."""
+        if actor.chat_id == row.chat_id and actor.platform == row.platform:
+            return True
+        return actor.private and seat is not None and actor.platform == row.platform
 
     def _press(
         self,
         row: Any,
         record: Record,
         actor: Actor,
-        version: int,
-        action: str,
+        press: Press,
         player_id: int | None = None,
     ) -> Outcome:
+        verb, version = press.verb, press.version
+        if record.lesson:
+            raise Reply(NOT_OURS)
+        seat = record.seat_of(actor.user)
+        if not self._from_here(row, actor, seat if verb != "join" else None):
+            raise Reply("That button belongs to a game in another chat.")
         if row.status in ("finished", "ended"):
             raise Reply("This game is over. Start a new one with /newgame.")
         if record.state is None:
-            return self._lobby_press(row, record, actor, action, player_id)
+            return self._lobby_press(row, record, actor, press, player_id)
+        if verb in buttons.LOBBY:
+            raise Reply(
+                "The game has started; join the next one." if verb == "join"
+                else "That lobby button is from before the game started.",
+                alert=False,
+            )
         state = GameState.from_dict(record.state)
-        if action == "cards":
-            seat = record.seat_of(actor.user)
+        if verb == "cards":
             if seat is None:
                 raise Reply("You're not playing in this game.")
             return Outcome(
@@ -383,25 +428,23 @@ class GameService:
                 private={actor.user: screens.private_screen(row.id, record, state, seat)},
                 private_new={actor.user},
             )
-        if action in ("next", "finish"):
-            seat = record.seat_of(actor.user)
+        if verb in ("next", "finish"):
             if seat is None:
                 raise Reply("Only the players can go on.")
             if version != state.version:
                 raise Reply("That button is out of date.")
-            act: Action = NextRound(seat) if action == "next" else Finish(seat)
+            act: Action = NextRound(seat) if verb == "next" else Finish(seat)
             return self._engine(row.id, record, state, act, actor)
-        if action == "noop":
+        if verb == "noop":
             return Outcome()
-        seat = record.seat_of(actor.user)
         if seat is None:
             raise Reply("These buttons belong to a player of this game.")
-        if action == "sort" or action.startswith("pg:"):  # how I look at my hand, any time
+        if verb in ("sort", "pg"):  # how I look at my hand, any time
             ui = record.seat_ui(seat)
-            if action == "sort":
+            if verb == "sort":
                 ui.sort = "rank" if ui.sort == "suit" else "suit"
             else:
-                ui.page = int(action[3:]) if action[3:].isdigit() else 0
+                ui.page = press.int()
             return Outcome(
                 private={actor.user: screens.private_screen(row.id, record, state, seat)}
             )
@@ -414,24 +457,32 @@ class GameService:
             )
         if state.phase != "play" or state.turn != seat:
             raise Reply("It's not your turn.")
-        return self._turn_press(row.id, record, state, seat, actor, action)
+        return self._turn_press(row.id, record, state, seat, actor, press)
 
     def _lobby_press(
-        self, row: Any, record: Record, actor: Actor, action: str, player_id: int | None = None
+        self, row: Any, record: Record, actor: Actor, press: Press, player_id: int | None = None
     ) -> Outcome:
-        is_host = actor.user == record.host
-        if action.startswith(LOBBY_ONLY_HOST) and not is_host:
+        verb = press.verb
+        if verb not in buttons.LOBBY:
+            raise Reply("That button is not for the lobby.")
+        if verb in LOBBY_ONLY_HOST and actor.user != record.host:
             raise Reply("Only the host can do that.")
+        if verb not in LOBBY_ANY_VERSION and press.version != record.lobby_version:
+            raise Reply(  # a double tap on "+ Computer" must not add two
+                "That button is out of date — here is the lobby as it is now.",
+                alert=False,
+                outcome=Outcome(group=screens.lobby_screen(row.id, record)),
+            )
         menu = ""
         reply = None
-        if action == "join":
+        if verb == "join":
             if record.seat_of(actor.user) is not None:
                 raise Reply("You're already seated.", alert=False)
             if len(record.seats) >= screens.MAX_SEATS:
                 raise Reply("The table is full (5 seats).")
             record.seats.append(SeatInfo(actor.name, actor.user, player_id))
             reply = "You joined. I'll send your cards in our private chat."
-        elif action == "leave":
+        elif verb == "leave":
             seat = record.seat_of(actor.user)
             if seat is None:
                 raise Reply("You're not seated.", alert=False)
@@ -440,32 +491,39 @@ class GameService:
                 humans = record.humans()
                 record.host = record.seats[humans[0]].user if humans else ""
             reply = "You left the table."
-        elif action.startswith("menu:"):
-            menu = action.split(":", 1)[1]
-        elif action.startswith("cpu:"):
-            level = action.split(":", 1)[1]
+        elif verb == "menu":
+            menu = press.str()
+            if menu not in ("", "rulebook", "options", "computer"):
+                raise Reply("That button is not for the lobby.")
+        elif verb == "cpu":
+            level = press.str()
             if level not in screens.LEVELS:
                 raise Reply("Unknown level.")
             if len(record.seats) >= screens.MAX_SEATS:
                 raise Reply("The table is full (5 seats).")
             number = sum(1 for s in record.seats if s.is_computer) + 1
             record.seats.append(SeatInfo(f"Computer {number}", None, None, level))
-        elif action.startswith("rb:"):
-            rules = get_rulebook(action[3:])
+        elif verb == "rb":
+            try:
+                rules = get_rulebook(press.str())
+            except ValueError as error:
+                raise Reply(str(error)) from None
             record.rulebook, record.options = rules.name, dict(rules.options)
             reply = f"Rulebook: {rules.title}"
-        elif action.startswith("opt:"):
-            _, key, value = action.split(":", 2)
-            rules = get_rulebook(record.rulebook, **{**record.options, key: value})
+        elif verb == "opt":
+            key, value = press.str(0), press.str(1)
+            try:
+                rules = get_rulebook(record.rulebook, **{**record.options, key: value})
+            except (TypeError, ValueError) as error:
+                raise Reply(str(error)) from None
             record.options = dict(rules.options)
             menu = "options"
-        elif action.startswith("timer:"):
-            record.turn_seconds = max(30, min(600, int(action.split(":")[1])))
+        elif verb == "timer":
+            record.turn_seconds = press.int()
             menu = "options"
-        elif action == "start":
+        else:  # start
             return self._start(row, record)
-        else:
-            raise Reply("That button is not for the lobby.")
+        record.lobby_version += 1
         return Outcome(reply=reply, alert=False, group=screens.lobby_screen(row.id, record, menu))
 
     async def play_computer(self, actor: Actor, rulebook: str, level: str = "medium") -> Outcome:
@@ -483,7 +541,7 @@ class GameService:
                 SeatInfo(actor.name, actor.user, player_id),
                 SeatInfo("Computer 1", None, None, level),
             ],
-            seed=self.rng.randrange(2**31),
+            seed=new_seed(self.rng),
         )
         try:
             row = await self.store.create_game(actor.platform, actor.chat_id, record.to_dict())
@@ -505,7 +563,8 @@ class GameService:
     # -- turns --------------------------------------------------------------------------
 
     def _turn_press(
-        self, game_id: int, record: Record, state: GameState, seat: int, actor: Actor, action: str
+        self, game_id: int, record: Record, state: GameState, seat: int, actor: Actor,
+        press: Press,
     ) -> Outcome:
         ui = record.seat_ui(seat)
         ui.notice = ""
@@ -513,7 +572,7 @@ class GameService:
         hand = screens.sorted_hand(view.draft_hand, ui.sort)
         tokens = {c.token: c for c in hand}
         selected = [tokens[t] for t in ui.selected if t in tokens]
-        head, _, arg = action.partition(":")
+        head = press.verb
 
         def private_only() -> Outcome:
             return Outcome(
@@ -521,17 +580,12 @@ class GameService:
             )
 
         if head in ("s1", "s0"):
+            arg = press.str()
             if arg not in tokens:
                 raise Reply("That card is no longer in your hand.", alert=False)
             ui.selected = [t for t in ui.selected if t in tokens and t != arg]
             if head == "s1":
                 ui.selected.append(arg)
-            return private_only()
-        if head == "sort":
-            ui.sort = "rank" if ui.sort == "suit" else "suit"
-            return private_only()
-        if head == "pg":
-            ui.page = int(arg) if arg.isdigit() else 0
             return private_only()
         if head == "cancel":
             ui.mode = "main"
@@ -543,17 +597,16 @@ class GameService:
             ui.mode = "add" if head == "addm" else "take"
             return private_only()
         if head == "take":
-            ui.mode = f"take:{arg}"
+            ui.mode = f"take:{press.int()}"
             return private_only()
         act: Action
         if head in ("new", "add"):
             if not selected:
                 ui.notice = "Select cards first (tap them)."
                 return private_only()
-            act = Place(seat, tuple(selected), None if head == "new" else int(arg))
+            act = Place(seat, tuple(selected), None if head == "new" else press.int())
         elif head == "tc":
-            group, _, token = arg.partition(":")
-            act = Take(seat, int(group), Card.from_token(token))
+            act = Take(seat, press.int(0), Card.from_token(press.str(1)))
         elif head == "auto":
             if not selected:
                 ui.notice = "Select the cards to place, then tap Auto-place."
@@ -566,8 +619,7 @@ class GameService:
                 out.reply, out.alert = str(error), True
                 return out
         elif head == "jk":
-            group, _, faces = arg.partition(":")
-            act = Commit(seat, None, {int(group): tuple(faces.split(","))})
+            act = Commit(seat, None, {press.int(0): tuple(press.str(1).split(","))})
         else:
             simple = {
                 "done": Commit,
@@ -767,13 +819,25 @@ class GameService:
     # -- typed and slash commands --------------------------------------------------------
 
     async def command(self, actor: Actor, verb: str, args: str = "") -> Outcome:
-        verb = verb.lower().lstrip("/").split("@")[0]
+        verb = verb[: MAX_VERB + 64].lower().lstrip("/").split("@")[0]
+        if len(verb) > MAX_VERB:
+            return Outcome(reply="Unknown command. Try /help.", alert=False)
+        if len(args) > MAX_TYPED:
+            return Outcome(
+                reply=f"That's too long for a move ({len(args):,} characters; at most "
+                f"{MAX_TYPED}). Try /help.",
+                alert=True,
+            )
+        slow = self.fair_use.check(actor.platform, actor.user, actor.chat_id)
+        if slow:
+            return Outcome(reply=slow, alert=True)
         try:
             return await self._command(actor, verb, args.strip())
         except Reply as reply:
-            out = reply.outcome or Outcome()
-            out.reply, out.alert = reply.text, reply.alert
-            return out
+            return _answer(reply)
+        except Exception:  # never a traceback in chat; the game is as it was saved
+            log.exception("command /%s failed", verb)
+            return Outcome(reply=SORRY, alert=True)
 
     async def _command(self, actor: Actor, verb: str, args: str) -> Outcome:
         if verb in ("help", "start") and not (verb == "start" and args):
@@ -794,10 +858,18 @@ class GameService:
             return Outcome(reply=await self.leaderboard(actor, args or None), alert=False)
         if verb == "stats":
             return Outcome(reply=await self.stats(actor, args or None), alert=False)
-        if verb in ("join", "leave", "endgame", "end") and not actor.private:
+        if verb in ("join", "leave", "endgame", "end"):
+            # In a private chat these mean the chat's own game (a finished lesson's [Play a
+            # real game] opens one there): whoever can start a game there can end or leave it.
             row = await self.store.active_game(actor.platform, actor.chat_id)
+            if row is not None and Record.from_dict(row.record).lesson:
+                raise Reply("This is a lesson: /quit stops it.")
             if row is None:
-                raise Reply("There is no game in this chat. Start one with /newgame.")
+                raise Reply(
+                    "Join a game in its group chat: /join there."
+                    if actor.private and verb == "join"
+                    else "There is no game in this chat. Start one with /newgame."
+                )
             if verb == "join":
                 return (
                     await self.press(actor, pack(row.id, 0, "join"))
@@ -807,6 +879,8 @@ class GameService:
             if verb == "leave":
                 return await self._leave(row.id, actor)
             return await self._end(row.id, actor)
+        if verb == "table":
+            return await self._table(actor)
         if verb in ("hand", "cards", "hint") or verb in TYPED_VERBS:
             row = await self._game_for(actor)
             if verb in ("hand", "cards"):
@@ -814,7 +888,27 @@ class GameService:
             return await self._mutate(row.id, lambda r, rec: self._typed(r, rec, actor, verb, args))
         raise Reply(f"Unknown command /{verb}. Try /help.", alert=False)
 
-    async def _game_for(self, actor: Actor) -> Any:
+    async def _table(self, actor: Actor) -> Outcome:
+        """/table: the game's table (or lobby) posted again as the newest message, with its
+        buttons — and the asker's own screen — so no lost message can strand a game."""
+        row = await self._game_for(actor, running=False)
+
+        def change(row: Any, record: Record) -> Outcome:
+            seat = record.seat_of(actor.user)
+            if not self._from_here(row, actor, seat):
+                raise Reply("That game is in another chat.")
+            state = record.game()
+            if state is None:
+                return Outcome(group=screens.lobby_screen(row.id, record), group_new=True)
+            out = Outcome(group=screens.table_screen(row.id, record, state), group_new=True)
+            if seat is not None:
+                out.private[actor.user] = screens.private_screen(row.id, record, state, seat)
+                out.private_new.add(actor.user)
+            return out
+
+        return await self._mutate(row.id, change)
+
+    async def _game_for(self, actor: Actor, *, running: bool = True) -> Any:
         """The game a player means: this chat's, or (in private) the one where it's their turn."""
         if not actor.private:
             row = await self.store.active_game(actor.platform, actor.chat_id)
@@ -822,7 +916,13 @@ class GameService:
                 raise Reply("There is no game in this chat. Start one with /newgame.")
             return row
         player_id = await self.store.player(actor.platform, actor.user, actor.name)
-        rows = [r for r in await self.store.games_for_player(player_id) if r.status == "playing"]
+        own = await self.store.active_game(actor.platform, actor.chat_id)
+        if own is not None and not Record.from_dict(own.record).lesson:
+            return own  # a game in this private chat (against the computer)
+        rows = [
+            r for r in await self.store.games_for_player(player_id)
+            if r.status == "playing" or (not running and r.status == "lobby")
+        ]
         if not rows:
             raise Reply("You're not in a running game. Join one in a group with /join.")
         for r in rows:
@@ -865,16 +965,18 @@ class GameService:
             if seat is None:
                 raise Reply("You're not seated in this game.")
             if record.state is None:
-                return self._lobby_press(row, record, actor, "leave")
+                return self._lobby_press(
+                    row, record, actor, Press(row.id, record.lobby_version, "leave")
+                )
             info = record.seats[seat]
             info.computer, info.was_human = "medium", True
             record.add_log(f"{info.name} left; a computer plays the seat")
             state = GameState.from_dict(record.state)
-            if not record.humans():
-                record.refs["ended"] = True
             out = self._full_outcome(
                 row.id, record, state, reply="You left; a computer takes your seat."
             )
+            if not record.humans():
+                out.group = self._close(row.id, record, NOBODY_LEFT)
             out.private_notes[actor.user] = "You left the game; a computer plays your seat."
             return out
 
@@ -886,20 +988,56 @@ class GameService:
                 raise Reply("Only the host can end the game.")
             record.add_log("The host ended the game")
             out = Outcome(reply="Game ended.", alert=False)
-            state = record.game()
-            if state is not None:
-                out.group = screens.table_screen(row.id, record, state)
-                out.group.buttons = []
-                out.group.text = "🛑 The host ended the game.\n" + out.group.text
-            else:
-                out.group = screens.lobby_screen(row.id, record)
-                out.group.buttons = []
-                out.group.text = "🛑 The host closed the lobby."
+            out.group = self._close(
+                row.id, record,
+                "🛑 The host ended the game." if record.state else "🛑 The host closed the lobby.",
+            )
             return out
 
         out = await self._mutate(game_id, change, status="ended")
         self._deadlines.pop(game_id, None)
         return out
+
+    @staticmethod
+    def _close(game_id: int, record: Record, why: str) -> Screen:
+        """End the game (status "ended" when saved) and the group's last screen: no buttons."""
+        record.refs["ended"] = True
+        state = record.game()
+        if state is None:
+            screen = screens.lobby_screen(game_id, record)
+            screen.text = why
+        else:
+            screen = screens.table_screen(game_id, record, state)
+            screen.text = why + "\n" + screen.text
+        screen.buttons = []
+        return screen
+
+    async def close_idle(self, now: float | None = None) -> int:
+        """Close the games nobody has touched for IDLE_SECONDS (lobbies, games, lessons), each
+        with a last message in its chat; how many were closed."""
+        from datetime import UTC, datetime
+
+        now = self.clock() if now is None else now
+        closed = 0
+        for game_id in await self.store.idle_games(
+            datetime.fromtimestamp(now - IDLE_SECONDS, UTC)
+        ):
+            def change(row: Any, record: Record) -> Outcome:
+                if row.status not in ("lobby", "playing"):
+                    return Outcome()
+                if record.lesson:  # a lesson just stops; /lesson resumes nothing
+                    record.refs["ended"] = True
+                    return Outcome()
+                return Outcome(group=self._close(row.id, record, IDLE_CLOSED))
+
+            try:
+                out = await self._mutate(game_id, change, status="ended")
+            except Reply:
+                continue
+            self._deadlines.pop(game_id, None)
+            closed += 1
+            await self._deliver(out)
+        return closed
 
     async def leaderboard(self, actor: Actor, rulebook: str | None) -> str:
         if rulebook:
@@ -980,9 +1118,16 @@ class GameService:
         return self._advance(row.id, record, state, new, events)
 
     async def _tick_loop(self) -> None:
+        next_sweep = self.clock() + 60
         while True:
             await asyncio.sleep(self.tick)
             now = self.clock()
+            if now >= next_sweep:
+                next_sweep = now + IDLE_SWEEP
+                try:
+                    await self.close_idle(now)
+                except Exception:
+                    log.exception("closing idle games failed")
             for game_id, (deadline, warn) in list(self._deadlines.items()):
                 if now < deadline and (warn is None or now < warn):
                     continue  # nothing due: no store read
@@ -1044,5 +1189,7 @@ class GameService:
         record.add_log(note)
         out = self._advance(row.id, record, old, state, events)
         out.reply = note
+        if not record.humans():  # nothing would ever be scheduled for this game again
+            out.group = self._close(row.id, record, NOBODY_LEFT)
         return out
 
