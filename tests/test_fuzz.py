@@ -1,0 +1,221 @@
+"""Property-based fuzzing of every button vocabulary and every typed verb, through the core.
+
+Random and adversarial data — numbers at and past every bound, unicode digits, forged tokens,
+other chats and other seats — must each be answered within a time limit, with no exception
+logged, every card still in exactly one place and no private screen sent to the wrong person.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import shutil
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot.core import buttons
+from bot.core.lessons import LessonService
+from bot.core.record import Record
+from bot.core.service import Actor, GameService, pack
+from bot.core.typed import TYPED_VERBS
+from bot.store import Store
+from engine import player_view
+from engine.state import conservation_errors
+
+EXAMPLES = 400  # per vocabulary; hypothesis' own count is printed with --hypothesis-show-statistics
+ANSWER_WITHIN = 10.0
+ALICE = Actor("fuzz", "-1", "1", "Alice")
+BOB = Actor("fuzz", "-1", "2", "Bob")
+EVE = Actor("fuzz", "-1", "3", "Eve")
+MALLORY = Actor("fuzz", "-9", "9", "Mallory")
+ACTORS = [
+    ALICE, BOB, EVE, MALLORY,
+    Actor("fuzz", "1", "1", "Alice", private=True),
+    Actor("fuzz", "2", "2", "Bob", private=True),
+    Actor("fuzz", "9", "9", "Mallory", private=True),
+]
+FACES = ["7H", "10S", "QS", "AC", "KD", "*", "2H", "ZZ", "", "7H#9", "*#0=7H"]
+
+
+class Table:
+    """One store and service for all examples of a test (hypothesis runs the body many times)."""
+
+    def __init__(self, path) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.store = self.run(Store.open(f"sqlite+aiosqlite:///{path}"))
+        self.service = GameService(self.store, computer_delay=3600)
+        # thousands of presses a second from the same people: fair use is tested on its own
+        self.service.fair_use.users.rate = self.service.fair_use.chats.rate = 1e9
+        self.lessons = LessonService(self.store)
+        self.game_id = 0
+        self.lesson_id = 0
+        self.cases = 0
+
+    def run(self, awaitable):
+        return self.loop.run_until_complete(asyncio.wait_for(awaitable, ANSWER_WITHIN))
+
+    def close(self) -> None:
+        self.run(self.store.close())
+        self.loop.close()
+
+    def game(self) -> int:
+        """A running two-person game in chat -1 (a new one if the last has ended)."""
+        row = self.run(self.store.active_game("fuzz", "-1"))
+        if row is not None and row.status == "playing":
+            return row.id
+        if row is not None:
+            self.run(self.service.command(ALICE, "endgame"))
+        out = self.run(self.service.new_game(ALICE, "tahiti"))
+        gid = out.game_id
+        out = self.run(self.service.press(BOB, pack(gid, 0, "join")))
+        out = self.run(self.service.press(ALICE, pack(gid, out.group.version, "start")))
+        assert out.group_new, out.reply
+        self.game_id = gid
+        return gid
+
+    def lesson(self) -> int:
+        me = ACTORS[4]
+        out = self.run(self.lessons.start(me, "manipulation"))
+        self.lesson_id = out.game_id or self.run(self.lessons.active(me))
+        return self.lesson_id
+
+    def check(self, out, actor) -> None:
+        """Invariants after one answered press or command."""
+        self.cases += 1
+        assert out is not None
+        row = self.run(self.store.get_game(self.game_id))
+        rec = Record.from_dict(row.record)
+        state = rec.game()
+        if state is None:
+            return
+        assert not conservation_errors(state)
+        for user, screen in out.private.items():
+            seat = rec.seat_of(user)
+            assert seat is not None, f"a private screen for {user}, who has no seat"
+            hand_line = next(x for x in screen.text.splitlines() if x.startswith("Hand:"))
+            mine = sorted(c.pretty() for c in player_view(state, seat).draft_hand)
+            shown = sorted(hand_line.split()[2::2])
+            assert shown == mine, "a private screen shows another seat's hand"
+        if actor.user not in {s.user for s in rec.seats}:
+            assert not out.private, "a stranger was sent a private screen"
+
+
+def _table(tmp_path_factory, sqlite_template) -> Table:
+    path = tmp_path_factory.mktemp("fuzz") / "fuzz.db"
+    shutil.copy(sqlite_template, path)
+    return Table(path)
+
+
+numbers = st.one_of(
+    st.integers(-3, 300).map(str),
+    st.integers(-(10**30), 10**30).map(str),
+    st.sampled_from(["²", "١", "٣", "-0", "+1", " 1", "1 ", "0x1", "1e3", "00", "", "∞"]),
+)
+args = st.one_of(numbers, st.sampled_from(FACES).map(lambda f: f + "#0" if f else f),
+                 st.sampled_from(FACES), st.text(max_size=12),
+                 st.sampled_from(["5H,6H", "5H,", ",", "easy", "tahiti", "nope", "play_to"]))
+
+
+def _data(gid_text: str, version_text: str, verb: str, parts: list[str]) -> str:
+    return ":".join([gid_text, version_text, verb, *parts])
+
+
+def game_data(verbs):
+    return st.one_of(
+        st.builds(
+            _data,
+            st.one_of(st.just("{gid}"), numbers),
+            st.one_of(st.just("{ver}"), numbers),
+            st.sampled_from([*verbs, "zz", "JOIN", "tc ", ""]),
+            st.lists(args, max_size=3),
+        ),
+        st.text(max_size=80),
+        st.binary(max_size=80).map(lambda b: b.decode("utf-8", "replace")),
+    )
+
+
+@settings(max_examples=EXAMPLES, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(data=st.data())
+def test_game_buttons_fuzzed_through_the_core(tmp_path_factory, sqlite_template, caplog, data):
+    table = getattr(test_game_buttons_fuzzed_through_the_core, "table", None)
+    if table is None:
+        table = _table(tmp_path_factory, sqlite_template)
+        test_game_buttons_fuzzed_through_the_core.table = table  # type: ignore[attr-defined]
+    gid = table.game()
+    state = Record.from_dict(table.run(table.store.get_game(gid)).record).game()
+    raw = data.draw(game_data(list(buttons.GAME)))
+    raw = raw.replace("{gid}", str(gid)).replace("{ver}", str(state.version))
+    actor = data.draw(st.sampled_from(ACTORS))
+    with caplog.at_level(logging.ERROR):
+        out = table.run(table.service.press(actor, raw))
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], raw
+    table.check(out, actor)
+
+
+@settings(max_examples=EXAMPLES, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(data=st.data())
+def test_typed_verbs_fuzzed_through_the_core(tmp_path_factory, sqlite_template, caplog, data):
+    table = getattr(test_typed_verbs_fuzzed_through_the_core, "table", None)
+    if table is None:
+        table = _table(tmp_path_factory, sqlite_template)
+        test_typed_verbs_fuzzed_through_the_core.table = table  # type: ignore[attr-defined]
+    table.game()
+    verb = data.draw(st.sampled_from(
+        [*sorted(TYPED_VERBS), "table", "hand", "cards", "hint", "join", "rules", "leaderboard",
+         "stats", "help", "start", "lesson", "x" * 50, "/Lay@bot", "ДОБАВИТЬ"]))
+    text = data.draw(st.one_of(
+        st.text(max_size=400),
+        st.builds(lambda a, b, c: f"{a}:{b} {c}", st.text("AB ", max_size=5),
+                  st.lists(st.sampled_from([*FACES, "1", "²", "99"]), max_size=6).map(" ".join),
+                  st.sampled_from(["A", "new", "ZZZZ", ""])),
+        st.lists(st.sampled_from([*FACES, "1", "2", "²", "-1", "B", "1000"]), max_size=12)
+        .map(" ".join),
+        st.just("B: " + " " * 4000 + "1"),
+    ))
+    actor = data.draw(st.sampled_from(ACTORS))
+    with caplog.at_level(logging.ERROR):
+        out = table.run(table.service.command(actor, verb, text))
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], (verb, text[:80])
+    table.check(out, actor)
+
+
+@settings(max_examples=EXAMPLES, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(data=st.data())
+def test_lesson_buttons_and_verbs_fuzzed(tmp_path_factory, sqlite_template, caplog, data):
+    table = getattr(test_lesson_buttons_and_verbs_fuzzed, "table", None)
+    if table is None:
+        table = _table(tmp_path_factory, sqlite_template)
+        test_lesson_buttons_and_verbs_fuzzed.table = table  # type: ignore[attr-defined]
+    lid = table.lesson()
+    actor = data.draw(st.sampled_from(ACTORS[4:]))
+    with caplog.at_level(logging.ERROR):
+        if data.draw(st.booleans()):
+            raw = "L:" + data.draw(game_data(list(buttons.LESSON)))
+            raw = raw.replace("{gid}", str(lid)).replace("{ver}", "1")
+            out = table.run(table.lessons.press(actor, raw))
+        else:
+            verb = data.draw(st.sampled_from(["lay", "add", "move", "split", "take", "choose",
+                                              "show", "skip", "restart", "done", "joker"]))
+            out = table.run(table.lessons.command(actor, verb, data.draw(st.text(max_size=400))))
+    assert out is not None
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+def test_the_parser_is_total_and_exact():
+    """Whatever it gets, `parse` returns a Press or None, and a Press packs back to its data."""
+
+    @settings(max_examples=2000, deadline=None)
+    @given(st.one_of(st.text(max_size=80), game_data(list(buttons.GAME))))
+    def check(raw: str) -> None:
+        press = buttons.parse(raw)
+        if press is not None:
+            assert pack(press.game_id, press.version, press.action) == raw
+            assert 0 <= press.game_id <= buttons.MAX_GAME_ID
+            assert all(not isinstance(a, int) or 0 <= a <= buttons.MAX_INDEX or
+                       a in buttons.TIMER_CHOICES for a in press.args)
+
+    check()
