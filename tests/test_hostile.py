@@ -348,3 +348,32 @@ def test_fair_use_buckets_refill_and_stay_bounded():
     for i in range(1000):
         buckets.take(str(i))
     assert len(buckets) == 100
+
+
+# 9. Rows grew without bound: the action log was 97 % of the row and rewritten on every press.
+
+
+async def test_the_action_log_lives_outside_the_game_row(env):
+    service, store, _, _ = env
+    gid, _state, _actor = await _started(service, store)
+    for _ in range(6):
+        st = (await record(store, gid)).game()
+        turn = ALICE if st.turn == 0 else BOB
+        await service.press(turn, pack(gid, st.version, "draw"))
+    row = await store.get_game(gid)
+    assert row.record["state"]["actions"] == []
+    logged = await store.game_actions(gid)
+    assert len(logged) >= 6 and {a["kind"] for a in logged} >= {"draw"}, logged[:3]
+
+
+async def test_a_pruned_finished_game_answers_politely(env):
+    import time
+
+    service, store, _, _ = env
+    gid, state, actor = await _started(service, store)
+    await service.command(ALICE, "endgame")
+    later = time.time() + service.retention + 3600
+    done = await service.prune(later)
+    assert done["games_pruned"] == 1 and (await store.get_game(gid)).record.get("pruned")
+    out = await service.press(actor, pack(gid, state.version, "draw"))
+    assert "over" in out.reply

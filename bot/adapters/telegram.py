@@ -21,8 +21,8 @@ from telegram import (
 )
 from telegram.error import BadRequest, Forbidden, NetworkError, TelegramError
 from telegram.ext import (
-    AIORateLimiter,
     Application,
+    BaseRateLimiter,
     CallbackQueryHandler,
     CommandHandler,
     ContextTypes,
@@ -30,6 +30,7 @@ from telegram.ext import (
     filters,
 )
 
+from bot.adapters.telegram_limiter import ChatRateLimiter
 from bot.core.lessons import PREFIX as LESSON_PREFIX
 from bot.core.lessons import VERBS as LESSON_VERBS
 from bot.core.lessons import LessonService
@@ -114,7 +115,7 @@ class TelegramAdapter:
         *,
         base_url: str | None = None,
         base_file_url: str | None = None,
-        rate_limiter: AIORateLimiter | None = None,
+        rate_limiter: BaseRateLimiter | None = None,
         poll_timeout: float = 10,
         lessons: LessonService | None = None,
     ) -> None:
@@ -124,7 +125,8 @@ class TelegramAdapter:
         if base_url:
             builder = builder.base_url(base_url)
             builder = builder.base_file_url(base_file_url or base_url.replace("/bot", "/file/bot"))
-        builder = builder.rate_limiter(rate_limiter or AIORateLimiter(max_retries=3))
+        # One chat's flood control (429) holds back that chat only (AIORateLimiter: all).
+        builder = builder.rate_limiter(rate_limiter or ChatRateLimiter(max_retries=3))
         builder = builder.get_updates_read_timeout(poll_timeout + 5)
         self.app: Application = builder.build()
         self.poll_timeout = poll_timeout
@@ -145,11 +147,37 @@ class TelegramAdapter:
 
     # -- life cycle ---------------------------------------------------------------------
 
-    async def start(self, *, polling: bool = True) -> None:
+    async def start(
+        self,
+        *,
+        polling: bool = True,
+        webhook_url: str | None = None,
+        webhook_path: str = "telegram",
+        webhook_secret: str | None = None,
+        listen: str = "0.0.0.0",
+        port: int = 8443,
+    ) -> None:
+        """Start serving: long polling, or with `webhook_url` a webhook server on
+        `listen:port/webhook_path` that Telegram reaches at `webhook_url`. A webhook needs a
+        `webhook_secret`: Telegram sends it in X-Telegram-Bot-Api-Secret-Token and PTB answers
+        403 to a request without it (anyone may find the URL; only Telegram knows the secret)."""
+        if webhook_url and not webhook_secret:
+            raise ValueError("a webhook needs a secret token (TELEGRAM_WEBHOOK_SECRET)")
         await self.app.initialize()
         await self.app.bot.set_my_commands([BotCommand(c, d) for c, d in COMMANDS])
         await self.app.start()
-        if polling and self.app.updater:
+        if not self.app.updater:
+            return
+        if webhook_url:
+            await self.app.updater.start_webhook(
+                listen=listen,
+                port=port,
+                url_path=webhook_path,
+                webhook_url=webhook_url,
+                secret_token=webhook_secret,
+                allowed_updates=["message", "callback_query"],
+            )
+        elif polling:
             await self.app.updater.start_polling(
                 poll_interval=0,
                 timeout=self.poll_timeout,
@@ -162,6 +190,7 @@ class TelegramAdapter:
         if self.app.running:
             await self.app.stop()
         await self.app.shutdown()
+        await self.app.bot.shutdown()  # its HTTP clients, also after a start that failed midway
 
     @property
     def username(self) -> str:

@@ -117,6 +117,8 @@ class GameService:
         computer_delay: float = 1.2,
         tick: float = 1.0,
         rng: random.Random | None = None,
+        retention_days: float = 90,
+        lesson_retention_days: float = 30,
     ) -> None:
         self.store = store
         self.clock = clock
@@ -124,6 +126,9 @@ class GameService:
         self.tick = tick
         self.rng = rng  # None: deals from `secrets`
         self.fair_use = FairUse()
+        # finished games keep their result (leaderboards) but lose their record after this
+        self.retention = retention_days * 86400
+        self.lesson_retention = lesson_retention_days * 86400
         self.deliverers: dict[str, Deliver] = {}
         self._locks = GameLocks()
         self._computer_tasks: dict[int, asyncio.Task] = {}
@@ -139,10 +144,12 @@ class GameService:
         self.deliverers[platform] = deliver
 
     async def start(self) -> None:
-        """Resume every active game: computer turns and turn timers."""
+        """Resume every active game's computer turns and turn timers: only the games that have
+        something scheduled, and only their due times are read (the ticker loads a game when
+        its time comes)."""
         self._stopped = False
-        for row in await self.store.active_games():
-            self._after_save(row.id, Record.from_dict(row.record))
+        for game_id, due in await self.store.scheduled_games():
+            self._deadlines[game_id] = (due, None)
         self._ticker = asyncio.create_task(self._tick_loop())
 
     async def stop(self) -> None:
@@ -188,6 +195,8 @@ class GameService:
                 row = await self.store.get_game(game_id)
                 if row is None:
                     raise Reply("That game no longer exists.")
+                if row.record.get("pruned"):  # a finished game past its retention period
+                    raise Reply("This game is over. Start a new one with /newgame.")
                 record = Record.from_dict(row.record)
                 before = record.state
                 seats_before = [(x.user, x.computer) for x in record.seats]
@@ -206,6 +215,12 @@ class GameService:
                         out.game_id, out.platform, out.chat_id = game_id, row.platform, row.chat_id
                         out.revision, out.refs = row.version, record.refs
                     raise
+                actions: list[dict] = []
+                if record.state is not None and record.state.get("actions"):
+                    # The action log lives in its own table: the hot row stays the same size
+                    # at turn 1,000 as at turn 1.
+                    actions = record.state["actions"]
+                    record.state = {**record.state, "actions": []}
                 data = record.to_dict()
                 new_status = status or self._status(record)
                 if data == row.record and new_status == row.status:
@@ -224,6 +239,8 @@ class GameService:
                             seats=seat_rows(record) if seated else None,
                             rounds=new_rounds(before, record),
                             result=new_result(before, record),
+                            actions=actions,
+                            due_at=self._due(record, new_status),
                         )
                     except StaleGame:
                         continue
@@ -236,6 +253,19 @@ class GameService:
                 self._after_save(game_id, record)
                 return outcome
         raise Reply("The game is busy — try again.")
+
+    def _due(self, record: Record, status: str) -> float | None:
+        """When the game next needs background work (saved with the row, so a restarted
+        worker reads only these times): a computer's move now, else the turn's reminder or
+        deadline; None when nothing is scheduled."""
+        state = record.game() if status == "playing" else None
+        if state is None or state.phase != "play" or not record.humans():
+            return None
+        if record.seats[state.turn].is_computer:
+            return self.clock()
+        if record.deadline is None:
+            return None
+        return record.deadline if record.warned else record.deadline - record.turn_seconds / 2
 
     def _after_save(self, game_id: int, record: Record) -> None:
         state = record.game()
@@ -1012,6 +1042,20 @@ class GameService:
         screen.buttons = []
         return screen
 
+    async def prune(self, now: float | None = None) -> dict[str, int]:
+        """Slim finished games older than the retention period (their results stay) and drop
+        old lessons."""
+        from datetime import UTC, datetime
+
+        now = self.clock() if now is None else now
+        done = await self.store.prune(
+            datetime.fromtimestamp(now - self.retention, UTC),
+            datetime.fromtimestamp(now - self.lesson_retention, UTC),
+        )
+        if any(done.values()):
+            log.info("pruned: %s", done)
+        return done
+
     async def close_idle(self, now: float | None = None) -> int:
         """Close the games nobody has touched for IDLE_SECONDS (lobbies, games, lessons), each
         with a last message in its chat; how many were closed."""
@@ -1126,8 +1170,9 @@ class GameService:
                 next_sweep = now + IDLE_SWEEP
                 try:
                     await self.close_idle(now)
+                    await self.prune(now)
                 except Exception:
-                    log.exception("closing idle games failed")
+                    log.exception("closing idle games or pruning failed")
             for game_id, (deadline, warn) in list(self._deadlines.items()):
                 if now < deadline and (warn is None or now < warn):
                     continue  # nothing due: no store read
@@ -1136,12 +1181,17 @@ class GameService:
                 except Exception:
                     log.exception("timer failed in game %s", game_id)
 
-    async def _check_timer(self, game_id: int, deadline: float, now: float) -> None:
+    async def _check_timer(self, game_id: int, due: float, now: float) -> None:
         row = await self.store.get_game(game_id)
         if row is None or row.status != "playing":
             self._deadlines.pop(game_id, None)
             return
         record = Record.from_dict(row.record)
+        state = record.game()
+        deadline = record.deadline
+        if state is None or deadline is None or record.seats[state.turn].is_computer:
+            self._after_save(game_id, record)  # a computer's turn (after a restart), or nothing
+            return
         half = deadline - record.turn_seconds / 2
         if now >= deadline:
             outcome = await self._mutate(game_id, lambda r, rec: self._timeout(r, rec, deadline))

@@ -3,6 +3,9 @@
     store = await Store.open()          # DATABASE_URL, else sqlite data/rummy.db; migrates
     game = await store.create_game("telegram", "-100123", {"rulebook": "manipulation"})
     game = await store.save_game(game.id, record, expected_version=game.version)
+    game = await store.save_game(game.id, record, expected_version=game.version,
+                                 actions=[new_action], due_at=deadline)  # log: game_actions()
+    await store.due_games(time.time()); await store.prune(finished_before, lessons_before)
 
 `migrate(url)` is the sync entry point for `rummy migrate`.
 """

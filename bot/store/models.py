@@ -2,7 +2,9 @@
 
 players   one per (platform, user id); computer levels are pseudo-players ("computer:medium")
 chats     one per (platform, chat id)
-games     the core's record (JSON) + version for optimistic concurrency; one active per chat
+games     the core's record (JSON) + version for optimistic concurrency; one active per chat;
+          due_at = when the game next needs background work (timer, reminder, computer move)
+game_actions  a game's action log, one row per action (appended; the record stays small)
 seats     who sits where in a game
 rounds / round_scores   per-round points and running totals, written once per round
 results / result_seats  a finished game, written once per game
@@ -108,9 +110,13 @@ games = Table(
     Column("version", Integer, nullable=False),
     Column("created_at", UTCDateTime, nullable=False),
     Column("updated_at", UTCDateTime, nullable=False),
+    # Epoch seconds when the game next needs background work: a turn deadline, the half-time
+    # reminder or a computer's move; NULL = nothing scheduled. Workers poll it (index).
+    Column("due_at", Float, nullable=True),
     ForeignKeyConstraint(["platform", "chat_id"], ["chats.platform", "chats.chat_id"]),
     CheckConstraint("status IN ('lobby', 'playing', 'finished', 'ended')", name="status"),
     Index("ix_games_status", "status"),
+    Index("ix_games_due_at", "due_at"),
     # One active game per chat, enforced by the database so two workers cannot both open one.
     Index(
         "uq_games_active_chat",
@@ -120,6 +126,16 @@ games = Table(
         sqlite_where=text("status IN ('lobby', 'playing')"),
         postgresql_where=text("status IN ('lobby', 'playing')"),
     ),
+)
+
+# The action log, out of the record: a save appends its new actions instead of rewriting the
+# whole log. seq = the action's index in the game's log (0, 1, 2, ...).
+game_actions = Table(
+    "game_actions",
+    metadata,
+    Column("game_id", ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("data", Json, nullable=False),
 )
 
 seats = Table(

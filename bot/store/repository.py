@@ -4,15 +4,32 @@ Every method is one transaction, committed before it returns, so whatever the bo
 afterwards is already durable. Writes take SQLite's write lock up front (see engine.py);
 on PostgreSQL the game row's `version` gives optimistic concurrency and the partial unique
 index `uq_games_active_chat` keeps one active game per chat.
+
+Rows stay bounded: a game's action log lives in `game_actions` (a save appends its new actions,
+it never rewrites the log), `due_at` says when a game next needs background work (so a worker
+starting up reads (id, due_at) pairs, not every game whole), and `prune` shrinks old finished
+games to stubs and deletes old lessons.
 """
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Sequence
+from datetime import datetime
 from types import TracebackType
-from typing import Any
+from typing import Any, Final, Literal
 
-from sqlalchemy import Row, delete, insert, select, update
+from sqlalchemy import (
+    ColumnElement,
+    Integer,
+    Row,
+    bindparam,
+    delete,
+    func,
+    insert,
+    select,
+    update,
+)
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
@@ -22,6 +39,7 @@ from .engine import make_engine, writer
 from .migrate import run_migrations
 from .rows import (
     ACTIVE_STATUSES,
+    DONE_STATUSES,
     STATUSES,
     GameExists,
     GameResult,
@@ -35,6 +53,15 @@ from .rows import (
 )
 from .sql import insert_for
 from .urls import database_url
+
+
+class _Keep(enum.Enum):
+    KEEP = "keep"
+
+
+# save_game(due_at=KEEP), the default: leave the game's due_at as it is.
+KEEP: Final = _Keep.KEEP
+PRUNE_BATCH = 500  # game rows per transaction in `prune`
 
 
 class Store:
@@ -135,7 +162,8 @@ class Store:
         return None if row is None else _game_row(row)
 
     async def active_games(self) -> list[GameRow]:
-        """Every lobby/playing game, oldest first (after a restart: resume timers)."""
+        """Every lobby/playing game whole, oldest first. At start-up prefer `scheduled_games`
+        (only ids and times) and load a game when it is due."""
         async with self._engine.connect() as conn:
             rows = await conn.execute(
                 select(db.games)
@@ -165,13 +193,19 @@ class Store:
         seats: list[SeatRow] | None = None,
         rounds: Sequence[RoundRow] = (),
         result: GameResult | None = None,
+        actions: Sequence[dict] = (),
+        due_at: float | Literal[_Keep.KEEP] | None = KEEP,
     ) -> GameRow:
         """Write the record if the row is still at `expected_version`; it becomes version + 1.
 
         What the move brought goes in the same transaction — new `seats`, finished `rounds`,
-        the game's `result` — so a crash can't leave a finished game that no leaderboard
-        counts. StaleGame if someone saved first (reload and retry); LookupError if there is
-        no such game; GameExists if reactivating it would give its chat two active games.
+        the game's `result`, the new `actions` (appended to the game's log, see
+        `game_actions`) — so a crash can't leave a finished game that no leaderboard counts,
+        nor a record ahead of its log. `due_at` (epoch seconds, None = nothing due) is written
+        only when given; a save that finishes or ends the game without giving it clears it.
+        StaleGame if someone saved first (reload and retry; nothing was written);
+        LookupError if there is no such game; GameExists if reactivating it would give its
+        chat two active games.
         """
         values: dict[str, Any] = {
             "record": record,
@@ -181,6 +215,10 @@ class Store:
         if status is not None:
             _check_status(status)
             values["status"] = status
+        if due_at is not KEEP:
+            values["due_at"] = None if due_at is None else float(due_at)
+        elif status in DONE_STATUSES:
+            values["due_at"] = None  # nothing more to do for it
         # The version check lives in the UPDATE's WHERE, so the database decides the race:
         # a concurrent writer blocks on the row lock, then finds the version moved on.
         stmt = (
@@ -201,6 +239,11 @@ class Store:
                     if current.one_or_none() is None:
                         raise LookupError(f"no game {game_id}")
                     raise StaleGame(game_id, expected_version)
+                if actions:
+                    # Safe to number after the current last: the UPDATE above holds the row
+                    # lock (SQLite: the write lock) until commit, so no other save of this
+                    # game is between this read and the insert.
+                    await _append_actions(conn, game_id, actions)
                 if seats is not None:
                     await _write_seats(conn, game_id, seats)
                 for done in rounds:
@@ -213,6 +256,123 @@ class Store:
                 await self._raise_if_active(game.platform, game.chat_id, error)
             raise
         return _game_row(row)
+
+    async def game_actions(self, game_id: int) -> list[dict]:
+        """The game's action log (what the saves appended), in order; [] if none."""
+        async with self._engine.connect() as conn:
+            rows = await conn.execute(
+                select(db.game_actions.c.data)
+                .where(db.game_actions.c.game_id == game_id)
+                .order_by(db.game_actions.c.seq)
+            )
+            return list(rows.scalars())
+
+    # -- background work -------------------------------------------------------------------
+
+    async def due_games(self, now: float) -> list[int]:
+        """Ids of playing games whose due_at has come (due_at <= now), soonest first."""
+        async with self._engine.connect() as conn:
+            rows = await conn.execute(
+                select(db.games.c.id)
+                .where(db.games.c.due_at <= now, db.games.c.status == "playing")
+                .order_by(db.games.c.due_at, db.games.c.id)
+            )
+            return list(rows.scalars())
+
+    async def scheduled_games(self) -> list[tuple[int, float]]:
+        """(id, due_at) of every playing game with something scheduled, soonest first: what a
+        worker starting up needs to re-arm its timers, without reading any game whole."""
+        async with self._engine.connect() as conn:
+            rows = await conn.execute(
+                select(db.games.c.id, db.games.c.due_at)
+                .where(db.games.c.due_at.is_not(None), db.games.c.status == "playing")
+                .order_by(db.games.c.due_at, db.games.c.id)
+            )
+            return [(row.id, row.due_at) for row in rows]
+
+    async def idle_games(self, updated_before: datetime, limit: int = 100) -> list[int]:
+        """Ids of lobby/playing games not saved since `updated_before`, stalest first (to end
+        abandoned games); at most `limit`."""
+        async with self._engine.connect() as conn:
+            rows = await conn.execute(
+                select(db.games.c.id)
+                .where(
+                    db.games.c.status.in_(ACTIVE_STATUSES),
+                    db.games.c.updated_at < updated_before,
+                )
+                .order_by(db.games.c.updated_at, db.games.c.id)
+                .limit(limit)
+            )
+            return list(rows.scalars())
+
+    async def prune(self, finished_before: datetime, lessons_before: datetime) -> dict[str, int]:
+        """Shrink what old games keep, PRUNE_BATCH rows per transaction.
+
+        Games finished/ended and not saved since `finished_before` lose their action log and
+        their record becomes a stub: {"rulebook", "seats": [{"name"}], "pruned": True}. Their
+        row, seats, rounds and result stay, so leaderboards and /stats do not change. Lesson
+        rows (a non-empty record["lesson"]; never rated) finished/ended before
+        `lessons_before` are deleted with everything that hangs off them. Counts of what was
+        done: {"games_pruned", "actions_deleted", "lessons_deleted"}.
+        """
+        g = db.games.c
+        lesson = g.record["lesson"].as_string()  # NULL when absent or JSON null
+        is_lesson = lesson.is_not(None) & lesson.not_in(("{}", "[]", ""))
+        done = g.status.in_(DONE_STATUSES)
+        counts = {"games_pruned": 0, "actions_deleted": 0, "lessons_deleted": 0}
+
+        old_lessons = done & (g.updated_at < lessons_before) & is_lesson
+        while True:
+            async with self._writer.begin() as conn:
+                ids = await _locked_ids(conn, old_lessons)
+                if ids:
+                    await conn.execute(delete(db.games).where(g.id.in_(ids)))
+            counts["lessons_deleted"] += len(ids)
+            if len(ids) < PRUNE_BATCH:
+                break
+
+        prunable = (
+            done
+            & (g.updated_at < finished_before)
+            & g.record["pruned"].as_string().is_(None)
+            & ~is_lesson  # a lesson is kept whole until lessons_before, then deleted
+        )
+        last = 0
+        while True:
+            async with self._writer.begin() as conn:
+                rows = (
+                    await conn.execute(
+                        select(g.id, g.record["rulebook"], g.record["seats"])
+                        .where(prunable, g.id > last)
+                        .order_by(g.id)
+                        .limit(PRUNE_BATCH)
+                        .with_for_update()
+                    )
+                ).all()
+                if rows:
+                    last = rows[-1][0]
+                    ids = [row[0] for row in rows]
+                    gone = await conn.execute(
+                        delete(db.game_actions).where(db.game_actions.c.game_id.in_(ids))
+                    )
+                    counts["actions_deleted"] += max(gone.rowcount or 0, 0)
+                    await conn.execute(
+                        update(db.games)
+                        .where(g.id == bindparam("b_id"))
+                        .values(
+                            record=bindparam("b_record", type_=g.record.type),
+                            due_at=None,
+                            version=g.version + 1,
+                        ),
+                        [
+                            {"b_id": game_id, "b_record": _stub(rulebook, seats)}
+                            for game_id, rulebook, seats in rows
+                        ],
+                    )
+            counts["games_pruned"] += len(rows)
+            if len(rows) < PRUNE_BATCH:
+                break
+        return counts
 
     async def _raise_if_active(self, platform: str, chat_id: str, error: Exception) -> None:
         """After a unique-index violation: name the chat's active game, if that was the cause."""
@@ -344,6 +504,44 @@ async def _write_round(conn: AsyncConnection, game_id: int, done: RoundRow) -> N
     )
 
 
+async def _append_actions(conn: AsyncConnection, game_id: int, actions: Sequence[dict]) -> None:
+    """Number the actions after the game's current last one (max(seq): an index lookup)."""
+    a = db.game_actions.c
+    if len(actions) == 1:  # the usual press: one statement, INSERT ... SELECT max(seq) + 1
+        following = select(
+            bindparam("a_game", game_id, type_=Integer),
+            func.coalesce(func.max(a.seq), -1) + 1,
+            bindparam("a_data", actions[0], type_=a.data.type),
+        ).where(a.game_id == game_id)
+        await conn.execute(
+            insert(db.game_actions).from_select(["game_id", "seq", "data"], following)
+        )
+        return
+    last = (await conn.execute(select(func.max(a.seq)).where(a.game_id == game_id))).scalar()
+    first = 0 if last is None else last + 1
+    await conn.execute(
+        insert(db.game_actions),
+        [{"game_id": game_id, "seq": first + n, "data": data} for n, data in enumerate(actions)],
+    )
+
+
+async def _locked_ids(conn: AsyncConnection, where: ColumnElement[bool]) -> list[int]:
+    """Up to PRUNE_BATCH game ids matching `where`, locked until the transaction ends."""
+    rows = await conn.execute(
+        select(db.games.c.id).where(where).order_by(db.games.c.id).limit(PRUNE_BATCH)
+        .with_for_update()
+    )
+    return list(rows.scalars())
+
+
+def _stub(rulebook: Any, seats: Any) -> dict[str, Any]:
+    """What a pruned game's record keeps: enough to name the game and who played it."""
+    names = [
+        {"name": seat.get("name")} for seat in seats or () if isinstance(seat, dict)
+    ]
+    return {"rulebook": rulebook, "seats": names, "pruned": True}
+
+
 async def _require_game(conn: AsyncConnection, game_id: int) -> None:
     found = await conn.execute(select(db.games.c.id).where(db.games.c.id == game_id))
     if found.first() is None:
@@ -360,5 +558,5 @@ def _game_row(row: Row[Any]) -> GameRow:
     return GameRow(
         id=m["id"], platform=m["platform"], chat_id=m["chat_id"], status=m["status"],
         record=m["record"], version=m["version"], created_at=m["created_at"],
-        updated_at=m["updated_at"],
+        updated_at=m["updated_at"], due_at=m.get("due_at"),
     )

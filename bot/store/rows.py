@@ -6,7 +6,8 @@ from dataclasses import dataclass
 from datetime import datetime
 
 ACTIVE_STATUSES = ("lobby", "playing")
-STATUSES = (*ACTIVE_STATUSES, "finished", "ended")
+DONE_STATUSES = ("finished", "ended")
+STATUSES = (*ACTIVE_STATUSES, *DONE_STATUSES)
 
 
 class StaleGame(Exception):
@@ -36,6 +37,7 @@ class GameRow:
     version: int
     created_at: datetime
     updated_at: datetime
+    due_at: float | None = None  # epoch s of the next background work (timer, computer move)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,224 @@
+"""Store benchmark: the cost of one save_game, small game row vs one carrying a long action log.
+
+    .venv/bin/python bench/rows.py               # SQLite (a temp file): a readable table
+    .venv/bin/python bench/rows.py --pg          # ... and PostgreSQL (a scratch database)
+    .venv/bin/python bench/rows.py --json        # ... and, as the last line, one JSON object
+    .venv/bin/python bench/rows.py --saves 300 --pg-url postgresql://postgres@127.0.0.1/test
+
+The records are a real game's: three easy computers play Carousel (seed 1) to the end; the
+record (the core's shape: settings, seats, engine state, UI, log, refs) is taken after its 1st
+action ("turn 1") and after its 1,000th ("1000 actions"). Two shapes of the same game:
+
+- old: the action log inside the record (`state["actions"]`), so every save rewrites it whole;
+- new: `state["actions"]` is [] in the record and each save appends its one new action to
+  game_actions (`save_game(..., actions=[...])`); for "1000 actions" the table already holds
+  the game's 1,000 actions.
+
+Each row: median and p90 of `--saves` consecutive saves of one game (each a real transaction,
+committed; the record changes a little every time), the median `get_game` (every press loads
+the row), and the row's record size in JSON. Ratios: old/new at 1000 actions. Timings are wall
+clock on a shared machine: compare rows of one run, not single figures across runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import copy
+import json
+import secrets
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bot.store import Store
+from engine import get_rulebook
+from engine.playout import play_game
+
+PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/test"
+MARKS = (1, 1000)  # actions played when the record is taken
+CLOCK = time.perf_counter
+
+
+def game_states() -> dict[int, dict[str, Any]]:
+    """The engine state (to_dict) after each of MARKS actions of one real game."""
+    taken: dict[int, dict[str, Any]] = {}
+    count = 0
+
+    def on_action(_before: Any, _action: Any, after: Any) -> None:
+        nonlocal count
+        count += 1
+        if count in MARKS:
+            taken[count] = copy.deepcopy(after.to_dict())
+
+    play_game(get_rulebook("carousel"), ["easy"] * 3, 1, check=False, on_action=on_action)
+    missing = [m for m in MARKS if m not in taken]
+    if missing:
+        raise SystemExit(f"the benchmark game ended before {missing} actions")
+    return taken
+
+
+def core_record(state: dict[str, Any]) -> dict[str, Any]:
+    """The core's record around an engine state (bot/core/record.py's shape)."""
+    seats = [
+        {"name": f"Player {i}", "user": str(1000 + i), "player_id": i + 1, "computer": None,
+         "timeouts": 0, "was_human": False}
+        for i in range(state["players"])
+    ]
+    ui = {
+        str(i): {"selected": [], "mode": "main", "sort": "suit", "page": 0, "notice": "",
+                 "joker_group": None, "joker_options": []}
+        for i in range(state["players"])
+    }
+    return {
+        "rulebook": state["rulebook"], "options": dict(state["options"]), "host": "1000",
+        "seats": seats, "state": state, "ui": ui, "turn_seconds": 180,
+        "deadline": time.time() + 180, "warned": False,
+        "log": [f"Player {i % 3} drew a card." for i in range(20)],
+        "refs": {"table": 123456, "private": {"1000": 7, "1001": 8, "1002": 9}},
+        "seed": 1, "lesson": None, "lobby_version": 3,
+    }
+
+
+async def measure(
+    store: Store, chat: str, record: dict[str, Any], log: list[dict], new: bool, saves: int
+) -> dict[str, Any]:
+    """Time `saves` saves of one game; `new`: log out of the record, one action appended each."""
+    record = copy.deepcopy(record)
+    actions = record["state"]["actions"]
+    if new:
+        record["state"]["actions"] = []
+    row = await store.create_game("telegram", chat, record, status="playing")
+    if new and log:
+        row = await store.save_game(row.id, record, expected_version=row.version, actions=log)
+    times = []
+    for n in range(saves):
+        record["state"]["version"] += 1  # what a press changes, roughly
+        record["ui"]["0"]["page"] = n % 3
+        action = actions[n % len(actions)]
+        started = CLOCK()
+        row = await store.save_game(
+            row.id, record, expected_version=row.version,
+            actions=[action] if new else (), due_at=time.time() + 180,
+        )
+        times.append(CLOCK() - started)
+    loads = []
+    for _ in range(max(10, saves // 4)):
+        started = CLOCK()
+        await store.get_game(row.id)
+        loads.append(CLOCK() - started)
+    times.sort()
+    return {
+        "save_ms": round(statistics.median(times) * 1000, 3),
+        "save_p90_ms": round(times[int(len(times) * 0.9) - 1] * 1000, 3),
+        "load_ms": round(statistics.median(loads) * 1000, 3),
+        "record_bytes": len(json.dumps(record, separators=(",", ":")).encode()),
+        "log_rows": len(await store.game_actions(row.id)),
+    }
+
+
+async def run_backend(url: str, states: dict[int, dict[str, Any]], saves: int) -> dict:
+    store = await Store.open(url)
+    out: dict[str, Any] = {}
+    try:
+        for mark, state in states.items():
+            record = core_record(state)
+            for shape in ("old", "new"):
+                log = state["actions"] if shape == "new" else []
+                out[f"{mark}/{shape}"] = await measure(
+                    store, f"{mark}-{shape}", record, log, shape == "new", saves
+                )
+    finally:
+        await store.close()
+    return out
+
+
+async def scratch_pg(admin: str) -> tuple[str, str]:
+    import asyncpg
+
+    name = f"rummy_bench_{secrets.token_hex(4)}"
+    conn = await asyncpg.connect(admin, timeout=5)
+    try:
+        await conn.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await conn.close()
+    return name, admin.rsplit("/", 1)[0] + "/" + name
+
+
+async def drop_pg(admin: str, name: str) -> None:
+    import asyncpg
+
+    conn = await asyncpg.connect(admin, timeout=5)
+    try:
+        await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    finally:
+        await conn.close()
+
+
+def print_table(figures: dict[str, dict[str, dict[str, Any]]], saves: int) -> None:
+    print(f"save_game: median / p90 of {saves} saves of one game; load = median get_game")
+    head = f"{'backend':<11}{'game':<14}{'shape':<6}{'record':>10}{'log rows':>10}"
+    head += f"{'save ms':>10}{'p90 ms':>9}{'load ms':>9}"
+    print(head)
+    print("-" * len(head))
+    for backend, rows in figures.items():
+        for key, f in rows.items():
+            mark, shape = key.split("/")
+            game = "turn 1" if mark == "1" else f"{mark} actions"
+            size = f"{f['record_bytes'] / 1024:.1f} KiB"
+            print(
+                f"{backend:<11}{game:<14}{shape:<6}{size:>10}{f['log_rows']:>10}"
+                f"{f['save_ms']:>10.2f}{f['save_p90_ms']:>9.2f}{f['load_ms']:>9.2f}"
+            )
+        old, new = rows[f"{MARKS[-1]}/old"], rows[f"{MARKS[-1]}/new"]
+        print(
+            f"{'':<11}at {MARKS[-1]} actions: save old/new {old['save_ms'] / new['save_ms']:.1f}x,"
+            f" load old/new {old['load_ms'] / new['load_ms']:.1f}x,"
+            f" record old/new {old['record_bytes'] / new['record_bytes']:.0f}x"
+        )
+
+
+async def main_async(args: argparse.Namespace) -> dict[str, Any]:
+    started = time.monotonic()
+    states = game_states()
+    figures: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        figures["sqlite"] = await run_backend(
+            f"sqlite+aiosqlite:///{Path(tmp) / 'bench.db'}", states, args.saves
+        )
+    if args.pg:
+        name, url = await scratch_pg(args.pg_url)
+        try:
+            figures["postgresql"] = await run_backend(url, states, args.saves)
+        finally:
+            await drop_pg(args.pg_url, name)
+    print_table(figures, args.saves)
+    out = {"saves": args.saves, "wall_s": round(time.monotonic() - started, 1), **figures}
+    for backend in figures:
+        old, new = figures[backend][f"{MARKS[-1]}/old"], figures[backend][f"{MARKS[-1]}/new"]
+        out[f"{backend}_save_ratio_old_new_{MARKS[-1]}"] = round(
+            old["save_ms"] / new["save_ms"], 2
+        )
+    print(f"wall {out['wall_s']} s")
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--saves", type=int, default=150, help="saves timed per row")
+    parser.add_argument("--pg", action="store_true", help="also PostgreSQL (scratch database)")
+    parser.add_argument("--pg-url", default=PG_ADMIN, help="server for --pg's scratch database")
+    parser.add_argument("--json", action="store_true", help="one JSON object on the last line")
+    args = parser.parse_args()
+    out = asyncio.run(main_async(args))
+    if args.json:
+        print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main()
