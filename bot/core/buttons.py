@@ -83,8 +83,11 @@ class Press:
 
 
 def _number(text: str, limit: int) -> int | None:
-    """A plain ASCII decimal in 0..limit (`'²'.isdigit()` is True, `int('²')` fails)."""
+    """A plain ASCII decimal in 0..limit, no leading zeros (`'²'.isdigit()` is True, and
+    `int('²')` fails)."""
     if not text or len(text) > len(str(limit)) or not (text.isascii() and text.isdecimal()):
+        return None
+    if len(text) > 1 and text[0] == "0":  # one spelling per number: what `pack` writes
         return None
     value = int(text)
     return value if value <= limit else None

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -73,6 +74,8 @@ from .typed import TypedError, parse_typed
 from .views import Button, Outcome, Screen
 
 PREFIX = LESSON_PREFIX
+SORRY = "Sorry, something went wrong there. The lesson is saved — please try again."
+log = logging.getLogger(__name__)
 MAX_TYPED = 300
 CARDS_PER_ROW = 8
 MAX_CARD_BUTTONS = 24
@@ -231,6 +234,13 @@ class LessonService:
 
     async def press(self, actor: Any, data: str) -> Outcome:
         """A button from a lesson screen (`L:<game id>:<ver>:<action>`)."""
+        try:
+            return await self._press(actor, data)
+        except Exception:  # never a traceback in chat, never a spinning button
+            log.exception("lesson press %r failed", data)
+            return Outcome(reply=SORRY, alert=True)
+
+    async def _press(self, actor: Any, data: str) -> Outcome:
         parsed = unpack_lesson(data)
         if parsed is None:
             return Outcome(reply="That button is not from this bot.", alert=True)
@@ -249,6 +259,13 @@ class LessonService:
 
     async def command(self, actor: Any, verb: str, args: str = "") -> Outcome:
         """Typed: /lesson [rulebook], and in a lesson /lay 5H 6H 7H, /done, /skip, /quit…"""
+        try:
+            return await self._command(actor, verb, args)
+        except Exception:
+            log.exception("lesson command /%s failed", verb[:40])
+            return Outcome(reply=SORRY, alert=True)
+
+    async def _command(self, actor: Any, verb: str, args: str = "") -> Outcome:
         verb = verb[:64].lower().lstrip("/").split("@")[0]
         if len(args) > MAX_TYPED:
             return Outcome(reply=f"That's too long (at most {MAX_TYPED} characters).", alert=True)
