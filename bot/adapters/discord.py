@@ -23,21 +23,27 @@ import yarl
 from discord import app_commands
 from discord.gateway import DiscordWebSocket
 
+from bot.core.names import clean_name
 from bot.core.per_game import MEMORY_ONLY, GameLocks, RecentRefs
-from bot.core.service import Actor, GameService, pack
+from bot.core.service import NOT_OURS, Actor, GameService, pack
 from bot.core.views import Button, Outcome, Screen
 
 from .discord_commands import add_commands
-from .discord_layout import discordify
-from .discord_ui import GameButton, GameSelect, build_view
+from .discord_layout import render
+from .discord_ui import GameButton, GameSelect, build_view, claims
 
 log = logging.getLogger(__name__)
 PLATFORM = "discord"
 TOKEN_LIFETIME = 14 * 60  # interaction tokens die after 15 min; leave a margin
 CLOSED_DMS = 50007  # "Cannot send messages to this user"
-CHANNEL_ONLY = ("join", "leave", "endgame")  # the core reads them as unknown in a DM
+# Joining is done where the lobby is. /leave and /endgame do work in a DM: they mean the DM's
+# own game (one against the computer), which has no channel to go to.
+CHANNEL_ONLY = ("join",)
 TYPED = ("lay", "add", "take", "move", "split", "done", "reset", "draw", "pass", "knock",
          "giveup", "hint")
+# Typed in a DM, for the DM's own game too (slash commands synced to one server only are not
+# offered in DMs): the word typed -> the core's verb.
+TYPED_GAME = {"leave": "leave", "end": "endgame", "endgame": "endgame"}
 # Refs kept only in memory: the picture a message shows (":img": unknown after a restart, so
 # it is uploaded again rather than trusted) and the revision it shows (":v").
 
@@ -97,6 +103,9 @@ class RummyClient(discord.Client):
 
     async def on_message(self, message: discord.Message) -> None:
         await self.adapter.on_message(message)
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        await self.adapter.on_interaction(interaction)
 
 
 class DiscordAdapter:
@@ -208,8 +217,8 @@ class DiscordAdapter:
     @staticmethod
     def actor(interaction: discord.Interaction) -> Actor:
         user = interaction.user
-        return Actor(PLATFORM, str(interaction.channel_id or 0), str(user.id), user.display_name,
-                     private=interaction.guild_id is None)
+        return Actor(PLATFORM, str(interaction.channel_id or 0), str(user.id),
+                     clean_name(user.display_name), private=interaction.guild_id is None)
 
     @staticmethod
     async def _defer(interaction: discord.Interaction, **kwargs: Any) -> bool:
@@ -224,15 +233,20 @@ class DiscordAdapter:
         return True
 
     async def slash(self, interaction: discord.Interaction, verb: str, args: str = "", *,
-                    public: bool = False, actor: Actor | None = None) -> None:
-        """A slash command: acknowledge (ephemeral unless `public`), ask the core, answer."""
+                    public: bool = False, about: Actor | None = None) -> None:
+        """A slash command: acknowledge (ephemeral unless `public`), ask the core, answer.
+        `about`: /stats of another member (the asker's fair-use budget pays for it)."""
         async with self._working():
             ctx = _Ctx(interaction, str(interaction.user.id), thinking=True)
             try:
                 ctx.alive = await self._defer(interaction, ephemeral=not public, thinking=True)
-                actor = actor or self.actor(interaction)
+                actor = self.actor(interaction)
                 if actor.private and verb in CHANNEL_ONLY:
                     outcome = Outcome(reply="Use this in the server channel where you play.")
+                elif about is not None:
+                    slow = self.service.fair_use.check(actor.platform, actor.user, actor.chat_id)
+                    outcome = (Outcome(reply=slow, alert=True) if slow else
+                               Outcome(reply=await self.service.stats(about, args or None)))
                 else:
                     outcome = await self.service.command(actor, verb, args)
                 if verb == "join" and not outcome.alert and outcome.game_id is not None:
@@ -245,6 +259,25 @@ class DiscordAdapter:
                 await self._apologize(interaction)
 
     # -- components and messages --------------------------------------------------------
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Every interaction passes here (after discord.py handed it to its handlers): a
+        component interaction none of our items will answer — a forged or unknown custom_id,
+        one not on the message — gets a polite answer instead of "This interaction failed"."""
+        if interaction.type is not discord.InteractionType.component or claims(interaction):
+            return
+        data: Any = interaction.data or {}
+        log.info("component %.120r is not ours", data.get("custom_id"))
+        await self.reject(interaction)
+
+    async def reject(self, interaction: discord.Interaction) -> None:
+        """A button or menu that is not exactly one of ours (the core's words for it)."""
+        async with self._working():
+            with contextlib.suppress(discord.HTTPException):
+                if interaction.response.is_done():
+                    await interaction.followup.send(NOT_OURS, ephemeral=True)
+                else:
+                    await interaction.response.send_message(NOT_OURS, ephemeral=True)
 
     async def on_press(self, interaction: discord.Interaction, data: str) -> None:
         async with self._working():
@@ -277,9 +310,12 @@ class DiscordAdapter:
                     changes = [f"s0:{t}" for t in shown if t not in values]
                     changes += [f"s1:{t}" for t in values if t not in shown]
                     outcome = Outcome()
-                    for change in changes:
+                    for number, change in enumerate(changes):
                         data = pack(game_id, version, change)
-                        step = _own_game(await self.service.press(actor, data), data)
+                        # one pick in the menu is one press for fair use, however many cards
+                        step = _own_game(
+                            await self.service.press(actor, data, metered=number == 0), data
+                        )
                         outcome = step if outcome.game_id is None else outcome.merge(step)
                         if step.alert:
                             break
@@ -300,18 +336,20 @@ class DiscordAdapter:
             return
         verb, _, rest = message.content.strip().lstrip("/!").partition(" ")
         verb = verb.lower()
+        verb = TYPED_GAME.get(verb, verb)
         async with self._working():
             try:
-                if verb not in TYPED:
+                if verb not in TYPED and verb not in TYPED_GAME.values():
                     await message.channel.send("Use the buttons on your cards, or type a move: "
                                                "`lay 7H 8H 9H` · `add B 10H` · `move B:QS A` · "
                                                "`split B 4` · `take B QS` · `done` · `draw`.")
                     return
                 actor = Actor(PLATFORM, str(message.channel.id), str(message.author.id),
-                              message.author.display_name, private=True)
+                              clean_name(message.author.display_name), private=True)
                 outcome = await self.service.command(actor, verb, rest)
-                if outcome.reply and outcome.alert:
-                    await message.channel.send(discordify(outcome.reply)[:2000])
+                said = verb in TYPED_GAME.values() and actor.user not in outcome.private_notes
+                if outcome.reply and (outcome.alert or said):
+                    await message.channel.send(render(outcome.reply))
                 if actor.user in outcome.private:  # below the typed line, not edited above it
                     outcome.private_new.add(actor.user)
                 await self.deliver(outcome)
@@ -329,7 +367,7 @@ class DiscordAdapter:
         await self.deliver(outcome, ctx)
         if not ctx.alive:
             return
-        text = discordify(outcome.reply or "")
+        text = render(outcome.reply or "")
         if text == "OK" or (ctx.showed_private and not outcome.alert):
             text = ""  # the private view itself is the answer
         text = "\n".join([text, *ctx.problems]).strip()
@@ -399,7 +437,7 @@ class DiscordAdapter:
                     except discord.HTTPException:  # one member's trouble must not stop the rest
                         log.exception("private view for %s failed", user)
                 for user, text in outcome.private_notes.items():
-                    await self._note(user, discordify(text), refs, ctx)
+                    await self._note(user, render(text), refs, ctx)
             finally:
                 changed = refs.changed()
                 refs.saved.update(refs.updates)
@@ -438,7 +476,7 @@ class DiscordAdapter:
         screen = Screen(f"{name}, your DMs are closed — use Show my hand (only you will see "
                         "your cards).", [[Button("🂠 Show my hand", "cards")]],
                         game_id=outcome.game_id, version=0)
-        await channel.send(screen.text, view=build_view(screen))
+        await channel.send(render(screen.text), view=build_view(screen))
 
     async def _show_private(self, user: str, screen: Screen, outcome: Outcome,
                             refs: _Refs, ctx: _Ctx | None) -> None:
@@ -474,7 +512,7 @@ class DiscordAdapter:
                 refs.set(f"dmclosed:{user}", True)
         if own and ctx is not None:
             files = await _files(screen, "hand.png")
-            sent = await self._followup(ctx, discordify(screen.text), view=build_view(screen),
+            sent = await self._followup(ctx, render(screen.text), view=build_view(screen),
                                         files=files)
             if sent is not None:
                 old = self._ephemeral.get(user)
@@ -496,8 +534,7 @@ class DiscordAdapter:
                 await self._advise(channel, user, outcome, refs)
 
     async def _edit_handle(self, handle: _Handle, screen: Screen) -> bool:
-        kwargs: dict[str, Any] = {"content": discordify(screen.text)[:2000],
-                                  "view": build_view(screen)}
+        kwargs: dict[str, Any] = {"content": render(screen.text), "view": build_view(screen)}
         if screen.image_key != handle.image_key:
             kwargs["attachments"] = await _files(screen, "hand.png")
         try:
@@ -533,7 +570,7 @@ class DiscordAdapter:
 
     async def _send(self, channel: discord.PartialMessageable, screen: Screen,
                     filename: str) -> discord.Message:
-        kwargs: dict[str, Any] = {"content": discordify(screen.text)[:2000]}
+        kwargs: dict[str, Any] = {"content": render(screen.text)}
         view = build_view(screen)
         if view is not None:
             kwargs["view"] = view
@@ -549,7 +586,7 @@ class DiscordAdapter:
         is uploaded again only when it changed."""
         old = refs.get(key)
         if old and not new:
-            kwargs: dict[str, Any] = {"content": discordify(screen.text)[:2000],
+            kwargs: dict[str, Any] = {"content": render(screen.text),
                                       "view": build_view(screen)}
             if screen.image_key != refs.get(key + ":img"):
                 kwargs["attachments"] = await _files(screen, filename)

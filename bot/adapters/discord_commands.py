@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
+from bot.core.names import clean_name
 from engine import RULEBOOKS, get_rulebook
 
 if TYPE_CHECKING:
@@ -76,10 +77,12 @@ def add_commands(tree: app_commands.CommandTree, adapter: DiscordAdapter) -> Non
     @app_commands.choices(rulebook=rulebooks)
     async def stats(interaction: discord.Interaction, member: discord.User | None = None,
                     rulebook: str | None = None) -> None:
-        actor = adapter.actor(interaction)
-        if member is not None:  # the core's stats are the actor's: act as that member
-            actor = replace(actor, user=str(member.id), name=member.display_name)
-        await adapter.slash(interaction, "stats", rulebook or "", public=True, actor=actor)
+        about = None
+        if member is not None:  # the core's stats are the actor's: that member's, looked up
+            # for the asker (whose fair-use budget pays: nobody can use up someone else's)
+            about = replace(adapter.actor(interaction), user=str(member.id),
+                            name=clean_name(member.display_name))
+        await adapter.slash(interaction, "stats", rulebook or "", public=True, about=about)
 
     tree.add_command(rummy)
     tree.add_command(leaderboard)

@@ -22,10 +22,18 @@ MAX_OPTIONS = 25
 CARDS = "@cards"  # the multi-select of hand cards, one page of the hand
 CARDS_PAGED = "@cardsp"  # the same on a hand with several pages (selection is kept off-page)
 PICK = "@pick"  # a single-choice menu standing in for a block of buttons
-# The two templates are disjoint (actions never start with "@"), so exactly one DynamicItem
-# class claims each custom_id; "~n" only makes repeated ids unique within one message.
-BUTTON_TEMPLATE = rf"{PREFIX}(?P<game>\d+):(?P<version>\d+):(?P<action>[^@~][^~]*)(?:~\d+)?"
-SELECT_TEMPLATE = rf"{PREFIX}(?P<game>\d+):(?P<version>\d+):(?P<kind>@(?:cardsp?|pick\d+))"
+MAX_CUSTOM_ID = 100  # Discord's limit
+MAX_ACTION = 64  # the core's callback data is at most 64 bytes, game and version included
+# custom_ids come back from the client, so the templates only admit the shapes this module
+# writes: ASCII digits (`\d` would take "٣"), a game id of at most 10 digits and a version of
+# at most 9, an action of the core's button vocabulary's characters (bot/core/buttons.py has
+# the strict grammar), no nested repetition (linear time). discord.py fullmatches them. The two
+# are disjoint (an action starts with a letter, a menu's kind with "@"), so exactly one
+# DynamicItem class claims each custom_id; "~n" only makes repeated ids unique in one message.
+_HEAD = rf"{PREFIX}(?P<game>[0-9]{{1,10}}):(?P<version>[0-9]{{1,9}}):"
+BUTTON_TEMPLATE = (rf"{_HEAD}(?P<action>[a-z][A-Za-z0-9_:#=*,]{{0,{MAX_ACTION - 1}}})"
+                   r"(?:~[0-9]{1,2})?")
+SELECT_TEMPLATE = rf"{_HEAD}(?P<kind>@(?:cardsp?|pick[0-9]{{1,2}}))"
 _CARD = re.compile(r"^s[01]:")
 _TICK = "✓"
 
@@ -198,3 +206,41 @@ def discordify(text: str) -> str:
     for pattern, replacement in _COMMANDS:
         text = pattern.sub(replacement, text)
     return text
+
+
+# -- escaping -----------------------------------------------------------------------------
+
+MAX_CONTENT = 2000  # characters of a message's content
+# Everything the core writes is plain text (Telegram gets it without a parse mode), and people's
+# names, typed moves and the like are inside it. Discord would render it as markdown: escape
+# every character that can start markup, so the message shows exactly the core's text. One
+# pass, single characters or a bounded line start: linear time (discord.utils.escape_markdown
+# is super-linear on many "[…](…)" and leaves links clickable on purpose).
+#   - `\ * _ ~ | `` — emphasis, underline, strike, spoilers, code (and the escape itself);
+#   - `[` — masked links `[text](url)`; `<` — mentions `<@id>` `<@&id>` `<#id>`, timestamps,
+#     custom emoji, command mentions, `<url>`;
+#   - `:` before `//` — a bare URL would be a link and unfurl into an embed;
+#   - `>` `#` `-` at a line's start — quotes, headers, subtext `-#`, lists.
+_MARKUP = re.compile(r"(?m)^([ \t]*)([>#-])|([\\*_~|`<\[]|:(?=//))")
+# @everyone, @here and raw ids as discord.utils.escape_mentions breaks them (a zero-width space
+# after the @); allowed_mentions=none() already stops the pings, this stops the look.
+_MENTION = re.compile(r"@(everyone|here|[!&]?[0-9]{17,20})")
+# Bidi embeddings, overrides and isolates (names in old records may still hold them).
+_BIDI = dict.fromkeys(map(ord, "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"))
+
+
+def _escape_markup(match: re.Match[str]) -> str:
+    if match[2] is not None:
+        return match[1] + "\\" + match[2]
+    return "\\" + match[3]
+
+
+def escape(text: str) -> str:
+    """Plain text as Discord shows it literally: no markdown, links, mentions or bidi tricks."""
+    text = _MARKUP.sub(_escape_markup, text.translate(_BIDI))
+    return _MENTION.sub("@\u200b\\1", text)
+
+
+def render(text: str) -> str:
+    """A core text as message content: the Discord wording, escaped, within the limit."""
+    return escape(discordify(text))[:MAX_CONTENT]

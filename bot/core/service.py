@@ -47,6 +47,7 @@ from engine.game import HINT_EFFORT, hint_line
 from . import buttons, screens
 from .buttons import Press, pack
 from .fair_use import FairUse
+from .names import clean_name
 from .per_game import GameLocks
 from .persist import new_result, new_rounds, seat_rows
 from .record import TIMEOUTS_BEFORE_COMPUTER, Record, SeatInfo
@@ -106,6 +107,10 @@ class Actor:
     user: str
     name: str
     private: bool = False
+
+    def __post_init__(self) -> None:
+        # A display name is the client's: no bidi tricks, no passing for a computer seat.
+        self.name = clean_name(self.name)
 
 
 class GameService:
@@ -357,12 +362,14 @@ class GameService:
         )
         return out
 
-    async def press(self, actor: Actor, data: str) -> Outcome:
-        """A button press. Answers stale, foreign, forged and unknown buttons clearly."""
+    async def press(self, actor: Actor, data: str, *, metered: bool = True) -> Outcome:
+        """A button press. Answers stale, foreign, forged and unknown buttons clearly.
+        `metered=False`: a later step of one interaction already counted (a Discord menu's
+        picks arrive as several presses)."""
         press = buttons.parse(data)
         if press is None:
             return Outcome(reply=NOT_OURS, alert=True)
-        slow = self.fair_use.check(actor.platform, actor.user, actor.chat_id)
+        slow = metered and self.fair_use.check(actor.platform, actor.user, actor.chat_id)
         if slow:
             return Outcome(reply=slow, alert=True)
         try:
@@ -407,6 +414,9 @@ class GameService:
             )
 
         tokens = tokens[:200]  # client-supplied: a hand never has more cards than this
+        slow = self.fair_use.check(actor.platform, actor.user, actor.chat_id)
+        if slow:
+            return Outcome(reply=slow, alert=True)
         try:
             return await self._mutate(game_id, change)
         except Reply as reply:
@@ -437,7 +447,10 @@ class GameService:
             raise Reply(NOT_OURS)
         seat = record.seat_of(actor.user)
         if not self._from_here(row, actor, seat if verb != "join" else None):
-            raise Reply("That button belongs to a game in another chat.")
+            raise Reply(
+                "These buttons belong to a player of this game." if actor.private
+                else "That button belongs to a game in another chat."
+            )
         if row.status in ("finished", "ended"):
             raise Reply("This game is over. Start a new one with /newgame.")
         if record.state is None:
