@@ -1,22 +1,37 @@
 """`rummy run`: one process serving Telegram and/or Discord over the same core and store.
 
 Settings come from the environment (a `.env` file is read if present):
-TELEGRAM_TOKEN, TELEGRAM_BASE_URL (self-hosted Bot API server), TELEGRAM_WEBHOOK_URL and
-TELEGRAM_WEBHOOK_PORT (webhook mode instead of polling), DISCORD_TOKEN, DISCORD_GUILD_ID,
-DISCORD_API_BASE, DISCORD_GATEWAY_URL, DATABASE_URL, RUMMY_COMPUTER_DELAY.
+TELEGRAM_TOKEN, TELEGRAM_BASE_URL (self-hosted Bot API server), TELEGRAM_WEBHOOK_URL (webhook
+mode instead of polling) with TELEGRAM_WEBHOOK_PORT, TELEGRAM_WEBHOOK_PATH and
+TELEGRAM_WEBHOOK_SECRET, DISCORD_TOKEN, DISCORD_GUILD_ID, DISCORD_API_BASE,
+DISCORD_GATEWAY_URL, DATABASE_URL, RUMMY_COMPUTER_DELAY, RUMMY_LOG_LEVEL,
+RUMMY_RETENTION_DAYS (finished games' records; results stay), RUMMY_LESSON_RETENTION_DAYS.
+
+The secrets (tokens, the webhook secret) never reach the log: see bot/logs.py.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
+import hmac
 import logging
 import os
+import re
 import signal
 from pathlib import Path
 from typing import Any
 
+from bot import logs
+
 log = logging.getLogger("rummy")
+WEBHOOK_PATH = "telegram"
+# HMAC label of the derived webhook secret: every worker with the same token derives the same.
+_WEBHOOK_LABEL = b"rummy-table/telegram-webhook-secret/v1"
+# Telegram's rule for secret_token: 1-256 characters A-Z, a-z, 0-9, _ and -.
+_SECRET_RE = re.compile(r"[A-Za-z0-9_-]{1,256}")
+_PATH_RE = re.compile(r"[A-Za-z0-9_.~-]+(/[A-Za-z0-9_.~-]+)*")
 
 
 def _load_dotenv(path: Path = Path(".env")) -> None:
@@ -31,6 +46,26 @@ def _load_dotenv(path: Path = Path(".env")) -> None:
         os.environ.setdefault(key.strip(), value.strip().strip('"').strip("'"))
 
 
+def derive_webhook_secret(token: str) -> str:
+    """HMAC-SHA256 of a fixed label keyed with the bot token, in hex (64 characters): no
+    configuration, the same in every worker, and useless to anyone without the token."""
+    return hmac.new(token.encode(), _WEBHOOK_LABEL, hashlib.sha256).hexdigest()
+
+
+def webhook_settings(token: str) -> tuple[str, str]:
+    """(url_path, secret_token) of the webhook: TELEGRAM_WEBHOOK_PATH (default "telegram", a
+    fixed path that is no secret) and TELEGRAM_WEBHOOK_SECRET (default: derived from the token)."""
+    path = os.environ.get("TELEGRAM_WEBHOOK_PATH", "").strip().strip("/") or WEBHOOK_PATH
+    if not _PATH_RE.fullmatch(path) or token in path:
+        raise SystemExit(
+            "TELEGRAM_WEBHOOK_PATH: letters, digits, ._~- and / only, and not the bot token"
+        )
+    secret = os.environ.get("TELEGRAM_WEBHOOK_SECRET", "").strip() or derive_webhook_secret(token)
+    if not _SECRET_RE.fullmatch(secret):
+        raise SystemExit("TELEGRAM_WEBHOOK_SECRET: 1-256 characters of A-Z a-z 0-9 _ -")
+    return path, secret
+
+
 async def serve(url: str | None = None) -> None:
     from bot.core.service import GameService
     from bot.store import Store
@@ -43,7 +78,12 @@ async def serve(url: str | None = None) -> None:
             "To play without a token: make play"
         )
     store = await Store.open(url)
-    service = GameService(store, computer_delay=float(os.environ.get("RUMMY_COMPUTER_DELAY", 1.2)))
+    service = GameService(
+        store,
+        computer_delay=float(os.environ.get("RUMMY_COMPUTER_DELAY", 1.2)),
+        retention_days=float(os.environ.get("RUMMY_RETENTION_DAYS", 90)),
+        lesson_retention_days=float(os.environ.get("RUMMY_LESSON_RETENTION_DAYS", 30)),
+    )
     adapters = []
     if telegram_token:
         from bot.adapters.telegram import TelegramAdapter
@@ -55,16 +95,18 @@ async def serve(url: str | None = None) -> None:
             base_url=f"{base}/bot" if base else None,
             base_file_url=f"{base}/file/bot" if base else None,
         )
-        webhook = os.environ.get("TELEGRAM_WEBHOOK_URL")
-        await adapter.start(polling=not webhook)
-        if webhook and adapter.app.updater:
-            await adapter.app.updater.start_webhook(
-                listen="0.0.0.0",
-                port=int(os.environ.get("TELEGRAM_WEBHOOK_PORT", 8443)),
-                url_path=telegram_token,
-                webhook_url=f"{webhook.rstrip('/')}/{telegram_token}",
-                allowed_updates=["message", "callback_query"],
+        webhook = os.environ.get("TELEGRAM_WEBHOOK_URL", "").strip()
+        if webhook:
+            path, secret = webhook_settings(telegram_token)
+            logs.add_secret(secret)
+            await adapter.start(
+                webhook_url=f"{webhook.rstrip('/')}/{path}",
+                webhook_path=path,
+                webhook_secret=secret,
+                port=int(os.environ.get("TELEGRAM_WEBHOOK_PORT") or 8443),
             )
+        else:
+            await adapter.start()
         adapters.append(adapter)
         log.info("Telegram: @%s", adapter.username)
     if discord_token:
@@ -103,9 +145,15 @@ async def shutdown(service: Any, adapters: list[Any], store: Any) -> None:
 
 
 def run_bots(url: str | None = None) -> int:
-    logging.basicConfig(
-        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
-    _load_dotenv()
-    asyncio.run(serve(url))
+    _load_dotenv()  # first: the log filter reads the secrets from the environment
+    logs.setup_logging(os.environ.get("RUMMY_LOG_LEVEL", "").strip().upper() or logging.INFO)
+    try:
+        asyncio.run(serve(url))
+    except (SystemExit, KeyboardInterrupt):
+        raise
+    except Exception:
+        # Through the log (redacted), not as a bare traceback: PTB's InvalidToken quotes the
+        # token it was given.
+        log.critical("rummy run stopped", exc_info=True)
+        return 1
     return 0

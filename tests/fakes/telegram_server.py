@@ -112,6 +112,14 @@ _STRING_PARAMS = frozenset(
     }
 )  # fmt: skip
 Predicate = Callable[[RecordedRequest], bool] | str
+SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
+
+
+class _Unset:
+    pass
+
+
+_UNSET = _Unset()
 
 
 @dataclass
@@ -448,6 +456,34 @@ class FakeTelegram(BotApiMethods):
         """Queue any other update (``{"update_id": n, kind: payload}``); returns its id."""
         with self._lock:
             return self._enqueue(kind, payload)
+
+    async def push_webhook(
+        self, url: str, *, secret_token: str | _Unset | None = _UNSET, timeout: float = 5.0
+    ) -> list[int]:
+        """Deliver the pending updates as Telegram does to a webhook: one JSON POST each to
+        ``url`` (the local address the bot listens on; setWebhook's public HTTPS URL is usually
+        a proxy in front of it), carrying setWebhook's ``secret_token`` in the
+        X-Telegram-Bot-Api-Secret-Token header — or ``secret_token`` if given (None: no header).
+        An update answered 2xx is delivered (dropped); any other answer leaves it pending, as
+        Telegram keeps retrying. Returns the HTTP statuses in order."""
+        import aiohttp
+
+        with self._lock:
+            if secret_token is _UNSET:
+                secret_token = (self.webhook or {}).get("secret_token")
+            batch = self._deliverable(100)
+        headers = {} if secret_token is None else {SECRET_HEADER: str(secret_token)}
+        statuses: list[int] = []
+        delivered: set[int] = set()
+        async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=timeout)) as http:
+            for update in batch:
+                async with http.post(url, json=update, headers=headers) as answer:
+                    statuses.append(answer.status)
+                    if 200 <= answer.status < 300:
+                        delivered.add(update["update_id"])
+        with self._lock:
+            self._updates = [u for u in self._updates if u["update_id"] not in delivered]
+        return statuses
 
     # ---------------------------------------------------------------------------------------
     # error injection

@@ -1,0 +1,219 @@
+"""ChatRateLimiter (bot/adapters/telegram_limiter.py): flood control in one chat holds back that
+chat only, while AIORateLimiter's throttling and retries stay.
+
+The first test runs twice against the fake Bot API, once with PTB's AIORateLimiter (the old
+default) to show what it fixes: a 429 with retry_after=3 in game A's group delayed game B's
+requests by the same 3 s.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from types import SimpleNamespace
+
+import pytest
+from fakes.telegram_server import FakeTelegram
+from telegram.error import RetryAfter
+from telegram.ext import AIORateLimiter, BaseRateLimiter
+
+from bot.adapters.telegram import TelegramAdapter
+from bot.adapters.telegram_limiter import ChatRateLimiter
+
+pytestmark = pytest.mark.filterwarnings(
+    "ignore:.*retry_after.*:telegram.warnings.PTBDeprecationWarning"
+)
+
+A, B = -1001, -1002  # two groups, two games
+RETRY_AFTER = 3
+
+
+async def _until_blocked(limiter: BaseRateLimiter, chat: int | None) -> None:
+    """The fake logs a 429 as it answers; wait until the limiter has taken it in."""
+
+    def blocked() -> bool:
+        if isinstance(limiter, ChatRateLimiter):
+            return limiter.blocked_for(chat) > 0
+        return not limiter._retry_after_event.is_set()  # AIORateLimiter: all wait
+
+    for _ in range(200):
+        if blocked():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("the limiter never saw the 429")
+
+
+async def _timed(call) -> tuple[float, object]:
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    result = await call
+    return loop.time() - started, result
+
+
+@pytest.mark.parametrize("kind", ["chat", "aio"])
+async def test_flood_control_in_one_group_holds_back_only_that_group(kind: str) -> None:
+    limiter: BaseRateLimiter = (
+        ChatRateLimiter(max_retries=3) if kind == "chat" else AIORateLimiter(max_retries=3)
+    )
+    async with FakeTelegram() as tg:
+        tg.group(A, "Game A")
+        tg.group(B, "Game B")
+        app = tg.application_builder().rate_limiter(limiter).build()
+        await app.initialize()
+        try:
+            bot = app.bot
+            table = await bot.send_message(A, "table v1")
+            since = tg.mark()
+            tg.fail_next("editMessageText", chat_id=A, retry_after=RETRY_AFTER)
+            edit_a = asyncio.create_task(
+                _timed(bot.edit_message_text("table v2", chat_id=A, message_id=table.message_id))
+            )
+            await tg.wait_for(lambda r: r.status == 429, since=since)
+            await _until_blocked(limiter, A)
+            send_a = asyncio.create_task(_timed(bot.send_message(A, "a note")))  # A is blocked
+
+            async def game_b():
+                sent = await bot.send_message(B, "game B moves")
+                return await bot.edit_message_text(
+                    "game B moved", chat_id=B, message_id=sent.message_id
+                )
+
+            b_elapsed, _ = await _timed(game_b())
+            a_edit_elapsed, _ = await edit_a
+            a_send_elapsed, _ = await send_a
+        finally:
+            await app.shutdown()
+        print(f"{kind}: B {b_elapsed:.2f} s, A's edit {a_edit_elapsed:.2f} s")
+        # A waits out its flood control either way, and then gets through.
+        assert a_edit_elapsed >= RETRY_AFTER
+        assert a_send_elapsed >= RETRY_AFTER - 0.5
+        assert tg.last_message(A).text == "a note"
+        assert tg.messages(A)[0].text == "table v2"
+        assert tg.last_message(B).text == "game B moved"
+        assert [r.status for r in tg.calls(chat_id=A)] == [200, 429, 200, 200]
+        if kind == "chat":
+            assert b_elapsed < 1.0
+        else:  # the old limiter: B waited for A's retry_after (the reported 7.3 s presses)
+            assert b_elapsed >= RETRY_AFTER - 0.5
+        assert not tg.internal_errors
+
+
+async def test_flood_control_of_a_chatless_request_pauses_all() -> None:
+    """A 429 to a request without chat_id (getMe, answerCallbackQuery…) is the bot's limit."""
+    async with FakeTelegram() as tg:
+        tg.group(B, "Game B")
+        limiter = ChatRateLimiter(max_retries=3)
+        app = tg.application_builder().rate_limiter(limiter).build()
+        await app.initialize()
+        try:
+            since = tg.mark()
+            tg.fail_next("getMe", retry_after=1)
+            me = asyncio.create_task(_timed(app.bot.get_me()))
+            await tg.wait_for(lambda r: r.status == 429, since=since)
+            await _until_blocked(limiter, None)
+            b_elapsed, _ = await _timed(app.bot.send_message(B, "game B"))
+            me_elapsed, _ = await me
+        finally:
+            await app.shutdown()
+        assert me_elapsed >= 1.0 and b_elapsed >= 0.8
+
+
+async def test_retries_like_aioratelimiter() -> None:
+    """max_retries retries after a 429 (retry_after + 0.1 s each), then the RetryAfter."""
+    async with FakeTelegram() as tg:
+        tg.group(A, "Game A")
+        app = tg.application_builder().rate_limiter(ChatRateLimiter(max_retries=3)).build()
+        await app.initialize()
+        try:
+            tg.fail_next("sendMessage", chat_id=A, retry_after=0.05, times=3)
+            await app.bot.send_message(A, "fourth time lucky")
+            assert [r.status for r in tg.calls("sendMessage")] == [429, 429, 429, 200]
+            tg.fail_next("sendMessage", chat_id=A, retry_after=0.05, times=4)
+            with pytest.raises(RetryAfter):
+                await app.bot.send_message(A, "never")
+            tg.fail_next("sendMessage", chat_id=A, retry_after=0.05, times=2)
+            with pytest.raises(RetryAfter):  # rate_limit_args overrides max_retries
+                await app.bot.send_message(A, "once", rate_limit_args=1)
+        finally:
+            await app.shutdown()
+
+
+# -- the throttling (no server: a callback stands for the HTTP request) --------------------
+
+
+def _requester(limiter: BaseRateLimiter):
+    done: list[object] = []
+
+    async def callback(chat_id: object) -> bool:
+        done.append(chat_id)
+        return True
+
+    async def request(chat_id: object) -> object:
+        return await limiter.process_request(
+            callback, (chat_id,), {}, "sendMessage", {"chat_id": chat_id}, None
+        )
+
+    return request, done
+
+
+async def _is_held(task: asyncio.Task, for_seconds: float = 0.3) -> bool:
+    await asyncio.sleep(for_seconds)
+    return not task.done()
+
+
+def test_defaults_are_aioratelimiters() -> None:
+    ours, theirs = ChatRateLimiter(), AIORateLimiter()
+    assert ours._base_limiter.max_rate == theirs._base_limiter.max_rate == 30
+    assert ours._base_limiter.time_period == theirs._base_limiter.time_period == 1
+    assert (ours._group_max_rate, ours._group_time_period) == (20, 60)
+    assert (theirs._group_max_rate, theirs._group_time_period) == (20, 60)
+    assert ours._max_retries == 3
+
+
+async def test_twenty_messages_a_minute_per_group() -> None:
+    request, done = _requester(ChatRateLimiter())
+    for _ in range(20):
+        await asyncio.wait_for(request(A), 0.5)
+    twenty_first = asyncio.create_task(request(A))
+    try:
+        assert await _is_held(twenty_first)  # its bucket is full: about 3 s to the next slot
+        await asyncio.wait_for(request(B), 0.5)  # other groups have their own bucket
+        await asyncio.wait_for(request(7), 0.5)  # private chats: no per-chat bucket (as PTB)
+        await asyncio.wait_for(request("@channel"), 0.5)  # @usernames count as groups
+        assert done.count(A) == 20 and B in done and 7 in done
+    finally:
+        twenty_first.cancel()
+
+
+async def test_private_chats_and_the_overall_limit() -> None:
+    request, _ = _requester(ChatRateLimiter())
+    for _ in range(25):  # more than a group's 20, within the overall 30/s
+        await asyncio.wait_for(request(7), 0.5)
+    limiter = ChatRateLimiter(overall_max_rate=3, overall_time_period=30)
+    request, _ = _requester(limiter)
+    for chat in (1, 2, -3):
+        await asyncio.wait_for(request(chat), 0.5)
+    fourth = asyncio.create_task(request(4))
+    try:
+        assert await _is_held(fourth)
+
+        async def callback() -> bool:
+            return True
+
+        # Requests without chat_id don't count against the overall limit (as in PTB).
+        for _ in range(3):
+            await asyncio.wait_for(
+                limiter.process_request(callback, (), {}, "getMe", {}, None), 0.5
+            )
+    finally:
+        fourth.cancel()
+
+
+def test_telegram_adapter_uses_it_by_default() -> None:
+    service = SimpleNamespace(store=None, play_computer=None, register=lambda *args: None)
+    adapter = TelegramAdapter(service, "123456789:AAFakeTelegramToken_for-tests_0123456")
+    assert isinstance(adapter.app.bot.rate_limiter, ChatRateLimiter)
+    mine = AIORateLimiter()
+    adapter = TelegramAdapter(
+        service, "123456789:AAFakeTelegramToken_for-tests_0123456", rate_limiter=mine
+    )
+    assert adapter.app.bot.rate_limiter is mine
