@@ -45,3 +45,14 @@ async def test_refs_keep_the_most_recent_games_and_reload_the_rest():
     await refs.get(2, saved={"table": 5})  # refs carried by the outcome: no store read
     assert loads == [0, 1] and 1 not in refs and 0 in refs and len(refs) == 2
     assert await refs.get(1) == {"table": 101} and loads == [0, 1, 1]
+
+
+def test_limited_dict_keeps_the_most_recent_keys():
+    from bot.core.per_game import LimitedDict
+
+    cache = LimitedDict(3)
+    for key in "abcd":
+        cache[key] = key
+    cache["b"] = "B"  # set again: most recent
+    cache["e"] = "e"
+    assert list(cache) == ["d", "b", "e"] and cache["b"] == "B"

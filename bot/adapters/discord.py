@@ -24,7 +24,7 @@ from discord import app_commands
 from discord.gateway import DiscordWebSocket
 
 from bot.core.names import clean_name
-from bot.core.per_game import MEMORY_ONLY, GameLocks, RecentRefs
+from bot.core.per_game import MEMORY_ONLY, GameLocks, LimitedDict, RecentRefs
 from bot.core.service import NOT_OURS, Actor, GameService, pack
 from bot.core.views import Button, Outcome, Screen
 
@@ -124,8 +124,8 @@ class DiscordAdapter:
         self._locks = GameLocks()
         # game -> its message refs as this process last left them (one process per bot token)
         self._refs = RecentRefs(lambda game_id: self.service.get_refs(game_id))
-        self._dm_ids: dict[str, int] = {}
-        self._ephemeral: dict[str, _Handle] = {}
+        self._dm_ids: LimitedDict = LimitedDict(20_000)  # user -> DM channel id
+        self._ephemeral: LimitedDict = LimitedDict(2_000)  # user -> handle (15 min of life)
         self._busy = 0
         self._idle = asyncio.Event()
         self._idle.set()

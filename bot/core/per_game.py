@@ -61,3 +61,18 @@ class RecentRefs:
 
     def __len__(self) -> int:
         return len(self._refs)
+
+
+class LimitedDict(OrderedDict):
+    """A dict that keeps only its `limit` most recently set keys (a cache by person: DM
+    channel ids, ephemeral handles), so a process's memory doesn't grow with every member."""
+
+    def __init__(self, limit: int = 5000) -> None:
+        super().__init__()
+        self.limit = limit
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        super().__setitem__(key, value)
+        self.move_to_end(key)
+        while len(self) > self.limit:
+            self.popitem(last=False)
