@@ -32,6 +32,8 @@ ALICE, BOB, CAROL, EVE = 2001, 2002, 2003, 2004  # Carol's DMs are closed; Eve o
 
 class Harness:
     channel_id = TABLE
+    guild_id: int | None = GUILD  # None: commands synced globally (offered in DMs too)
+    seed: int | None = None  # None: RUMMY_TEST_SEED, else 3
 
     def __init__(self, fake: FakeDiscord, db: Path) -> None:
         self.fake = fake
@@ -42,10 +44,11 @@ class Harness:
 
     async def up(self) -> None:
         self.store = await Store.open(self.url)
-        seed = int(os.environ.get("RUMMY_TEST_SEED", "3"))  # a fixed deal; vary it to explore
+        seed = self.seed if self.seed is not None else int(
+            os.environ.get("RUMMY_TEST_SEED", "3"))  # a fixed deal; vary it to explore
         self.service = GameService(self.store, computer_delay=0.0, tick=0.2,
                                    rng=random.Random(seed))
-        self.adapter = DiscordAdapter(self.service, self.fake.token, guild_id=GUILD,
+        self.adapter = DiscordAdapter(self.service, self.fake.token, guild_id=self.guild_id,
                                       api_base=self.fake.api_base,
                                       gateway_url=self.fake.gateway_url,
                                       guild_ready_timeout=0.05)

@@ -12,7 +12,6 @@ against the fake Discord server, the real core and store (SQLite).
 from __future__ import annotations
 
 import asyncio
-import random
 import re
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -22,14 +21,13 @@ import pytest
 from dc_players import Person, act, find, live_table
 from fakes.discord_interactions import CHANNEL_MESSAGE_WITH_SOURCE, MESSAGE_COMPONENT
 from fakes.discord_server import FakeDiscord, FakeInteraction, FakeMessage
+from test_discord_e2e import Harness as E2EHarness
 
-from bot.adapters.discord import DiscordAdapter
 from bot.adapters.discord_layout import escape
 from bot.core.fair_use import SLOW_DOWN, FairUse
 from bot.core.names import PERSON_MARK, clean_name
 from bot.core.record import Record
-from bot.core.service import NOT_OURS, Actor, GameService
-from bot.store import Store
+from bot.core.service import NOT_OURS, Actor
 
 GUILD, TABLE = 3000, 3001
 ALICE, BOSS, ROBOT, PINGER, BOB, EVE = 4001, 4002, 4003, 4004, 4005, 4006
@@ -38,38 +36,10 @@ ROBOT_NAME = "🤖 Computer 2"
 PINGER_NAME = "@here <@123456789012345678>"
 
 
-class Harness:
+class Harness(E2EHarness):
     channel_id = TABLE
-
-    def __init__(self, fake: FakeDiscord, db: Path) -> None:
-        self.fake = fake
-        self.url = f"sqlite+aiosqlite:///{db}"
-        self.store: Any = None
-        self.service: Any = None
-        self.adapter: Any = None
-
-    async def up(self) -> None:
-        self.store = await Store.open(self.url)
-        self.service = GameService(self.store, computer_delay=0.0, tick=0.2,
-                                   rng=random.Random(5))
-        # Commands synced globally (no server id): they are offered in DMs too.
-        self.adapter = DiscordAdapter(self.service, self.fake.token,
-                                      api_base=self.fake.api_base,
-                                      gateway_url=self.fake.gateway_url,
-                                      guild_ready_timeout=0.05)
-        await self.adapter.start(ready_timeout=10)
-        await self.service.start()
-
-    async def down(self) -> None:
-        if self.service:
-            await self.service.stop()
-        if self.adapter:
-            await self.adapter.stop()
-        if self.store:
-            await self.store.close()
-
-    async def idle(self) -> None:
-        await self.adapter.wait_idle(20)
+    guild_id = None  # commands synced globally: they are offered in DMs too
+    seed = 5
 
     async def slash(self, who: int, sub: str | None, options: dict[str, Any] | None = None,
                     *, name: str = "rummy", dm: bool = False) -> list[str]:

@@ -101,10 +101,16 @@ class Table:
             assert not out.private, "a stranger was sent a private screen"
 
 
-def _table(tmp_path_factory, sqlite_template) -> Table:
-    path = tmp_path_factory.mktemp("fuzz") / "fuzz.db"
-    shutil.copy(sqlite_template, path)
-    return Table(path)
+_TABLES: dict[str, Table] = {}
+
+
+def _table(test: str, tmp_path_factory, sqlite_template) -> Table:
+    """The test's one Table, made at its first example."""
+    if test not in _TABLES:
+        path = tmp_path_factory.mktemp("fuzz") / "fuzz.db"
+        shutil.copy(sqlite_template, path)
+        _TABLES[test] = Table(path)
+    return _TABLES[test]
 
 
 numbers = st.one_of(
@@ -139,10 +145,7 @@ def game_data(verbs):
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(data=st.data())
 def test_game_buttons_fuzzed_through_the_core(tmp_path_factory, sqlite_template, caplog, data):
-    table = getattr(test_game_buttons_fuzzed_through_the_core, "table", None)
-    if table is None:
-        table = _table(tmp_path_factory, sqlite_template)
-        test_game_buttons_fuzzed_through_the_core.table = table  # type: ignore[attr-defined]
+    table = _table("game", tmp_path_factory, sqlite_template)
     gid = table.game()
     state = Record.from_dict(table.run(table.store.get_game(gid)).record).game()
     raw = data.draw(game_data(list(buttons.GAME)))
@@ -158,10 +161,7 @@ def test_game_buttons_fuzzed_through_the_core(tmp_path_factory, sqlite_template,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(data=st.data())
 def test_typed_verbs_fuzzed_through_the_core(tmp_path_factory, sqlite_template, caplog, data):
-    table = getattr(test_typed_verbs_fuzzed_through_the_core, "table", None)
-    if table is None:
-        table = _table(tmp_path_factory, sqlite_template)
-        test_typed_verbs_fuzzed_through_the_core.table = table  # type: ignore[attr-defined]
+    table = _table("typed", tmp_path_factory, sqlite_template)
     table.game()
     verb = data.draw(st.sampled_from(
         [*sorted(TYPED_VERBS), "table", "hand", "cards", "hint", "join", "rules", "leaderboard",
@@ -186,10 +186,7 @@ def test_typed_verbs_fuzzed_through_the_core(tmp_path_factory, sqlite_template, 
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(data=st.data())
 def test_lesson_buttons_and_verbs_fuzzed(tmp_path_factory, sqlite_template, caplog, data):
-    table = getattr(test_lesson_buttons_and_verbs_fuzzed, "table", None)
-    if table is None:
-        table = _table(tmp_path_factory, sqlite_template)
-        test_lesson_buttons_and_verbs_fuzzed.table = table  # type: ignore[attr-defined]
+    table = _table("lesson", tmp_path_factory, sqlite_template)
     lid = table.lesson()
     actor = data.draw(st.sampled_from(ACTORS[4:]))
     with caplog.at_level(logging.ERROR):
