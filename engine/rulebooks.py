@@ -92,6 +92,12 @@ class Rulebook:
         return sum(self.card_value(c) for c in cards)
 
     @property
+    def higher_is_better(self) -> bool:
+        """Which way the totals rank seats: Carousel counts points won, the others points
+        left in hand (penalties), where the lowest total wins."""
+        return self.scoring == "carousel"
+
+    @property
     def max_jokers_per_group(self) -> int | None:
         return 1 if self.one_joker_per_group else None
 

@@ -182,3 +182,10 @@ def test_carousel_two_players_winner_scores_the_difference():
 def test_carousel_game_end_bonuses():
     # Reaching 150 scores 100 more; 25 more per round won.
     assert carousel_final([160, 90], [3, 2], 150) == [160 + 100 + 75, 90 + 50]
+
+
+def test_the_rulebook_says_which_way_totals_rank():
+    from engine import RULEBOOKS, get_rulebook
+
+    better = {name: get_rulebook(name).higher_is_better for name in RULEBOOKS}
+    assert better == {name: name == "carousel" for name in RULEBOOKS}  # RULES.md: Carousel

@@ -40,7 +40,7 @@ def new_result(before: dict | None, record: Record) -> GameResult | None:
         return None
     totals = state["result"].get("totals") or state["scores"]
     winners = state["result"].get("winners", [])
-    ranks = _ranks(totals, winners, record.rules.scoring == "carousel")
+    ranks = _ranks(totals, winners, record.rules.higher_is_better)
     return GameResult(
         record.rulebook,
         [

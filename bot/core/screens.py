@@ -231,7 +231,7 @@ def score_screen(game_id: int, record: Record, state: GameState) -> Screen:
         names,
         tuple(tuple(r["points"]) for r in state.rounds),
         rules.play_to or None,
-        lower_is_better=rules.scoring != "carousel",
+        lower_is_better=not rules.higher_is_better,
         final=final,
         winners=tuple(result.get("winners", state.rounds[-1]["winners"] if state.rounds else ())),
     )
