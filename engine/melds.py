@@ -175,8 +175,3 @@ def group_reading(
     # Fully designated groups can still read two ways only in degenerate cases; prefer a run.
     runs = [r for r in found if r.kind == "run"]
     return runs[0] if runs else found[0]
-
-
-def card_value_in_run(card: Card, reading: Reading) -> int:
-    rank = card.play_rank
-    return 14 if rank == 1 and reading.start > 1 else rank

@@ -285,7 +285,7 @@ class DiscordAdapter:
             try:
                 ctx.alive = await self._defer(interaction)
                 actor = self.actor(interaction)
-                outcome = _own_game(await self.service.press(actor, data), data)
+                outcome = await self.service.press(actor, data)
                 if data.endswith(":join") and not outcome.alert and outcome.game_id is not None:
                     await self._check_dms(outcome, actor)
                 await self._answer(ctx, outcome)
@@ -305,7 +305,6 @@ class DiscordAdapter:
                 if not paged:
                     outcome = await self.service.set_selection(actor, game_id, version,
                                                                list(values))
-                    outcome = _own_game(outcome, pack(game_id, version, "sel"))
                 else:
                     changes = [f"s0:{t}" for t in shown if t not in values]
                     changes += [f"s1:{t}" for t in values if t not in shown]
@@ -313,9 +312,7 @@ class DiscordAdapter:
                     for number, change in enumerate(changes):
                         data = pack(game_id, version, change)
                         # one pick in the menu is one press for fair use, however many cards
-                        step = _own_game(
-                            await self.service.press(actor, data, metered=number == 0), data
-                        )
+                        step = await self.service.press(actor, data, metered=number == 0)
                         outcome = step if outcome.game_id is None else outcome.merge(step)
                         if step.alert:
                             break
@@ -604,14 +601,6 @@ class DiscordAdapter:
         if old and old != message.id:
             with contextlib.suppress(discord.HTTPException):
                 await channel.get_partial_message(old).delete()
-
-
-def _own_game(outcome: Outcome, data: str) -> Outcome:
-    """The core answers a stale button with a fresh private screen but no game id (it comes
-    from a `Reply`): take it from the button, or the fresh screen would never be shown."""
-    if outcome.game_id is None and outcome.private:
-        outcome.game_id = int(data.split(":", 1)[0])
-    return outcome
 
 
 class _Refs:
