@@ -8,11 +8,15 @@ HELP = """🃏 Rummy Table — rearrangement rummy in this chat.
 /newgame [rulebook] — open a game here (rulebooks: {rulebooks})
 /join, /leave — take or give up a seat (a computer takes over a seat left mid-game)
 /hand — send my cards again · /hint — show a card I can play
-/rules [rulebook] — the rules · /leaderboard [rulebook] · /stats — scores that last
+/rules [rulebook] — the rules (in full: docs/rules.md in the bot's source repository)
+/leaderboard [rulebook] · /stats — scores that last
 /endgame — the host ends the game
 In our private chat: tap cards to select them, then New group / Add to / Take from /
 Auto-place, and Done. Or type: /lay 7H 8H 9H · /add B 10H · /move B:QS A · /split B 4 ·
 /take B QS · /done · /reset · /draw · /pass"""
+
+RULES_DOC = "docs/rules.md in the bot's source repository"
+MORE = "All the rules, with every option: " + RULES_DOC + "."
 
 COMMON = """Every group on the table must be a set (3–4 cards of one rank, different suits) or a
 run (3+ cards of one suit in order). On your turn rebuild the table as you like — split groups,
@@ -53,6 +57,10 @@ def help_text() -> str:
 
 def rules_text(name: str | None) -> str:
     if not name:
-        return COMMON + "\n\nRulebooks: " + ", ".join(RULEBOOKS) + ". /rules NAME for one."
+        return (
+            COMMON + "\n\nRulebooks: " + ", ".join(RULEBOOKS) + ". /rules NAME for one.\n\n" + MORE
+        )
     rules = get_rulebook(name)  # ValueError names the rulebooks
-    return RULES[rules.name].replace("\n", " ") + "\n\n" + COMMON.replace("\n", " ")
+    return (
+        RULES[rules.name].replace("\n", " ") + "\n\n" + COMMON.replace("\n", " ") + "\n\n" + MORE
+    )
