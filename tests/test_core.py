@@ -377,3 +377,32 @@ async def test_auto_place_of_a_card_that_needs_partners_names_them(env):
     assert (await record(store, gid)).game().hands == hand
     out = await auto("2C")
     assert out.reply == "2♣ can't go anywhere, even with rearranging"
+
+
+async def test_a_card_taken_from_the_table_can_be_placed_with_buttons(env):
+    """Found while writing docs/rules.md: after "Take from ▸" the card was loose with no button
+    to place it (only typing, Auto-place or Reset got it back on the table)."""
+    service, store, _, _ = env
+    gid, actor = await _rigged(service, store, ("JS", "QS", "KS"))
+    row = await store.get_game(gid)
+    rec = Record.from_dict(row.record)
+    state = rec.game()
+    seat = state.turn
+    table = [next(c for c in state.stock if c.face == f) for f in ("7H", "8H", "9H", "10H")]
+    for card in table:
+        state.stock.remove(card)
+    state.table = [table]
+    rec.state = state.to_dict()
+    await store.save_game(gid, rec.to_dict(), expected_version=row.version)
+    ten = table[3]
+    out = await service.press(actor, pack(gid, state.version, f"tc:0:{ten.token}"))
+    assert not out.alert, out.reply
+    version = (await record(store, gid)).game().version
+    actions = buttons(out.private[actor.user])
+    assert f"s1:{ten.token}" in actions, "the loose card has no button"
+    await service.press(actor, pack(gid, version, f"s1:{ten.token}"))
+    out = await service.press(actor, pack(gid, version, "add:0"))
+    assert not out.alert, out.reply
+    draft = (await record(store, gid)).game().draft
+    assert draft.loose == [] and ten in draft.groups[0]
+    assert seat == (await record(store, gid)).game().turn

@@ -310,6 +310,14 @@ def private_picture(
     )
 
 
+def placeable(view: PlayerView, sort: str) -> list[Card]:
+    """The cards a seat on turn can pick up and place: its hand (sorted), then the cards its
+    working copy took out of the table (loose) and Tahiti's unused singles."""
+    draft = view.draft
+    extra = list(draft.loose) + list(draft.singles) if draft is not None else list(view.singles)
+    return sorted_hand(view.draft_hand, sort) + extra
+
+
 def private_screen(game_id: int, record: Record, state: GameState, seat: int) -> Screen:
     view = player_view(state, seat)
     ui = record.seat_ui(seat)
@@ -336,7 +344,7 @@ def private_screen(game_id: int, record: Record, state: GameState, seat: int) ->
     if len(text) > 1000:
         text = text[:997] + "…"
     buttons = (
-        _private_buttons(record, state, seat, hand, groups)
+        _private_buttons(record, state, seat, placeable(view, ui.sort), groups, len(hand))
         if mine
         else [*round_end_buttons(record, state), [Button("⇅ Sort", "sort")]]
     )
@@ -378,8 +386,10 @@ def _private_title(record: Record, state: GameState, seat: int, view) -> str:
 
 
 def _private_buttons(
-    record: Record, state: GameState, seat: int, hand: list[Card], groups
+    record: Record, state: GameState, seat: int, hand: list[Card], groups, in_hand: int
 ) -> list[list[Button]]:
+    """`hand`: the placeable cards, the first `in_hand` of them from the hand (the others,
+    from the table, are shown in brackets)."""
     ui = record.seat_ui(seat)
     legal = legal_actions(state, seat)
     rows: list[list[Button]] = []
@@ -400,13 +410,15 @@ def _private_buttons(
     selected = set(ui.selected)
     pages = max(1, -(-len(hand) // PAGE))
     page = min(ui.page, pages - 1)
-    shown = hand[page * PAGE : (page + 1) * PAGE]
+    first = page * PAGE
+    shown = hand[first : first + PAGE]
     cards = [
         Button(
-            ("✓" if c.token in selected else "") + c.pretty(),
+            ("✓" if c.token in selected else "")
+            + (c.pretty() if first + i < in_hand else f"({c.pretty()})"),
             f"s{0 if c.token in selected else 1}:{c.token}",
         )
-        for c in shown
+        for i, c in enumerate(shown)
     ]
     rows += _rows(cards)
     if pages > 1:

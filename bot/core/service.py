@@ -406,7 +406,7 @@ class GameService:
                     ),
                 )
             ui = record.seat_ui(seat)
-            hand = {c.token for c in player_view(state, seat).draft_hand}
+            hand = {c.token for c in screens.placeable(player_view(state, seat), ui.sort)}
             ui.selected = [t for t in tokens if t in hand]
             ui.notice = ""
             return Outcome(
@@ -612,8 +612,7 @@ class GameService:
         ui = record.seat_ui(seat)
         ui.notice = ""
         view = player_view(state, seat)
-        hand = screens.sorted_hand(view.draft_hand, ui.sort)
-        tokens = {c.token: c for c in hand}
+        tokens = {c.token: c for c in screens.placeable(view, ui.sort)}
         selected = [tokens[t] for t in ui.selected if t in tokens]
         head = press.verb
 
@@ -651,6 +650,11 @@ class GameService:
         elif head == "tc":
             act = Take(seat, press.int(0), Card.from_token(press.str(1)))
         elif head == "auto":
+            if not selected:
+                ui.notice = "Select the cards to place, then tap Auto-place."
+                return private_only()
+            mine = {c.token for c in view.draft_hand}
+            selected = [c for c in selected if c.token in mine]  # it places hand cards
             if not selected:
                 ui.notice = "Select the cards to place, then tap Auto-place."
                 return private_only()
