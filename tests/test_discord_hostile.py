@@ -292,3 +292,25 @@ async def test_stats_of_someone_else_is_paid_by_the_asker(harness: Harness) -> N
     (reply,) = await harness.slash(ALICE, "new")
     assert SLOW_DOWN not in reply, reply  # …and Alice is not
     assert fake.unanswered == []
+
+
+async def test_rummy_table_posts_the_table_again(harness: Harness) -> None:
+    """A lost or buried table message is never the end of a game: /rummy table posts it anew,
+    buttons and all, as the newest message of the channel."""
+    fake = harness.fake
+    alice = Person(harness, ALICE, "alice")
+    await harness.slash(ALICE, "new", {"rulebook": "Guadeloupe"})
+    lobby = live_table(fake, TABLE)
+    assert lobby is not None
+    await alice.click(lobby, label("Computer"), "computer menu")
+    await alice.click(lobby, label("easy"), "easy")
+    await alice.click(live_table(fake, TABLE), label("Start"), "start")
+    await harness.idle()
+    before = live_table(fake, TABLE)
+    assert before is not None
+    await harness.slash(BOB, "table")  # anyone in the channel may ask
+    await harness.idle()
+    after = live_table(fake, TABLE)
+    assert after is not None and after.id != before.id
+    assert fake.last_message(TABLE).id == after.id
+    assert any("My cards" in (c.label or "") for row in fake.components(after) for c in row)

@@ -47,6 +47,10 @@ def add_commands(tree: app_commands.CommandTree, adapter: DiscordAdapter) -> Non
     async def hand(interaction: discord.Interaction) -> None:
         await adapter.slash(interaction, "hand")
 
+    @rummy.command(name="table", description="Show the table again, with its buttons")
+    async def table(interaction: discord.Interaction) -> None:
+        await adapter.slash(interaction, "table")
+
     @rummy.command(name="hint", description="Show a card I can play")
     async def hint(interaction: discord.Interaction) -> None:
         await adapter.slash(interaction, "hint")
