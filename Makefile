@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: play test lint simulate bench clean
+.PHONY: play test test-fast lint simulate bench clean
 
 $(STAMP): pyproject.toml setup.py engine/_solver_c.c
 	$(PYTHON) -m venv $(VENV)
@@ -18,6 +18,11 @@ play: $(STAMP)
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/pytest -q $(PYTEST_ARGS)
+
+# Everything but the whole-game end-to-end tests (marker e2e): the quick loop while working.
+test-fast: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/pytest -q -m "not e2e" $(PYTEST_ARGS)
 
 simulate: $(STAMP)
 	$(BIN)/rummy simulate $(ARGS)

@@ -3,7 +3,7 @@
 PostgreSQL: a fresh database `rummy_test_<random>` per test session on the server named by
 RUMMY_TEST_POSTGRES (default postgresql://postgres@127.0.0.1:5432/test), dropped at the end.
 `store_url`/`store`: migrated to head, no rows; `empty_store_url`: no tables at all.
-No server -> the PostgreSQL params are skipped with the reason.
+No server -> the PostgreSQL params are skipped with the reason; under CI=true they fail instead.
 """
 
 from __future__ import annotations
@@ -39,21 +39,37 @@ async def _pg_execute(url: URL, *statements: str) -> None:
         await conn.close()
 
 
-@pytest.fixture(scope="session")
-def postgres_url() -> Iterator[str]:
-    """URL of this session's scratch PostgreSQL database (skips when no server answers)."""
-    admin = make_url(PG_ADMIN_URL)
-    name = f"rummy_test_{secrets.token_hex(4)}"
+def in_ci() -> bool:
+    """CI sets CI=true (GitHub Actions, GitLab, most others): there a missing server is an error."""
+    return os.environ.get("CI", "").strip().lower() in ("true", "1", "yes")
+
+
+def create_scratch_database(admin_url: str, name: str) -> str:
+    """Create database `name` on the server at `admin_url` and return its URL. No usable
+    server: skip the PostgreSQL cases, or fail them under CI (where a silent skip would hide
+    that half of the store tests never ran)."""
+    admin = make_url(admin_url)
     try:
         asyncio.run(_pg_execute(admin, f'CREATE DATABASE "{name}"'))
     except (OSError, TimeoutError, asyncpg.PostgresError) as error:
-        pytest.skip(
-            f"PostgreSQL store tests skipped: no usable server at {admin.host}:{admin.port or 5432}"
-            f" ({type(error).__name__}: {error}); set RUMMY_TEST_POSTGRES to point elsewhere"
-        )
-    url = normalise_url(admin.set(database=name))
-    yield url.render_as_string(hide_password=False)
-    asyncio.run(_pg_execute(admin, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        where = f"no usable server at {admin.host}:{admin.port or 5432}"
+        why = f"({type(error).__name__}: {error}); set RUMMY_TEST_POSTGRES to point elsewhere"
+        if in_ci():
+            pytest.fail(f"PostgreSQL store tests cannot run under CI=true: {where} {why}",
+                        pytrace=False)
+        pytest.skip(f"PostgreSQL store tests skipped: {where} {why}")
+    return normalise_url(admin.set(database=name)).render_as_string(hide_password=False)
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    """URL of this session's scratch PostgreSQL database (skips when no server answers; fails
+    instead under CI=true)."""
+    name = f"rummy_test_{secrets.token_hex(4)}"
+    url = create_scratch_database(PG_ADMIN_URL, name)
+    yield url
+    drop = f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'
+    asyncio.run(_pg_execute(make_url(PG_ADMIN_URL), drop))
 
 
 @pytest.fixture(scope="session")

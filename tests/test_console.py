@@ -123,6 +123,7 @@ class Player:
         return "hint"
 
 
+@pytest.mark.e2e  # a whole game against computers through the terminal adapter
 async def test_a_whole_game_against_computers(url):
     player = Player()
     await play(

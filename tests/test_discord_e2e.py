@@ -26,6 +26,8 @@ from bot.store import Store
 from engine import GameState, get_rulebook, new_game
 from engine.cards import Card
 
+pytestmark = pytest.mark.e2e  # whole games through the fake server: `make test-fast` skips
+
 GUILD, TABLE = 1000, 1001
 ALICE, BOB, CAROL, EVE = 2001, 2002, 2003, 2004  # Carol's DMs are closed; Eve only watches
 

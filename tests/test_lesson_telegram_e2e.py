@@ -3,6 +3,7 @@ played by pressing the buttons the bot sent (and one typed wrong try)."""
 
 from __future__ import annotations
 
+import pytest
 from fakes.telegram_server import FakeTelegram
 from telegram.ext import AIORateLimiter
 
@@ -11,6 +12,8 @@ from bot.core.service import GameService
 from bot.store import Store
 from engine.cards import parse_cards
 from engine.lessons import LESSONS
+
+pytestmark = pytest.mark.e2e  # whole games through the fake server: `make test-fast` skips
 
 LABELS = {
     "done": "✔ Done",

@@ -17,6 +17,8 @@ from bot.core.record import Record
 from bot.core.service import GameService
 from bot.store import Store
 
+pytestmark = pytest.mark.e2e  # whole games through the fake server: `make test-fast` skips
+
 GROUP = -100123
 
 
