@@ -299,10 +299,12 @@ async def test_a_typed_move_clears_the_last_notice(env):
     assert (await record(store, gid)).seat_ui(seat).notice == ""
 
 
-async def _rigged(service, store, faces: tuple[str, ...]) -> tuple[int, Actor]:
-    """A Machiavelli game where the seat to play holds just these cards (the rest of its
-    hand moved to the stock, so every card is still in one place)."""
-    gid = await lobby(service, "machiavelli", BOB)
+async def _rigged(
+    service, store, faces: tuple[str, ...], rulebook: str = "machiavelli"
+) -> tuple[int, Actor]:
+    """A game (Machiavelli by default) where the seat to play holds just these cards (the rest
+    of its hand moved to the stock, so every card is still in one place)."""
+    gid = await lobby(service, rulebook, BOB)
     await lp(service, ALICE, gid, "start")
     row = await store.get_game(gid)
     rec = Record.from_dict(row.record)

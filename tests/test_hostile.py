@@ -8,7 +8,7 @@ import asyncio
 import logging
 
 import pytest
-from test_core import ALICE, BOB, EVE, env, lobby, lp, record  # noqa: F401  (a fixture)
+from test_core import ALICE, BOB, EVE, _rigged, env, lobby, lp, record  # noqa: F401  (a fixture)
 
 from bot.core import buttons
 from bot.core.lessons import LessonService
@@ -16,7 +16,6 @@ from bot.core.record import Record
 from bot.core.service import IDLE_SECONDS, Actor, GameService, pack
 from bot.core.typed import TypedError, parse_typed
 from engine import group_label
-from engine.state import conservation_errors
 
 ANSWER_WITHIN = 10.0  # seconds: far above a real answer, far below a hang (they were endless)
 MALLORY = Actor("test", "-666", "66", "Mallory")  # alone in her own group
@@ -141,26 +140,7 @@ async def test_private_presses_need_a_seat(env):
 
 async def _round_over(service, store):
     """A Manipulation game whose first round is over (the seat to play went out)."""
-    gid = await lobby(service, "manipulation", BOB)
-    await lp(service, ALICE, gid, "start")
-    row = await store.get_game(gid)
-    rec = Record.from_dict(row.record)
-    state = rec.game()
-    seat = state.turn
-    cards = []
-    for face in ("7S", "8S", "9S"):
-        for place in [state.stock, *state.hands]:
-            card = next((c for c in place if c.face == face), None)
-            if card is not None:
-                place.remove(card)
-                cards.append(card)
-                break
-    state.stock.extend(state.hands[seat])
-    state.hands[seat] = cards
-    assert not conservation_errors(state)
-    rec.state = state.to_dict()
-    await store.save_game(gid, rec.to_dict(), expected_version=row.version)
-    actor = ALICE if seat == 0 else BOB
+    gid, actor = await _rigged(service, store, ("7S", "8S", "9S"), "manipulation")
     out = await service.command(actor, "lay", "7S 8S 9S")
     out = await service.command(actor, "done")
     assert (await record(store, gid)).game().phase == "round_over", out.reply

@@ -263,10 +263,10 @@ class GameService:
         """When the game next needs background work (saved with the row, so a restarted
         worker reads only these times): a computer's move now, else the turn's reminder or
         deadline; None when nothing is scheduled."""
-        state = record.game() if status == "playing" else None
-        if state is None or state.phase != "play" or not record.humans():
+        state = record.state if status == "playing" else None  # (the dict: no card parsing)
+        if state is None or state["phase"] != "play" or not record.humans():
             return None
-        if record.seats[state.turn].is_computer:
+        if record.seats[state["turn"]].is_computer:
             return self.clock()
         if record.deadline is None:
             return None
@@ -909,7 +909,7 @@ class GameService:
             # In a private chat these mean the chat's own game (a finished lesson's [Play a
             # real game] opens one there): whoever can start a game there can end or leave it.
             row = await self.store.active_game(actor.platform, actor.chat_id)
-            if row is not None and Record.from_dict(row.record).lesson:
+            if row is not None and row.record.get("lesson"):
                 raise Reply("This is a lesson: /quit stops it.")
             if row is None:
                 raise Reply(
@@ -963,9 +963,6 @@ class GameService:
                 raise Reply("There is no game in this chat. Start one with /newgame.")
             return row
         player_id = await self.store.player(actor.platform, actor.user, actor.name)
-        own = await self.store.active_game(actor.platform, actor.chat_id)
-        if own is not None and not Record.from_dict(own.record).lesson:
-            return own  # a game in this private chat (against the computer)
         rows = [
             r for r in await self.store.games_for_player(player_id)
             if r.status == "playing" or (not running and r.status == "lobby")
