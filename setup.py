@@ -1,7 +1,7 @@
 """Build hook for the one C extension (all other metadata is in pyproject.toml).
 
-engine/_solver_c.c is the solver's column search in C. It is optional: without a C compiler
-the build goes on and engine/solver_fast.py runs the same search in Python (same answers,
+engine/solver/_c.c is the solver's column search in C. It is optional: without a C compiler
+the build goes on and engine/solver/fast.py runs the same search in Python (same answers,
 several times slower).
 """
 
@@ -9,7 +9,7 @@ from setuptools import Extension, setup
 
 setup(
     ext_modules=[
-        Extension("engine._solver_c", ["engine/_solver_c.c"], optional=True,
+        Extension("engine.solver._c", ["engine/solver/_c.c"], optional=True,
                   extra_compile_args=["-O2"]),
     ],
 )

@@ -26,10 +26,11 @@ import random
 import time
 from collections import Counter
 
-from engine import Finish, GameState, NextRound, ai_hard, apply, get_rulebook, new_game, player_view
+from engine import Finish, GameState, NextRound, apply, get_rulebook, new_game, player_view
 from engine.actions import Action
 from engine.ai import choose_action
-from engine.ai_turn import Turn, biggest_move, lay
+from engine.ai import hard as ai_hard
+from engine.ai.turn import Turn, biggest_move, lay
 from engine.playout import SHANGHAI_ROUNDS
 
 

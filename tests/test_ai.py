@@ -17,7 +17,6 @@ from engine import (
     Knock,
     NextRound,
     Place,
-    ai_hard,
     apply,
     check_move,
     conservation_errors,
@@ -27,8 +26,9 @@ from engine import (
     player_view,
 )
 from engine.ai import LEVELS, choose_action
-from engine.ai_hard import undercut_chance
-from engine.ai_turn import Turn
+from engine.ai import hard as ai_hard
+from engine.ai.hard import undercut_chance
+from engine.ai.turn import Turn
 from engine.game import PlayerView
 from engine.playout import table_errors
 from engine.scenario import deal_scenario

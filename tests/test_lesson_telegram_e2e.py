@@ -11,7 +11,7 @@ from bot.adapters.telegram import TelegramAdapter
 from bot.core.service import GameService
 from bot.store import Store
 from engine.cards import parse_cards
-from engine.lessons import LESSONS
+from lessons import LESSONS
 
 pytestmark = pytest.mark.e2e  # whole games through the fake server: `make test-fast` skips
 

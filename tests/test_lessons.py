@@ -18,7 +18,7 @@ from bot.core.views import Outcome, Screen
 from bot.store import Store
 from engine import RULEBOOKS, conservation_errors
 from engine.cards import parse_cards
-from engine.lessons import (
+from lessons import (
     DEFAULT_NUDGES,
     LEARNER,
     LESSONS,

@@ -11,7 +11,7 @@ from engine.melds import arrange, group_reading
 from engine.moves import check_move
 from engine.rulebooks import get_rulebook
 from engine.solver import find_move
-from engine.solver_positions import random_position
+from engine.solver.positions import random_position
 
 OBJECTIVES = ("any", "hint", "max_cards", "max_points")
 
@@ -245,7 +245,7 @@ def test_big_positions_answer_and_are_legal():
 
 def _clear_shared_caches() -> None:
     from engine import solver
-    from engine import solver_columns as sc
+    from engine.solver import columns as sc
 
     solver._NO_LAY.clear()
     for name in dir(sc):

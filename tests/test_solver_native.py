@@ -1,4 +1,4 @@
-"""The column search in C (engine/_solver_c.c) against the same search in Python: identical
+"""The column search in C (engine/solver/_c.c) against the same search in Python: identical
 answers, identical work-budget accounting (so a cut-short joker answer is the same too)."""
 
 from __future__ import annotations
@@ -8,12 +8,12 @@ import random
 import pytest
 
 import engine.solver as solver
-import engine.solver_fast as fast
+import engine.solver.fast as fast
 from engine.rulebooks import RULEBOOKS, get_rulebook
 from engine.solver import JOKER_BUDGET, _values, find_move
-from engine.solver_columns import WORK
-from engine.solver_model import Position, build_problems
-from engine.solver_positions import random_position
+from engine.solver.columns import WORK
+from engine.solver.model import Position, build_problems
+from engine.solver.positions import random_position
 
 pytestmark = pytest.mark.skipif(not fast.native_available(),
                                 reason="the C extension is not built (pip install -e .)")

@@ -1,4 +1,4 @@
-"""`rummy lesson`: a guided lesson in the terminal, on the pure runner of engine/lessons.py.
+"""`rummy lesson`: a guided lesson in the terminal, on the pure runner of lessons/runner.py.
 
 Reads lines and writes text through the functions it is given, so tests can drive it. Moves are
 typed as in the private chat (`lay 5H 6H 7H`, `add A 8H`, `split A 3`, `done`…); cards the step
@@ -13,7 +13,7 @@ from bot.core.typed import TypedError, parse_typed
 from engine import Finish, NextRound, group_label, player_view
 from engine.actions import Action
 from engine.cards import Card, suit_order
-from engine.lessons import (
+from lessons import (
     LEARNER,
     LessonState,
     choose_joker,

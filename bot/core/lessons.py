@@ -1,4 +1,4 @@
-"""Guided lessons in a private chat (UX.md §5): the pure runner of engine/lessons.py, kept in the
+"""Guided lessons in a private chat (UX.md §5): the pure runner of lessons/runner.py, kept in the
 store and shown as screens.
 
 A lesson is a game row in the learner's private chat whose record is a normal `Record` with
@@ -46,7 +46,7 @@ from engine import (
     player_view,
 )
 from engine.cards import Card, suit_order
-from engine.lessons import (
+from lessons import (
     LEARNER,
     LESSONS,
     Feedback,

@@ -8,13 +8,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
-from .actions import Action, Commit, Draw, GiveUp, IllegalAction, Knock, Pass, Reset
-from .ai_easy import obvious_lay
-from .cards import Card, rank_name
-from .game import PlayerView, apply
-from .rulebooks import Rulebook
-from .solver import Move, find_move, no_lay_proved
-from .state import GameState
+from ..actions import Action, Commit, Draw, GiveUp, IllegalAction, Knock, Pass, Reset
+from ..cards import Card, rank_name
+from ..game import PlayerView, apply
+from ..rulebooks import Rulebook
+from ..solver import Move, find_move, no_lay_proved
+from ..state import GameState
+from .easy import obvious_lay
 
 Groups = Sequence[Sequence[Card]]
 

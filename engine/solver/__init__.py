@@ -1,8 +1,8 @@
 """The move solver: a legal lay, the hint, the biggest lay, or "place these selected cards".
 
 `find_move` is exact: it returns None only when no legal lay exists. It works on a face-level
-model of the position (engine/solver_model.py: the joker cases become separate problems), solves
-each problem (engine/solver_fast.py, with engine/solver_simple.py as the reference search), and
+model of the position (engine/solver/model.py: the joker cases become separate problems), solves
+each problem (engine/solver/fast.py, with engine/solver/simple.py as the reference search), and
 rebuilds the winning partition from the physical cards of the table and the hand.
 """
 
@@ -14,12 +14,12 @@ from collections import Counter, OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from .cards import Card
-from .melds import Reading, arrange
-from .rulebooks import Rulebook
-from .solver_columns import WORK
-from .solver_fast import solve_fast, trim_caches
-from .solver_model import (
+from ..cards import Card
+from ..melds import Reading, arrange
+from ..rulebooks import Rulebook
+from .columns import WORK
+from .fast import solve_fast, trim_caches
+from .model import (
     NF,
     Position,
     Problem,
@@ -28,8 +28,8 @@ from .solver_model import (
     face_rank,
     face_suit,
 )
-from .solver_quick import quick_lay
-from .solver_simple import Solution, group_fits, score_key, solve_simple
+from .quick import quick_lay
+from .simple import Solution, group_fits, score_key, solve_simple
 
 OBJECTIVES = ("any", "hint", "max_cards", "max_points")
 SIMPLE_LIMIT = 20  # cards in play up to which the reference search stands in for the fast one

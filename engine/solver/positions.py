@@ -8,9 +8,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from .cards import SUITS, Card, make_deck
-from .melds import AcePolicy
-from .solver_model import value_range
+from ..cards import SUITS, Card, make_deck
+from ..melds import AcePolicy
+from .model import value_range
 
 
 @dataclass

@@ -1,7 +1,7 @@
 """The reference search: exhaustive over groups, memoised on the remaining cards.
 
 Simple and exact for every rule the model expresses; exponential, so it serves small positions
-and as the yardstick for the fast search (engine/solver_fast.py).
+and as the yardstick for the fast search (engine/solver/fast.py).
 
 The search always covers the lowest card that must still be placed (a table card, a card that
 must be laid, a table joker) with some group; once only optional cards remain, the lowest is
@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from .solver_model import NF, Problem, Template, templates, templates_by_face
+from .model import NF, Problem, Template, templates, templates_by_face
 
 Fill = tuple[str, int]  # ("T"|"M"|"O"|"S", face) real card, ("J", i) fixed joker, ("W"|"V", 0)
 

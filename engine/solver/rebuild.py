@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections import Counter
 from functools import cache
 
-from .solver_columns import set_split, template_index
-from .solver_model import NF, Problem, value_face
-from .solver_simple import Fill, Solution
+from .columns import set_split, template_index
+from .model import NF, Problem, value_face
+from .simple import Fill, Solution
 
 
 def rebuild_solution(p, chosen, vmin, vmax, card_value, joker_value, sets_old, olds

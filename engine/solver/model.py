@@ -1,4 +1,4 @@
-"""The solver's face-level model of a position (shared by every search in engine/solver_*.py).
+"""The solver's face-level model of a position (shared by every search in engine/solver/).
 
 Cards of one face (`7H`) are interchangeable for play, so a search works on counts per face:
 face index `f = (rank - 1) * 4 + suit` (0..51). Every group a table can hold is a `Template`:
@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from itertools import combinations, product
 
-from .cards import SUITS, Card
-from .melds import AcePolicy
+from ..cards import SUITS, Card
+from ..melds import AcePolicy
 
 NF = 52
 SUIT_INDEX = {s: i for i, s in enumerate(SUITS)}
@@ -151,7 +151,7 @@ class Position:
 
 
 def _neighbour_faces(group: Sequence[Card], joker: Card, ace: AcePolicy) -> frozenset[int]:
-    from .melds import arrange, group_reading
+    from ..melds import arrange, group_reading
 
     reading = group_reading(group, ace)
     ordered = arrange(group, reading) if reading is not None else list(group)

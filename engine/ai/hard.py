@@ -21,10 +21,10 @@ from collections import Counter
 from dataclasses import dataclass
 from math import comb
 
-from .actions import Action, Draw
-from .ai_turn import Turn, biggest_lay, biggest_move, fallback, lay, no_lay
-from .cards import Card, make_deck
-from .solver import Move
+from ..actions import Action, Draw
+from ..cards import Card, make_deck
+from ..solver import Move
+from .turn import Turn, biggest_lay, biggest_move, fallback, lay, no_lay
 
 
 @dataclass(frozen=True)

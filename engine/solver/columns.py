@@ -16,7 +16,7 @@ from collections import Counter
 from functools import cache, lru_cache
 from itertools import product
 
-from .solver_model import Template, templates
+from .model import Template, templates
 
 BIG = 1 << 10  # a laid card outweighs any number of kept groups (and the other way for hints)
 SHIFT = 16  # bits per suit state in a search state

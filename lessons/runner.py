@@ -1,6 +1,6 @@
 """Guided lessons in the real game (RULES.md §3 "Learn while playing"; UX.md §5). Pure: no I/O.
 
-A lesson is a list of steps (engine/lessons_data.py). Each step deals a position with
+A lesson is a list of steps (lessons/content/). Each step deals a position with
 `deal_scenario` (or goes on from the previous step's game) and names a goal. The learner's actions
 go through the real engine: an illegal one is answered with the engine's reason plus a nudge
 keyed by what went wrong; a legal one that misses the goal is taken back and explained; draft
@@ -21,8 +21,8 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Literal
 
-from . import draft as drafts
-from .actions import (
+from engine import draft as drafts
+from engine.actions import (
     WORD_ACTIONS,
     Action,
     Commit,
@@ -36,15 +36,16 @@ from .actions import (
     Split,
     Take,
 )
-from .ai import choose_action
-from .cards import Card, parse_cards
-from .game import Event, apply, hint_line, player_view
-from .lessons_data import LESSONS
-from .lessons_model import Goal, Lesson, Position, Step
-from .moves import group_index
-from .rulebooks import get_rulebook
-from .scenario import deal_scenario
-from .state import GameState
+from engine.ai import choose_action
+from engine.cards import Card, parse_cards
+from engine.game import Event, apply, hint_line, player_view
+from engine.moves import group_index
+from engine.rulebooks import get_rulebook
+from engine.scenario import deal_scenario
+from engine.state import GameState
+
+from .content import LESSONS
+from .model import Goal, Lesson, Position, Step
 
 LEARNER = 0
 MAX_COMPUTER_ACTIONS = 40  # a computer turn is a few actions; this only guards against a loop

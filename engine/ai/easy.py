@@ -8,10 +8,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import combinations
 
-from .cards import SUITS, Card
-from .melds import arrange, designate, readings
-from .moves import check_move
-from .rulebooks import Rulebook
+from ..cards import SUITS, Card
+from ..melds import arrange, designate, readings
+from ..moves import check_move
+from ..rulebooks import Rulebook
 
 Groups = list[list[Card]]
 

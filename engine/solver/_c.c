@@ -1,10 +1,10 @@
-/* The column search of engine/solver_fast.py (_Search.top and _Search.best) in C.
+/* The column search of engine/solver/fast.py (_Search.top and _Search.best) in C.
  *
  * It is a line-by-line port: the same suit options in the same order (run_moves,
  * suit_options), the same per-suit bound (suit_bound), the same stable orderings, the same
  * failed-state memo and dominance test, and the same work budget (the same units charged at
  * the same points), so it returns exactly the answer of the Python search.
- * engine/solver_fast.py falls back to the Python search when this module is missing, and
+ * engine/solver/fast.py falls back to the Python search when this module is missing, and
  * tests/test_solver_native.py compares the two on many seeded positions.
  *
  * Python side: h = new(spec); top(h) -> int | None; work(h) -> units charged so far;
@@ -1354,9 +1354,9 @@ static PyMethodDef methods[] = {
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_solver_c",
-    "The column search of engine/solver_fast.py in C.", -1,
+    PyModuleDef_HEAD_INIT, "_c",
+    "The column search of engine/solver/fast.py in C.", -1,
     methods,
 };
 
-PyMODINIT_FUNC PyInit__solver_c(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__c(void) { return PyModule_Create(&module); }

@@ -1,4 +1,4 @@
-"""Quick answers for "any" and "hint" that need no search (engine/solver_fast.py does the rest).
+"""Quick answers for "any" and "hint" that need no search (engine/solver/fast.py does the rest).
 
 The hint's order is: fewest changed groups, then fewest cards. So
 - three hand cards that form a group by themselves change nothing: no lay beats them;
@@ -14,11 +14,11 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from itertools import combinations
 
-from .cards import Card
-from .melds import designate, readings
-from .moves import MoveCheck, check_move
-from .rulebooks import Rulebook
-from .solver_model import card_face, value_range
+from ..cards import Card
+from ..melds import designate, readings
+from ..moves import MoveCheck, check_move
+from ..rulebooks import Rulebook
+from .model import card_face, value_range
 
 
 def quick_lay(
@@ -220,7 +220,7 @@ def _split_runs(group: list[Card], real: dict[str, Card], rulebook: Rulebook):
     runs = [r for r in found if r.kind == "run"]
     if not runs:
         return
-    from .melds import arrange
+    from ..melds import arrange
 
     ordered = arrange(group, runs[0])
     for i in range(2, len(ordered) - 2):

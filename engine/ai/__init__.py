@@ -4,10 +4,10 @@ counts of the other hands and the size of the stock — hidden cards stay hidden
 Levels, chosen per seat:
 
 - `easy`   lays only what is obvious: new melds from its hand, cards added to runs and sets;
-           it never rearranges the table (engine/ai_easy.py).
+           it never rearranges the table (engine/ai/easy.py).
 - `medium` lays the solver's biggest lay every turn (most penalty points where cards have
            values, else most cards), and knocks in Carousel whenever it may.
-- `hard`   plans (engine/ai_hard.py): it holds cards back to avoid drawing, keeps the cards
+- `hard`   plans (engine/ai/hard.py): it holds cards back to avoid drawing, keeps the cards
            that stay easy to lay, goes out or knocks when it pays, and plays each rulebook's
            scoring.
 
@@ -16,10 +16,10 @@ Every level is a pure, deterministic function of the view, so a game replays fro
 
 from __future__ import annotations
 
-from .actions import Action, NextRound
-from .ai_hard import choose_hard
-from .ai_turn import Turn, biggest_lay, fallback, no_lay
-from .game import PlayerView
+from ..actions import Action, NextRound
+from ..game import PlayerView
+from .hard import choose_hard
+from .turn import Turn, biggest_lay, fallback, no_lay
 
 LEVELS = ("easy", "medium", "hard")
 

@@ -1,0 +1,24 @@
+"""The guided lessons as data, one module per rulebook (RULES.md §1–2; UX.md §5).
+
+Manipulation teaches the common rules step by step; the other rulebooks teach only what differs.
+Seat 0 is the learner, seat 1 the computer. Every step's `demo` is checked by tests/test_lessons.py
+against the real engine, so a position and its instruction cannot drift apart unnoticed.
+"""
+
+from __future__ import annotations
+
+from ..model import Lesson
+from . import carousel, guadeloupe, machiavelli, manipulation, shanghai, tahiti, vatican
+
+LESSONS: dict[str, Lesson] = {
+    lesson.name: lesson
+    for lesson in (
+        manipulation.lesson(),
+        machiavelli.lesson(),
+        shanghai.lesson(),
+        guadeloupe.lesson(),
+        carousel.lesson(),
+        vatican.lesson(),
+        tahiti.lesson(),
+    )
+}
