@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from engine.moves import check_move
 from engine.rulebooks import get_rulebook
 from engine.solver import STATS, find_move
-from engine.solver_positions import random_position
+from engine.solver.positions import random_position
 
 OBJECTIVES = ("any", "hint", "max_cards", "max_points")
 PLAIN = ("manipulation", "machiavelli")
