@@ -58,6 +58,8 @@ class Record:
     seed: int = 0
     lesson: dict[str, Any] | None = None
     lobby_version: int = 0  # in the lobby's buttons: a stale lobby button can't act twice
+    # not saved: the log lines added since this record was loaded (the outcome carries them)
+    added: list[str] = field(default_factory=list, compare=False, repr=False)
 
     # -- conversions ----------------------------------------------------------------------
 
@@ -146,3 +148,11 @@ class Record:
 
     def add_log(self, line: str) -> None:
         self.log = [*self.log[-19:], line]
+        self.added.append(line)
+
+    def next_up(self, status: str) -> str:
+        """"person" or "computer" whose move it is in a running game, else ""."""
+        state = self.state if status == "playing" else None
+        if state is None or state["phase"] != "play":
+            return ""
+        return "computer" if self.seats[state["turn"]].is_computer else "person"

@@ -255,6 +255,8 @@ class GameService:
                 outcome.chat_id = saved.chat_id
                 outcome.revision = saved.version
                 outcome.refs = record.refs
+                outcome.log = outcome.log or list(record.added)
+                outcome.next_up = record.next_up(saved.status)
                 self._after_save(game_id, record)
                 return outcome
         raise Reply("The game is busy — try again.")
@@ -948,6 +950,7 @@ class GameService:
             if state is None:
                 return Outcome(group=screens.lobby_screen(row.id, record), group_new=True)
             out = Outcome(group=screens.table_screen(row.id, record, state), group_new=True)
+            out.log = record.log[-5:]  # for context: how the game got here
             if seat is not None:
                 out.private[actor.user] = screens.private_screen(row.id, record, state, seat)
                 out.private_new.add(actor.user)

@@ -52,6 +52,10 @@ class Outcome:
     # a screen older than the one it last showed in that message (None: no order, always show).
     revision: int | None = None
     refs: dict | None = None  # the record's adapter refs at that commit (saves a store read)
+    log: list[str] = field(default_factory=list)  # the game log lines this change added
+    # Who moves next once this is saved: "person", "computer" (the scheduler will move and
+    # deliver), or "" (lobby, round over, game over): a caller can wait for the computers.
+    next_up: str = ""
 
     def merge(self, other: Outcome) -> Outcome:
         """Later screens replace earlier ones; notes and replies add up."""
@@ -66,7 +70,9 @@ class Outcome:
         if other.reply:
             self.reply = other.reply
             self.alert = other.alert
+        self.log += other.log
         if other.revision is not None:
             self.revision = max(self.revision or 0, other.revision)
             self.refs = other.refs
+            self.next_up = other.next_up
         return self
