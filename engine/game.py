@@ -2,13 +2,12 @@
 
 `apply(state, action)` never changes its argument: it returns a new state and the events the
 action caused, or raises `IllegalAction` with a sentence the player can read. Randomness comes
-only from the seed: round r is shuffled by `Random(f"rummy:{seed}:{r}")`.
+only from the seed: round r is dealt from `deal.deck_order(rules, seats, seed, r)`.
 """
 
 from __future__ import annotations
 
 import copy
-import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -35,7 +34,8 @@ from .actions import (
     Take,
     action_from_dict,
 )
-from .cards import Card, format_cards, make_deck, parse_face, rank_name
+from .cards import Card, format_cards, parse_face, rank_name
+from .deal import deal_round, deck_order, start_game, start_turn
 from .melds import designate, readings
 from .moves import MoveCheck, check_move, group_label
 from .rulebooks import Rulebook, get_rulebook
@@ -56,56 +56,13 @@ class Event:
 def new_game(
     rulebook: Rulebook | str, seats: int | Sequence[Any], seed: int, **options: Any
 ) -> GameState:
-    """A new game, dealt. `seats` is the number of seats (or a list, one item per seat)."""
+    """A new game, dealt from `deck_order(rules, seats, seed)` (engine/deal.py). `seats` is the
+    number of seats (or a list, one item per seat)."""
     rules = rulebook if isinstance(rulebook, Rulebook) else get_rulebook(rulebook, **options)
     n = seats if isinstance(seats, int) else len(seats)
     if not MIN_SEATS <= n <= MAX_SEATS:
         raise ValueError(f"A game needs {MIN_SEATS} to {MAX_SEATS} seats, not {n}")
-    state = GameState(
-        rulebook=rules.name,
-        options=dict(rules.options),
-        players=n,
-        seed=int(seed),
-        scores=[0] * n,
-        round_wins=[0] * n,
-    )
-    _deal(state)
-    return state
-
-
-def _deal(state: GameState) -> None:
-    rules = state.rules
-    n = state.players
-    decks, jokers = rules.deck_for(n)
-    deck = make_deck(decks, jokers)
-    random.Random(f"rummy:{state.seed}:{state.round}").shuffle(deck)
-    starter = (state.round - 1) % n
-    hands: list[list[Card]] = [[] for _ in range(n)]
-    for batch in rules.batches:
-        for k in range(n):
-            seat = (starter + k) % n
-            for _ in range(batch):
-                hands[seat].append(deck.pop())
-    state.singles = [deck.pop() for _ in range(rules.singles)]
-    state.hands = hands
-    state.stock = deck
-    state.table = []
-    state.turn = starter
-    state.phase = "play"
-    state.first_lay_done = [not rules.first_lay_run3] * n
-    state.final_turns = None
-    state.last_drawer = None
-    state.passes = 0
-    state.last = None
-    _start_turn(state)
-
-
-def _start_turn(state: GameState) -> None:
-    state.draft = None
-    state.draws = 0
-    state.reminded = False
-    state.give_up_armed = False
-    state.hint = None
+    return start_game(rules, n, seed)
 
 
 def replay(
@@ -207,17 +164,18 @@ def _reminder(s: GameState, rules: Rulebook, seat: int) -> Event | None:
 
 
 def _draw(s: GameState, rules: Rulebook, seat: int) -> list[Event]:
-    if rules.turn == "carousel":
+    style = rules.turn_style
+    if style.draw_first:  # Carousel: the opening draw, then up to the limit
         if s.final_turns is not None:
             raise IllegalAction("The stock has run out: lay cards or pass")
         if not s.stock:
             raise IllegalAction("The stock is empty: lay cards or pass")
-        drawn = _draw_cards(s, seat, 1)
+        drawn = _draw_cards(s, seat, style.draw_count)
         s.draws += 1
         if not s.stock:
             s.last_drawer = seat
         events = [_drew(seat, drawn)]
-        if s.draws >= 3:  # the third card ends the turn without laying
+        if s.draws >= style.draw_limit:  # the last card allowed ends the turn without laying
             events += _end_turn(s, rules)
         return events
     if not s.stock:
@@ -229,20 +187,19 @@ def _draw(s: GameState, rules: Rulebook, seat: int) -> list[Event]:
         return [reminder]
     s.reminded = False
     s.hint = None
-    if rules.turn == "draw-until-lay":
-        drawn = _draw_cards(s, seat, 1)
+    drawn = _draw_cards(s, seat, style.draw_count)
+    if not style.draw_ends_turn:
         s.draws += 1
         return [_drew(seat, drawn)]
-    count = 2 if rules.turn == "draw-two-or-play+1" else 1
-    drawn = _draw_cards(s, seat, count)
     return [_drew(seat, drawn), *_end_turn(s, rules)]
 
 
 def _pass(s: GameState, rules: Rulebook, seat: int) -> list[Event]:
-    if rules.turn == "carousel":
+    style = rules.turn_style
+    if style.stock_out == "final_turns":  # passes end turns; they never block the round
         if s.final_turns is None and s.stock:
             raise IllegalAction("You can't pass while the stock has cards: draw or lay")
-        if s.final_turns is None and s.draws == 0:
+        if style.draw_first and s.final_turns is None and s.draws == 0:
             raise IllegalAction("Draw a card first")
         return [Event("passed", seat), *_end_turn(s, rules)]
     if s.stock:
@@ -337,7 +294,7 @@ def hint_line(hint: dict[str, Any] | None) -> str:
 
 
 def _knock(s: GameState, rules: Rulebook, seat: int, arrangement, choices) -> list[Event]:
-    if rules.turn != "carousel" or not rules.knock_limit:
+    if not (rules.turn_style.knock and rules.knock_limit):
         raise IllegalAction("There is no knocking in this game")
     if s.final_turns is not None:
         raise IllegalAction("Nobody may knock once the stock has run out")
@@ -358,7 +315,8 @@ def _knock(s: GameState, rules: Rulebook, seat: int, arrangement, choices) -> li
 def _commit(
     s: GameState, rules: Rulebook, seat: int, arrangement, choices, *, knock: bool
 ) -> list[Event]:
-    if rules.turn == "carousel" and s.final_turns is None and s.draws == 0:
+    style = rules.turn_style
+    if style.draw_first and s.final_turns is None and s.draws == 0:
         raise IllegalAction("Draw a card first")
     hand = s.hands[seat]
     if arrangement is None:
@@ -441,8 +399,8 @@ def _commit(
     if knock:
         knocked = Event("knocked", seat, {"laid": len(placed)})
         return [*events, knocked, *_end_round(s, rules, knocker=seat)]
-    if rules.turn == "draw-two-or-play+1":
-        drawn = _draw_cards(s, seat, 1)
+    if style.draw_after_lay:
+        drawn = _draw_cards(s, seat, style.draw_after_lay)
         if drawn:
             events.append(_drew(seat, drawn))
     return events + _end_turn(s, rules)
@@ -538,7 +496,7 @@ def _choice(chosen: Sequence[str] | str) -> tuple[tuple[int, str], ...] | None:
 
 
 def _end_turn(s: GameState, rules: Rulebook) -> list[Event]:
-    if rules.turn == "carousel":
+    if rules.turn_style.stock_out == "final_turns":
         if s.final_turns is not None:
             s.final_turns -= 1
             if s.final_turns <= 0:
@@ -546,7 +504,7 @@ def _end_turn(s: GameState, rules: Rulebook) -> list[Event]:
         elif not s.stock:  # whoever drew the last card did not knock: one more turn each
             s.final_turns = s.players
     s.turn = (s.turn + 1) % s.players
-    _start_turn(s)
+    start_turn(s)
     return [Event("turn", s.turn, {"final": s.final_turns is not None})]
 
 
@@ -566,7 +524,7 @@ def _end_round(
             "values": list(score.hand_values),
         }
     )
-    _start_turn(s)
+    start_turn(s)
     s.phase = "round_over"
     events = [
         Event(
@@ -590,30 +548,27 @@ def _end_round(
 
 
 def _game_result(s: GameState, rules: Rulebook) -> dict[str, Any] | None:
-    n = s.players
-    if rules.length == "single":
+    """The game's result after a round, or None while it goes on (`Rulebook.game_end`)."""
+    end = rules.game_end
+    if end.rounds == "one":
         last = s.rounds[-1]
         return {
             "winners": last["winners"],
             "totals": last["points"],
             "draw": len(last["winners"]) > 1,
         }
-    if rules.length == "to-target":
-        if max(s.scores) < rules.play_to:
-            return None
-        low = min(s.scores)
-        leaders = [i for i in range(n) if s.scores[i] == low]
-        if len(leaders) > 1:  # a shared lowest total: another round is played
-            return None
-        return {"winners": leaders, "totals": list(s.scores), "draw": False}
-    if rules.length == "carousel":
-        if max(s.scores) < rules.play_to:
-            return None
-        totals = carousel_final(s.scores, s.round_wins, rules.play_to)
-        best = max(totals)
-        winners = [i for i in range(n) if totals[i] == best]
-        return {"winners": winners, "totals": totals, "draw": len(winners) > 1}
-    return None  # Shanghai: open-ended until the players finish
+    if end.rounds == "open":
+        return None  # Shanghai: open-ended until the players finish
+    if max(s.scores) < rules.play_to:  # "target": somebody's score reached play_to
+        return None
+    totals = (
+        carousel_final(s.scores, s.round_wins, rules.play_to) if end.end_bonuses
+        else list(s.scores)
+    )
+    winners = rules.best(totals)
+    if len(winners) > 1 and end.tie_at_target == "play_on":
+        return None  # a shared best total: another round is played
+    return {"winners": winners, "totals": totals, "draw": len(winners) > 1}
 
 
 def _next_round(s: GameState) -> list[Event]:
@@ -622,17 +577,17 @@ def _next_round(s: GameState) -> list[Event]:
             "The round is still being played" if s.phase == "play" else "The game is over"
         )
     s.round += 1
-    _deal(s)
+    deal_round(s, deck_order(s.rules, s.players, s.seed, s.round))
     return [Event("round_started", None, {"round": s.round, "turn": s.turn})]
 
 
 def _finish(s: GameState) -> list[Event]:
-    if s.rules.length != "open":
+    rules = s.rules
+    if not rules.game_end.finish_by_choice:
         raise IllegalAction("This game ends by its own rules, not by choice")
     if s.phase != "round_over":
         raise IllegalAction("Finish after the round is over")
-    low = min(s.scores)
-    winners = [i for i in range(s.players) if s.scores[i] == low]
+    winners = rules.best(s.scores)
     s.phase = "game_over"
     s.result = {"winners": winners, "totals": list(s.scores), "draw": len(winners) > 1}
     return [Event("game_over", None, dict(s.result))]
@@ -644,21 +599,23 @@ def _finish(s: GameState) -> list[Event]:
 def legal_actions(state: GameState, seat: int) -> list[str]:
     """The kinds of action open to `seat` now (the buttons to show)."""
     if state.phase == "round_over":
-        return ["next_round", "finish"] if state.rules.length == "open" else ["next_round"]
+        finish = state.rules.game_end.finish_by_choice
+        return ["next_round", "finish"] if finish else ["next_round"]
     if state.phase != "play" or seat != state.turn:
         return []
     rules = state.rules
     changed = drafts.draft_differs(state)
     out = ["place", "take", "move", "split", "set_draft", "hint"]
-    if rules.turn == "carousel":
+    style = rules.turn_style
+    if style.draw_first:  # Carousel
         final = state.final_turns is not None
         if final or state.draws >= 1:
             out.append("commit")
-        if not final and state.stock and state.draws < 3:
+        if not final and state.stock and state.draws < style.draw_limit:
             out.append("draw")
         if final or (state.draws >= 1 and not state.stock):
             out.append("pass")
-        if not final and 1 <= state.draws <= 2:
+        if style.knock and not final and 1 <= state.draws < style.draw_limit:
             left = drafts.draft_hand(state, seat)
             if rules.hand_value(left) <= rules.knock_limit:
                 out.append("knock")

@@ -1,26 +1,29 @@
 """The seven rulebooks as data (RULES.md §2), built from a name plus options.
 
 One frozen `Rulebook` per name and option set. The game loop reads these fields; there is one
-loop for all seven, with named turn-style presets:
+loop for all seven. Three fields name presets (engine/styles.py), each reached as a policy:
 
-- `draw-until-lay`     Manipulation, Shanghai: draw any number of cards, the turn ends by laying
-                       (or by passing when the stock is empty); must lay if you can.
-- `draw-or-play`       Machiavelli, Vatican, Tahiti: lay, or draw one card (which ends the turn).
-- `draw-two-or-play+1` Guadeloupe: lay (then draw one unless out), or draw two.
-- `carousel`           draw first; then lay, draw again (up to three) or knock.
+- `turn` -> `turn_style`      `draw-until-lay` (Manipulation, Shanghai: draw one card at a time
+                              until you lay), `draw-or-play` (Machiavelli, Vatican, Tahiti: lay,
+                              or draw one card, which ends the turn), `draw-two-or-play+1`
+                              (Guadeloupe: lay, then draw one unless out; or draw two),
+                              `carousel` (draw first; then lay, knock or draw again, up to three).
+- `scoring` -> `score_style`  `penalty`, `count`, `none`, `carousel` (`higher_is_better`).
+- `length` -> `game_end`      `single`, `to-target`, `open`, `carousel`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Literal
 
 from .cards import Card
 from .melds import AcePolicy
+from .styles import GAME_ENDS, SCORE_STYLES, TURN_STYLES, GameEnd, ScoreStyle, TurnStyle
 
-TurnStyle = Literal["draw-until-lay", "draw-or-play", "draw-two-or-play+1", "carousel"]
+TurnName = Literal["draw-until-lay", "draw-or-play", "draw-two-or-play+1", "carousel"]
 JokerRule = Literal["none", "movable", "immobile", "locks-group"]
 Scoring = Literal["penalty", "count", "carousel", "none"]
 GameLength = Literal["single", "to-target", "open", "carousel"]
@@ -58,7 +61,7 @@ class Rulebook:
     title: str
     hand_size: int
     ace: AcePolicy
-    turn: TurnStyle
+    turn: TurnName  # a TURN_STYLES name: see `turn_style`
     decks: int = 2
     jokers: int = 0
     small_decks: int = 0  # Carousel with 2 players: one deck...
@@ -92,10 +95,30 @@ class Rulebook:
         return sum(self.card_value(c) for c in cards)
 
     @property
+    def turn_style(self) -> TurnStyle:
+        """How a turn goes (the policy named by `turn`)."""
+        return TURN_STYLES[self.turn]
+
+    @property
+    def score_style(self) -> ScoreStyle:
+        """How a round is scored (the policy named by `scoring`)."""
+        return SCORE_STYLES[self.scoring]
+
+    @property
+    def game_end(self) -> GameEnd:
+        """When the game ends and how it is won (the policy named by `length`)."""
+        return GAME_ENDS[self.length]
+
+    @property
     def higher_is_better(self) -> bool:
         """Which way the totals rank seats: Carousel counts points won, the others points
         left in hand (penalties), where the lowest total wins."""
-        return self.scoring == "carousel"
+        return self.score_style.higher_is_better
+
+    def best(self, totals: Sequence[int]) -> list[int]:
+        """The seats with the best of `totals` under this rulebook (several: a tie)."""
+        top = max(totals) if self.higher_is_better else min(totals)
+        return [i for i, t in enumerate(totals) if t == top]
 
     @property
     def max_jokers_per_group(self) -> int | None:

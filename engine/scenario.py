@@ -10,7 +10,7 @@ import random
 from collections.abc import Sequence
 
 from .cards import Card, make_deck, parse_cards
-from .game import _start_turn
+from .deal import start_position
 from .rulebooks import Rulebook, get_rulebook
 from .state import GameState
 
@@ -47,22 +47,18 @@ def deal_scenario(
                 raise ValueError(f"No {wanted} left in the deck for this scenario")
         return out
 
-    state = GameState(
-        rulebook=rules.name,
-        options=dict(rules.options),
-        players=players,
-        seed=seed,
-        scores=[0] * players,
-        round_wins=[0] * players,
-    )
-    state.hands = [take(h) for h in hands]
-    state.table = [take(g) for g in table]
-    state.singles = take(singles)
+    dealt = [take(h) for h in hands]
+    groups = [take(g) for g in table]
+    laid_singles = take(singles)
     top = take(stock_top)
     random.Random(f"scenario:{seed}").shuffle(deck)
-    state.stock = deck + list(reversed(top))  # the end of the list is the top
-    state.turn = turn
-    done = (not rules.first_lay_run3) if first_lay_done is None else first_lay_done
-    state.first_lay_done = [done] * players
-    _start_turn(state)
-    return state
+    return start_position(
+        rules,
+        dealt,
+        table=groups,
+        singles=laid_singles,
+        stock=deck + list(reversed(top)),  # the end of the list is the top
+        turn=turn,
+        seed=seed,
+        first_lay_done=first_lay_done,
+    )

@@ -38,24 +38,24 @@ def score_round(
     Carousel, the end after the stock ran out)."""
     values = tuple(rulebook.hand_value(list(h)) for h in hands)
     n = len(hands)
-    if rulebook.scoring == "carousel":
+    style = rulebook.score_style
+    if style.winner_scores:
         return _carousel(values, went_out, knocker)
 
+    # What a hand left weighs: its points (card values) or its number of cards.
+    measure = values if style.measure == "points" else tuple(len(h) for h in hands)
     if went_out is not None:
         winners: tuple[int, ...] = (went_out,)
         how = "out"
     else:
-        # Blocked: the fewest cards (or, with penalty values, the fewest points) wins.
-        key = values if rulebook.scoring == "penalty" else tuple(len(h) for h in hands)
-        best = min(key)
-        winners = tuple(i for i in range(n) if key[i] == best)
+        # Blocked: the fewest cards (or, measured in points, the fewest points) wins.
+        best = min(measure)
+        winners = tuple(i for i in range(n) if measure[i] == best)
         how = "blocked"
-    if rulebook.scoring == "none":
+    if style.penalties:  # everyone but the one who went out takes what the hand weighs
+        points = tuple(0 if i == went_out else measure[i] for i in range(n))
+    else:
         points = (0,) * n
-    elif rulebook.scoring == "penalty":
-        points = tuple(0 if i == went_out else values[i] for i in range(n))
-    else:  # count: one point per card left
-        points = tuple(0 if i == went_out else len(hands[i]) for i in range(n))
     return RoundScore(points, winners, values, how)
 
 

@@ -1,0 +1,118 @@
+"""The shuffle is an input: the deck order of a round, and games started from a given deck or a
+given position (OpenSpiel's chance outcome, supplied by the caller).
+
+`deck_order(rules, players, seed, round)` is the only place the engine shuffles a real game:
+`make_deck` in its fixed order, shuffled by `random.Random(f"rummy:{seed}:{round}")`. The end of
+the list is the top of the deck. `new_game` and every next round deal from it, so a game replays
+from (rulebook, seats, seed, actions).
+
+    deck = deck_order(get_rulebook("manipulation"), 2, seed=7)
+    state = start_game(get_rulebook("manipulation"), 2, seed=7, deck=deck)  # = new_game(...)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from .cards import Card, make_deck
+from .rulebooks import Rulebook
+from .state import GameState
+
+
+def deck_order(rulebook: Rulebook, players: int, seed: int, round: int = 1) -> list[Card]:
+    """The deck round `round` is dealt from (top card last), as `new_game` shuffles it."""
+    decks, jokers = rulebook.deck_for(players)
+    deck = make_deck(decks, jokers)
+    random.Random(f"rummy:{seed}:{round}").shuffle(deck)
+    return deck
+
+
+def start_turn(state: GameState) -> None:
+    """Clear what belongs to one turn: the draft, cards drawn, the reminder, the armed Give up
+    and the hint (in place)."""
+    state.draft = None
+    state.draws = 0
+    state.reminded = False
+    state.give_up_armed = False
+    state.hint = None
+
+
+def deal_round(state: GameState, deck: Sequence[Card]) -> None:
+    """Deal round `state.round` from `deck` (top card last), in place: the seat after the last
+    round's starter starts; hands in the rulebook's batches, one seat after the other from the
+    starter; then Tahiti's singles; the rest is the stock. `deck` itself is not changed."""
+    rules = state.rules
+    n = state.players
+    deck = list(deck)
+    starter = (state.round - 1) % n
+    hands: list[list[Card]] = [[] for _ in range(n)]
+    for batch in rules.batches:
+        for k in range(n):
+            seat = (starter + k) % n
+            for _ in range(batch):
+                hands[seat].append(deck.pop())
+    state.singles = [deck.pop() for _ in range(rules.singles)]
+    state.hands = hands
+    state.stock = deck
+    state.table = []
+    state.turn = starter
+    state.phase = "play"
+    state.first_lay_done = [not rules.first_lay_run3] * n
+    state.final_turns = None
+    state.last_drawer = None
+    state.passes = 0
+    state.last = None
+    start_turn(state)
+
+
+def start_game(
+    rulebook: Rulebook, players: int, seed: int, deck: Sequence[Card] | None = None
+) -> GameState:
+    """Round 1 dealt from `deck` (default: `deck_order(rulebook, players, seed)`, which is what
+    `new_game` does). Later rounds are dealt from `deck_order` of the seed, so a game started
+    from another deck replays only from the same deck."""
+    state = GameState(
+        rulebook=rulebook.name,
+        options=dict(rulebook.options),
+        players=players,
+        seed=int(seed),
+        scores=[0] * players,
+        round_wins=[0] * players,
+    )
+    deal_round(state, deck_order(rulebook, players, state.seed) if deck is None else deck)
+    return state
+
+
+def start_position(
+    rulebook: Rulebook,
+    hands: Sequence[Sequence[Card]],
+    *,
+    table: Sequence[Sequence[Card]] = (),
+    singles: Sequence[Card] = (),
+    stock: Sequence[Card] = (),
+    turn: int = 0,
+    seed: int = 0,
+    first_lay_done: bool | None = None,
+) -> GameState:
+    """Round 1 in a given position: these hands, table groups, singles and stock (top card
+    last), `turn` to play. `first_lay_done` None: as the rulebook deals (False only where a
+    first lay is required). The caller keeps the cards conserved (engine/scenario.py does)."""
+    players = len(hands)
+    state = GameState(
+        rulebook=rulebook.name,
+        options=dict(rulebook.options),
+        players=players,
+        seed=seed,
+        scores=[0] * players,
+        round_wins=[0] * players,
+    )
+    state.hands = [list(h) for h in hands]
+    state.table = [list(g) for g in table]
+    state.singles = list(singles)
+    state.stock = list(stock)
+    state.turn = turn
+    done = (not rulebook.first_lay_run3) if first_lay_done is None else first_lay_done
+    state.first_lay_done = [done] * players
+    start_turn(state)
+    return state
