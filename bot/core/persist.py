@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from bot.store import GameResult, ResultSeat, RoundRow, SeatRow
 
+from .hosting import HostedGame
 from .record import Record
 
 
@@ -14,33 +15,33 @@ def seat_rows(record: Record) -> list[SeatRow]:
     return [SeatRow(i, x.player_id, x.name, x.computer) for i, x in enumerate(record.seats)]
 
 
-def new_rounds(before: dict | None, record: Record) -> list[RoundRow]:
+def new_rounds(game: HostedGame, before: dict | None, record: Record) -> list[RoundRow]:
     """The rounds this move finished, with running totals (a repeat is a no-op in the store).
     Read from the saved state's JSON: no need to rebuild the game on every save."""
-    state = record.state
-    if state is None:
+    if record.state is None:
         return []
-    rounds = state["rounds"]
-    done_before = len((before or {}).get("rounds", []))
+    rounds = game.rounds(record.state)
+    done_before = len(game.rounds(before)) if before else 0
+    seats = len(record.seats)
     return [
         RoundRow(
             i + 1,
-            rounds[i]["points"],
-            [sum(r["points"][k] for r in rounds[: i + 1]) for k in range(state["players"])],
+            list(rounds[i]),
+            [sum(r[k] for r in rounds[: i + 1]) for k in range(seats)],
         )
         for i in range(done_before, len(rounds))
     ]
 
 
-def new_result(before: dict | None, record: Record) -> GameResult | None:
+def new_result(game: HostedGame, before: dict | None, record: Record) -> GameResult | None:
     """The game's result if this move ended it."""
-    state = record.state
-    was_over = (before or {}).get("phase") == "game_over"
-    if state is None or state["phase"] != "game_over" or not state["result"] or was_over:
+    if before is not None and game.is_over(before):
         return None
-    totals = state["result"].get("totals") or state["scores"]
-    winners = state["result"].get("winners", [])
-    ranks = _ranks(totals, winners, record.rules.higher_is_better)
+    result = game.results(record)
+    if result is None:
+        return None
+    totals, winners = list(result.totals), list(result.winners)
+    ranks = _ranks(totals, winners, result.higher_is_better)
     return GameResult(
         record.rulebook,
         [

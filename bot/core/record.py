@@ -44,7 +44,7 @@ class SeatUI:
 
 @dataclass
 class Record:
-    rulebook: str = "manipulation"
+    rulebook: str = "manipulation"  # the game's variant (a rummy rulebook)
     options: dict[str, Any] = field(default_factory=dict)
     host: str = ""  # user id of the creator
     seats: list[SeatInfo] = field(default_factory=list)
@@ -58,6 +58,7 @@ class Record:
     seed: int = 0
     lesson: dict[str, Any] | None = None
     lobby_version: int = 0  # in the lobby's buttons: a stale lobby button can't act twice
+    game_name: str = "rummy"  # which hosted game (bot/games): older records are all rummy
     # not saved: the log lines added since this record was loaded (the outcome carries them)
     added: list[str] = field(default_factory=list, compare=False, repr=False)
 
@@ -102,6 +103,7 @@ class Record:
             "seed": self.seed,
             "lesson": self.lesson,
             "lobby_version": self.lobby_version,
+            "game_name": self.game_name,
         }
 
     @classmethod
@@ -149,10 +151,3 @@ class Record:
     def add_log(self, line: str) -> None:
         self.log = [*self.log[-19:], line]
         self.added.append(line)
-
-    def next_up(self, status: str) -> str:
-        """"person" or "computer" whose move it is in a running game, else ""."""
-        state = self.state if status == "playing" else None
-        if state is None or state["phase"] != "play":
-            return ""
-        return "computer" if self.seats[state["turn"]].is_computer else "person"

@@ -1,0 +1,207 @@
+"""Typed and slash commands: /help, /rules, /newgame, /join, /leave, /endgame, /table,
+/leaderboard, /stats, and a game's typed moves (handed to the game)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from . import narrate
+from .buttons import Press, pack
+from .hosting import Refusal
+from .record import Record
+from .scheduler import close
+from .views import Outcome
+
+if TYPE_CHECKING:
+    from .service import Actor, GameService
+
+MAX_VERB = 32
+
+
+class Commands:
+    def __init__(self, service: GameService) -> None:
+        self.service = service
+        self.unit = service.unit
+
+    async def run(self, actor: Actor, verb: str, args: str) -> Outcome:
+        svc = self.service
+        game = svc.default_game
+        if verb in ("help", "start") and not (verb == "start" and args):
+            return Outcome(reply=game.help_text(), alert=False)
+        if verb == "start":  # deep link: /start join-<game>
+            return Outcome(reply=narrate.WELCOME + game.help_text(), alert=False)
+        if verb == "rules":
+            try:
+                return Outcome(reply=game.rules_text(args or None), alert=False)
+            except ValueError as error:
+                return Outcome(reply=str(error), alert=True)
+        if verb in ("newgame", "new"):
+            return await svc.new_game(actor, args or None)
+        if verb == "leaderboard":
+            return Outcome(reply=await self.leaderboard(actor, args or None), alert=False)
+        if verb == "stats":
+            return Outcome(reply=await self.stats(actor, args or None), alert=False)
+        if verb in ("join", "leave", "endgame", "end"):
+            # In a private chat these mean the chat's own game (a finished lesson's [Play a
+            # real game] opens one there): whoever can start a game there can end or leave it.
+            row = await svc.store.active_game(actor.platform, actor.chat_id)
+            if row is not None and row.record.get("lesson"):
+                raise Refusal(narrate.LESSON_QUIT)
+            if row is None:
+                raise Refusal(
+                    narrate.JOIN_THERE if actor.private and verb == "join" else narrate.NO_GAME
+                )
+            if verb == "join":
+                return (
+                    await svc.press(actor, pack(row.id, 0, "join"))
+                    if row.status == "lobby"
+                    else Outcome(reply=narrate.STARTED_JOIN_NEXT, alert=True)
+                )
+            if verb == "leave":
+                return await self.leave(row.id, actor)
+            return await self.end(row.id, actor)
+        if verb == "table":
+            return await self.table(actor)
+        if verb in ("hand", "cards"):
+            row = await self.game_for(actor)
+            return await svc.press(actor, pack(row.id, 0, "cards"))
+        if verb in game.typed_verbs:
+            row = await self.game_for(actor)
+            return await self.unit.mutate(
+                row.id, lambda r, rec: self.typed(rec, r, actor, verb, args)
+            )
+        raise Refusal(narrate.UNKNOWN_VERB.format(verb=verb), alert=False)
+
+    def typed(self, record: Record, row: Any, actor: Actor, verb: str, args: str) -> Outcome:
+        if record.state is None:
+            raise Refusal(narrate.NOT_STARTED)
+        seat = record.seat_of(actor.user)
+        if seat is None:
+            raise Refusal(narrate.NOT_PLAYING)
+        game = self.unit.game_of(record)
+        return game.typed(self.unit.table(row, record), seat, actor.user, verb, args)
+
+    async def table(self, actor: Actor) -> Outcome:
+        """/table: the game's table (or lobby) posted again as the newest message, with its
+        buttons — and the asker's own screen — so no lost message can strand a game."""
+        row = await self.game_for(actor, running=False)
+        svc = self.service
+
+        def change(row: Any, record: Record) -> Outcome:
+            seat = record.seat_of(actor.user)
+            if not svc.from_here(row, actor, seat):
+                raise Refusal(narrate.ANOTHER_CHAT)
+            if record.state is None:
+                return Outcome(group=svc.lobby.screen(row.id, record), group_new=True)
+            game, table = self.unit.game_of(record), self.unit.table(row, record)
+            out = Outcome(group=game.table_screen(table), group_new=True)
+            out.log = record.log[-5:]  # for context: how the game got here
+            if seat is not None:
+                out.private[actor.user] = game.private_screen(table, seat)
+                out.private_new.add(actor.user)
+            return out
+
+        return await self.unit.mutate(row.id, change)
+
+    async def game_for(self, actor: Actor, *, running: bool = True) -> Any:
+        """The game a player means: this chat's, or (in private) the one where it's their turn."""
+        store = self.service.store
+        if not actor.private:
+            row = await store.active_game(actor.platform, actor.chat_id)
+            if row is None:
+                raise Refusal(narrate.NO_GAME)
+            return row
+        player_id = await store.player(actor.platform, actor.user, actor.name)
+        rows = [
+            r for r in await store.games_for_player(player_id)
+            if r.status == "playing" or (not running and r.status == "lobby")
+        ]
+        if not rows:
+            raise Refusal(narrate.NOT_RUNNING)
+        for r in rows:
+            rec = Record.from_dict(r.record)
+            seat = rec.seat_of(actor.user)
+            if seat is not None and seat == self.unit.to_move(rec, r.status):
+                return r
+        return rows[-1]
+
+    async def leave(self, game_id: int, actor: Actor) -> Outcome:
+        svc = self.service
+
+        def change(row: Any, record: Record) -> Outcome:
+            seat = record.seat_of(actor.user)
+            if seat is None:
+                raise Refusal(narrate.NOT_SEATED_GAME)
+            if record.state is None:
+                return svc.lobby.press(
+                    row, record, actor.user, actor.name,
+                    Press(row.id, record.lobby_version, "leave"),
+                )
+            game = self.unit.game_of(record)
+            info = record.seats[seat]
+            info.computer, info.was_human = game.default_level, True
+            record.add_log(narrate.LEFT_FOR_COMPUTER.format(name=info.name))
+            out = game.screens(self.unit.table(row, record))
+            out.reply, out.alert = narrate.YOU_LEFT, False
+            if not record.humans():
+                out.group = close(self.unit, row, record, narrate.NOBODY_LEFT)
+            out.private_notes[actor.user] = narrate.YOU_LEFT_NOTE
+            return out
+
+        return await self.unit.mutate(game_id, change)
+
+    async def end(self, game_id: int, actor: Actor) -> Outcome:
+        def change(row: Any, record: Record) -> Outcome:
+            if actor.user != record.host:
+                raise Refusal(narrate.HOST_ENDS_ONLY)
+            record.add_log(narrate.HOST_ENDED_LOG)
+            out = Outcome(reply=narrate.GAME_ENDED, alert=False)
+            why = narrate.HOST_ENDED if record.state else narrate.HOST_CLOSED
+            out.group = close(self.unit, row, record, why)
+            return out
+
+        out = await self.unit.mutate(game_id, change, status="ended")
+        self.service.scheduler.forget(game_id)
+        return out
+
+    async def leaderboard(self, actor: Actor, variant: str | None) -> str:
+        if variant:
+            try:
+                variant = self.service.default_game.settings(variant, {}).variant
+            except ValueError as error:
+                return str(error)
+        chat = None if actor.private else actor.chat_id
+        rows = await self.service.store.leaderboard(actor.platform, chat, variant)
+        title = narrate.BOARD_TITLE.format(
+            scope=narrate.BOARD_OVERALL if chat is None else narrate.BOARD_CHAT,
+            variant=variant.title() if variant else narrate.BOARD_ALL,
+        )
+        if not rows:
+            return title + "\n" + narrate.BOARD_EMPTY
+        lines = [title]
+        for i, r in enumerate(rows, 1):
+            lines.append(
+                narrate.BOARD_LINE.format(
+                    rank=i, name=r.name, rating=r.rating, games=r.games, wins=r.wins,
+                    rate=r.win_rate, points=r.avg_points,
+                )
+            )
+        lines.append(narrate.BOARD_MORE)
+        return "\n".join(lines)
+
+    async def stats(self, actor: Actor, variant: str | None) -> str:
+        stats = await self.service.store.stats(actor.platform, actor.user, variant)
+        if stats is None:
+            return narrate.STATS_NONE
+        lines = [
+            narrate.STATS_LINE.format(
+                name=stats.name, rating=stats.rating, games=stats.games, wins=stats.wins,
+                rate=stats.win_rate, points=stats.avg_points,
+            )
+        ]
+        for when, rb, points, won in stats.history[:5]:
+            lines.append(
+                narrate.STATS_GAME.format(when=when, variant=rb, points=points,
+                                          won=" 🏆" if won else "")
+            )
+        return "\n".join(lines)

@@ -1,0 +1,170 @@
+"""What a game gives the platform: the one interface the core hosts every game through.
+
+In the spirit of OpenSpiel's game/state split: a game declares its variants and their options
+with defaults; it deals a new state from a seed; its state is plain JSON-safe data; it says whose
+move it is, when it is over and with what result; it plays a computer seat. It also says how it
+looks in a chat — its table, a seat's private screen, its presses and typed moves — because those
+are as much the game's as its rules are.
+
+The core (lobby, seats, turn timers, computer seats, records, results, ratings, leaderboards)
+knows nothing else about a game: it never names a card, a meld or an action. The rummy family is
+one game with seven rulebooks (bot/games/rummy); Build-to-Ten will be another.
+
+Every method that changes the game takes a `Table` — the hosted record plus the platform's
+hooks — changes `table.record` in place (its `state`, per-seat `ui`, `log`) and returns the
+`Outcome` (screens and a reply). It raises `Refusal` for an answer that changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from .buttons import Press
+    from .record import Record
+    from .views import Outcome, Screen
+
+
+class Refusal(Exception):
+    """A user-facing answer that stops the change (nothing is saved). `outcome`: a fresh
+    screen of the unchanged game to show with it (an out-of-date button, say)."""
+
+    def __init__(self, text: str, *, alert: bool = True, outcome: Outcome | None = None) -> None:
+        super().__init__(text)
+        self.text = text
+        self.alert = alert
+        self.outcome = outcome
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One way to play a game (a rulebook): its name, title and options with their choices."""
+
+    name: str
+    title: str
+    options: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)  # key -> choices
+
+
+@dataclass(frozen=True)
+class Settings:
+    """A variant with every option set (validated by the game, defaults filled in)."""
+
+    variant: str
+    title: str
+    options: Mapping[str, Any]
+
+    def describe(self) -> tuple[str, ...]:
+        return tuple(
+            f"{k.replace('_', ' ')}: {str(v).replace('_', ' ')}" for k, v in self.options.items()
+        )
+
+
+@dataclass(frozen=True)
+class Results:
+    """A finished game: every seat's total, who won (several: a draw), and which way the
+    totals count (penalty points: lower is better)."""
+
+    totals: tuple[int, ...]
+    winners: tuple[int, ...]
+    higher_is_better: bool
+
+
+@dataclass
+class Table:
+    """What a game method gets: the hosted record (seats, the game's state and per-seat UI,
+    the log) and the platform's hooks."""
+
+    game_id: int
+    record: Record
+    clock: Callable[[], float]
+
+    def turn_started(self, to_move: int | None) -> None:
+        """A new turn (or round) began: the turn timer restarts for a person on move, and
+        every seat's screen state (mode, selection) starts afresh."""
+        record = self.record
+        record.warned = False
+        person = to_move is not None and not record.seats[to_move].is_computer
+        record.deadline = self.clock() + record.turn_seconds if person else None
+        for ui in record.ui.values():
+            ui.mode = "main"
+            ui.selected = []
+
+
+class HostedGame(Protocol):
+    """A game the core can host (see the module docstring)."""
+
+    name: str  # "rummy"
+    title: str  # "Rummy"
+    min_seats: int
+    max_seats: int
+    levels: tuple[str, ...]  # computer levels, weakest first
+    default_level: str  # the level that takes over a person's seat
+    default_variant: str
+    typed_verbs: frozenset[str]  # typed commands the game reads (/lay, /draw …)
+    # button verbs after the game has started: name -> argument kinds (bot.core.buttons)
+    vocabulary: Mapping[str, tuple[str, ...]]
+
+    # -- rules ------------------------------------------------------------------------
+    def variants(self) -> Sequence[Variant]: ...
+
+    def settings(self, variant: str | None, options: Mapping[str, Any]) -> Settings:
+        """The variant with these options (defaults for the rest); ValueError with a
+        sentence for a player for an unknown variant, option or value."""
+        ...
+
+    def to_move(self, state: Mapping[str, Any]) -> int | None:
+        """The seat whose move it is, or None (a round is over and waits for a person to go
+        on, or the game is over). Reads the saved dict: called on every save."""
+        ...
+
+    def is_over(self, state: Mapping[str, Any]) -> bool: ...
+
+    def results(self, record: Record) -> Results | None:
+        """The result if the game is over, else None."""
+        ...
+
+    def rounds(self, state: Mapping[str, Any]) -> Sequence[Sequence[int]]:
+        """Every finished round's points per seat, in order (a one-round game: one row)."""
+        ...
+
+    # -- a game in a chat ---------------------------------------------------------------
+    def start(self, table: Table) -> Outcome:
+        """Deal (from `record.seed`) and return every screen of the new game."""
+        ...
+
+    def press(self, table: Table, seat: int | None, user: str, press: Press) -> Outcome:
+        """A button of the running game pressed by `user` (seated at `seat`, or None)."""
+        ...
+
+    def typed(self, table: Table, seat: int, user: str, verb: str, args: str) -> Outcome:
+        """A typed move (`verb` in `typed_verbs`) by the seated `user`."""
+        ...
+
+    def select(
+        self, table: Table, seat: int, user: str, version: int, items: Sequence[str]
+    ) -> Outcome:
+        """Pick exactly these items of the private screen (a multi-select menu)."""
+        ...
+
+    def computer_step(self, table: Table) -> Outcome | None:
+        """One move of the computer seat on move; None when no computer is on move."""
+        ...
+
+    def play_for(self, table: Table, seat: int) -> Outcome:
+        """The turn timer ran out: the computer finishes `seat`'s turn."""
+        ...
+
+    def screens(self, table: Table, *, new: bool = False) -> Outcome:
+        """The table and every person's private screen as they are now (posted anew when
+        `new`)."""
+        ...
+
+    def table_screen(self, table: Table) -> Screen: ...
+
+    def private_screen(self, table: Table, seat: int) -> Screen: ...
+
+    def help_text(self) -> str: ...
+
+    def rules_text(self, variant: str | None) -> str: ...

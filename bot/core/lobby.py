@@ -1,0 +1,187 @@
+"""The lobby: a game opened in a chat, seats taken and given up, computers added, the variant
+and its options chosen, the turn timer, Start. Game-neutral: what a game offers comes from
+its declared variants and options (bot/core/hosting.py)."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from render import LobbyView, render_lobby
+
+from . import narrate
+from .buttons import LOBBY, TIMER_CHOICES, Press
+from .hosting import HostedGame, Refusal
+from .record import Record, SeatInfo
+from .unit import Unit
+from .views import Button, Outcome, Screen
+
+LOBBY_ONLY_HOST = frozenset({"menu", "cpu", "rb", "opt", "timer", "start"})
+LOBBY_ANY_VERSION = frozenset({"join", "leave"})  # idempotent per person
+MENUS = ("", "rulebook", "options", "computer")
+
+
+def _rows(buttons: list[Button], width: int) -> list[list[Button]]:
+    return [buttons[i : i + width] for i in range(0, len(buttons), width)]
+
+
+def seat_names(record: Record) -> list[str]:
+    names = []
+    for s in record.seats:
+        name = f"🤖 {s.name} ({s.computer})" if s.is_computer else s.name
+        if s.user == record.host and not s.is_computer:
+            name += narrate.HOST_MARK
+        names.append(name)
+    return names
+
+
+def lobby_screen(game: HostedGame, game_id: int, record: Record, menu: str = "") -> Screen:
+    settings = game.settings(record.rulebook, record.options)
+    options = settings.describe()
+    seats = seat_names(record)
+    view = LobbyView(settings.title, options, tuple(seats), game.max_seats)
+    timer = (
+        narrate.TIMER_MINUTES.format(minutes=record.turn_seconds // 60)
+        if record.turn_seconds >= 60
+        else narrate.TIMER_SECONDS.format(seconds=record.turn_seconds)
+    )
+    text = "\n".join(
+        [
+            " · ".join([settings.title, *options, timer]),
+            narrate.SEATS.format(names=", ".join(seats) or narrate.NO_SEATS),
+            narrate.LOBBY_HELP.format(low=game.min_seats, high=game.max_seats),
+        ]
+    )
+    back = [Button(narrate.BACK, "menu:")]
+    if menu == "rulebook":
+        choices = [
+            Button(("✓ " if v.name == record.rulebook else "") + v.name.title(), f"rb:{v.name}")
+            for v in game.variants()
+        ]
+        buttons = [*_rows(choices, 4), back]
+    elif menu == "options":
+        variant = next(v for v in game.variants() if v.name == settings.variant)
+        rows = [
+            [
+                Button(
+                    ("✓ " if v == settings.options[key] else "")
+                    + f"{key.replace('_', ' ')}: {str(v).replace('_', ' ')}",
+                    f"opt:{key}:{v}",
+                )
+                for v in values
+            ]
+            for key, values in variant.options.items()
+        ]
+        rows.append(
+            [
+                Button(("✓ " if record.turn_seconds == t else "") + f"⏱ {t // 60} min",
+                       f"timer:{t}")
+                for t in TIMER_CHOICES
+            ]
+        )
+        buttons = [*rows, back]
+    elif menu == "computer":
+        buttons = [[Button(f"🤖 {lv}", f"cpu:{lv}") for lv in game.levels], back]
+    else:
+        buttons = [
+            [
+                Button(narrate.JOIN, "join"),
+                Button(narrate.LEAVE, "leave"),
+                Button(narrate.ADD_COMPUTER, "menu:computer"),
+            ],
+            [
+                Button(narrate.VARIANT_MENU, "menu:rulebook"),
+                Button(narrate.OPTIONS_MENU, "menu:options"),
+                Button(narrate.START, "start"),
+            ],
+        ]
+    key = hashlib.blake2b(repr(("lobby", view)).encode(), digest_size=10).hexdigest()
+    return Screen(text, buttons, key, lambda: render_lobby(view), game_id, record.lobby_version)
+
+
+class Lobby:
+    def __init__(self, unit: Unit) -> None:
+        self.unit = unit
+
+    def screen(self, game_id: int, record: Record, menu: str = "") -> Screen:
+        return lobby_screen(self.unit.game_of(record), game_id, record, menu)
+
+    def press(
+        self, row: Any, record: Record, user: str, name: str, press: Press,
+        player_id: int | None = None,
+    ) -> Outcome:
+        verb = press.verb
+        game = self.unit.game_of(record)
+        if verb not in LOBBY:
+            raise Refusal(narrate.NOT_FOR_LOBBY)
+        if verb in LOBBY_ONLY_HOST and user != record.host:
+            raise Refusal(narrate.HOST_ONLY)
+        if verb not in LOBBY_ANY_VERSION and press.version != record.lobby_version:
+            raise Refusal(  # a double tap on "+ Computer" must not add two
+                narrate.LOBBY_STALE,
+                alert=False,
+                outcome=Outcome(group=self.screen(row.id, record)),
+            )
+        menu = ""
+        reply = None
+        full = narrate.FULL.format(seats=game.max_seats)
+        if verb == "join":
+            if record.seat_of(user) is not None:
+                raise Refusal(narrate.ALREADY_SEATED, alert=False)
+            if len(record.seats) >= game.max_seats:
+                raise Refusal(full)
+            record.seats.append(SeatInfo(name, user, player_id))
+            reply = narrate.JOINED
+        elif verb == "leave":
+            seat = record.seat_of(user)
+            if seat is None:
+                raise Refusal(narrate.NOT_SEATED, alert=False)
+            record.seats.pop(seat)
+            if user == record.host:
+                humans = record.humans()
+                record.host = record.seats[humans[0]].user if humans else ""
+            reply = narrate.LEFT_TABLE
+        elif verb == "menu":
+            menu = press.str()
+            if menu not in MENUS:
+                raise Refusal(narrate.NOT_FOR_LOBBY)
+        elif verb == "cpu":
+            level = press.str()
+            if level not in game.levels:
+                raise Refusal(narrate.UNKNOWN_LEVEL)
+            if len(record.seats) >= game.max_seats:
+                raise Refusal(full)
+            number = sum(1 for s in record.seats if s.is_computer) + 1
+            record.seats.append(
+                SeatInfo(narrate.COMPUTER_NAME.format(number=number), None, None, level)
+            )
+        elif verb == "rb":
+            try:
+                settings = game.settings(press.str(), {})
+            except ValueError as error:
+                raise Refusal(str(error)) from None
+            record.rulebook, record.options = settings.variant, dict(settings.options)
+            reply = narrate.VARIANT_SET.format(title=settings.title)
+        elif verb == "opt":
+            key, value = press.str(0), press.str(1)
+            try:
+                settings = game.settings(record.rulebook, {**record.options, key: value})
+            except ValueError as error:
+                raise Refusal(str(error)) from None
+            record.options = dict(settings.options)
+            menu = "options"
+        elif verb == "timer":
+            record.turn_seconds = press.int()
+            menu = "options"
+        else:  # start
+            return self.start(row, record)
+        record.lobby_version += 1
+        return Outcome(reply=reply, alert=False, group=self.screen(row.id, record, menu))
+
+    def start(self, row: Any, record: Record) -> Outcome:
+        game = self.unit.game_of(record)
+        if len(record.seats) < game.min_seats:
+            raise Refusal(narrate.TOO_FEW.format(seats=game.min_seats))
+        if not record.humans():
+            raise Refusal(narrate.NO_PERSON)
+        return game.start(self.unit.table(row, record))

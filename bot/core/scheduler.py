@@ -1,0 +1,246 @@
+"""The scheduler: computer seats and turn timers, and the daily care of the store (idle games
+closed, old ones pruned). Background tasks whose outcomes go out through the platform's
+delivery; everything they change goes through the unit of work like a person's press."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
+from typing import Any
+
+from . import narrate
+from .lobby import lobby_screen
+from .record import Record
+from .unit import Refusal, Unit
+from .views import Outcome, Screen
+
+log = logging.getLogger(__name__)
+
+IDLE_SECONDS = 24 * 3600  # a game nobody touched for this long is closed
+IDLE_SWEEP = 600  # seconds between looks for such games
+
+
+def close(unit: Unit, row: Any, record: Record, why: str) -> Screen:
+    """End the game (status "ended" when saved) and the group's last screen: no buttons."""
+    record.refs["ended"] = True
+    if record.state is None:
+        screen = lobby_screen(unit.game_of(record), row.id, record)
+        screen.text = why
+    else:
+        screen = unit.game_of(record).table_screen(unit.table(row, record))
+        screen.text = why + "\n" + screen.text
+    screen.buttons = []
+    return screen
+
+
+class Scheduler:
+    def __init__(
+        self,
+        unit: Unit,
+        deliver: Callable[[Outcome], Awaitable[None]],
+        *,
+        clock: Callable[[], float],
+        computer_delay: float,
+        tick: float,
+        retention: float,
+        lesson_retention: float,
+    ) -> None:
+        self.unit = unit
+        self.deliver = deliver
+        self.clock = clock
+        self.computer_delay = computer_delay
+        self.tick = tick
+        self.retention = retention  # seconds a finished game keeps its record
+        self.lesson_retention = lesson_retention
+        self._computer_tasks: dict[int, asyncio.Task] = {}
+        # game -> (turn deadline, when to send the half-time reminder or None): the ticker
+        # reads the store only when one of them is due
+        self.deadlines: dict[int, tuple[float, float | None]] = {}
+        self._ticker: asyncio.Task | None = None
+        self._stopped = False
+
+    # -- life cycle ---------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Resume every active game's computer turns and turn timers: only the games that have
+        something scheduled, and only their due times are read (the ticker loads a game when
+        its time comes)."""
+        self._stopped = False
+        for game_id, due in await self.unit.store.scheduled_games():
+            self.deadlines[game_id] = (due, None)
+        self._ticker = asyncio.create_task(self._tick_loop())
+
+    async def stop(self) -> None:
+        self._stopped = True
+        tasks = [*self._computer_tasks.values(), *([self._ticker] if self._ticker else [])]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self._computer_tasks.clear()
+        self._ticker = None
+
+    def forget(self, game_id: int) -> None:
+        self.deadlines.pop(game_id, None)
+
+    def after_save(self, game_id: int, record: Record) -> None:
+        """What a saved game needs next: a computer's move, or its turn's deadline."""
+        status = self.unit.status(record)
+        seat = self.unit.to_move(record, status)
+        if seat is None or not record.humans():
+            self.deadlines.pop(game_id, None)
+        elif record.seats[seat].is_computer:
+            self.deadlines.pop(game_id, None)
+            self._schedule_computers(game_id)
+        elif record.deadline is not None:
+            warn = None if record.warned else record.deadline - record.turn_seconds / 2
+            self.deadlines[game_id] = (record.deadline, warn)
+        else:
+            self.deadlines.pop(game_id, None)
+
+    # -- computer seats -----------------------------------------------------------------
+
+    def _schedule_computers(self, game_id: int) -> None:
+        if self._stopped:
+            return
+        task = self._computer_tasks.get(game_id)
+        if task is not None and not task.done():
+            return
+        task = self._computer_tasks[game_id] = asyncio.create_task(self._computer_loop(game_id))
+
+        def forget(done: asyncio.Task) -> None:  # finished games must not pile up here
+            if self._computer_tasks.get(game_id) is done:
+                del self._computer_tasks[game_id]
+
+        task.add_done_callback(forget)
+
+    async def _computer_loop(self, game_id: int) -> None:
+        while True:
+            await asyncio.sleep(self.computer_delay)
+            try:
+                outcome = await self.unit.mutate(game_id, self._computer_step)
+            except Refusal:
+                return
+            except Exception:
+                log.exception("computer turn failed in game %s", game_id)
+                return
+            if outcome.reply == "idle":
+                return
+            await self.deliver(outcome)
+
+    def _computer_step(self, row: Any, record: Record) -> Outcome:
+        if row.status != "playing":
+            return Outcome(reply="idle")
+        out = self.unit.game_of(record).computer_step(self.unit.table(row, record))
+        return Outcome(reply="idle") if out is None else out
+
+    # -- turn timers --------------------------------------------------------------------
+
+    async def _tick_loop(self) -> None:
+        next_sweep = self.clock() + 60
+        while True:
+            await asyncio.sleep(self.tick)
+            now = self.clock()
+            if now >= next_sweep:
+                next_sweep = now + IDLE_SWEEP
+                try:
+                    await self.close_idle(now)
+                    await self.prune(now)
+                except Exception:
+                    log.exception("closing idle games or pruning failed")
+            for game_id, (deadline, warn) in list(self.deadlines.items()):
+                if now < deadline and (warn is None or now < warn):
+                    continue  # nothing due: no store read
+                try:
+                    await self._check_timer(game_id, now)
+                except Exception:
+                    log.exception("timer failed in game %s", game_id)
+
+    async def _check_timer(self, game_id: int, now: float) -> None:
+        row = await self.unit.store.get_game(game_id)
+        if row is None or row.status != "playing":
+            self.deadlines.pop(game_id, None)
+            return
+        record = Record.from_dict(row.record)
+        seat = self.unit.to_move(record, row.status)
+        deadline = record.deadline
+        if seat is None or deadline is None or record.seats[seat].is_computer:
+            self.after_save(game_id, record)  # a computer's turn (after a restart), or nothing
+            return
+        half = deadline - record.turn_seconds / 2
+        if now >= deadline:
+            outcome = await self.unit.mutate(
+                game_id, lambda r, rec: self._timeout(r, rec, deadline)
+            )
+            await self.deliver(outcome)
+        elif now >= half and not record.warned:
+            outcome = await self.unit.mutate(game_id, lambda r, rec: self._warn(rec, deadline))
+            await self.deliver(outcome)
+        else:  # nothing due after all (the record moved on): take its deadline and reminder
+            self.after_save(game_id, record)
+
+    def _warn(self, record: Record, deadline: float) -> Outcome:
+        seat = self.unit.to_move(record, "playing")
+        if seat is None or record.deadline != deadline or record.warned:
+            return Outcome()
+        record.warned = True
+        info = record.seats[seat]
+        left = max(0, int(deadline - self.clock()))
+        out = Outcome()
+        if info.user:
+            out.private_notes[info.user] = narrate.TIME_LEFT.format(
+                minutes=left // 60, seconds=left % 60
+            )
+        return out
+
+    def _timeout(self, row: Any, record: Record, deadline: float) -> Outcome:
+        seat = self.unit.to_move(record, "playing")
+        if seat is None or record.deadline != deadline:
+            return Outcome()
+        out = self.unit.game_of(record).play_for(self.unit.table(row, record), seat)
+        if not record.humans():  # nothing would ever be scheduled for this game again
+            out.group = close(self.unit, row, record, narrate.NOBODY_LEFT)
+        return out
+
+    # -- the store's daily care ---------------------------------------------------------
+
+    async def prune(self, now: float | None = None) -> dict[str, int]:
+        """Slim finished games older than the retention period (their results stay) and drop
+        old lessons."""
+        now = self.clock() if now is None else now
+        done = await self.unit.store.prune(
+            datetime.fromtimestamp(now - self.retention, UTC),
+            datetime.fromtimestamp(now - self.lesson_retention, UTC),
+        )
+        if any(done.values()):
+            log.info("pruned: %s", done)
+        return done
+
+    async def close_idle(self, now: float | None = None) -> int:
+        """Close the games nobody has touched for IDLE_SECONDS (lobbies, games, lessons), each
+        with a last message in its chat; how many were closed."""
+        now = self.clock() if now is None else now
+        closed = 0
+        for game_id in await self.unit.store.idle_games(
+            datetime.fromtimestamp(now - IDLE_SECONDS, UTC)
+        ):
+            def change(row: Any, record: Record) -> Outcome:
+                if row.status not in ("lobby", "playing"):
+                    return Outcome()
+                if record.lesson:  # a lesson just stops; /lesson resumes nothing
+                    record.refs["ended"] = True
+                    return Outcome()
+                return Outcome(group=close(self.unit, row, record, narrate.IDLE_CLOSED))
+
+            try:
+                out = await self.unit.mutate(game_id, change, status="ended")
+            except Refusal:
+                continue
+            self.deadlines.pop(game_id, None)
+            closed += 1
+            await self.deliver(out)
+        return closed

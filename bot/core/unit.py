@@ -1,0 +1,186 @@
+"""The one unit of work: load a game, change it, save it (retrying on a version race), and
+stamp the outcome with what adapters need (the row version it was built from, the refs).
+
+Every change commits before anything is answered, so a restart at any moment loses nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from . import narrate
+from .hosting import HostedGame, Refusal, Table
+from .per_game import GameLocks
+from .persist import new_result, new_rounds, seat_rows
+from .record import Record
+from .views import Outcome
+
+log = logging.getLogger(__name__)
+
+Reply = Refusal  # the core's name for it since the start
+Change = Callable[[Any, Record], Outcome]
+WORK_TIMEOUT = 20.0  # seconds a change may compute in its worker thread before we give up
+TRIES = 3  # optimistic tries before "the game is busy"
+
+
+def answer(reply: Refusal) -> Outcome:
+    """The outcome of a command stopped by a Refusal (a fresh screen, if it carries one)."""
+    out = reply.outcome or Outcome()
+    out.reply, out.alert = reply.text, reply.alert
+    return out
+
+
+class Unit:
+    """Load → change → save for one game at a time (a lock per game in this process, the row
+    version across processes)."""
+
+    def __init__(
+        self,
+        store: Any,
+        games: Mapping[str, HostedGame],
+        clock: Callable[[], float],
+        after_save: Callable[[int, Record], None],
+    ) -> None:
+        self.store = store
+        self.games = games
+        self.clock = clock
+        self.after_save = after_save
+        self.locks = GameLocks()
+
+    def game_of(self, record: Record) -> HostedGame:
+        return self.games[record.game_name]
+
+    def table(self, row: Any, record: Record) -> Table:
+        return Table(row.id, record, self.clock)
+
+    def status(self, record: Record) -> str:
+        if record.refs.get("ended"):
+            return "ended"
+        if record.state is None:
+            return "lobby"
+        if self.game_of(record).is_over(record.state):
+            return "finished"
+        return "playing"
+
+    def to_move(self, record: Record, status: str) -> int | None:
+        """The seat on move in a running game (None: nobody, or not running)."""
+        if status != "playing" or record.state is None:
+            return None
+        return self.game_of(record).to_move(record.state)
+
+    def due(self, record: Record, status: str) -> float | None:
+        """When the game next needs background work (saved with the row, so a restarted
+        worker reads only these times): a computer's move now, else the turn's reminder or
+        deadline; None when nothing is scheduled."""
+        seat = self.to_move(record, status)
+        if seat is None or not record.humans():
+            return None
+        if record.seats[seat].is_computer:
+            return self.clock()
+        if record.deadline is None:
+            return None
+        return record.deadline if record.warned else record.deadline - record.turn_seconds / 2
+
+    def next_up(self, record: Record, status: str) -> str:
+        seat = self.to_move(record, status)
+        if seat is None:
+            return ""
+        return "computer" if record.seats[seat].is_computer else "person"
+
+    async def mutate(self, game_id: int, change: Change, *, status: str | None = None) -> Outcome:
+        """Load, change, save (retrying on a version race), then schedule background work.
+
+        A change that leaves the record and status as they were is not saved. The outcome
+        carries the row version it was built from (`revision`, the commit order adapters show
+        screens in), the record's adapter refs, the log lines the change added and who moves
+        next."""
+        from bot.store import StaleGame
+
+        async with self.locks(game_id):
+            for _attempt in range(TRIES):
+                row = await self.store.get_game(game_id)
+                if row is None:
+                    raise Refusal(narrate.GONE)
+                if row.record.get("pruned"):  # a finished game past its retention period
+                    raise Refusal(narrate.OVER)
+                record = Record.from_dict(row.record)
+                before = record.state
+                seats_before = [(x.user, x.computer) for x in record.seats]
+                try:
+                    # A thread can't be stopped, but the game's lock is let go and the person
+                    # answered: the engine's searches have work budgets, this is the backstop.
+                    outcome = await asyncio.wait_for(
+                        asyncio.to_thread(change, row, record), WORK_TIMEOUT
+                    )
+                except TimeoutError:
+                    log.error("game %s: a change took over %s s", game_id, WORK_TIMEOUT)
+                    raise Refusal(narrate.TOO_SLOW) from None
+                except Refusal as refusal:
+                    if refusal.outcome is not None:  # a fresh screen of the unchanged game
+                        out = refusal.outcome
+                        out.game_id, out.platform, out.chat_id = game_id, row.platform, row.chat_id
+                        out.revision, out.refs = row.version, record.refs
+                    raise
+                actions: list[dict] = []
+                if record.state is not None and record.state.get("actions"):
+                    # The action log lives in its own table: the hot row stays the same size
+                    # at turn 1,000 as at turn 1.
+                    actions = record.state["actions"]
+                    record.state = {**record.state, "actions": []}
+                data = record.to_dict()
+                new_status = status or self.status(record)
+                if data == row.record and new_status == row.status:
+                    saved = row  # nothing changed: nothing to write
+                else:
+                    seated = record.state is not None and (
+                        before is None
+                        or seats_before != [(x.user, x.computer) for x in record.seats]
+                    )
+                    game = self.game_of(record)
+                    try:
+                        saved = await self.store.save_game(
+                            game_id,
+                            data,
+                            expected_version=row.version,
+                            status=new_status,
+                            seats=seat_rows(record) if seated else None,
+                            rounds=new_rounds(game, before, record),
+                            result=new_result(game, before, record),
+                            actions=actions,
+                            due_at=self.due(record, new_status),
+                        )
+                    except StaleGame:
+                        continue
+                outcome.game_id = game_id
+                outcome.names = {s.user: s.name for s in record.seats if s.user}
+                outcome.platform = saved.platform
+                outcome.chat_id = saved.chat_id
+                outcome.revision = saved.version
+                outcome.refs = record.refs
+                outcome.log = outcome.log or list(record.added)
+                outcome.next_up = self.next_up(record, saved.status)
+                self.after_save(game_id, record)
+                return outcome
+        raise Refusal(narrate.BUSY)
+
+    async def save_refs(self, game_id: int, updates: dict[str, Any]) -> None:
+        """Adapters keep their message ids in the record (one live table message per game)."""
+        from bot.store import StaleGame
+
+        async with self.locks(game_id):
+            for _ in range(5):
+                row = await self.store.get_game(game_id)
+                if row is None:
+                    return
+                record = dict(row.record)
+                refs = dict(record.get("refs", {}))
+                refs.update(updates)
+                record["refs"] = refs
+                try:
+                    await self.store.save_game(game_id, record, expected_version=row.version)
+                    return
+                except StaleGame:
+                    continue

@@ -1,0 +1,321 @@
+"""The rummy family as a game the platform hosts (bot/core/hosting.py): seven rulebooks, one
+game. Rules come from the engine; screens from bot/core/screens.py; sentences from narrate."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from bot.core import screens
+from bot.core.buttons import Press
+from bot.core.hosting import Refusal, Results, Settings, Table, Variant
+from bot.core.record import TIMEOUTS_BEFORE_COMPUTER, Record
+from bot.core.texts import help_text, rules_text
+from bot.core.typed import TYPED_VERBS, TypedError, parse_typed
+from bot.core.views import Outcome, Screen
+from engine import (
+    RULEBOOKS,
+    Finish,
+    GameState,
+    IllegalAction,
+    JokerChoiceNeeded,
+    NextRound,
+    apply,
+    get_rulebook,
+    new_game,
+    player_view,
+)
+from engine.actions import Action
+from engine.ai import LEVELS, choose_action
+from engine.rulebooks import option_choices
+
+from . import narrate
+from .turns import turn_action
+
+MAX_TIMEOUT_ACTIONS = 60  # a computer finishing a turn takes a few actions; this bounds a loop
+
+
+def _state(record: Record) -> GameState:
+    if record.state is None:
+        raise Refusal("The game hasn't started yet.")
+    return GameState.from_dict(record.state)
+
+
+def _labels(record: Record) -> dict[int, str]:
+    return {i: screens.seat_label(record, i) for i in range(len(record.seats))}
+
+
+class RummyGame:
+    name = "rummy"
+    title = "Rummy"
+    min_seats = 2
+    max_seats = screens.MAX_SEATS
+    levels = LEVELS
+    default_level = "medium"
+    default_variant = "manipulation"
+    typed_verbs = frozenset(TYPED_VERBS) | {"hint"}
+
+    # -- rules ------------------------------------------------------------------------
+
+    def variants(self) -> Sequence[Variant]:
+        return tuple(
+            Variant(name, get_rulebook(name).title, option_choices(name)) for name in RULEBOOKS
+        )
+
+    def settings(self, variant: str | None, options: Mapping[str, Any]) -> Settings:
+        try:
+            rules = get_rulebook(variant or self.default_variant, **dict(options))
+        except TypeError as error:  # an unknown option's name
+            raise ValueError(str(error)) from None
+        return Settings(rules.name, rules.title, dict(rules.options))
+
+    def to_move(self, state: Mapping[str, Any]) -> int | None:
+        return state["turn"] if state["phase"] == "play" else None
+
+    def is_over(self, state: Mapping[str, Any]) -> bool:
+        return state["phase"] == "game_over"
+
+    def results(self, record: Record) -> Results | None:
+        state = record.state
+        if state is None or state["phase"] != "game_over" or not state["result"]:
+            return None
+        totals = state["result"].get("totals") or state["scores"]
+        return Results(
+            tuple(int(t) for t in totals),
+            tuple(state["result"].get("winners", [])),
+            record.rules.higher_is_better,
+        )
+
+    def rounds(self, state: Mapping[str, Any]) -> Sequence[Sequence[int]]:
+        return [r["points"] for r in state["rounds"]]
+
+    # -- a game in a chat ---------------------------------------------------------------
+
+    def start(self, table: Table) -> Outcome:
+        record = table.record
+        state = new_game(record.rules, len(record.seats), record.seed)
+        record.state = state.to_dict()
+        record.add_log(narrate.started(record.rules.title, len(record.seats)))
+        table.turn_started(self.to_move(record.state))
+        return self._everything(table, state, reply="The game starts!", new=True)
+
+    def screens(self, table: Table, *, new: bool = False) -> Outcome:
+        return self._everything(table, _state(table.record), new=new)
+
+    def table_screen(self, table: Table) -> Screen:
+        return screens.table_screen(table.game_id, table.record, _state(table.record))
+
+    def private_screen(self, table: Table, seat: int) -> Screen:
+        return screens.private_screen(table.game_id, table.record, _state(table.record), seat)
+
+    def press(self, table: Table, seat: int | None, user: str, press: Press) -> Outcome:
+        record, verb = table.record, press.verb
+        state = _state(record)
+        if verb in ("next", "finish"):
+            if seat is None:
+                raise Refusal("Only the players can go on.")
+            if press.version != state.version:
+                raise Refusal("That button is out of date.")
+            act: Action = NextRound(seat) if verb == "next" else Finish(seat)
+            return self._act(table, state, act, user)
+        if seat is None:
+            raise Refusal("These buttons belong to a player of this game.")
+        if verb in ("sort", "pg"):  # how I look at my hand, any time
+            ui = record.seat_ui(seat)
+            if verb == "sort":
+                ui.sort = "rank" if ui.sort == "suit" else "suit"
+            else:
+                ui.page = press.int()
+            return self._mine(table, state, seat, user)
+        if press.version != state.version:
+            raise Refusal(
+                "That button is out of date — here are fresh ones.",
+                alert=False,
+                outcome=self._mine(table, state, seat, user),
+            )
+        if state.phase != "play" or state.turn != seat:
+            raise Refusal("It's not your turn.")
+        ui = record.seat_ui(seat)
+        try:
+            act = turn_action(state, seat, ui, press)
+        except IllegalAction as error:  # Auto-place found no way
+            ui.notice = f"✗ {error}"
+            out = self._mine(table, state, seat, user)
+            out.reply, out.alert = str(error), True
+            return out
+        if act is None:
+            return self._mine(table, state, seat, user)
+        return self._act(table, state, act, user, clear_selection=verb != "hint")
+
+    def typed(self, table: Table, seat: int, user: str, verb: str, args: str) -> Outcome:
+        record = table.record
+        state = _state(record)
+        if state.phase != "play" or state.turn != seat:
+            raise Refusal("It's not your turn.")
+        ui = record.seat_ui(seat)
+        ui.notice = ""  # as for a button: an old notice would read as this move's answer
+        hand = screens.sorted_hand(player_view(state, seat).draft_hand, ui.sort)
+        try:
+            actions = parse_typed(seat, verb, args, hand)
+        except TypedError as error:
+            raise Refusal(str(error)) from None
+        out = Outcome()
+        for act in actions:
+            out = self._act(table, state, act, user)
+            if out.alert:
+                return out
+            state = GameState.from_dict(record.state)
+        if not out.reply:
+            out.reply = "OK"
+            out.alert = False
+        return out
+
+    def select(
+        self, table: Table, seat: int, user: str, version: int, items: Sequence[str]
+    ) -> Outcome:
+        record = table.record
+        state = _state(record)
+        if version != state.version or state.turn != seat or state.phase != "play":
+            raise Refusal(
+                "That menu is out of date — here is a fresh one.",
+                alert=False,
+                outcome=self._mine(table, state, seat, user),
+            )
+        ui = record.seat_ui(seat)
+        hand = {c.token for c in screens.placeable(player_view(state, seat), ui.sort)}
+        ui.selected = [t for t in items if t in hand]
+        ui.notice = ""
+        return self._mine(table, state, seat, user)
+
+    def computer_step(self, table: Table) -> Outcome | None:
+        record = table.record
+        state = record.game()
+        if state is None or state.phase != "play" or not record.seats[state.turn].is_computer:
+            return None
+        seat = state.turn
+        level = record.seats[seat].computer or self.default_level
+        new, events = apply(state, choose_action(player_view(state, seat), level))
+        return self._advance(table, state, new, events)
+
+    def play_for(self, table: Table, seat: int) -> Outcome:
+        record = table.record
+        state = old = _state(record)
+        info = record.seats[seat]
+        events: list = []
+        for _ in range(MAX_TIMEOUT_ACTIONS):
+            if state.phase != "play" or state.turn != seat:
+                break
+            state, evs = apply(state, choose_action(player_view(state, seat), self.default_level))
+            events += evs
+        info.timeouts += 1
+        taken_over = info.timeouts >= TIMEOUTS_BEFORE_COMPUTER
+        if taken_over:
+            info.computer, info.was_human = self.default_level, True
+        note = narrate.time_ran_out(info.name, taken_over, TIMEOUTS_BEFORE_COMPUTER)
+        record.add_log(note)
+        out = self._advance(table, old, state, events)
+        out.reply = note
+        return out
+
+    def help_text(self) -> str:
+        return help_text()
+
+    def rules_text(self, variant: str | None) -> str:
+        return rules_text(variant)
+
+    # -- inside -------------------------------------------------------------------------
+
+    def _mine(self, table: Table, state: GameState, seat: int, user: str) -> Outcome:
+        return Outcome(
+            private={user: screens.private_screen(table.game_id, table.record, state, seat)}
+        )
+
+    def _act(
+        self, table: Table, state: GameState, act: Action, user: str, *,
+        clear_selection: bool = True,
+    ) -> Outcome:
+        """Apply one engine action for a person and describe what changed."""
+        seat = act.seat
+        ui = table.record.seat_ui(seat)
+        try:
+            new_state, events = apply(state, act)
+        except JokerChoiceNeeded as ask:
+            ui.mode = "joker"
+            ui.joker_group = ask.group
+            ui.joker_options = [list(o) for o in ask.options]
+            ui.notice = str(ask)
+            out = self._mine(table, state, seat, user)
+            out.reply, out.alert = str(ask), False
+            return out
+        except IllegalAction as error:
+            ui.notice = f"✗ {error}"
+            out = self._mine(table, state, seat, user)
+            out.reply, out.alert = str(error), True
+            return out
+        if clear_selection:
+            ui.selected = []
+        ui.joker_options = []
+        table.record.seats[seat].timeouts = 0
+        return self._advance(table, state, new_state, events)
+
+    def _advance(self, table: Table, old: GameState, new: GameState, events: list) -> Outcome:
+        """Store the new state and build the screens that changed."""
+        record, game_id = table.record, table.game_id
+        record.state = new.to_dict()
+        for line in narrate.log_lines(events, _labels(record)):
+            record.add_log(line)
+        turn_over = new.turn != old.turn or new.phase != old.phase or new.round != old.round
+        if turn_over:
+            table.turn_started(self.to_move(record.state))
+            return self._everything(table, new, new=True, events=events, old=old)
+        out = Outcome()
+        seat = new.turn
+        user = record.seats[seat].user
+        for event in events:
+            line = narrate.notice(event)
+            if line is not None and (user or event.kind == "give_up_confirm"):
+                record.seat_ui(seat).notice = line
+        if user:
+            out.private[user] = screens.private_screen(game_id, record, new, seat)
+        if new.table != old.table or len(new.stock) != len(old.stock):
+            out.group = screens.table_screen(game_id, record, new)
+        return out
+
+    def _everything(
+        self,
+        table: Table,
+        state: GameState,
+        *,
+        reply: str | None = None,
+        new: bool = False,
+        events: list | None = None,
+        old: GameState | None = None,
+    ) -> Outcome:
+        record, game_id = table.record, table.game_id
+        out = Outcome(
+            reply=reply,
+            alert=False,
+            group=screens.table_screen(game_id, record, state),
+            group_new=new,
+        )
+        for i, seat in enumerate(record.seats):
+            if seat.user and not seat.is_computer:
+                out.private[seat.user] = screens.private_screen(game_id, record, state, i)
+                if old is None:
+                    out.private_new.add(seat.user)
+        round_done = old is not None and (
+            len(state.rounds) > len(old.rounds)
+            or (state.phase == "game_over" and old.phase != "game_over")
+        )
+        if round_done or (old is None and state.phase != "play"):
+            out.notes.append(screens.score_screen(game_id, record, state))
+        for event in events or []:
+            if event.kind == "drew" and event.seat is not None:
+                info = record.seats[event.seat]
+                line = narrate.notice(event)
+                if info.user and not info.is_computer and line:
+                    record.seat_ui(event.seat).notice = line
+                    out.private[info.user] = screens.private_screen(
+                        game_id, record, state, event.seat
+                    )
+        return out

@@ -1,0 +1,119 @@
+"""A rummy turn's buttons: a press on the private screen of the seat on move, made into the
+engine action it stands for (or a change of the screen alone: selection, mode)."""
+
+from __future__ import annotations
+
+from bot.core import screens
+from bot.core.buttons import Press
+from bot.core.hosting import Refusal
+from bot.core.record import SeatUI
+from bot.core.typed import cannot_place
+from engine import (
+    Commit,
+    Draw,
+    GameState,
+    Hint,
+    IllegalAction,
+    Knock,
+    Pass,
+    Place,
+    Reset,
+    SetDraft,
+    Take,
+    find_move,
+    player_view,
+)
+from engine.actions import Action, GiveUp
+from engine.cards import Card
+from engine.game import HINT_EFFORT
+
+# The buttons that are one engine action of the seat, with no argument.
+SIMPLE: dict[str, type[Action]] = {
+    "done": Commit,
+    "reset": Reset,
+    "giveup": GiveUp,
+    "draw": Draw,
+    "pass": Pass,
+    "knock": Knock,
+    "hint": Hint,
+}
+NEEDS_SELECTION = {
+    "addm": "Select the cards to add first.",
+    "new": "Select cards first (tap them).",
+    "add": "Select cards first (tap them).",
+    "auto": "Select the cards to place, then tap Auto-place.",
+}
+
+
+def turn_action(state: GameState, seat: int, ui: SeatUI, press: Press) -> Action | None:
+    """The engine action of a turn button, or None when the press only changes the screen
+    (`ui` is changed in place: selection, mode, notice). IllegalAction for an Auto-place that
+    finds nothing (with which other cards would let the selection go)."""
+    ui.notice = ""
+    view = player_view(state, seat)
+    tokens = {c.token: c for c in screens.placeable(view, ui.sort)}
+    selected = [tokens[t] for t in ui.selected if t in tokens]
+    verb = press.verb
+    if verb in ("s1", "s0"):
+        token = press.str()
+        if token not in tokens:
+            raise Refusal("That card is no longer in your hand.", alert=False)
+        ui.selected = [t for t in ui.selected if t in tokens and t != token]
+        if verb == "s1":
+            ui.selected.append(token)
+        return None
+    if verb == "cancel":
+        ui.mode = "main"
+        return None
+    if verb in NEEDS_SELECTION and not selected:
+        ui.notice = NEEDS_SELECTION[verb]
+        return None
+    if verb in ("addm", "takem"):
+        ui.mode = "add" if verb == "addm" else "take"
+        return None
+    if verb == "take":
+        ui.mode = f"take:{press.int()}"
+        return None
+    ui.mode = "main"
+    if verb in ("new", "add"):
+        return Place(seat, tuple(selected), None if verb == "new" else press.int())
+    if verb == "tc":
+        return Take(seat, press.int(0), Card.from_token(press.str(1)))
+    if verb == "auto":
+        mine = {c.token for c in view.draft_hand}
+        selected = [c for c in selected if c.token in mine]  # it places hand cards
+        if not selected:
+            ui.notice = NEEDS_SELECTION["auto"]
+            return None
+        return auto_place(state, seat, selected, ui.sort)
+    if verb == "jk":
+        return Commit(seat, None, {press.int(0): tuple(press.str(1).split(","))})
+    if verb in SIMPLE:
+        return SIMPLE[verb](seat)
+    raise Refusal("Unknown button.")
+
+
+def auto_place(state: GameState, seat: int, selected: list[Card], sort: str) -> Action:
+    """Auto-place: the selected hand cards into the working copy, as the solver finds a way;
+    when there is none, IllegalAction naming the other hand cards that would let them go."""
+    position = dict(
+        rulebook=state.rules,
+        table=state.table + [[c] for c in state.singles],
+        hand=state.hands[seat],
+        first_lay_done=state.first_lay_done[seat],
+        singles=state.singles,
+    )
+    move = find_move(**position, select=selected)
+    if move is not None:
+        return SetDraft(seat, tuple(tuple(g) for g in move.new_table))
+    partners: list[Card] = []
+    if not any(c.is_joker for c in selected):  # which hand cards would let them go
+        bigger = find_move(**position, objective="hint", require=selected, effort=HINT_EFFORT)
+        left = list(selected)
+        for card in bigger.placed if bigger else ():
+            same = next((c for c in left if c.face == card.face), None)
+            if same is None:
+                partners.append(card)
+            else:
+                left.remove(same)
+    raise IllegalAction(cannot_place(selected, screens.sorted_hand(partners, sort)))
