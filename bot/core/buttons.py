@@ -37,19 +37,21 @@ _PATTERNS = {
     WORD: re.compile(r"[a-z0-9_]{0,24}"),
 }
 
-# verb -> argument kinds, for the game's buttons (lobby, table, private screen)
-GAME: dict[str, tuple[str, ...]] = {
-    # lobby
+# verb -> argument kinds: the platform's own buttons (lobby, table), the same for every game
+PLATFORM: dict[str, tuple[str, ...]] = {
     "join": (), "leave": (), "start": (), "menu": (WORD,), "cpu": (WORD,), "rb": (WORD,),
-    "opt": (WORD, WORD), "timer": (SECS,),
-    # table and round end
-    "cards": (), "next": (), "finish": (), "noop": (),
-    # private screen
+    "opt": (WORD, WORD), "timer": (SECS,), "cards": (), "noop": (),
+}
+# the rummy family's buttons (round end, private screen): its HostedGame.vocabulary
+RUMMY_VERBS: dict[str, tuple[str, ...]] = {
+    "next": (), "finish": (),
     "sort": (), "pg": (IDX,), "s1": (TOKEN,), "s0": (TOKEN,), "cancel": (), "addm": (),
     "takem": (), "take": (IDX,), "new": (), "add": (IDX,), "tc": (IDX, TOKEN), "auto": (),
     "jk": (IDX, FACES), "done": (), "reset": (), "giveup": (), "draw": (), "pass": (),
     "knock": (), "hint": (),
 }
+# every verb a game's button may carry: the platform's and each hosted game's (`register`)
+GAME: dict[str, tuple[str, ...]] = {**PLATFORM, **RUMMY_VERBS}
 LOBBY = frozenset({"join", "leave", "start", "menu", "cpu", "rb", "opt", "timer"})
 # verb -> argument kinds, for a lesson's buttons (`L:` + the same layout)
 LESSON: dict[str, tuple[str, ...]] = {
@@ -100,6 +102,19 @@ def _arg(kind: str, text: str) -> int | str | None:
         value = _number(text, 3600)
         return value if value in TIMER_CHOICES else None
     return text if _PATTERNS[kind].fullmatch(text) else None
+
+
+def register(vocabulary: dict[str, tuple[str, ...]]) -> None:
+    """Add a hosted game's own button verbs (bot/core/hosting.py `vocabulary`). A verb may be
+    shared by games only with the very same argument kinds, so one parser serves them all."""
+    for verb, kinds in vocabulary.items():
+        if not _PATTERNS.keys() | {IDX, SECS} >= set(kinds):
+            raise ValueError(f"unknown argument kind in {verb!r}: {kinds}")
+        if GAME.get(verb, kinds) != kinds:
+            raise ValueError(f"button verb {verb!r} already means {GAME[verb]}")
+        if verb in LOBBY:
+            raise ValueError(f"button verb {verb!r} belongs to the lobby")
+        GAME[verb] = tuple(kinds)
 
 
 def parse(data: str, *, lesson: bool = False) -> Press | None:

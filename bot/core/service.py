@@ -93,6 +93,8 @@ class GameService:
         self.rng = rng  # None: deals from `secrets`
         self.games = dict(games) if games is not None else _default_games()
         self.default_game = next(iter(self.games.values()))
+        for game in self.games.values():
+            buttons.register(game.vocabulary)
         self.fair_use = FairUse()
         self.deliverers: dict[str, Deliver] = {}
         self.unit = Unit(store, self.games, clock, self._after_save)  # holds the store

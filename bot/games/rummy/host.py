@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.core import screens
-from bot.core.buttons import Press
+from bot.core.buttons import RUMMY_VERBS, Press
 from bot.core.hosting import Refusal, Results, Settings, Table, Variant
 from bot.core.record import TIMEOUTS_BEFORE_COMPUTER, Record
 from bot.core.texts import help_text, rules_text
@@ -54,6 +54,7 @@ class RummyGame:
     default_level = "medium"
     default_variant = "manipulation"
     typed_verbs = frozenset(TYPED_VERBS) | {"hint"}
+    vocabulary = RUMMY_VERBS
 
     # -- rules ------------------------------------------------------------------------
 
