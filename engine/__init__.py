@@ -29,9 +29,12 @@ from .actions import (
     action_from_dict,
 )
 from .cards import Card, format_cards, parse_cards
+from .deal import deck_order, start_game, start_position
 from .game import Event, PlayerView, apply, legal_actions, new_game, player_view, replay
+from .melds import is_meld, meld_fault
 from .melds import meld_kind as _meld_kind
 from .moves import MoveCheck, check_move, group_index, group_label
+from .reasons import REASONS
 from .rulebooks import RULEBOOKS, Rulebook, get_rulebook
 from .scoring import RoundScore, score_round
 from .state import GameState, conservation_errors
@@ -51,6 +54,7 @@ def find_move(rulebook: Rulebook, table, hand, **options):
 
 
 __all__ = [
+    "REASONS",
     "RULEBOOKS",
     "Action",
     "Card",
@@ -80,16 +84,21 @@ __all__ = [
     "apply",
     "check_move",
     "conservation_errors",
+    "deck_order",
     "find_move",
     "format_cards",
     "get_rulebook",
     "group_index",
     "group_label",
+    "is_meld",
     "legal_actions",
+    "meld_fault",
     "meld_kind",
     "new_game",
     "parse_cards",
     "player_view",
     "replay",
     "score_round",
+    "start_game",
+    "start_position",
 ]

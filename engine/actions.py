@@ -13,7 +13,15 @@ from .cards import Card
 
 
 class IllegalAction(Exception):
-    """A rejected action; `str(error)` is a sentence a player can read."""
+    """A rejected action: `str(error)` is a sentence a player can read, `code` a stable name
+    for programs (engine/reasons.py lists them all) and `params` the values the sentence
+    names. `IllegalAction("sentence")` alone (raised outside the engine) has code "illegal".
+    """
+
+    def __init__(self, message: str, *, code: str = "illegal", **params: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params: dict[str, Any] = params
 
     @property
     def reason(self) -> str:
@@ -24,7 +32,7 @@ class JokerChoiceNeeded(IllegalAction):
     """Done was pressed but a joker could stand for more than one card: ask the player."""
 
     def __init__(self, group: int, options: list[tuple[str, ...]], message: str) -> None:
-        super().__init__(message)
+        super().__init__(message, code="joker_choice_needed", group=group, options=options)
         self.group = group
         self.options = options
 

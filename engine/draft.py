@@ -81,7 +81,8 @@ def take_matching(pool: list[Card], wanted: Card, what: str) -> Card:
     for i, card in enumerate(pool):
         if _names(wanted, card):
             return pool.pop(i)
-    raise IllegalAction(f"There is no {wanted.pretty()} {what}")
+    raise IllegalAction(f"There is no {wanted.pretty()} {what}", code="no_such_card",
+                        card=str(wanted))
 
 
 def _names(wanted: Card, card: Card) -> bool:
@@ -94,7 +95,8 @@ def _names(wanted: Card, card: Card) -> bool:
 
 def _group(draft: Draft, index: int) -> list[Card]:
     if not 0 <= index < len(draft.groups):
-        raise IllegalAction(f"There is no group {group_label(index)}")
+        raise IllegalAction(f"There is no group {group_label(index)}", code="no_such_group",
+                            group=index)
     return draft.groups[index]
 
 
@@ -117,9 +119,10 @@ def place(state: GameState, seat: int, cards: Iterable[Card], group: int | None)
             chosen.append(card)
             break
         else:
-            raise IllegalAction(f"You have no {wanted.pretty()} to place")
+            raise IllegalAction(f"You have no {wanted.pretty()} to place",
+                                code="card_not_available", card=str(wanted))
     if not chosen:
-        raise IllegalAction("Select the cards to place first")
+        raise IllegalAction("Select the cards to place first", code="nothing_selected")
     if group is None:
         draft.groups.append(chosen)
     else:
@@ -146,7 +149,7 @@ def move(state: GameState, cards: Sequence[Card], source: int, target: int | Non
     origin = _group(draft, source)
     moving = [take_matching(origin, c, f"in group {group_label(source)}") for c in cards]
     if not moving:
-        raise IllegalAction("Name the cards to move")
+        raise IllegalAction("Name the cards to move", code="move_needs_cards")
     if target is None:
         draft.groups.append(moving)
     else:
@@ -160,7 +163,10 @@ def split(state: GameState, group: int, at: int) -> None:
     if not 1 <= at < len(cards):
         raise IllegalAction(
             f"Group {group_label(group)} has {len(cards)} cards: split it after card 1 to "
-            f"{len(cards) - 1}"
+            f"{len(cards) - 1}",
+            code="split_out_of_range",
+            group=group,
+            at=at,
         )
     draft.groups[group] = cards[:at]
     draft.groups.append(cards[at:])
@@ -218,7 +224,8 @@ def resolve(wanted: Card, *pools: list[Card]) -> Card:
         for i, card in enumerate(pool):
             if _names(wanted, card) or (wanted.is_joker and card.is_joker):
                 return _as_asked(pool.pop(i), wanted)
-    raise IllegalAction(f"You have no {wanted.pretty()}")
+    raise IllegalAction(f"You have no {wanted.pretty()}", code="card_not_available",
+                        card=str(wanted))
 
 
 def _as_asked(card: Card, wanted: Card) -> Card:

@@ -92,17 +92,19 @@ def apply(state: GameState, action: Action) -> tuple[GameState, list[Event]]:
 
 def _dispatch(s: GameState, action: Action) -> list[Event]:
     if not 0 <= action.seat < s.players:
-        raise IllegalAction("That seat is not in this game")
+        raise IllegalAction(
+            "That seat is not in this game", code="seat_not_in_game", seat=action.seat
+        )
     if isinstance(action, NextRound):
         return _next_round(s)
     if isinstance(action, Finish):
         return _finish(s)
     if s.phase == "game_over":
-        raise IllegalAction("The game is over")
+        raise IllegalAction("The game is over", code="game_over")
     if s.phase == "round_over":
-        raise IllegalAction("The round is over: start the next round")
+        raise IllegalAction("The round is over: start the next round", code="round_over")
     if action.seat != s.turn:
-        raise IllegalAction("It's not your turn")
+        raise IllegalAction("It's not your turn", code="not_your_turn", turn=s.turn)
     seat = action.seat
     rules = s.rules
     match action:
@@ -118,7 +120,10 @@ def _dispatch(s: GameState, action: Action) -> list[Event]:
             return _give_up(s, rules, seat)
         case Reset():
             if rules.give_back and drafts.draft_differs(s):
-                raise IllegalAction("Once you have changed the table, Reset becomes Give up (+3)")
+                raise IllegalAction(
+                    "Once you have changed the table, Reset becomes Give up (+3)",
+                    code="reset_is_give_up",
+                )
             s.draft = None
             return [Event("reset", seat)]
         case Hint():
@@ -127,7 +132,7 @@ def _dispatch(s: GameState, action: Action) -> list[Event]:
             drafts.place(s, seat, cards, group)
         case Take(group=group, card=card):
             if card is None:
-                raise IllegalAction("Name the card to take")
+                raise IllegalAction("Name the card to take", code="take_needs_card")
             drafts.take(s, seat, group, card)
         case Move(cards=cards, source=source, target=target):
             drafts.move(s, cards, source, target)
@@ -136,7 +141,8 @@ def _dispatch(s: GameState, action: Action) -> list[Event]:
         case SetDraft(arrangement=arrangement):
             drafts.set_draft(s, seat, arrangement)
         case _:
-            raise IllegalAction(f"Unknown action {action.kind!r}")
+            raise IllegalAction(f"Unknown action {action.kind!r}", code="unknown_action",
+                                kind=action.kind)
     s.give_up_armed = False
     return [Event("draft", seat)]
 
@@ -167,9 +173,10 @@ def _draw(s: GameState, rules: Rulebook, seat: int) -> list[Event]:
     style = rules.turn_style
     if style.draw_first:  # Carousel: the opening draw, then up to the limit
         if s.final_turns is not None:
-            raise IllegalAction("The stock has run out: lay cards or pass")
+            raise IllegalAction("The stock has run out: lay cards or pass",
+                                code="final_turns_no_draw")
         if not s.stock:
-            raise IllegalAction("The stock is empty: lay cards or pass")
+            raise IllegalAction("The stock is empty: lay cards or pass", code="stock_empty")
         drawn = _draw_cards(s, seat, style.draw_count)
         s.draws += 1
         if not s.stock:
@@ -179,9 +186,10 @@ def _draw(s: GameState, rules: Rulebook, seat: int) -> list[Event]:
             events += _end_turn(s, rules)
         return events
     if not s.stock:
-        raise IllegalAction("The stock is empty: pass instead")
+        raise IllegalAction("The stock is empty: pass instead", code="stock_empty")
     if rules.give_back and drafts.draft_differs(s):
-        raise IllegalAction("Finish your move with Done, or give up (+3), before drawing")
+        raise IllegalAction("Finish your move with Done, or give up (+3), before drawing",
+                            code="give_up_first")
     reminder = _reminder(s, rules, seat)
     if reminder:
         return [reminder]
@@ -198,12 +206,14 @@ def _pass(s: GameState, rules: Rulebook, seat: int) -> list[Event]:
     style = rules.turn_style
     if style.stock_out == "final_turns":  # passes end turns; they never block the round
         if s.final_turns is None and s.stock:
-            raise IllegalAction("You can't pass while the stock has cards: draw or lay")
+            raise IllegalAction("You can't pass while the stock has cards: draw or lay",
+                                code="pass_needs_empty_stock")
         if style.draw_first and s.final_turns is None and s.draws == 0:
-            raise IllegalAction("Draw a card first")
+            raise IllegalAction("Draw a card first", code="draw_first")
         return [Event("passed", seat), *_end_turn(s, rules)]
     if s.stock:
-        raise IllegalAction("You can pass only when the stock is empty: draw a card instead")
+        raise IllegalAction("You can pass only when the stock is empty: draw a card instead",
+                            code="pass_needs_empty_stock")
     reminder = _reminder(s, rules, seat)
     if reminder:
         return [reminder]
@@ -216,9 +226,10 @@ def _pass(s: GameState, rules: Rulebook, seat: int) -> list[Event]:
 
 def _give_up(s: GameState, rules: Rulebook, seat: int) -> list[Event]:
     if not rules.give_back:
-        raise IllegalAction("There is no Give up in this game: use Reset")
+        raise IllegalAction("There is no Give up in this game: use Reset", code="no_give_up")
     if not drafts.draft_differs(s):
-        raise IllegalAction("You haven't changed the table: there is nothing to give up")
+        raise IllegalAction("You haven't changed the table: there is nothing to give up",
+                            code="nothing_to_give_up")
     if not s.give_up_armed:
         s.give_up_armed = True
         return [Event("give_up_confirm", seat)]
@@ -295,17 +306,22 @@ def hint_line(hint: dict[str, Any] | None) -> str:
 
 def _knock(s: GameState, rules: Rulebook, seat: int, arrangement, choices) -> list[Event]:
     if not (rules.turn_style.knock and rules.knock_limit):
-        raise IllegalAction("There is no knocking in this game")
+        raise IllegalAction("There is no knocking in this game", code="no_knocking")
     if s.final_turns is not None:
-        raise IllegalAction("Nobody may knock once the stock has run out")
+        raise IllegalAction("Nobody may knock once the stock has run out",
+                            code="knock_in_final_turns")
     if not 1 <= s.draws <= 2:
-        raise IllegalAction("You can knock only after your first or second draw")
+        raise IllegalAction("You can knock only after your first or second draw",
+                            code="knock_after_draw", draws=s.draws)
     if arrangement is None and not drafts.draft_differs(s):
         left = rules.hand_value(s.hands[seat])
         if left > rules.knock_limit:
             raise IllegalAction(
                 f"You can knock only with {rules.knock_limit} points or fewer "
-                f"in hand (you have {left})"
+                f"in hand (you have {left})",
+                code="knock_limit",
+                limit=rules.knock_limit,
+                left=left,
             )
         s.last = {"seat": seat, "kind": "knocked", "groups": []}
         return [Event("knocked", seat, {"laid": 0}), *_end_round(s, rules, knocker=seat)]
@@ -317,14 +333,17 @@ def _commit(
 ) -> list[Event]:
     style = rules.turn_style
     if style.draw_first and s.final_turns is None and s.draws == 0:
-        raise IllegalAction("Draw a card first")
+        raise IllegalAction("Draw a card first", code="draw_first")
     hand = s.hands[seat]
     if arrangement is None:
         if s.draft is None or not drafts.draft_differs(s):
-            raise IllegalAction("You must add at least one card from your hand")
+            raise IllegalAction("You must add at least one card from your hand",
+                                code="nothing_added")
         if s.draft.loose:
             raise IllegalAction(
-                f"Place the loose cards first: {format_cards(s.draft.loose, pretty=True)}"
+                f"Place the loose cards first: {format_cards(s.draft.loose, pretty=True)}",
+                code="loose_cards",
+                cards=[c.token for c in s.draft.loose],
             )
         groups = [list(g) for g in s.draft.groups]
         unused_singles = list(s.draft.singles)
@@ -337,7 +356,9 @@ def _commit(
         if table_pool:
             raise IllegalAction(
                 f"{format_cards(table_pool, pretty=True)} must stay on the "
-                "table: a card on the table can never go back into a hand"
+                "table: a card on the table can never go back into a hand",
+                code="table_card_to_hand",
+                cards=[c.token for c in table_pool],
             )
     old = s.table + [[c] for c in s.singles]
 
@@ -354,17 +375,21 @@ def _commit(
         # decides that in these rulebooks, so any one reading settles it.
         probe = judge(_any_reading(s, rules, groups, choices))
         if not probe.ok:
-            raise IllegalAction(probe.reason or "That is not a legal move") from None
+            raise probe.error() from None
         raise
     check = judge(groups)
     if not check.ok:
-        raise IllegalAction(check.reason or "That is not a legal move")
+        raise check.error()
     placed_ids = {c.ident for g in groups for c in g} & {c.ident for c in hand}
     remaining = [c for c in hand if c.ident not in placed_ids]
     if knock and remaining and rules.hand_value(remaining) > rules.knock_limit:
+        left = rules.hand_value(remaining)
         raise IllegalAction(
             f"You can knock only with {rules.knock_limit} points or fewer left "
-            f"in hand (this leaves {rules.hand_value(remaining)})"
+            f"in hand (this leaves {left})",
+            code="knock_limit",
+            limit=rules.knock_limit,
+            left=left,
         )
 
     table_before = s.table
@@ -573,9 +598,9 @@ def _game_result(s: GameState, rules: Rulebook) -> dict[str, Any] | None:
 
 def _next_round(s: GameState) -> list[Event]:
     if s.phase != "round_over":
-        raise IllegalAction(
-            "The round is still being played" if s.phase == "play" else "The game is over"
-        )
+        if s.phase == "play":
+            raise IllegalAction("The round is still being played", code="round_in_play")
+        raise IllegalAction("The game is over", code="game_over")
     s.round += 1
     deal_round(s, deck_order(s.rules, s.players, s.seed, s.round))
     return [Event("round_started", None, {"round": s.round, "turn": s.turn})]
@@ -584,9 +609,10 @@ def _next_round(s: GameState) -> list[Event]:
 def _finish(s: GameState) -> list[Event]:
     rules = s.rules
     if not rules.game_end.finish_by_choice:
-        raise IllegalAction("This game ends by its own rules, not by choice")
+        raise IllegalAction("This game ends by its own rules, not by choice",
+                            code="finish_not_by_choice")
     if s.phase != "round_over":
-        raise IllegalAction("Finish after the round is over")
+        raise IllegalAction("Finish after the round is over", code="finish_before_round_over")
     winners = rules.best(s.scores)
     s.phase = "game_over"
     s.result = {"winners": winners, "totals": list(s.scores), "draw": len(winners) > 1}

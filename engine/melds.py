@@ -9,6 +9,9 @@ has to type a run in order. Ace policies (RULES.md §2 and §4.1):
 - `ends`:   never in the middle — A-2-3 and Q-K-A; A-2-…-K-A has an ace at each end (Carousel).
 
 No policy wraps: K-A-2 is never a run.
+
+Whether a group may stand on a rulebook's table is decided in one place, `meld_fault` (and
+`is_meld`, its yes/no): the referee, the simulated games' table check and the lessons ask it.
 """
 
 from __future__ import annotations
@@ -17,9 +20,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations, product
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from .cards import SUITS, Card
+
+if TYPE_CHECKING:
+    from .rulebooks import Rulebook
 
 AcePolicy = Literal["high", "low", "either", "ends"]
 ACE_POLICIES: tuple[AcePolicy, ...] = ("high", "low", "either", "ends")
@@ -120,6 +126,28 @@ def _run_readings(fixed: list[Face], free: int, ace: AcePolicy) -> list[Reading]
                     seen.add(key)
                     out.append(Reading("run", tuple(sorted(faces)), start))
     return out
+
+
+MeldFault = Literal["group_too_small", "group_two_jokers", "group_invalid"]
+
+
+def meld_fault(rulebook: Rulebook, cards: Sequence[Card]) -> MeldFault | None:
+    """Why `cards` can't stand as a group on this rulebook's table (an engine/reasons.py code),
+    or None when it can: at least 3 cards, no more jokers than a group may hold, and a set or a
+    run under the rulebook's ace policy (free jokers standing for anything that fits)."""
+    if len(cards) < 3:
+        return "group_too_small"
+    limit = rulebook.max_jokers_per_group
+    if limit is not None and sum(c.is_joker for c in cards) > limit:
+        return "group_two_jokers"
+    if not readings(cards, rulebook.ace):
+        return "group_invalid"
+    return None
+
+
+def is_meld(rulebook: Rulebook, cards: Sequence[Card]) -> bool:
+    """May `cards` stand as a group on this rulebook's table? (`meld_fault` is None.)"""
+    return meld_fault(rulebook, cards) is None
 
 
 def meld_kind(

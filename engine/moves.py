@@ -10,9 +10,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
+from .actions import IllegalAction
 from .cards import Card, format_cards
-from .melds import arrange, group_reading, readings
+from .melds import arrange, group_reading, meld_fault
 from .rulebooks import Rulebook
 
 Group = Sequence[Card]
@@ -53,13 +55,20 @@ class MoveCheck:
     placed: tuple[Card, ...] = ()  # the hand cards the move lays
     needs_rearranging: bool = False
     changed: tuple[int, ...] = field(default=())  # indices of old groups not kept as they were
+    code: str | None = None  # why not (engine/reasons.py), with the values the reason names
+    params: dict[str, Any] = field(default_factory=dict)
 
     def __bool__(self) -> bool:
         return self.ok
 
+    def error(self) -> IllegalAction:
+        """The refusal to raise for a failed check (same sentence, code and params)."""
+        return IllegalAction(self.reason or "That is not a legal move", code=self.code or "illegal",
+                             **self.params)
 
-def _fail(reason: str) -> MoveCheck:
-    return MoveCheck(False, reason)
+
+def _fail(code: str, reason: str, **params: Any) -> MoveCheck:
+    return MoveCheck(False, reason, code=code, params=params)
 
 
 def _faces(cards: Sequence[Card]) -> Counter[str]:
@@ -100,19 +109,23 @@ def check_move(
         if diff < 0:
             what = "A joker" if face == "*" else face
             return _fail(
+                "table_card_to_hand",
                 f"{what} is missing from the table: a card on the table can never go "
-                "back into a hand"
+                "back into a hand",
+                face=face,
             )
         if diff > hand_faces[face]:
             what = "joker" if face == "*" else face
             have = hand_faces[face]
             if have == 0:
-                return _fail(f"You have no {what} in your hand")
-            return _fail(f"You have only {have} {what} in your hand")
+                return _fail("card_not_in_hand", f"You have no {what} in your hand", face=face,
+                             have=0)
+            return _fail("card_not_in_hand", f"You have only {have} {what} in your hand",
+                         face=face, have=have)
         if diff:
             placed_faces[face] = diff
     if not placed_faces:
-        return _fail("You must add at least one card from your hand")
+        return _fail("nothing_added", "You must add at least one card from your hand")
 
     single_faces = _faces(singles)
     for i, group in enumerate(new_table):
@@ -120,27 +133,34 @@ def check_move(
         if len(group) == 1 and single_faces[group[0].face] > 0:
             single_faces[group[0].face] -= 1  # an unused Tahiti single stays alone
             continue
-        if len(group) < 3:
+        fault = meld_fault(rulebook, group)
+        if fault == "group_too_small":
             return _fail(
+                "group_too_small",
                 f"Group {label} has only {len(group)} card{'s' * (len(group) != 1)} "
-                f"({_pretty(group)}): a set or run needs at least 3"
+                f"({_pretty(group)}): a set or run needs at least 3",
+                group=i,
             )
-        if rulebook.one_joker_per_group and sum(c.is_joker for c in group) > 1:
-            return _fail(f"Group {label} holds two jokers: a group may hold only one")
-        if not readings(group, rulebook.ace):
-            return _fail(
-                f"Group {label} is not a set or a run: {_pretty(group)}{_ace_note(rulebook, group)}"
-            )
+        if fault == "group_two_jokers":
+            return _fail("group_two_jokers",
+                         f"Group {label} holds two jokers: a group may hold only one", group=i)
+        if fault == "group_invalid":
+            text = f"Group {label} is not a set or a run: {_pretty(group)}"
+            note = _ace_note(rulebook, group)
+            if note:  # the sentence adds the ace rule: a lesson says more about aces
+                return _fail("group_invalid_with_ace", text + note, group=i)
+            return _fail("group_invalid", text, group=i)
 
-    reason = _joker_rules(rulebook, table, new_table, placed_faces)
-    if reason:
-        return _fail(reason)
+    refused = _joker_rules(rulebook, table, new_table, placed_faces)
+    if refused is not None:
+        return refused
     if (
         rulebook.first_lay_run3
         and not first_lay_done
         and not _has_run3_from_hand(rulebook, new_table, placed_faces)
     ):
         return _fail(
+            "first_lay_run3",
             "Your first lay must include a run of three cards of one suit from your "
             "hand (a joker doesn't count as one of the three)"
         )
@@ -216,7 +236,8 @@ def _joker_rules(
     table: Sequence[Group],
     new_table: Sequence[Group],
     placed: Counter[str],
-) -> str | None:
+) -> MoveCheck | None:
+    """The joker rules of the rulebook (§2, §4.9–4.11): the failed check, or None."""
     if rulebook.joker_rule == "none":
         return None
     new_real = Counter(c.face for g in new_table for c in g if not c.is_joker)
@@ -236,22 +257,24 @@ def _joker_rules(
         if freed(face):
             continue
         if new_designations[face] <= 0:
-            return (
+            return _fail(
+                "joker_keeps_card",
                 f"The joker standing for {face} must keep standing for {face} until the "
-                f"real {face} is on the table"
+                f"real {face} is on the table",
+                face=face,
             )
         new_designations[face] -= 1
 
     if rulebook.joker_rule == "immobile":
-        reason = _immobile_jokers(rulebook, old_jokers, new_table, freed)
-        if reason:
-            return reason
+        refused = _immobile_jokers(rulebook, old_jokers, new_table, freed)
+        if refused is not None:
+            return refused
     if rulebook.joker_rule == "locks-group":
         return _locked_groups(table, new_table, placed, freed)
     return None
 
 
-def _immobile_jokers(rulebook, old_jokers, new_table, freed) -> str | None:
+def _immobile_jokers(rulebook, old_jokers, new_table, freed) -> MoveCheck | None:
     """Vatican (§4.10): a joker stays while a card that was beside it stays beside it. Each
     old joker needs its own new joker of the same face that kept a neighbour (a matching: the
     first fitting joker may be the only one another old joker could use)."""
@@ -285,14 +308,16 @@ def _immobile_jokers(rulebook, old_jokers, new_table, freed) -> str | None:
     return None
 
 
-def _immobile_reason(face: str) -> str:
-    return (
+def _immobile_reason(face: str) -> MoveCheck:
+    return _fail(
+        "joker_immobile",
         f"The joker standing for {face} can't leave the cards beside it until the "
-        f"real {face} is on the table"
+        f"real {face} is on the table",
+        face=face,
     )
 
 
-def _locked_groups(table, new_table, placed, freed) -> str | None:
+def _locked_groups(table, new_table, placed, freed) -> MoveCheck | None:
     """Tahiti: a group holding a joker can't be rearranged, only added to from the hand. Each
     locked group must survive whole in its own new group, whatever the order of the groups,
     and everything those groups gained must come from the hand: every pairing is tried."""
@@ -308,11 +333,7 @@ def _locked_groups(table, new_table, placed, freed) -> str | None:
                 if all(faces[f] >= n for f, n in old.items())]
         if not fits:
             real = jokers[0].play_face
-            return (
-                f"Group {group_label(i)} holds a joker, so none of its cards can move: you "
-                f"can only add cards from your hand, or free the joker by laying the real "
-                f"{real} from your hand"
-            )
+            return _locked(i, real)
         locked.append((i, old, jokers[0].play_face))
         candidates.append(fits)
     if not locked:
@@ -335,15 +356,24 @@ def _locked_groups(table, new_table, placed, freed) -> str | None:
         return None
     if best[0] is None:  # no pairing at all: two locked groups folded into one
         i, _, real = locked[-1]
-        return (
-            f"Group {group_label(i)} holds a joker, so none of its cards can move: you "
-            f"can only add cards from your hand, or free the joker by laying the real "
-            f"{real} from your hand"
-        )
+        return _locked(i, real)
     face = next(f for f, n in best[0].items() if placed[f] < n)
-    return (
+    return _fail(
+        "locked_group_took_table_card",
         f"A group that holds a joker can only take cards from your hand ({face} "
-        "came from the table)"
+        "came from the table)",
+        face=face,
+    )
+
+
+def _locked(group: int, real: str) -> MoveCheck:
+    return _fail(
+        "group_locked",
+        f"Group {group_label(group)} holds a joker, so none of its cards can move: you "
+        f"can only add cards from your hand, or free the joker by laying the real "
+        f"{real} from your hand",
+        group=group,
+        face=real,
     )
 
 

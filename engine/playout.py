@@ -3,7 +3,7 @@ and Shanghai's simulated length (`rummy simulate` and the conformance tests play
 
 from __future__ import annotations
 
-from .melds import readings
+from .melds import is_meld
 from .state import GameState
 
 MAX_ACTIONS = 20_000
@@ -14,7 +14,7 @@ def table_errors(state: GameState) -> list[str]:
     rules = state.rules
     errors = []
     for i, group in enumerate(state.table):
-        if len(group) < 3 or not readings(group, rules.ace, max_jokers=rules.max_jokers_per_group):
+        if not is_meld(rules, group):
             errors.append(f"invalid group {i}: {' '.join(map(str, group))}")
         if any(c.is_joker and not c.designated for c in group):
             errors.append(f"undesignated joker in group {i}")

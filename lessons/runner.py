@@ -15,7 +15,6 @@ after the computer seats reply. `LessonState` is JSON-safe, so progress survives
 from __future__ import annotations
 
 import json
-import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field, replace
@@ -272,33 +271,43 @@ def outline(
 
 # -- judging ---------------------------------------------------------------------------------
 
-# The engine's reasons, sorted into what went wrong (first match wins).
-REASON_KEYS: tuple[tuple[str, str], ...] = (
-    (r"has only \d+ card", "too_few"),
-    (r"not a set or a run.*\((the|an) ace", "ace"),
-    (r"not a set or a run", "not_meld"),
-    (r"never go back into a hand|missing from the table", "back_to_hand"),
-    (r"at least one card from your hand", "nothing_added"),
-    (r"loose cards", "loose"),
-    (r"first lay", "first_lay"),
-    (r"must keep standing for", "joker_keep"),
-    (r"can't leave the cards beside it", "joker_immobile"),
-    (r"holds a joker|group that holds a joker", "locked"),
-    (r"holds two jokers", "two_jokers"),
-    (r"knock only with", "knock_limit"),
-    (r"no knocking|knock only after|Nobody may knock", "knock"),
-    (r"Draw a card first", "draw_first"),
-    (r"pass only when the stock is empty|can't pass while", "pass_stock"),
-    (r"stock is empty|stock has run out", "stock_empty"),
-    (r"Finish your move with Done, or give up", "give_up_first"),
-    (r"Reset becomes Give up", "reset_is_give_up"),
-    (r"nothing to give up", "nothing_to_give_up"),
-    (r"no Give up", "no_give_up"),
-    (r"There is no group", "no_group"),
-    (r"split it after", "split"),
-    (r"You have (no|only)|There is no |Select the cards|Name the card", "no_card"),
-    (r"not your turn", "turn"),
-)
+# The engine's refusals (IllegalAction.code, engine/reasons.py), sorted into what went wrong;
+# a code not named here is "illegal" (the engine's sentence alone, no nudge).
+REASON_KEYS: dict[str, str] = {
+    "group_too_small": "too_few",
+    "group_invalid_with_ace": "ace",
+    "group_invalid": "not_meld",
+    "table_card_to_hand": "back_to_hand",
+    "nothing_added": "nothing_added",
+    "loose_cards": "loose",
+    "first_lay_run3": "first_lay",
+    "joker_keeps_card": "joker_keep",
+    "joker_immobile": "joker_immobile",
+    "group_locked": "locked",
+    "locked_group_took_table_card": "locked",
+    "group_two_jokers": "two_jokers",
+    "knock_limit": "knock_limit",
+    "no_knocking": "knock",
+    "knock_after_draw": "knock",
+    "knock_in_final_turns": "knock",
+    "draw_first": "draw_first",
+    "pass_needs_empty_stock": "pass_stock",
+    "stock_empty": "stock_empty",
+    "final_turns_no_draw": "stock_empty",
+    "give_up_first": "give_up_first",
+    "reset_is_give_up": "reset_is_give_up",
+    "nothing_to_give_up": "nothing_to_give_up",
+    "no_give_up": "no_give_up",
+    "no_such_group": "no_group",
+    "split_out_of_range": "split",
+    "card_not_in_hand": "no_card",
+    "no_such_card": "no_card",
+    "card_not_available": "no_card",
+    "nothing_selected": "no_card",
+    "take_needs_card": "no_card",
+    "move_needs_cards": "no_card",
+    "not_your_turn": "turn",
+}
 
 _ACE_NUDGES = {
     "high": "The ace is high only here: Q-K-A is a run, A-2-3 is not.",
@@ -346,12 +355,11 @@ _MISS_LEADS = {
 _TAKEN_BACK = frozenset({"legal_other", "drew", "passed", "gave_up"})
 
 
-def classify(reason: str) -> str:
-    """The key of an engine reason (`"too_few"`, `"ace"`, …), or `"illegal"`."""
-    for pattern, key in REASON_KEYS:
-        if re.search(pattern, reason, re.IGNORECASE):
-            return key
-    return "illegal"
+def classify(error: IllegalAction | str) -> str:
+    """What went wrong (`"too_few"`, `"ace"`, …) for an engine refusal or its code (sorted by
+    `IllegalAction.code`, never by its words), or `"illegal"`."""
+    code = error.code if isinstance(error, IllegalAction) else error
+    return REASON_KEYS.get(code, "illegal")
 
 
 def _faces(text: str) -> Counter[str]:
@@ -538,7 +546,7 @@ def lesson_act(state: LessonState, action: Action) -> tuple[LessonState, Feedbac
         waiting = replace(state, joker={"group": ask.group, "options": options})
         return waiting, Feedback("choose", ask.reason, "joker")
     except IllegalAction as error:
-        return _wrong(state, step, classify(error.reason), error.reason)
+        return _wrong(state, step, classify(error), error.reason)
     verdict, key = _judge(step, game, new, action, events)
     if verdict == "miss":
         return _wrong(state, step, key, "")

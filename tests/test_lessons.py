@@ -16,7 +16,7 @@ from bot.core.lessons import LessonService, is_lesson_record, unpack_lesson
 from bot.core.service import Actor, GameService
 from bot.core.views import Outcome, Screen
 from bot.store import Store
-from engine import RULEBOOKS, conservation_errors
+from engine import RULEBOOKS, IllegalAction, check_move, conservation_errors, get_rulebook
 from engine.cards import parse_cards
 from lessons import (
     DEFAULT_NUDGES,
@@ -214,12 +214,24 @@ def test_wrong_moves_get_the_engine_reason_and_the_step_nudge(name):
 
 
 def test_engine_reasons_are_sorted_into_keys():
-    assert classify("Group B has only 2 cards (5S 5D): a set or run needs at least 3") == "too_few"
-    assert (
-        classify("Group A is not a set or a run: AS 2S 3S (the ace is high only (Q-K-A))") == "ace"
-    )
-    assert classify("Group A is not a set or a run: 7H 7H 8H") == "not_meld"
-    assert classify("Something new") == "illegal"
+    """By the refusal's code (engine/reasons.py), not its words; the words stay the engine's."""
+    rules = get_rulebook("manipulation")
+
+    def refusal(hand: str, *groups: str) -> IllegalAction:
+        new = [parse_cards(g) for g in groups]
+        return check_move(rules, [], parse_cards(hand), new).error()
+
+    too_few = refusal("5H 6H 7H 5S 5D", "5H 6H 7H", "5S 5D")
+    assert str(too_few) == "Group B has only 2 cards (5S 5D): a set or run needs at least 3"
+    assert classify(too_few) == "too_few" == classify("group_too_small")
+    ace = refusal("AS 2S 3S", "AS 2S 3S")
+    assert str(ace) == "Group A is not a set or a run: AS 2S 3S (the ace is high only (Q-K-A))"
+    assert classify(ace) == "ace"
+    not_meld = refusal("7H 7H 8H", "7H 7H 8H")
+    assert str(not_meld) == "Group A is not a set or a run: 7H 7H 8H"
+    assert classify(not_meld) == "not_meld"
+    assert classify(IllegalAction("Something new")) == "illegal"  # no code: the words alone
+    assert classify("no_such_code") == "illegal"
 
 
 def test_second_wrong_try_points_to_show_me_and_show_me_explains():
