@@ -66,8 +66,17 @@ def webhook_settings(token: str) -> tuple[str, str]:
     return path, secret
 
 
-async def serve(url: str | None = None) -> None:
+def build_services(store: Any, **settings: Any) -> tuple[Any, Any]:
+    """The game service and the lesson service over one store, built once and handed to every
+    chat adapter (a lesson's [Play a real game] starts one through the game service)."""
+    from bot.core.lessons import LessonService
     from bot.core.service import GameService
+
+    service = GameService(store, **settings)
+    return service, LessonService(store, play=service.play_computer)
+
+
+async def serve(url: str | None = None) -> None:
     from bot.store import Store
 
     telegram_token = os.environ.get("TELEGRAM_TOKEN", "").strip()
@@ -78,7 +87,7 @@ async def serve(url: str | None = None) -> None:
             "To play without a token: make play"
         )
     store = await Store.open(url)
-    service = GameService(
+    service, lessons = build_services(
         store,
         computer_delay=float(os.environ.get("RUMMY_COMPUTER_DELAY", 1.2)),
         retention_days=float(os.environ.get("RUMMY_RETENTION_DAYS", 90)),
@@ -94,6 +103,7 @@ async def serve(url: str | None = None) -> None:
             telegram_token,
             base_url=f"{base}/bot" if base else None,
             base_file_url=f"{base}/file/bot" if base else None,
+            lessons=lessons,
         )
         webhook = os.environ.get("TELEGRAM_WEBHOOK_URL", "").strip()
         if webhook:
@@ -120,6 +130,7 @@ async def serve(url: str | None = None) -> None:
             else None,
             api_base=os.environ.get("DISCORD_API_BASE") or None,
             gateway_url=os.environ.get("DISCORD_GATEWAY_URL") or None,
+            lessons=lessons,
         )
         await adapter.start()
         adapters.append(adapter)

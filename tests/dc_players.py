@@ -35,7 +35,7 @@ def version_of(fake: FakeDiscord, message: FakeMessage) -> int | None:
     """The state version the message's components were made for (`rt:game:version:…`)."""
     for control in controls(fake, message):
         if control.custom_id and control.custom_id.startswith(PREFIX):
-            return int(control.custom_id.split(":")[2])
+            return int(control.custom_id[len(PREFIX):].removeprefix("L:").split(":")[1])
     return None
 
 

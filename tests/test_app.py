@@ -7,7 +7,10 @@ import contextlib
 import logging
 import shutil
 
-from bot.app import shutdown
+import pytest
+
+from bot import app
+from bot.app import build_services, shutdown
 from bot.core.service import Actor, GameService, pack
 from bot.store import Store
 
@@ -60,3 +63,51 @@ async def test_shutdown_stops_the_computers_before_the_adapters(sqlite_template,
         await shutdown(service, [adapter], store)
     assert not adapter.late.is_set(), "a computer's move was delivered to a stopped adapter"
     assert not [r for r in caplog.records if "delivery failed" in r.getMessage()]
+
+
+class _Started(Exception):
+    pass
+
+
+async def test_one_lesson_service_for_both_adapters(monkeypatch, tmp_path):
+    """`rummy run` builds the game and lesson services once and hands both to every adapter."""
+    import bot.adapters.discord as discord_adapter
+    import bot.adapters.telegram as telegram_adapter
+
+    built: dict[str, tuple] = {}
+
+    def fake(name: str, stop: bool):
+        class Adapter:
+            username = "rummy_bot"
+
+            def __init__(self, service, token, **kwargs) -> None:
+                built[name] = (service, kwargs["lessons"])
+
+            async def start(self, **kwargs) -> None:
+                if stop:
+                    raise _Started
+
+        return Adapter
+
+    monkeypatch.setattr(telegram_adapter, "TelegramAdapter", fake("telegram", False))
+    monkeypatch.setattr(discord_adapter, "DiscordAdapter", fake("discord", True))
+    monkeypatch.setenv("TELEGRAM_TOKEN", "123:abc")
+    monkeypatch.setenv("DISCORD_TOKEN", "discord-token")
+    monkeypatch.delenv("TELEGRAM_WEBHOOK_URL", raising=False)
+    with pytest.raises(_Started):
+        await app.serve(f"sqlite+aiosqlite:///{tmp_path / 'app.db'}")
+    (service, lessons), again = built["telegram"], built["discord"]
+    assert again[0] is service and again[1] is lessons
+    assert lessons.play == service.play_computer and lessons.store is service.store
+
+
+async def test_build_services_shares_the_store(sqlite_template, tmp_path):
+    path = tmp_path / "app.db"
+    shutil.copy(sqlite_template, path)
+    store = await Store.open(f"sqlite+aiosqlite:///{path}")
+    try:
+        service, lessons = build_services(store, computer_delay=0.0)
+        assert service.store is store and lessons.store is store
+        assert lessons.play == service.play_computer
+    finally:
+        await store.close()

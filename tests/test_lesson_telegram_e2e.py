@@ -8,7 +8,7 @@ from fakes.telegram_server import FakeTelegram
 from telegram.ext import AIORateLimiter
 
 from bot.adapters.telegram import TelegramAdapter
-from bot.core.service import GameService
+from bot.app import build_services
 from bot.store import Store
 from engine.cards import parse_cards
 from lessons import LESSONS
@@ -30,7 +30,8 @@ LABELS = {
 async def test_manipulation_lesson_by_telegram(tmp_path):
     async with FakeTelegram() as tg:
         store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'r.db'}")
-        service = GameService(store, computer_delay=0.0, tick=0.05)
+        # built as `rummy run` builds them: one lesson service, handed to the adapter
+        service, lessons = build_services(store, computer_delay=0.0, tick=0.05)
         adapter = TelegramAdapter(
             service,
             tg.token,
@@ -38,7 +39,9 @@ async def test_manipulation_lesson_by_telegram(tmp_path):
             base_file_url=tg.base_file_url,
             rate_limiter=AIORateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=3),
             poll_timeout=1,
+            lessons=lessons,
         )
+        assert adapter.lessons is lessons
         await adapter.start()
         await service.start()
         try:

@@ -23,11 +23,28 @@ import yarl
 from discord import app_commands
 from discord.gateway import DiscordWebSocket
 
+from bot.core.buttons import LESSON_PREFIX
+from bot.core.buttons import parse as parse_button
+from bot.core.lessons import LessonService, pack_lesson
 from bot.core.names import clean_name
-from bot.core.per_game import MEMORY_ONLY, GameLocks, LimitedDict, RecentRefs
+from bot.core.per_game import LimitedDict
 from bot.core.service import NOT_OURS, Actor, GameService, pack
 from bot.core.views import Button, Outcome, Screen
 
+from .delivery import (
+    NOTE,
+    PRIVATE,
+    TABLE,
+    Chat,
+    Delivery,
+    Gone,
+    Job,
+    Refs,
+    Run,
+    Sender,
+    Step,
+    Unreachable,
+)
 from .discord_commands import add_commands
 from .discord_layout import render
 from .discord_ui import GameButton, GameSelect, build_view, claims
@@ -44,8 +61,6 @@ TYPED = ("lay", "add", "take", "move", "split", "done", "reset", "draw", "pass",
 # Typed in a DM, for the DM's own game too (slash commands synced to one server only are not
 # offered in DMs): the word typed -> the core's verb.
 TYPED_GAME = {"leave": "leave", "end": "endgame", "endgame": "endgame"}
-# Refs kept only in memory: the picture a message shows (":img": unknown after a restart, so
-# it is uploaded again rather than trusted) and the revision it shows (":v").
 
 
 def configure_endpoints(api_base: str | None, gateway_url: str | None) -> None:
@@ -111,8 +126,10 @@ class RummyClient(discord.Client):
 class DiscordAdapter:
     def __init__(self, service: GameService, token: str, *, guild_id: int | None = None,
                  api_base: str | None = None, gateway_url: str | None = None,
-                 guild_ready_timeout: float = 2.0, sync: bool = True) -> None:
+                 guild_ready_timeout: float = 2.0, sync: bool = True,
+                 lessons: LessonService | None = None) -> None:
         self.service = service
+        self.lessons = lessons or LessonService(service.store, play=service.play_computer)
         self.token = token
         guild = guild_id or os.environ.get("DISCORD_GUILD_ID")
         self.guild_id = int(guild) if guild else None
@@ -121,9 +138,10 @@ class DiscordAdapter:
         self.sync = sync
         self.client = RummyClient(self, guild_ready_timeout=guild_ready_timeout)
         self._task: asyncio.Task | None = None
-        self._locks = GameLocks()
-        # game -> its message refs as this process last left them (one process per bot token)
-        self._refs = RecentRefs(lambda game_id: self.service.get_refs(game_id))
+        self.delivery = Delivery(_DiscordSender(self),
+                                 lambda game_id: self.service.get_refs(game_id),
+                                 lambda game_id, refs: self.service.save_refs(game_id, refs))
+        self._locks = self.delivery.locks
         self._dm_ids: LimitedDict = LimitedDict(20_000)  # user -> DM channel id
         self._ephemeral: LimitedDict = LimitedDict(2_000)  # user -> handle (15 min of life)
         self._busy = 0
@@ -258,6 +276,56 @@ class DiscordAdapter:
                 log.exception("/%s failed", verb)
                 await self._apologize(interaction)
 
+    # -- lessons --------------------------------------------------------------------------
+
+    async def lesson(self, interaction: discord.Interaction, rulebook: str = "") -> None:
+        """/rummy lesson [rulebook]: the lesson runs in the member's DM (resumed if one is
+        running there); with DMs closed its screen shows ephemerally, like a game's cards."""
+        async with self._working():
+            ctx = _Ctx(interaction, str(interaction.user.id), thinking=True)
+            try:
+                ctx.alive = await self._defer(interaction, ephemeral=True, thinking=True)
+                actor = await self._learner(interaction)
+                outcome = await self.lessons.start(actor, rulebook or None)
+                if outcome.private and not outcome.reply:
+                    outcome.reply = "🎓 Your lesson is in your DMs."
+                await self._answer(ctx, _lesson_outcome(outcome))
+            except Exception:
+                log.exception("/rummy lesson failed")
+                await self._apologize(interaction)
+
+    async def _learner(self, interaction: discord.Interaction) -> Actor:
+        """The member as a learner: a lesson's chat is their DM, wherever they pressed."""
+        user = interaction.user
+        channel = await self._dm(str(user.id))
+        return Actor(PLATFORM, str(channel.id), str(user.id), clean_name(user.display_name),
+                     private=True)
+
+    async def _lesson_press(self, interaction: discord.Interaction, data: str) -> Outcome:
+        actor = await self._learner(interaction)
+        press = parse_button(data, lesson=True)
+        if press is not None and press.verb == "go":
+            # The lesson service checks the learner for every button but "another lesson"
+            # (which starts the presser's own): only the learner may press that one too.
+            row = await self.lessons.store.get_game(press.game_id)
+            if row is not None and row.record.get("host") != actor.user:
+                return Outcome(reply="This lesson belongs to someone else.", alert=True)
+        return _lesson_outcome(await self.lessons.press(actor, data))
+
+    async def _lesson_cards(self, interaction: discord.Interaction, game_id: int, version: int,
+                            values: Sequence[str], shown: Sequence[str]) -> Outcome:
+        """A lesson's card menu changed: select and deselect presses (idempotent), in turn."""
+        actor = await self._learner(interaction)
+        changes = [f"s0:{t}" for t in shown if t not in values]
+        changes += [f"s1:{t}" for t in values if t not in shown]
+        outcome = Outcome()
+        for change in changes:
+            step = await self.lessons.press(actor, pack_lesson(game_id, version, change))
+            outcome = step if outcome.game_id is None else outcome.merge(step)
+            if step.alert:
+                break
+        return _lesson_outcome(outcome)
+
     # -- components and messages --------------------------------------------------------
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
@@ -284,6 +352,9 @@ class DiscordAdapter:
             ctx = self._component_ctx(interaction)
             try:
                 ctx.alive = await self._defer(interaction)
+                if data.startswith(LESSON_PREFIX):
+                    await self._answer(ctx, await self._lesson_press(interaction, data))
+                    return
                 actor = self.actor(interaction)
                 outcome = await self.service.press(actor, data)
                 if data.endswith(":join") and not outcome.alert and outcome.game_id is not None:
@@ -294,15 +365,20 @@ class DiscordAdapter:
                 await self._apologize(interaction)
 
     async def on_cards(self, interaction: discord.Interaction, game_id: int, version: int,
-                       values: Sequence[str], shown: Sequence[str], *, paged: bool) -> None:
+                       values: Sequence[str], shown: Sequence[str], *, paged: bool,
+                       lesson: bool = False) -> None:
         """The hand's multi-select changed. On a one-page hand the menu is the whole selection;
-        on a paged hand only this page's changes apply (the core keeps the other pages')."""
+        on a paged hand only this page's changes apply (the core keeps the other pages').
+        A lesson's menu: its changes, one select or deselect press each."""
         async with self._working():
             ctx = self._component_ctx(interaction)
             try:
                 ctx.alive = await self._defer(interaction)
                 actor = self.actor(interaction)
-                if not paged:
+                if lesson:
+                    outcome = await self._lesson_cards(interaction, game_id, version, values,
+                                                       shown)
+                elif not paged:
                     outcome = await self.service.set_selection(actor, game_id, version,
                                                                list(values))
                 else:
@@ -333,9 +409,18 @@ class DiscordAdapter:
             return
         verb, _, rest = message.content.strip().lstrip("/!").partition(" ")
         verb = verb.lower()
+        typed = verb
         verb = TYPED_GAME.get(verb, verb)
         async with self._working():
             try:
+                learner = Actor(PLATFORM, str(message.channel.id), str(message.author.id),
+                                clean_name(message.author.display_name), private=True)
+                if await self.lessons.handles(learner, typed):
+                    outcome = await self.lessons.command(learner, typed, rest)
+                    if outcome.reply and (outcome.alert or not outcome.private):
+                        await message.channel.send(render(outcome.reply))
+                    await self.deliver(_lesson_outcome(outcome))
+                    return
                 if verb not in TYPED and verb not in TYPED_GAME.values():
                     await message.channel.send("Use the buttons on your cards, or type a move: "
                                                "`lay 7H 8H 9H` · `add B 10H` · `move B:QS A` · "
@@ -405,66 +490,38 @@ class DiscordAdapter:
             closed = True
             outcome.reply = ("You joined. Your DMs are closed, so I'll show your cards here, "
                              "only to you: press Show my hand (or My cards) once the game starts.")
-        refs = await self._refs.get(outcome.game_id, outcome.refs)
-        key = f"dmclosed:{actor.user}"
-        if refs.get(key) != closed:
-            refs[key] = closed
-            await self.service.save_refs(outcome.game_id, {key: closed})
+        await self.delivery.remember(outcome.game_id, {f"dmclosed:{actor.user}": closed},
+                                     outcome.refs)
 
     # -- outgoing -----------------------------------------------------------------------
 
     async def deliver(self, outcome: Outcome, ctx: _Ctx | None = None) -> None:
-        """Show an outcome: notes and the live message in the channel, then private views.
-
-        Deliveries of one game take turns, but may come in another order than their commits
-        (a computer's move may overtake a press): a message never goes back to an older
-        revision. Message ids are written to the store only when they change."""
+        """Show an outcome: notes and the live message in the channel, then private views
+        (through the shared delivery: one game at a time, never an older screen over a newer
+        one, message ids saved once per delivery when they change)."""
         if outcome.game_id is None:
             return
-        async with self._working(), self._locks(outcome.game_id):
-            refs = _Refs(await self._refs.get(outcome.game_id, outcome.refs))
-            channel = (self.client.get_partial_messageable(int(outcome.chat_id))
-                       if outcome.chat_id else None)
-            try:
-                if channel is not None:
-                    await self._deliver_channel(channel, outcome, refs, ctx)
-                for user, screen in outcome.private.items():
-                    try:
-                        await self._show_private(user, screen, outcome, refs, ctx)
-                    except discord.HTTPException:  # one member's trouble must not stop the rest
-                        log.exception("private view for %s failed", user)
-                for user, text in outcome.private_notes.items():
-                    await self._note(user, render(text), refs, ctx)
-            finally:
-                changed = refs.changed()
-                refs.saved.update(refs.updates)
-                if changed:
-                    await self.service.save_refs(outcome.game_id, changed)
+        async with self._working():
+            await self.delivery.deliver(outcome, ctx)
 
-    async def _deliver_channel(self, channel: discord.PartialMessageable, outcome: Outcome,
-                               refs: _Refs, ctx: _Ctx | None) -> None:
+    async def _advise_closed(self, run: Run) -> None:
+        """Members we can't reach privately learn about Show my hand before the table is
+        posted, so the table stays the newest message."""
+        outcome, refs, ctx = run.outcome, run.refs, run.context
+        if not outcome.chat_id:
+            return
+        channel = self.client.get_partial_messageable(int(outcome.chat_id))
         try:
-            # Members we can't reach privately learn about Show my hand before the table is
-            # posted, so the table stays the newest message.
             for user in outcome.private:
                 if refs.get(f"dmclosed:{user}") and not (ctx and ctx.user == user):
                     handle = self._ephemeral.get(user)
                     if handle is None or not handle.fresh:
                         await self._advise(channel, user, outcome, refs)
-            for note in outcome.notes:
-                await self._send(channel, note, "scores.png")
-            group = outcome.group
-            if group is not None and _current(outcome, refs, "table"):
-                await self._show(channel, group, refs, "table", "table.png", outcome.revision,
-                                 new=outcome.group_new or bool(outcome.notes))
         except discord.Forbidden:
-            log.warning("no permission to post in channel %s", channel.id)
-            if ctx is not None:
-                ctx.problems.append("I can't post in this channel: I need Send Messages, "
-                                    "Attach Files and Embed Links here.")
+            _no_permission(channel.id, ctx)
 
     async def _advise(self, channel: discord.PartialMessageable, user: str, outcome: Outcome,
-                      refs: _Refs) -> None:
+                      refs: Refs) -> None:
         """Once per game and member: their DMs are closed, the button shows their cards."""
         if refs.get(f"advised:{user}"):
             return
@@ -475,13 +532,15 @@ class DiscordAdapter:
                         game_id=outcome.game_id, version=0)
         await channel.send(render(screen.text), view=build_view(screen))
 
-    async def _show_private(self, user: str, screen: Screen, outcome: Outcome,
-                            refs: _Refs, ctx: _Ctx | None) -> None:
+    async def _show_private(self, run: Run, step: Step) -> None:
         """DM the private view; for closed DMs answer the member's own interaction ephemerally,
         edit their last ephemeral view while its token lives, or point them to Show my hand."""
-        if not _current(outcome, refs, f"p:{user}"):
+        user, screen, key = step.user, step.screen, step.key
+        assert user is not None and screen is not None and key is not None
+        outcome, refs, ctx = run.outcome, run.refs, run.context
+        if not run.current(key):
             return  # an older screen than the one shown (a computer's outcome overtook it)
-        new = user in outcome.private_new
+        new = step.new
         mine = ctx is not None and ctx.user == user
         own = mine and ctx is not None and ctx.alive
         if own and ctx is not None and ctx.on_ephemeral and ctx.interaction.message is not None:
@@ -492,23 +551,22 @@ class DiscordAdapter:
             if await self._edit_handle(handle, screen):
                 self._ephemeral[user] = handle
                 ctx.showed_private = True
-                _shown(outcome.revision, refs, f"p:{user}")
+                run.shown(key)
                 return
         closed = refs.get(f"dmclosed:{user}", False)
         if not closed or (mine and new):  # asked for the cards again: DMs may be open now
             try:
-                channel = await self._dm(user)
-                await self._show(channel, screen, refs, f"p:{user}", "hand.png",
-                                 outcome.revision, new=new)
+                await run.show(await self._dm(user), step)
                 if closed:
                     refs.set(f"dmclosed:{user}", False)
                 return
-            except discord.Forbidden as error:
-                if error.code != CLOSED_DMS:
-                    log.warning("cannot DM %s: %s", user, error)
+            except (Unreachable, discord.Forbidden) as error:
+                cause = error.__cause__ if isinstance(error, Unreachable) else error
+                if getattr(cause, "code", None) != CLOSED_DMS:
+                    log.warning("cannot DM %s: %s", user, cause)
                 refs.set(f"dmclosed:{user}", True)
         if own and ctx is not None:
-            files = await _files(screen, "hand.png")
+            files = await _files(screen, FILES[PRIVATE])
             sent = await self._followup(ctx, render(screen.text), view=build_view(screen),
                                         files=files)
             if sent is not None:
@@ -516,13 +574,13 @@ class DiscordAdapter:
                 self._ephemeral[user] = _Handle(ctx.interaction, sent[0], sent[1],
                                                 screen.image_key)
                 ctx.showed_private = True
-                _shown(outcome.revision, refs, f"p:{user}")
+                run.shown(key)
                 if old is not None and old.fresh and old.message_id != sent[0]:
                     await _delete(old)  # one ephemeral view at a time: no stale buttons
             return
         handle = self._ephemeral.get(user)
         if handle is not None and handle.fresh and await self._edit_handle(handle, screen):
-            _shown(outcome.revision, refs, f"p:{user}")
+            run.shown(key)
             return
         self._ephemeral.pop(user, None)
         if outcome.chat_id:
@@ -533,7 +591,7 @@ class DiscordAdapter:
     async def _edit_handle(self, handle: _Handle, screen: Screen) -> bool:
         kwargs: dict[str, Any] = {"content": render(screen.text), "view": build_view(screen)}
         if screen.image_key != handle.image_key:
-            kwargs["attachments"] = await _files(screen, "hand.png")
+            kwargs["attachments"] = await _files(screen, FILES[PRIVATE])
         try:
             if handle.original:
                 await handle.interaction.edit_original_response(**kwargs)
@@ -545,7 +603,8 @@ class DiscordAdapter:
         handle.image_key = screen.image_key
         return True
 
-    async def _note(self, user: str, text: str, refs: _Refs, ctx: _Ctx | None) -> None:
+    async def _note(self, run: Run, user: str, text: str) -> None:
+        refs, ctx = run.refs, run.context
         if not refs.get(f"dmclosed:{user}", False):
             try:
                 await (await self._dm(user)).send(text[:2000])
@@ -576,63 +635,81 @@ class DiscordAdapter:
             kwargs["files"] = files
         return await channel.send(**kwargs)
 
-    async def _show(self, channel: discord.PartialMessageable, screen: Screen,
-                    refs: _Refs, key: str, filename: str, revision: int | None, *,
-                    new: bool) -> None:
-        """Post a fresh message (deleting the old one) or edit the live one in place; the image
-        is uploaded again only when it changed."""
-        old = refs.get(key)
-        if old and not new:
-            kwargs: dict[str, Any] = {"content": render(screen.text),
-                                      "view": build_view(screen)}
-            if screen.image_key != refs.get(key + ":img"):
-                kwargs["attachments"] = await _files(screen, filename)
+
+def _lesson_outcome(outcome: Outcome) -> Outcome:
+    """A lesson's screens go to the learner only: it has no channel (its chat is the DM),
+    so nothing is posted or advised there. A real game it hands over to keeps its chat."""
+    if outcome.group is None and not outcome.notes:
+        outcome.chat_id = ""
+    return outcome
+
+
+FILES = {TABLE: "table.png", NOTE: "scores.png", PRIVATE: "hand.png"}
+
+
+class _DiscordSender(Sender):
+    """discord.py calls for the shared delivery: a screen is a message with content, an
+    attached picture and components; a member's private chat is their DM."""
+
+    def __init__(self, adapter: DiscordAdapter) -> None:
+        self.adapter = adapter
+
+    async def address(self, run: Run, chat: Chat) -> discord.PartialMessageable:
+        if chat.private:
+            return await self.adapter._dm(chat.id)
+        return self.adapter.client.get_partial_messageable(int(chat.id))
+
+    async def send(self, to: discord.PartialMessageable, screen: Screen, role: str) -> int:
+        try:
+            return (await self.adapter._send(to, screen, FILES[role])).id
+        except discord.Forbidden as error:
+            raise Unreachable(str(error)) from error
+
+    async def edit(self, to: discord.PartialMessageable, message_id: int, screen: Screen,
+                   role: str, *, picture: bool) -> None:
+        kwargs: dict[str, Any] = {"content": render(screen.text), "view": build_view(screen)}
+        if picture:
+            kwargs["attachments"] = await _files(screen, FILES[role])
+        try:
+            await to.get_partial_message(message_id).edit(**kwargs)
+        except discord.NotFound as error:
+            raise Gone(str(error)) from error
+        except discord.Forbidden as error:
+            raise Unreachable(str(error)) from error
+
+    async def delete(self, to: discord.PartialMessageable, message_id: int) -> None:
+        with contextlib.suppress(discord.HTTPException):
+            await to.get_partial_message(message_id).delete()
+
+    async def send_text(self, to: discord.PartialMessageable, text: str) -> None:
+        await to.send(render(text))
+
+    async def before(self, run: Run) -> None:
+        await self.adapter._advise_closed(run)
+
+    async def run_job(self, run: Run, job: Job) -> None:
+        if not job.chat.private:
             try:
-                await channel.get_partial_message(old).edit(**kwargs)
-                refs.set(key + ":img", screen.image_key)
-                _shown(revision, refs, key)
-                return
-            except discord.NotFound:
-                pass  # deleted meanwhile: post it fresh
-        message = await self._send(channel, screen, filename)
-        refs.set(key, message.id)
-        refs.set(key + ":img", screen.image_key)
-        _shown(revision, refs, key)
-        if old and old != message.id:
-            with contextlib.suppress(discord.HTTPException):
-                await channel.get_partial_message(old).delete()
+                await super().run_job(run, job)
+            except Unreachable:
+                _no_permission(int(job.chat.id), run.context)
+            return
+        for step in job.steps:
+            if step.role == PRIVATE:
+                try:
+                    await self.adapter._show_private(run, step)
+                except discord.HTTPException:  # one member's trouble must not stop the rest
+                    log.exception("private view for %s failed", job.chat.id)
+            else:
+                await self.adapter._note(run, job.chat.id, render(step.text))
 
 
-class _Refs:
-    """Message refs kept in the game record (they survive restarts): the adapter's copy of
-    them, overlaid with this delivery's changes, which are saved in one go at the end."""
-
-    def __init__(self, saved: dict[str, Any]) -> None:
-        self.saved = saved
-        self.updates: dict[str, Any] = {}
-
-    def get(self, key: str, default: Any = None) -> Any:
-        return self.updates[key] if key in self.updates else self.saved.get(key, default)
-
-    def set(self, key: str, value: Any) -> None:
-        self.updates[key] = value
-
-    def changed(self) -> dict[str, Any]:
-        """This delivery's changes worth saving: message ids and flags, not pictures or
-        revisions (memory only)."""
-        return {k: v for k, v in self.updates.items()
-                if not k.endswith(MEMORY_ONLY) and self.saved.get(k) != v}
-
-
-def _current(outcome: Outcome, refs: _Refs, key: str) -> bool:
-    """Is the outcome at least as new as what the message shows (None: no order known)?"""
-    shown = refs.get(key + ":v")
-    return outcome.revision is None or shown is None or outcome.revision >= shown
-
-
-def _shown(revision: int | None, refs: _Refs, key: str) -> None:
-    if revision is not None:
-        refs.set(key + ":v", revision)
+def _no_permission(channel_id: int, ctx: _Ctx | None) -> None:
+    log.warning("no permission to post in channel %s", channel_id)
+    problem = ("I can't post in this channel: I need Send Messages, Attach Files and Embed "
+               "Links here.")
+    if ctx is not None and problem not in ctx.problems:
+        ctx.problems.append(problem)
 
 
 async def _delete(handle: _Handle) -> None:

@@ -1,4 +1,4 @@
-"""The slash commands: `/rummy new|join|leave|hand|hint|rules|end|help`, `/leaderboard`,
+"""The slash commands: `/rummy new|join|leave|hand|hint|rules|lesson|end|help`, `/leaderboard`,
 `/stats` — with descriptions and rulebook choices. Each hands over to the adapter."""
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ HELP = """🃏 **Rummy Table** — rearrangement rummy in this channel.
 `/rummy new [rulebook]` open a game here · `/rummy join` / `/rummy leave` take or give up a seat
 `/rummy hand` show my cards again · `/rummy hint` a card I can play · `/rummy rules [rulebook]`
 `/rummy end` the host ends the game · `/leaderboard [rulebook]` · `/stats [member]`
+`/rummy lesson [rulebook]` learn to play, step by step, in your DMs
 Your cards come by DM: pick cards in the menu, then New group / Add to / Take from / Auto-place,
 and Done. You can also type moves there: `lay 7H 8H 9H` · `add B 10H` · `move B:QS A` ·
 `split B 4` · `take B QS` · `done` · `reset` · `draw` · `pass`.
@@ -60,6 +61,12 @@ def add_commands(tree: app_commands.CommandTree, adapter: DiscordAdapter) -> Non
     @app_commands.choices(rulebook=rulebooks)
     async def rules(interaction: discord.Interaction, rulebook: str | None = None) -> None:
         await adapter.slash(interaction, "rules", rulebook or "")
+
+    @rummy.command(name="lesson", description="Learn to play, step by step, in your DMs")
+    @app_commands.describe(rulebook="The rules to learn (default: Manipulation)")
+    @app_commands.choices(rulebook=rulebooks)
+    async def lesson(interaction: discord.Interaction, rulebook: str | None = None) -> None:
+        await adapter.lesson(interaction, rulebook or "")
 
     @rummy.command(name="end", description="End this channel's game (host only)")
     async def end(interaction: discord.Interaction) -> None:

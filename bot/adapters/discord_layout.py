@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from bot.core.buttons import LESSON_PREFIX
 from bot.core.service import pack
 from bot.core.views import Button, Screen
 
@@ -27,10 +28,11 @@ MAX_ACTION = 64  # the core's callback data is at most 64 bytes, game and versio
 # custom_ids come back from the client, so the templates only admit the shapes this module
 # writes: ASCII digits (`\d` would take "٣"), a game id of at most 10 digits and a version of
 # at most 9, an action of the core's button vocabulary's characters (bot/core/buttons.py has
-# the strict grammar), no nested repetition (linear time). discord.py fullmatches them. The two
-# are disjoint (an action starts with a letter, a menu's kind with "@"), so exactly one
+# the strict grammar), an optional `L:` after `rt:` for a lesson's components (the rest is
+# the lesson's callback data), no nested repetition (linear time). discord.py fullmatches them.
+# The two are disjoint (an action starts with a letter, a menu's kind with "@"), so exactly one
 # DynamicItem class claims each custom_id; "~n" only makes repeated ids unique in one message.
-_HEAD = rf"{PREFIX}(?P<game>[0-9]{{1,10}}):(?P<version>[0-9]{{1,9}}):"
+_HEAD = rf"{PREFIX}(?P<lesson>{LESSON_PREFIX})?(?P<game>[0-9]{{1,10}}):(?P<version>[0-9]{{1,9}}):"
 BUTTON_TEMPLATE = (rf"{_HEAD}(?P<action>[a-z][A-Za-z0-9_:#=*,]{{0,{MAX_ACTION - 1}}})"
                    r"(?:~[0-9]{1,2})?")
 SELECT_TEMPLATE = rf"{_HEAD}(?P<kind>@(?:cardsp?|pick[0-9]{{1,2}}))"
@@ -91,8 +93,18 @@ class _Block:
         return [b for b in self.buttons if b.action != "noop"]
 
 
-def custom_id(game_id: int, version: int, action: str) -> str:
-    return PREFIX + pack(game_id, version, action)
+def custom_id(game_id: int, version: int, action: str, *, lesson: bool = False) -> str:
+    """`rt:<game>:<version>:<action>`; a lesson's `rt:L:<game>:<version>:<action>` (after
+    `rt:`, exactly the lesson button's callback data)."""
+    return PREFIX + pack(game_id, version, action, LESSON_PREFIX if lesson else "")
+
+
+def _lesson_rows(screen: Screen) -> list[list[Button]]:
+    """A lesson screen's buttons carry their whole callback data (`L:<game>:<ver>:<action>`):
+    the actions alone, laid out like a game's (a button of another game is dropped)."""
+    head = f"{LESSON_PREFIX}{screen.game_id}:{screen.version}:"
+    return [[Button(b.label, b.action[len(head):]) for b in row if b.action.startswith(head)]
+            for row in screen.buttons]
 
 
 def _key(action: str) -> str:
@@ -137,8 +149,14 @@ def layout(screen: Screen) -> list[list[Spec]]:
     if screen.game_id is None or not screen.buttons:
         return []
     game, version = screen.game_id, screen.version
-    cards = [b for row in screen.buttons for b in row if _CARD.match(b.action)]
-    others = [[b for b in row if not _CARD.match(b.action)] for row in screen.buttons]
+    lesson = any(b.action.startswith(LESSON_PREFIX) for row in screen.buttons for b in row)
+    buttons = _lesson_rows(screen) if lesson else screen.buttons
+
+    def cid(action: str) -> str:
+        return custom_id(game, version, action, lesson=lesson)
+
+    cards = [b for row in buttons for b in row if _CARD.match(b.action)]
+    others = [[b for b in row if not _CARD.match(b.action)] for row in buttons]
     others = [row for row in others if row]
     paged = any(b.action.startswith("pg:") for row in others for b in row)
     out: list[list[Spec]] = []
@@ -149,7 +167,7 @@ def layout(screen: Screen) -> list[list[Spec]]:
             options.append(OptionSpec(label[:100], b.action[3:], ticked))
         kind = CARDS_PAGED if paged else CARDS
         hint = "Select cards (this page)…" if paged else "Select cards…"
-        out.append([SelectSpec(custom_id(game, version, kind), hint, tuple(options),
+        out.append([SelectSpec(cid(kind), hint, tuple(options),
                                0, len(options))])
     blocks = _blocks(others)
     budget = MAX_ROWS - len(out)
@@ -169,19 +187,19 @@ def layout(screen: Screen) -> list[list[Spec]]:
                 for b in chunk:
                     label, ticked = _strip_tick(b.label)
                     options.append(OptionSpec(label[:100], b.action, ticked))
-                out.append([SelectSpec(custom_id(game, version, f"{PICK}{picks}"),
+                out.append([SelectSpec(cid(f"{PICK}{picks}"),
                                        _placeholder(block)[:150], tuple(options))])
                 picks += 1
             continue
         for start in range(0, len(block.buttons), ROW_WIDTH):
             row: list[Spec] = []
             for b in block.buttons[start:start + ROW_WIDTH]:
-                cid = custom_id(game, version, b.action)
-                n = seen.get(cid, 0)
-                seen[cid] = n + 1
+                ident = cid(b.action)
+                n = seen.get(ident, 0)
+                seen[ident] = n + 1
                 if n:  # Discord rejects repeated custom_ids within a message
-                    cid += f"~{n}"
-                row.append(ButtonSpec(b.label[:80] or "·", cid, _STYLES.get(b.action, SECONDARY),
+                    ident += f"~{n}"
+                row.append(ButtonSpec(b.label[:80] or "·", ident, _STYLES.get(b.action, SECONDARY),
                                       disabled=b.action == "noop"))
             out.append(row)
     if len(out) > MAX_ROWS:  # never expected; keep the cards and the Done row usable

@@ -30,11 +30,11 @@ from telegram.ext import (
     filters,
 )
 
+from bot.adapters.delivery import Chat, Delivery, Gone, Job, Run, Sender, Unreachable
 from bot.adapters.telegram_limiter import ChatRateLimiter
 from bot.core.lessons import PREFIX as LESSON_PREFIX
 from bot.core.lessons import VERBS as LESSON_VERBS
 from bot.core.lessons import LessonService
-from bot.core.per_game import MEMORY_ONLY, GameLocks, RecentRefs
 from bot.core.service import Actor, GameService, pack
 from bot.core.typed import TYPED_VERBS
 from bot.core.views import Outcome, Screen
@@ -103,10 +103,6 @@ async def _retrying(call: Any, *args: Any, **kwargs: Any) -> Any:
     raise AssertionError("unreachable")
 
 
-# Refs kept only in memory: the picture a message shows (":img": unknown after a restart, so
-# the picture is sent again rather than trusted) and the revision it shows (":v").
-
-
 class TelegramAdapter:
     def __init__(
         self,
@@ -130,9 +126,12 @@ class TelegramAdapter:
         builder = builder.get_updates_read_timeout(poll_timeout + 5)
         self.app: Application = builder.build()
         self.poll_timeout = poll_timeout
-        self._locks = GameLocks()
-        # game -> its message refs as this process last left them (one process per bot token)
-        self._refs = RecentRefs(lambda game_id: self.service.get_refs(game_id))
+        self.delivery = Delivery(
+            _TelegramSender(self),
+            lambda game_id: self.service.get_refs(game_id),
+            lambda game_id, refs: self.service.save_refs(game_id, refs),
+        )
+        self._locks = self.delivery.locks
         self.app.add_handler(
             CommandHandler([c for c, _ in COMMANDS] + MOVES + OTHER, self.on_command)
         )
@@ -308,120 +307,86 @@ class TelegramAdapter:
             await _retrying(self.app.bot.send_message, chat_id, text[:4000])
 
     async def deliver(self, outcome: Outcome) -> None:
-        """Show an outcome: the group's live message, notes, and private views.
+        """Show an outcome: the group's live message, notes, and private views (through the
+        shared delivery: one game at a time, never an older screen over a newer one, message
+        ids saved once per delivery when they change)."""
+        await self.delivery.deliver(outcome)
 
-        Deliveries of one game take turns, but may come in another order than their commits
-        (a press is answered before its screens are sent; a computer's move may go first): a
-        message never goes back to an older revision. Message ids are written to the store
-        only when they change."""
-        if outcome.game_id is None:
-            return
-        async with self._locks(outcome.game_id):
-            refs = await self._refs.get(outcome.game_id, outcome.refs)
-            updates: dict[str, Any] = {}
-            try:
-                await self._deliver(outcome, refs, updates)
-            finally:
-                changed = {
-                    k: v
-                    for k, v in updates.items()
-                    if not k.endswith(MEMORY_ONLY) and refs.get(k) != v
-                }
-                refs.update(updates)
-                if changed:
-                    await self.service.save_refs(outcome.game_id, changed)
 
-    async def _deliver(self, outcome: Outcome, refs: dict, updates: dict) -> None:
-        assert outcome.game_id is not None
-        chat_id = int(outcome.chat_id) if outcome.chat_id else None
-        if chat_id is not None:
-            for note in outcome.notes:
-                await self._send_screen(chat_id, note)
-            if outcome.group is not None:
-                new = outcome.group_new or bool(outcome.notes)
-                await self._show(
-                    chat_id, outcome.group, refs, updates, "table", outcome.revision, new=new
-                )
-        for user, screen in outcome.private.items():
-            try:
-                await self._show(
-                    int(user),
-                    screen,
-                    refs,
-                    updates,
-                    f"p:{user}",
-                    outcome.revision,
-                    new=user in outcome.private_new,
-                )
-            except Forbidden:
-                if chat_id is not None and not refs.get(f"advised:{user}"):
-                    updates[f"advised:{user}"] = True
-                    name = outcome.names.get(user, "Player")
-                    await self._deep_link_advice(str(chat_id), name, outcome.game_id)
-        for user, text in outcome.private_notes.items():
-            await self._send_text(int(user), text)
+class _TelegramSender(Sender):
+    """Bot API calls for the shared delivery: a screen is a photo with a caption and an inline
+    keyboard (a text message without a picture); a private chat's id is the user's id."""
 
-    async def _send_screen(self, chat_id: int, screen: Screen) -> int:
+    def __init__(self, adapter: TelegramAdapter) -> None:
+        self.adapter = adapter
+
+    @property
+    def bot(self) -> Any:
+        return self.adapter.app.bot
+
+    async def address(self, run: Run, chat: Chat) -> int:
+        return int(chat.id)
+
+    async def send(self, to: int, screen: Screen, role: str) -> int:
         markup = keyboard(screen)
-        if screen.image:
-            message = await _retrying(
-                self.app.bot.send_photo,
-                chat_id, screen.image, caption=screen.text[:1024], reply_markup=markup
-            )
-        else:
-            message = await _retrying(
-                self.app.bot.send_message, chat_id, screen.text[:4000], reply_markup=markup
-            )
+        try:
+            if screen.image:
+                message = await _retrying(
+                    self.bot.send_photo,
+                    to, screen.image, caption=screen.text[:1024], reply_markup=markup
+                )
+            else:
+                message = await _retrying(
+                    self.bot.send_message, to, screen.text[:4000], reply_markup=markup
+                )
+        except Forbidden as error:
+            raise Unreachable(str(error)) from error
         return message.message_id
 
-    async def _show(
-        self,
-        chat_id: int,
-        screen: Screen,
-        refs: dict,
-        updates: dict,
-        key: str,
-        revision: int | None,
-        *,
-        new: bool,
-    ) -> None:
-        """Post a fresh message (deleting the old one) or edit the live one in place; never
-        show an older revision than the message shows."""
-        shown = updates.get(key + ":v", refs.get(key + ":v"))
-        if revision is not None and shown is not None and revision < shown:
-            return  # a newer screen is up already (its delivery overtook this one)
-        if revision is not None:
-            updates[key + ":v"] = revision
-        old = updates.get(key, refs.get(key))
-        old_image = updates.get(key + ":img", refs.get(key + ":img"))
-        if old and not new:
-            try:
-                markup = keyboard(screen)
-                if screen.image_key and screen.image_key != old_image and screen.image:
-                    await _retrying(
-                        self.app.bot.edit_message_media,
-                        InputMediaPhoto(screen.image, caption=screen.text[:1024]),
-                        chat_id=chat_id,
-                        message_id=old,
-                        reply_markup=markup,
-                    )
-                else:
-                    await _retrying(
-                        self.app.bot.edit_message_caption,
-                        chat_id=chat_id,
-                        message_id=old,
-                        caption=screen.text[:1024],
-                        reply_markup=markup,
-                    )
-                updates[key + ":img"] = screen.image_key
+    async def edit(self, to: int, message_id: int, screen: Screen, role: str, *,
+                   picture: bool) -> None:
+        markup = keyboard(screen)
+        try:
+            if picture and screen.image_key and screen.image:
+                await _retrying(
+                    self.bot.edit_message_media,
+                    InputMediaPhoto(screen.image, caption=screen.text[:1024]),
+                    chat_id=to,
+                    message_id=message_id,
+                    reply_markup=markup,
+                )
+            else:
+                await _retrying(
+                    self.bot.edit_message_caption,
+                    chat_id=to,
+                    message_id=message_id,
+                    caption=screen.text[:1024],
+                    reply_markup=markup,
+                )
+        except Forbidden as error:
+            raise Unreachable(str(error)) from error
+        except BadRequest as error:
+            if _not_modified(error):
                 return
-            except BadRequest as error:
-                if _not_modified(error):
-                    return
-                # Too old, deleted, or no longer a photo: post it fresh below.
-        message_id = await self._send_screen(chat_id, screen)
-        updates[key] = message_id
-        updates[key + ":img"] = screen.image_key
-        if old and old != message_id:
-            with contextlib.suppress(TelegramError):
-                await self.app.bot.delete_message(chat_id, old)
+            raise Gone(str(error)) from error  # too old, deleted, or no longer a photo
+
+    async def delete(self, to: int, message_id: int) -> None:
+        with contextlib.suppress(TelegramError):
+            await self.bot.delete_message(to, message_id)
+
+    async def send_text(self, to: int, text: str) -> None:
+        await self.adapter._send_text(to, text)
+
+    async def run_job(self, run: Run, job: Job) -> None:
+        if not job.chat.private:
+            await super().run_job(run, job)
+            return
+        for step in job.steps:
+            try:
+                await run.step(int(job.chat.id), step)
+            except Unreachable:  # never started the bot, or blocked it: a deep link, once
+                outcome, user = run.outcome, job.chat.id
+                if outcome.chat_id and not run.refs.get(f"advised:{user}"):
+                    run.refs.set(f"advised:{user}", True)
+                    name = outcome.names.get(user, "Player")
+                    await self.adapter._deep_link_advice(outcome.chat_id, name, outcome.game_id)

@@ -1,0 +1,227 @@
+"""The shared delivery (bot/adapters/delivery.py) with an in-memory sender: the plan, commit
+order per message, a gone message sent again, refs saved once per delivery."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any
+
+from bot.adapters.delivery import (
+    NOTE,
+    PRIVATE,
+    TABLE,
+    TEXT,
+    Chat,
+    Delivery,
+    Gone,
+    Job,
+    Run,
+    Sender,
+    Unreachable,
+    plan,
+)
+from bot.core.views import Outcome, Screen
+
+GAME = 7
+
+
+def screen(text: str, picture: str | None = "pic") -> Screen:
+    return Screen(text, image_key=picture, game_id=GAME)
+
+
+class Memory(Sender):
+    """Chats as lists of messages; records every call."""
+
+    def __init__(self) -> None:
+        self.messages: dict[int, tuple[str, str]] = {}  # id -> (chat, text)
+        self.calls: list[tuple[str, Any, ...]] = []
+        self.next_id = 100
+        self.closed: set[str] = set()  # private chats that can't be written to
+        self.hold: asyncio.Event | None = None  # the next send/edit waits for it
+
+    async def address(self, run: Run, chat: Chat) -> str:
+        return ("dm:" if chat.private else "") + chat.id
+
+    async def _wait(self) -> None:
+        if self.hold is not None:
+            hold, self.hold = self.hold, None
+            await hold.wait()
+
+    async def send(self, to: str, screen: Screen, role: str) -> int:
+        await self._wait()
+        if to in self.closed:
+            raise Unreachable(to)
+        self.next_id += 1
+        self.messages[self.next_id] = (to, screen.text)
+        self.calls.append(("send", to, screen.text, role))
+        return self.next_id
+
+    async def edit(self, to: str, message_id: int, screen: Screen, role: str, *,
+                   picture: bool) -> None:
+        await self._wait()
+        if message_id not in self.messages:
+            raise Gone(str(message_id))
+        self.messages[message_id] = (to, screen.text)
+        self.calls.append(("edit", to, screen.text, picture))
+
+    async def delete(self, to: str, message_id: int) -> None:
+        self.messages.pop(message_id, None)
+        self.calls.append(("delete", to, message_id))
+
+    async def send_text(self, to: str, text: str) -> None:
+        self.calls.append(("text", to, text))
+
+    def texts(self, to: str) -> list[str]:
+        return [text for chat, text in self.messages.values() if chat == to]
+
+
+class Refs:
+    """The store's side: get_refs / save_refs, counted."""
+
+    def __init__(self) -> None:
+        self.stored: dict[str, Any] = {}
+        self.loads = 0
+        self.saves: list[dict[str, Any]] = []
+
+    async def load(self, game_id: int) -> dict[str, Any]:
+        self.loads += 1
+        return dict(self.stored)
+
+    async def save(self, game_id: int, updates: dict[str, Any]) -> None:
+        self.saves.append(dict(updates))
+        self.stored.update(updates)
+
+
+def make() -> tuple[Memory, Refs, Delivery]:
+    sender, refs = Memory(), Refs()
+    return sender, refs, Delivery(sender, refs.load, refs.save)
+
+
+def outcome(revision: int | None, text: str, **kwargs: Any) -> Outcome:
+    out = Outcome(game_id=GAME, platform="test", chat_id="-1", revision=revision, **kwargs)
+    if "group" not in kwargs:
+        out.group = screen(f"table {text}")
+    return out
+
+
+def test_the_plan_is_one_job_per_chat_in_order() -> None:
+    out = Outcome(game_id=GAME, chat_id="-1", group=screen("table"), notes=[screen("scores")],
+                  private={"1": screen("hand 1"), "2": screen("hand 2")}, private_new={"2"},
+                  private_notes={"2": "psst", "3": "hello"})
+    jobs = plan(out)
+    assert [j.chat for j in jobs] == [Chat("-1"), Chat("1", True), Chat("2", True),
+                                      Chat("3", True)]
+    group = jobs[0].steps
+    assert [(s.role, s.key, s.new) for s in group] == [(NOTE, None, False), (TABLE, "table", True)]
+    assert [(s.role, s.key, s.new) for s in jobs[2].steps] == [(PRIVATE, "p:2", True),
+                                                                (TEXT, None, False)]
+    assert [s.text for s in jobs[3].steps] == ["hello"]
+    assert plan(Outcome(game_id=GAME)) == []
+    assert plan(Outcome(game_id=GAME, group=screen("no chat"))) == []  # no chat id: no group job
+
+
+async def test_a_table_is_posted_then_edited_and_refs_saved_once_per_delivery() -> None:
+    sender, refs, delivery = make()
+    await delivery.deliver(outcome(1, "one", private={"5": screen("hand")}))
+    assert sender.texts("-1") == ["table one"] and sender.texts("dm:5") == ["hand"]
+    assert len(refs.saves) == 1 and set(refs.saves[0]) == {"table", "p:5"}  # ids, not :v/:img
+    await delivery.deliver(outcome(2, "two"))
+    assert sender.calls[-1] == ("edit", "-1", "table two", False)  # same picture: text only
+    assert len(refs.saves) == 1, "nothing changed worth saving"
+    await delivery.deliver(outcome(3, "three", group=screen("table three", "other")))
+    assert sender.calls[-1] == ("edit", "-1", "table three", True)
+    assert refs.loads == 1, "the refs are read once, then kept"
+
+
+async def test_an_older_outcome_arriving_late_never_overwrites_a_newer_screen() -> None:
+    sender, _refs, delivery = make()
+    await delivery.deliver(outcome(1, "one", private={"5": screen("hand 1")}))
+    await delivery.deliver(outcome(3, "three", private={"5": screen("hand 3")}))
+    await delivery.deliver(outcome(2, "two", private={"5": screen("hand 2")}))  # late
+    assert sender.texts("-1") == ["table three"] and sender.texts("dm:5") == ["hand 3"]
+    await delivery.deliver(outcome(None, "unordered"))  # no revision: always shown
+    assert sender.texts("-1") == ["table unordered"]
+
+
+async def test_deliveries_of_one_game_take_turns() -> None:
+    sender, _refs, delivery = make()
+    await delivery.deliver(outcome(1, "one"))
+    hold = sender.hold = asyncio.Event()
+    first = asyncio.create_task(delivery.deliver(outcome(2, "two")))
+    await asyncio.sleep(0.01)
+    second = asyncio.create_task(delivery.deliver(outcome(3, "three")))
+    await asyncio.sleep(0.01)
+    assert not first.done() and not second.done()
+    assert not [c for c in sender.calls if c[0] == "edit"], "the second waits for the first"
+    hold.set()
+    await asyncio.gather(first, second)
+    assert sender.texts("-1") == ["table three"]
+    assert [c[2] for c in sender.calls if c[0] == "edit"] == ["table two", "table three"]
+    assert len(delivery.locks) == 0, "no lock kept once nobody waits"
+
+
+async def test_a_gone_message_is_sent_again_and_the_old_one_deleted() -> None:
+    sender, refs, delivery = make()
+    await delivery.deliver(outcome(1, "one"))
+    (old,) = sender.messages
+    del sender.messages[old]  # deleted by someone in the chat
+    await delivery.deliver(outcome(2, "two"))
+    assert sender.texts("-1") == ["table two"]
+    (new,) = sender.messages
+    assert new != old and refs.stored["table"] == new
+    assert [c[0] for c in sender.calls] == ["send", "send", "delete"]
+    assert len(refs.saves) == 2
+
+
+async def test_new_posts_afresh_and_deletes_the_old_message() -> None:
+    sender, _refs, delivery = make()
+    await delivery.deliver(outcome(1, "one"))
+    await delivery.deliver(outcome(2, "two", notes=[screen("scores")]))  # notes: table anew
+    assert sender.texts("-1") == ["scores", "table two"]
+    assert [c[0] for c in sender.calls] == ["send", "send", "send", "delete"]
+
+
+async def test_an_unreachable_person_is_the_platform_s_to_handle() -> None:
+    class Advising(Memory):
+        def __init__(self) -> None:
+            super().__init__()
+            self.advised: list[str] = []
+
+        async def run_job(self, run: Run, job: Job) -> None:
+            try:
+                await super().run_job(run, job)
+            except Unreachable:
+                if not run.refs.get(f"advised:{job.chat.id}"):
+                    run.refs.set(f"advised:{job.chat.id}", True)
+                    self.advised.append(job.chat.id)
+
+    sender, refs = Advising(), Refs()
+    delivery = Delivery(sender, refs.load, refs.save)
+    sender.closed.add("dm:5")
+    await delivery.deliver(outcome(1, "one", private={"5": screen("hand"), "6": screen("h6")}))
+    await delivery.deliver(outcome(2, "two", private={"5": screen("hand")}))
+    assert sender.advised == ["5"], "once per game"
+    assert sender.texts("dm:6") == ["h6"], "the others still get theirs"
+    assert refs.stored["advised:5"] is True and "p:5" not in refs.stored
+
+
+async def test_refs_are_saved_even_when_a_delivery_fails() -> None:
+    class Failing(Memory):
+        async def send_text(self, to: str, text: str) -> None:
+            raise RuntimeError("network down")
+
+    sender, refs = Failing(), Refs()
+    delivery = Delivery(sender, refs.load, refs.save)
+    out = outcome(1, "one", private_notes={"5": "psst"})
+    with contextlib.suppress(RuntimeError):
+        await delivery.deliver(out)
+    assert refs.saves == [{"table": 101}], "the table's id is kept: it is edited next time"
+
+
+async def test_remember_saves_only_a_change() -> None:
+    _sender, refs, delivery = make()
+    await delivery.remember(GAME, {"dmclosed:5": True})
+    await delivery.remember(GAME, {"dmclosed:5": True})
+    assert refs.saves == [{"dmclosed:5": True}]
+    assert (await delivery.refs(GAME))["dmclosed:5"] is True
