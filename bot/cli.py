@@ -49,7 +49,11 @@ def main(argv: list[str] | None = None) -> int:
     sim.add_argument("--json", action="store_true", help="also print one JSON object, last")
 
     les = sub.add_parser("lesson", help="a guided lesson in the terminal")
-    les.add_argument("--rulebook", default="manipulation", choices=RULEBOOKS)
+    les.add_argument("--rulebook", default=None, choices=RULEBOOKS,
+                     help="which lesson (default: the unfinished one, else manipulation)")
+    les.add_argument("--data", default="data", metavar="DIR",
+                     help="where the terminal keeps its games and lessons (DIR/terminal.db)")
+    les.add_argument("--name", default=None, help="your name")
 
     mig = sub.add_parser("migrate", help="bring the database to the newest schema")
     mig.add_argument("--url", default=None, help="database URL (default: DATABASE_URL or SQLite)")
@@ -59,10 +63,7 @@ def main(argv: list[str] | None = None) -> int:
 
     args = parser.parse_args(argv)
     if args.command == "lesson":
-        from bot.adapters.console_lesson import run_lesson
-
-        run_lesson(args.rulebook)
-        return 0
+        return _lesson(args)
     if args.command == "migrate":
         from bot.store import migrate
 
@@ -117,6 +118,33 @@ def _play(args: argparse.Namespace, options: dict) -> int:
         print("\nBye — the game is saved; `rummy play` picks it up again.")
     except Exception as error:  # the log file has the details
         logging.getLogger("rummy").exception("rummy play failed")
+        print(f"rummy: {error} (details in {data / 'terminal.log'})", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _lesson(args: argparse.Namespace) -> int:
+    """The terminal lesson: the lesson service on the console platform, kept in the same
+    store as `rummy play` (an unfinished lesson is picked up again)."""
+    import logging
+    from pathlib import Path
+
+    from bot.adapters.console import store_url
+    from bot.adapters.console_lesson import run_lesson
+
+    data = Path(args.data)
+    data.mkdir(parents=True, exist_ok=True)
+    logging.basicConfig(
+        filename=data / "terminal.log",
+        level=logging.WARNING,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    try:
+        run_lesson(args.rulebook, url=store_url(data), name=args.name or _your_name())
+    except KeyboardInterrupt:
+        print("\nBye — the lesson is saved; `rummy lesson` picks it up again.")
+    except Exception as error:  # the log file has the details
+        logging.getLogger("rummy").exception("rummy lesson failed")
         print(f"rummy: {error} (details in {data / 'terminal.log'})", file=sys.stderr)
         return 1
     return 0

@@ -1,20 +1,26 @@
-"""The terminal game goes through the game service like a chat: scripted lines in, text out."""
+"""The terminal game goes through the game service like a chat: scripted lines in, text out.
+The terminal lesson goes through the lesson service, kept in the same store."""
 
 from __future__ import annotations
 
+import ast
+import itertools
 import re
 import shutil
+from pathlib import Path
 
 import pytest
 
 from bot.adapters.console import (
     GROUP_CHAT,
     PLATFORM,
+    USER,
     Setup,
     parse_seats,
     play,
     scripted,
 )
+from bot.adapters.console_lesson import lesson
 from bot.core.record import Record
 from bot.store import Store
 
@@ -75,7 +81,11 @@ class Player:
         for line in self.out[start:]:
             if not (line.startswith("Hand: [") or line.startswith("      [")):
                 break
-            cards += [notation(c.lstrip("✓")) for c in re.findall(r"\] (\S+)", line)]
+            cards += [
+                notation(c.lstrip("✓"))
+                for c in re.findall(r"\] (\S+)", line)
+                if not c.lstrip("✓").startswith("(")  # a card taken out of the table
+            ]
         return cards
 
     def new_group(self, card: str) -> list[str]:
@@ -296,3 +306,141 @@ async def test_numbers_press_the_buttons_cards_first(url):
     assert re.search(r"Hand: \[1\] ✓\S+ \[2\] ✓\S+ \[3\] ✓\S+ \[4\] \S+", text)  # selected
     assert re.search(r" ✗ A  \S+ \S+ \S+", text)  # the new group, not valid yet
     assert "✗ Group A is not a set or a run" in text
+
+
+async def test_resume_after_a_restart_shows_the_table_and_the_last_log_lines(url):
+    await play(
+        Setup("machiavelli", {}, ["easy", "medium"]),
+        url=url,
+        seed=3,
+        name="Ada",
+        read=scripted(["draw", "draw", "quit"]),
+        write=[].append,
+    )
+    written: list[str] = []
+    await play(Setup(), url=url, name="Ada", read=scripted(["quit"]), write=written.append)
+    text = "\n".join(written)
+    out = text.splitlines()
+    assert "resuming your unfinished game: Machiavelli" in text
+    logged = [x.strip() for x in out if x.startswith("  ") and " drew " in x]
+    # the last 5 lines of the game log: my second draw and the computers' moves around it
+    assert "Ada drew 1 card" in logged and len(logged) >= 4
+    assert any(x.startswith("🤖 Computer 2") for x in logged)
+    status = next(x for x in out if x.startswith("Ada's turn · stock"))
+    assert "Ada 15" in status  # 13 dealt + 2 drawn: the same table as before the restart
+    assert re.search(r"Hand: \[1\] \S+", text) and "[16] New group" in text  # 15 cards, numbered
+
+
+async def test_the_computers_finish_before_the_prompt_returns(url):
+    """Each prompt comes after the computers' moves: the newest status line says it is my
+    turn, and both computers' log lines are printed before it."""
+    out: list[str] = []
+    prompts: list[int] = []
+    lines = iter(["draw", "draw", "draw"])
+
+    def write(text: str) -> None:
+        out.extend(str(text).splitlines())
+
+    def read(_prompt: str) -> str:
+        prompts.append(len(out))
+        try:
+            return next(lines)
+        except StopIteration:
+            raise EOFError from None
+
+    await play(
+        Setup("manipulation", {}, ["easy", "hard"]),
+        url=url,
+        seed=8,
+        name="Ada",
+        read=read,
+        write=write,
+    )
+    assert len(prompts) == 4
+    for before, at in itertools.pairwise(prompts):
+        shown = out[before:at]
+        statuses = [x for x in shown if " · stock " in x]
+        assert statuses and "· Ada's turn ·" in statuses[-1]
+        assert any("🤖 Computer 1 " in x for x in shown)
+        assert any("🤖 Computer 2 " in x for x in shown)
+
+
+async def test_a_lesson_in_the_terminal_store_goes_through_its_first_steps(url):
+    from lessons import LESSONS
+
+    steps = LESSONS["manipulation"].steps
+    out: list[str] = []
+    state = await lesson(
+        "manipulation",
+        url=url,
+        name="Ada",
+        read=scripted([*steps[0].demo, "lay 9S 9H 8D", "done", "reset", *steps[1].demo, "quit"]),
+        write=out.append,
+    )
+    text = "\n".join(out)
+    assert state is not None and state.step == 2 and not state.finished
+    assert f"Lesson 1/{len(steps)}" in text and f"Lesson 3/{len(steps)}" in text
+    assert text.count("✓ ") == 2  # each step's feedback once
+    assert "✗ " in text  # the wrong set got the engine's reason
+    assert "Your hand: 1:[5♥]" in text  # the position, the step's cards outlined
+    assert "Actions: done · reset · draw · show · skip · help · quit" in text
+    assert "Bye — the lesson is saved" in text
+    store = await Store.open(url)
+    try:  # stored like a game: in the person's private chat on the console platform
+        row = await store.active_game(PLATFORM, USER)
+        assert row is not None and row.record["lesson"]["progress"]["step"] == 2
+    finally:
+        await store.close()
+    again: list[str] = []
+    state = await lesson(None, url=url, read=scripted(["skip", "quit"]), write=again.append)
+    text = "\n".join(again)
+    assert "Welcome back" in text and f"Lesson 3/{len(steps)}" in text
+    assert state is not None and state.step == 3
+    game: list[str] = []  # the same store still plays games: another chat
+    await play(Setup(), url=url, seed=1, name="Ada", read=scripted(["quit"]), write=game.append)
+    assert "Rummy Table — Manipulation" in "\n".join(game) and "Hand: [1]" in "\n".join(game)
+
+
+def test_cli_lesson_uses_the_terminal_store(tmp_path, monkeypatch, capsys):
+    from bot.cli import main
+
+    lines = iter(["lay 5H 6H 7H", "done", "quit"])
+
+    def fake_input(_prompt: str = "") -> str:
+        try:
+            return next(lines)
+        except StopIteration:
+            raise EOFError from None
+
+    monkeypatch.setattr("builtins.input", fake_input)
+    assert main(["lesson", "--data", str(tmp_path), "--name", "Ada"]) == 0
+    printed = capsys.readouterr().out
+    assert "Lesson 2/" in printed and "✓ " in printed
+    assert (tmp_path / "terminal.db").exists()
+
+
+def test_the_terminal_adapters_go_through_the_core_only():
+    """No store reads behind the core's back, no game record, no engine game logic: the
+    console and the console lesson are adapters like the chats'."""
+    root = Path(__file__).resolve().parent.parent / "bot" / "adapters"
+    allowed_engine = {"engine": {"get_rulebook"}, "engine.cards": {"Card"}}
+    for name in ("console.py", "console_lesson.py"):
+        tree = ast.parse((root / name).read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    assert not alias.name.startswith(("bot.core.record", "engine")), name
+            elif isinstance(node, ast.ImportFrom):
+                module = node.module or ""
+                assert module != "bot.core.record", f"{name} imports the game record"
+                assert not (module == "bot.core" and any(a.name == "record" for a in node.names))
+                if module.startswith("engine"):
+                    names = {a.name for a in node.names}
+                    assert names <= allowed_engine.get(module, set()), f"{name}: {module} {names}"
+                if module == "lessons" or module.startswith("lessons."):
+                    # the lesson's progress type only: the runner is the service's
+                    assert {a.name for a in node.names} <= {"LessonState"}, name
+            elif isinstance(node, ast.Attribute):
+                assert node.attr != "store", f"{name} touches .store (line {node.lineno})"
+            elif isinstance(node, ast.Name):
+                assert node.id != "Record", f"{name} uses Record (line {node.lineno})"

@@ -4,8 +4,10 @@ The terminal is one group chat (the table) and the person's private chat. It ope
 way a host does in a chat — lobby, rulebook, options, computer seats, Start — and then turns
 typed lines into the calls a chat adapter makes: typed moves (`lay 7H 8H 9H`) and slash
 commands go to `GameService.command`, a number presses that button of the last screen listed.
-Outcomes come back through the deliver callback and are printed as text: the screens' own
-text, the table as a compact list of groups, and the buttons with their numbers.
+Outcomes come back through the deliver callback and are printed as text: the log lines they
+carry, the screens' own text, their detail (the table one group a line, as the core describes
+it) and the buttons with their numbers (every card of the hand: the screens' `cards`). It waits
+for the computers by the outcomes' `next_up` and never reads the store or the game record.
 
 Reads lines and writes text through the functions it is given, so tests can drive it.
 """
@@ -13,20 +15,19 @@ Reads lines and writes text through the functions it is given, so tests can driv
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from bot.core import screens
-from bot.core.record import Record
-from bot.core.service import Actor, GameService, pack
+from bot.core.buttons import pack
+from bot.core.fair_use import FairUse
+from bot.core.service import Actor, GameService
 from bot.core.typed import TYPED_VERBS, TypedError, cards_arg
 from bot.core.views import Button, Outcome, Screen
-from engine import get_rulebook, group_label, meld_kind, player_view
+from engine import get_rulebook
 from engine.cards import Card
 
 log = logging.getLogger(__name__)
@@ -111,6 +112,7 @@ class ConsoleGame:
         self.me = Actor(PLATFORM, USER, USER, name, private=True)
         self.game_id: int | None = None
         self.shown_revision = 0  # newest commit delivered (screens never go back)
+        self.next_up = ""  # who moves next, as of that commit: "person", "computer" or ""
         self.table: Screen | None = None  # the group's live message
         self.private: Screen | None = None  # my private message
         self.listed: list[Button] = []  # buttons of the last screen listed, by number - 1
@@ -118,7 +120,6 @@ class ConsoleGame:
         self._shown_private: Screen | None = None
         self._shown_table = ""
         self._shown_buttons = ""
-        self._log: list[str] = []  # the game log as last printed
         self._delivering = asyncio.Lock()
         self._painted: dict[str, str | None] = {}
         self._delivered = asyncio.Event()
@@ -128,24 +129,18 @@ class ConsoleGame:
 
     async def open(self, setup: Setup, *, new: bool = False) -> bool:
         """Resume the unfinished terminal game, or open one as a host does in a chat."""
-        store = self.service.store
-        row = await store.active_game(PLATFORM, GROUP_CHAT)
-        if row is not None and (new or row.status == "lobby"):
-            await self.service.command(self.group, "endgame")
-            row = None
-        if row is not None:
-            self.game_id = row.id
-            record = Record.from_dict(row.record)
-            self._log = record.log[:-1]  # the newest line is printed again, for context
-            self.write(f"Rummy Table — resuming your unfinished game: {record.rules.describe()}")
-            self.write("(--new starts a fresh game.) Type 'help' for commands.")
-            out = await self.service.press(self.group, pack(row.id, 0, "cards"))
-            out.reply = None
-            state = record.game()
-            if state is not None:  # the group's live message as the core last built it
-                out.group = screens.table_screen(row.id, record, state)
-            await self.deliver(out)
-            return True
+        out = await self.service.command(self.group, "table")  # the group table, my screen
+        if out.game_id is not None and out.group is not None:
+            if new or USER not in out.private:  # (a lobby's /table sends no private screen)
+                await self.service.command(self.group, "endgame")
+            else:
+                self.game_id = out.game_id
+                rules = out.group.detail.partition("\n")[0]  # the table's first line
+                self.write(f"Rummy Table — resuming your unfinished game: {rules}")
+                self.write("(--new starts a fresh game.) Type 'help' for commands.")
+                out.reply = None
+                await self.deliver(out)  # the last log lines, for context
+                return True
         rules = get_rulebook(setup.rulebook, **setup.options)  # ValueError names what's wrong
         self.write(f"Rummy Table — {rules.describe()}")
         self.write("Type 'help' for commands.")
@@ -180,12 +175,12 @@ class ConsoleGame:
     async def run(self) -> None:
         """Play until the game ends, the person quits, or the input runs out."""
         while True:
-            row = await self._settle()
-            if row is None or row.status != "playing":
-                if row is not None and row.status == "finished":
-                    self.write("Thanks for playing! `rummy play` starts a new game.")
+            if not await self._settle():
                 return
-            self._show_view(row)
+            if self.over:
+                self.write("Thanks for playing! `rummy play` starts a new game.")
+                return
+            self._show_view()
             try:
                 line = self.read("> ").strip()
             except (EOFError, KeyboardInterrupt):
@@ -196,47 +191,37 @@ class ConsoleGame:
             if not line:
                 continue
             try:
-                await self.handle(line, row)
+                await self.handle(line)
             except Exception as error:  # never a traceback at the table: the log has it
                 log.exception("console command failed: %s", line)
                 self.write(f"✗ Something went wrong ({error}). The game is saved; try again.")
 
-    async def _settle(self) -> Any:
-        """Wait while computer seats play and until every commit has been shown."""
-        store = self.service.store
+    @property
+    def over(self) -> bool:
+        """The game is over (as the newest screens show it)."""
+        return any(s is not None and s.phase == "game_over" for s in (self.table, self.private))
+
+    async def _settle(self) -> bool:
+        """While the computers move (the newest commit says so), wait for the service's
+        deliveries; False if they stop coming (the computer players failed)."""
         waited = 0.0
-        seen = -1
-        while True:
-            row = await store.get_game(self.game_id) if self.game_id is not None else None
-            if row is None:
-                return None
-            busy = row.status == "playing" and self._computers_turn(row)
-            if not busy and row.version <= self.shown_revision:
-                return row
-            if row.version != seen:
-                seen, waited = row.version, 0.0
+        seen = self.shown_revision
+        while self.next_up == "computer":
+            self._delivered.clear()
+            try:
+                await asyncio.wait_for(self._delivered.wait(), timeout=0.5)
+            except TimeoutError:
+                waited += 0.5
+            if self.shown_revision != seen:
+                seen, waited = self.shown_revision, 0.0
             elif waited >= STALL_SECONDS:
                 self.write("✗ The computer players stopped (see the log). The game is saved.")
-                return None
-            self._delivered.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._delivered.wait(), timeout=0.5)
-                continue
-            waited += 0.5
-
-    @staticmethod
-    def _computers_turn(row: Any) -> bool:
-        record = Record.from_dict(row.record)
-        state = record.game()
-        return (
-            state is not None
-            and state.phase == "play"
-            and record.seats[state.turn].is_computer
-        )
+                return False
+        return True
 
     # -- typed lines --------------------------------------------------------------------
 
-    async def handle(self, line: str, row: Any) -> None:
+    async def handle(self, line: str) -> None:
         """One typed line -> service calls; prints the core's answer."""
         verb, _, rest = line.partition(" ")
         verb = verb.lower().lstrip("/")
@@ -255,7 +240,7 @@ class ConsoleGame:
         elif verb in ("next", "finish"):
             await self._press_action(verb, self.table)
         elif verb == "auto":
-            await self._auto(rest, row)
+            await self._auto(rest)
         elif verb in TYPED_VERBS:
             await self._answer(await self.service.command(self.me, verb, rest))
         elif verb in ("rules", "leaderboard", "stats"):
@@ -274,7 +259,7 @@ class ConsoleGame:
 
     async def _press_action(self, action: str, screen: Screen | None) -> None:
         if screen is None or screen.game_id is None or not (
-            action.startswith(("s0:", "s1:"))  # any card of the hand (the screen shows a page)
+            any(b.action == action for b in screen.cards)  # any card (the buttons: a page)
             or any(b.action == action for r in screen.buttons for b in r)
         ):
             self.write(f"✗ There is no {action!r} button now.")
@@ -282,16 +267,14 @@ class ConsoleGame:
         data = pack(screen.game_id, screen.version, action)
         await self._answer(await self.service.press(self.me, data))
 
-    async def _auto(self, text: str, row: Any) -> None:
+    async def _auto(self, text: str) -> None:
         """Auto-place: select exactly these cards, then tap Auto-place (as the buttons do)."""
-        record = Record.from_dict(row.record)
-        state = record.game()
-        seat = record.seat_of(USER)
-        if state is None or seat is None:
-            self.write("✗ The game hasn't started.")
+        screen = self.private
+        if screen is None or screen.game_id is None or not screen.cards:
+            self.write("✗ Auto-place works on your turn, with your cards.")
             return
-        view = player_view(state, seat)
-        hand = screens.sorted_hand(view.draft_hand, record.seat_ui(seat).sort)
+        tokens = [b.action[3:] for b in screen.cards]  # s0:/s1: + the card's token
+        hand = [Card.from_token(t) for t in tokens]  # numbered as the card buttons are
         try:
             wanted = cards_arg(text, hand)
         except TypedError as error:
@@ -304,14 +287,15 @@ class ConsoleGame:
                 self.write(f"✗ You have no {card.pretty()}")
                 return
             chosen.append(match)
+        game_id, version = screen.game_id, screen.version
         out = await self.service.set_selection(
-            self.me, row.id, state.version, [c.token for c in chosen]
+            self.me, game_id, version, [c.token for c in chosen]
         )
         if out.alert:
             await self._answer(out)
             return
         await self.deliver(out)
-        await self._answer(await self.service.press(self.me, pack(row.id, state.version, "auto")))
+        await self._answer(await self.service.press(self.me, pack(game_id, version, "auto")))
 
     async def _answer(self, out: Outcome, *, quiet: bool = False) -> None:
         """Show an outcome of the person's own call, and the core's reply to it."""
@@ -331,18 +315,22 @@ class ConsoleGame:
         if outcome.game_id is None or outcome.game_id != self.game_id:
             return
         async with self._delivering:  # one at a time: the log prints in commit order
-            await self._deliver(outcome)
+            self._deliver(outcome)
         self._delivered.set()
 
-    async def _deliver(self, outcome: Outcome) -> None:
+    def _deliver(self, outcome: Outcome) -> None:
+        # The game log's new lines: every move, once (the group caption shows only the
+        # newest; one commit can log several, e.g. laid then drew).
+        for line in outcome.log:
+            self.write("  " + line)
         if outcome.revision is not None:
             if outcome.revision < self.shown_revision:
                 return  # a newer screen is up already
             self.shown_revision = outcome.revision
+            self.next_up = outcome.next_up
         if outcome.group is not None:
             self.table = outcome.group
             self._paint("table", outcome.group)
-        await self._log_lines()
         for note in outcome.notes:
             self.write("")
             self.write(note.text)
@@ -354,21 +342,6 @@ class ConsoleGame:
         for user, text in outcome.private_notes.items():
             if user == USER:
                 self.write(text)
-
-    async def _log_lines(self) -> None:
-        """The game log's new lines — every move, in commit order, once. (The group caption
-        shows only the newest line; one commit can log several, e.g. laid then drew.)"""
-        row = await self.service.store.get_game(self.game_id)
-        if row is None:
-            return
-        lines = Record.from_dict(row.record).log
-        old = self._log
-        overlap = next(
-            (k for k in range(min(len(old), len(lines)), 0, -1) if old[-k:] == lines[:k]), 0
-        )
-        for line in lines[overlap:]:
-            self.write("  " + line)
-        self._log = lines
 
     def _paint(self, name: str, screen: Screen) -> None:
         """--pictures DIR: the newest picture of each message, as the chats would show it."""
@@ -382,15 +355,14 @@ class ConsoleGame:
             (self.pictures / f"{name}.png").write_bytes(image)
             self._painted[name] = screen.image_key
 
-    def _show_view(self, row: Any) -> None:
+    def _show_view(self) -> None:
         """Before a prompt: the table and my private message, as far as they changed (a new
         table: all of it; else the new lines of the text, and the buttons if they changed)."""
         screen = self.private
         old = self._shown_private
         if screen is None:
             return
-        record = Record.from_dict(row.record)
-        table = table_text(record, USER)
+        table = self._table_text(screen)
         if old is None or table != self._shown_table:
             self.write("")
             self.write(table)
@@ -400,15 +372,24 @@ class ConsoleGame:
             for line in _private_text(screen).splitlines():
                 if line not in seen:
                     self.write(line)
-        buttons = self._buttons_text(screen, record)
+        buttons = self._buttons_text(screen)
         if old is None or table != self._shown_table or buttons != self._shown_buttons:
             self.write(buttons)
         self._shown_private, self._shown_table, self._shown_buttons = screen, table, buttons
 
-    def _buttons_text(self, screen: Screen, record: Record) -> str:
+    def _table_text(self, screen: Screen) -> str:
+        """The table one group a line, as I see it (my working copy marked): my screen's
+        detail but the hand (the text or the card buttons show it); the group's, should it
+        be newer than mine (its first line is the rulebook)."""
+        detail = screen.detail
+        if self.table is not None and self.table.version > screen.version and self.table.detail:
+            detail = self.table.detail.partition("\n")[2]
+        return "\n".join(x for x in detail.splitlines() if not x.startswith("Hand: "))
+
+    def _buttons_text(self, screen: Screen) -> str:
         """The private message's buttons (and the table's, but My cards) with numbers. The
         card buttons are the whole hand, numbered as the hand is (`lay 1 2 3`): no pages."""
-        rows = [("private", r) for r in _hand_buttons(screen, record)]
+        rows = [("private", r) for r in _hand_buttons(screen)]
         if self.table is not None:
             rows += [("table", [b for b in r if b.action != "cards"]) for r in self.table.buttons]
         self.listed, self._listed_from = [], {}
@@ -432,27 +413,12 @@ def _is_card(button: Button) -> bool:
     return button.action.startswith(("s0:", "s1:"))
 
 
-def _hand_buttons(screen: Screen, record: Record) -> list[list[Button]]:
-    """The screen's rows with its (paged) card buttons replaced by the whole hand, in the
-    order and with the selection the core keeps for the seat."""
-    if not any(_is_card(b) for r in screen.buttons for b in r):
+def _hand_buttons(screen: Screen) -> list[list[Button]]:
+    """The screen's rows with its (paged) card buttons replaced by all of them (`cards`)."""
+    if not screen.cards:
         return screen.buttons
-    state = record.game()
-    seat = record.seat_of(USER)
-    if state is None or seat is None:
-        return screen.buttons
-    ui = record.seat_ui(seat)
-    selected = set(ui.selected)
-    hand = screens.sorted_hand(player_view(state, seat).draft_hand, ui.sort)
-    cards = [
-        Button(
-            ("✓" if c.token in selected else "") + c.pretty(),
-            f"s{0 if c.token in selected else 1}:{c.token}",
-        )
-        for c in hand
-    ]
     width = screens.CARDS_PER_ROW
-    rows = [cards[i : i + width] for i in range(0, len(cards), width)]
+    rows = [screen.cards[i : i + width] for i in range(0, len(screen.cards), width)]
     for row in screen.buttons:
         if any(_is_card(b) for b in row):
             continue
@@ -467,44 +433,12 @@ def _private_text(screen: Screen) -> str:
     """The private message's text but what the terminal shows otherwise: the working copy (the
     table block marks it) and, on my turn, the hand (the numbered card buttons are the hand)."""
     skip = ["Working copy: "]
-    if any(_is_card(b) for r in screen.buttons for b in r):
+    if screen.cards:
         skip.append("Hand: ")
     lines = [
         x for x in screen.text.splitlines() if not x.startswith(tuple(skip)) and x != "Hand: "
     ]
     return "\n".join(dict.fromkeys(lines))  # the hint can be both the hint line and the notice
-
-
-def table_text(record: Record, user: str) -> str:
-    """The terminal's picture of the table: the status line and one group a line — my working
-    copy on my turn (* changed, ✗ not a valid group yet), the singles and loose cards apart."""
-    state = record.game()
-    if state is None:
-        return ""
-    seat = record.seat_of(user)
-    lines = [screens.status_line(record, state)]
-    view = player_view(state, seat) if seat is not None else None
-    draft = view.draft if view is not None else None
-    groups = draft.groups if draft is not None else state.table
-    singles = draft.singles if draft is not None else state.singles
-    changed = set(view.changed) if draft is not None and view is not None else set()
-    last = set((state.last or {}).get("groups", [])) if draft is None else set()
-    for i, group in enumerate(groups):
-        mark = " "
-        if i in changed:
-            mark = "*" if meld_kind(record.rules, group) else "✗"
-        elif i in last:
-            mark = "+"
-        lines.append(f" {mark}{group_label(i):>2}  {' '.join(c.pretty() for c in group)}")
-    if not groups:
-        lines.append("    (the table is empty)")
-    if singles:
-        lines.append("  singles: " + " ".join(c.pretty() for c in singles))
-    if draft is not None and draft.loose:
-        lines.append("  loose (place before Done): " + " ".join(c.pretty() for c in draft.loose))
-    if changed:
-        lines.append("  (your working copy: * changed, ✗ not a valid group yet)")
-    return "\n".join(lines)
 
 
 async def play(
@@ -528,6 +462,11 @@ async def play(
         computer_delay=0,
         clock=lambda: 0.0,
         rng=random.Random(seed) if seed is not None else None,
+    )
+    # One person at their own keyboard (or a script piping moves in): no fair-use limit.
+    unlimited = float("inf")
+    service.fair_use = FairUse(
+        user_rate=unlimited, user_burst=unlimited, chat_rate=unlimited, chat_burst=unlimited
     )
     console = ConsoleGame(service, name=name, read=read, write=write, pictures=pictures)
     try:

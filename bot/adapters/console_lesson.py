@@ -1,148 +1,193 @@
-"""`rummy lesson`: a guided lesson in the terminal, on the pure runner of lessons/runner.py.
+"""`rummy lesson`: a guided lesson in the terminal, through the lesson service (bot/core/lessons.py)
+as the chats take it, kept in the terminal's store (the one `rummy play` opens).
 
-Reads lines and writes text through the functions it is given, so tests can drive it. Moves are
-typed as in the private chat (`lay 5H 6H 7H`, `add A 8H`, `split A 3`, `done`…); cards the step
-outlines are shown in [brackets].
+The terminal is the learner's private chat on the console platform. Moves are typed as in the
+private chat (`lay 5H 6H 7H`, `add A 8H`, `split A 3`, `done`…) and go to
+`LessonService.command`; what comes back is printed from the lesson screens: their feedback once
+(`Screen.notice`), the step's heading and instructions when the step changes, and before each
+prompt the position (`Screen.detail`: cards the step outlines in [brackets]) and the actions
+its buttons offer. `quit` leaves the lesson saved: `rummy lesson` picks it up again.
+
+Reads lines and writes text through the functions it is given, so tests can drive it.
 """
 
 from __future__ import annotations
 
+import asyncio
+import tempfile
 from collections.abc import Callable
+from pathlib import Path
 
-from bot.core.typed import TypedError, parse_typed
-from engine import Finish, NextRound, group_label, player_view
-from engine.actions import Action
-from engine.cards import Card, suit_order
-from lessons import (
-    LEARNER,
-    LessonState,
-    choose_joker,
-    get_lesson,
-    lesson_act,
-    lesson_game,
-    lesson_step,
-    outline,
-    show,
-    skip_step,
-    start_lesson,
-    step_label,
-)
+from bot.core.lessons import LessonService, unpack_lesson
+from bot.core.service import Actor
+from bot.core.views import Outcome, Screen
+from lessons import LessonState
+
+from .console import PLATFORM, USER
 
 HELP = """Type moves as in the game (cards like 7H 10S QD, * for a joker; or hand numbers 1 2 3):
   lay 5H 6H 7H   new group        add A 8H    add to group A     take A 5S   take a card out
   split A 3      split group A after its 3rd card                 move A:5S B  move a card
   done · reset · draw · pass · knock · giveup · next · finish · choose 9C (a joker's card)
-  show   explain this step        skip   do it for me            quit   stop the lesson"""
+  show   explain this step        skip   do it for me            restart  the step again
+  quit   stop here (the lesson is saved)"""
+# The lesson screens' buttons a person types instead (the card and menu buttons are typed
+# moves here), by their action.
+WORDS = {
+    "done": "done",
+    "reset": "reset",
+    "giveup": "giveup",
+    "knock": "knock",
+    "draw": "draw",
+    "pass": "pass",
+    "next": "next",
+    "finish": "finish",
+}
+SHOWN_ELSEWHERE = ("Table: ", "Loose (place before Done): ", "Hand: ")  # the detail shows them
+
+
+class ConsoleLesson:
+    """One learner at the terminal, as the lesson service's console platform."""
+
+    def __init__(
+        self,
+        lessons: LessonService,
+        *,
+        name: str = "You",
+        read: Callable[[str], str] = input,
+        write: Callable[[str], None] = print,
+    ) -> None:
+        self.lessons = lessons
+        self.read = read
+        self.write = write
+        self.me = Actor(PLATFORM, USER, USER, name, private=True)
+        self.game_id: int | None = None
+        self.screen: Screen | None = None
+        self._heading: list[str] = []  # the step heading and instructions last printed
+        self._notice = ""
+
+    async def run(
+        self, rulebook: str | None = None, progress: LessonState | None = None
+    ) -> LessonState | None:
+        """Run the lesson until it ends, the learner quits or the input runs out; where it
+        stands then (None if it could not start)."""
+        out = await self.lessons.start(self.me, rulebook, progress=progress)
+        if out.game_id is None or USER not in out.private:
+            self.write(f"✗ {out.reply}")
+            return None
+        self.game_id = out.game_id
+        state = await self.lessons.progress(self.me, self.game_id)
+        name = state.lesson if state is not None else rulebook or "manipulation"
+        self.write(f"Rummy Table — {name.title()} lesson. Type 'help' for the commands.")
+        self.show(out)
+        while await self.lessons.active(self.me) == self.game_id:
+            self._prompt_view()
+            try:
+                line = self.read("> ").strip()
+            except (EOFError, KeyboardInterrupt):
+                break
+            verb, _, rest = line.partition(" ")
+            verb = verb.lower().lstrip("/")
+            if not verb:
+                continue
+            if verb in ("quit", "exit", "q"):
+                self.write("Bye — the lesson is saved; `rummy lesson` picks it up again.")
+                break
+            if verb in ("help", "h", "?"):
+                self.write(HELP)
+                continue
+            self.show(await self.lessons.command(self.me, verb, rest.strip()))
+        state = await self.lessons.progress(self.me, self.game_id)
+        if state is not None and state.finished:
+            self.write(f"Play a real game: rummy play --rulebook {name}")
+        return state
+
+    def show(self, out: Outcome) -> None:
+        """An answer of the service: the feedback once, the step heading when it changes."""
+        screen = out.private.get(USER)
+        if screen is None:
+            if out.reply:
+                self.write(f"✗ {out.reply}" if out.alert else out.reply)
+            return
+        self.screen = screen
+        notice = screen.notice.strip()
+        if notice and (notice != self._notice or out.reply):
+            self.write(notice)  # (out.reply is its first line, or "✓ Correct!")
+        elif out.reply and out.alert:
+            self.write(f"✗ {out.reply}")
+        self._notice = notice
+        said = set(notice.splitlines())
+        heading = [
+            x for x in screen.text.splitlines()
+            if not x.startswith(SHOWN_ELSEWHERE) and x not in said
+        ]
+        if heading[:1] != self._heading[:1]:  # a new step (its label is the first line)
+            self.write("")
+            self.write("\n".join(heading))
+        self._heading = heading
+
+    def _prompt_view(self) -> None:
+        """Before a prompt: the position and what can be typed."""
+        screen = self.screen
+        if screen is None:
+            return
+        self.write(screen.detail)
+        actions: list[str] = []
+        choices: list[str] = []
+        for row in screen.buttons:
+            for button in row:
+                press = unpack_lesson(button.action)
+                if press is None:
+                    continue
+                head, _, arg = press[2].partition(":")
+                if head in WORDS:
+                    actions.append(WORDS[head])
+                elif head == "jk":  # jk:<group>:<faces>
+                    choices.append(arg.partition(":")[2].replace(",", " "))
+        if choices:
+            self.write("Type: " + " or ".join(f"choose {c}" for c in choices))
+        self.write("Actions: " + " · ".join([*actions, "show", "skip", "help", "quit"]))
+
+
+async def lesson(
+    rulebook: str | None = None,
+    *,
+    url: str,
+    name: str = "You",
+    read: Callable[[str], str] = input,
+    write: Callable[[str], None] = print,
+    progress: LessonState | None = None,
+) -> LessonState | None:
+    """Open the store as `rummy play` does and run one lesson on the console platform."""
+    from bot.store import Store
+
+    store = await Store.open(url)
+    try:
+        console = ConsoleLesson(LessonService(store), name=name, read=read, write=write)
+        return await console.run(rulebook, progress)
+    finally:
+        await store.close()
 
 
 def run_lesson(
-    rulebook: str = "manipulation",
-    read: Callable[[str], str] = input,
-    write: Callable[[str], None] = print,
+    rulebook: str | None = "manipulation",
+    read: Callable[[str], str] | None = None,
+    write: Callable[[str], None] | None = None,
     *,
     progress: LessonState | None = None,
-) -> LessonState:
-    """Run a lesson to its end (or until `quit` / end of input); returns the progress."""
-    lesson = get_lesson(rulebook)
-    state = progress or start_lesson(lesson.name)
-    write(f"Rummy Table — {lesson.title} lesson. {lesson.intro}")
-    write("Type 'help' for the commands.")
-    shown_step = -1
-    while not state.finished:
-        if state.step != shown_step:
-            shown_step = state.step
-            write("")
-            write(step_label(state))
-            write(lesson_step(state).text)
-        _show_position(state, write)
-        try:
-            line = read("> ").strip()
-        except EOFError:
-            return state
-        if not line:
-            continue
-        verb, _, rest = line.partition(" ")
-        verb = verb.lower().lstrip("/")
-        if verb in ("quit", "exit", "q"):
-            write(f"Bye — 'rummy lesson --rulebook {lesson.name}' starts it again.")
-            return state
-        if verb in ("help", "h", "?"):
-            write(HELP)
-            continue
-        state = _step(state, verb, rest.strip(), write)
-    write(f"Play a real game: rummy play --rulebook {lesson.name}")
-    return state
-
-
-def _step(state: LessonState, verb: str, rest: str, write: Callable[[str], None]) -> LessonState:
-    if verb in ("show", "hint"):
-        state, feedback = show(state)
-        write(feedback.text)
-        return state
-    if verb == "skip":
-        state, feedback = skip_step(state)
-        write(feedback.text)
-        return state
-    try:
-        actions = _actions(state, verb, rest)
-    except (TypedError, ValueError) as error:
-        write(f"✗ {error}")
-        return state
-    for action in actions:
-        state, feedback = lesson_act(state, action)
-        if feedback.text:
-            write(feedback.text)
-        if feedback.result == "choose" and state.joker:
-            options = " or ".join(" ".join(o) for o in state.joker["options"])
-            write(f"Type: choose {options}")
-        if feedback.result != "progress":
-            break
-    return state
-
-
-def _actions(state: LessonState, verb: str, rest: str) -> list[Action]:
-    if verb in ("next", "finish"):
-        return [NextRound(LEARNER) if verb == "next" else Finish(LEARNER)]
-    if verb in ("choose", "joker"):
-        return [choose_joker(state, rest)]
-    hand = sorted(player_view(lesson_game(state), LEARNER).draft_hand, key=suit_order)
-    return parse_typed(LEARNER, verb, rest, hand)
-
-
-def _show_position(state: LessonState, write: Callable[[str], None]) -> None:
-    game = lesson_game(state)
-    view = player_view(game, LEARNER)
-    marked, groups_marked = outline(state)
-
-    def card(c: Card) -> str:
-        return f"[{c.pretty()}]" if c.ident in marked else c.pretty()
-
-    draft = view.draft
-    groups = draft.groups if draft is not None else [list(g) for g in view.table]
-    singles = draft.singles if draft is not None else list(view.singles)
-    loose = draft.loose if draft is not None else []
-    lines = []
-    for i, group in enumerate(groups):
-        mark = "*" if i in view.changed else ">" if i in groups_marked else " "
-        lines.append(f" {mark}{group_label(i):>2}  {' '.join(card(c) for c in group)}")
-    if not groups:
-        lines.append("    (the table is empty)")
-    if singles:
-        lines.append("  singles: " + " ".join(card(c) for c in singles))
-    if loose:
-        lines.append("  loose (place these before done): " + " ".join(card(c) for c in loose))
-    hand = sorted(view.draft_hand, key=suit_order)
-    lines.append(
-        "Your hand: " + ("  ".join(f"{i + 1}:{card(c)}" for i, c in enumerate(hand)) or "(empty)")
-    )
-    if game.phase == "play":
-        names = {"commit": "done", "give_up": "giveup"}
-        actions = [
-            names.get(a, a)
-            for a in view.legal
-            if a in ("commit", "draw", "pass", "knock", "give_up", "reset")
-        ]
-    else:
-        actions = ["next", "finish"] if "finish" in view.legal else ["next"]
-    lines.append("Actions: " + " · ".join(actions) + " · show · skip · help · quit")
-    write("\n".join(lines))
+    url: str | None = None,
+    name: str = "You",
+) -> LessonState | None:
+    """Run a lesson to its end (or until `quit` / end of input); returns the progress. Without
+    `url` the lesson lives in a scratch store for this run only (`progress` starts it there).
+    `read`/`write` default to input/print, looked up at the call (a test may replace them)."""
+    read, write = read or input, write or print
+    if url is not None:
+        return asyncio.run(
+            lesson(rulebook, url=url, name=name, read=read, write=write, progress=progress)
+        )
+    with tempfile.TemporaryDirectory() as scratch:
+        url = f"sqlite+aiosqlite:///{Path(scratch) / 'lesson.db'}"
+        return asyncio.run(
+            lesson(rulebook, url=url, name=name, read=read, write=write, progress=progress)
+        )

@@ -211,12 +211,17 @@ class LessonService:
 
     # -- entry points ---------------------------------------------------------------------
 
-    async def start(self, actor: Any, rulebook: str | None = None) -> Outcome:
-        """/lesson [rulebook]: resume this chat's lesson, or start one (Manipulation first)."""
+    async def start(
+        self, actor: Any, rulebook: str | None = None, *, progress: LessonState | None = None
+    ) -> Outcome:
+        """/lesson [rulebook]: resume this chat's lesson, or start one (Manipulation first).
+        `progress`: start the lesson there instead (one carried over from the pure runner),
+        replacing this chat's lesson."""
         if not actor.private:
             return Outcome(reply="Lessons happen in our private chat: send me /lesson there.")
+        wanted = progress.lesson if progress is not None else rulebook
         try:
-            name = get_lesson(rulebook).name if rulebook else None
+            name = get_lesson(wanted).name if wanted else None
         except ValueError as error:
             return Outcome(reply=str(error), alert=True)
         row = await self.store.active_game(actor.platform, actor.chat_id)
@@ -227,10 +232,18 @@ class LessonService:
             )
         if row is not None:
             current = row.record["lesson"]["progress"]["lesson"]
-            if name is None or name == current:
+            if progress is None and (name is None or name == current):
                 return await self._change(actor, row.id, _resume)
             await self._close(row.id, "ended")
-        return await self._create(actor, name or "manipulation")
+        return await self._create(actor, name or "manipulation", progress)
+
+    async def progress(self, actor: Any, game_id: int) -> LessonState | None:
+        """Where this learner's lesson stands (running, finished or stopped): a terminal says
+        where it stopped; None if the row is no lesson of theirs."""
+        row = await self.store.get_game(game_id)
+        if row is None or not is_lesson_record(row.record) or row.record.get("host") != actor.user:
+            return None
+        return _Lesson.load(row.record).progress
 
     async def press(self, actor: Any, data: str) -> Outcome:
         """A button from a lesson screen (`L:<game id>:<ver>:<action>`)."""
@@ -300,8 +313,11 @@ class LessonService:
     def _lock(self, game_id: int) -> asyncio.Lock:
         return self._locks(game_id)
 
-    async def _create(self, actor: Any, name: str) -> Outcome:
-        lesson = _Lesson(start_lesson(name), notice=get_lesson(name).intro)
+    async def _create(self, actor: Any, name: str, progress: LessonState | None = None) -> Outcome:
+        if progress is None:
+            lesson = _Lesson(start_lesson(name), notice=get_lesson(name).intro)
+        else:
+            lesson = _Lesson(progress, notice="Welcome back — here is where you left off.")
         record = Record(
             rulebook=name,
             host=actor.user,
@@ -569,8 +585,39 @@ def lesson_screen(game_id: int, lesson: _Lesson) -> Screen:
 
     buttons = _buttons(lesson, game, groups, button)
     return Screen(
-        text, buttons, _key("lesson", picture), lambda: render_private(picture), game_id, lesson.ver
+        text,
+        buttons,
+        _key("lesson", picture),
+        lambda: render_private(picture),
+        game_id,
+        lesson.ver,
+        detail=_detail(view, picture, hint_cards, hint_groups),
+        notice=lesson.notice,
     )
+
+
+def _detail(view: Any, picture: Any, marked: frozenset[int], groups_marked: frozenset[int]) -> str:
+    """The position as text, one group a line: the step's cards in [brackets], its groups
+    marked >, the changed ones *; the hand numbered as typed moves count it (`lay 1 2 3`)."""
+
+    def card(c: Card) -> str:
+        return f"[{c.pretty()}]" if c.ident in marked else c.pretty()
+
+    lines = []
+    for i, group in enumerate(picture.groups):
+        mark = "*" if i in view.changed else ">" if i in groups_marked else " "
+        lines.append(f" {mark}{group_label(i):>2}  {' '.join(card(c) for c in group)}")
+    if not picture.groups:
+        lines.append("    (the table is empty)")
+    if picture.singles:
+        lines.append("  singles: " + " ".join(card(c) for c in picture.singles))
+    if picture.loose:
+        lines.append(
+            "  loose (place these before done): " + " ".join(card(c) for c in picture.loose)
+        )
+    hand = "  ".join(f"{i + 1}:{card(c)}" for i, c in enumerate(picture.hand))
+    lines.append("Your hand: " + (hand or "(empty)"))
+    return "\n".join(lines)
 
 
 def _rows(buttons: list[Button], width: int = CARDS_PER_ROW) -> list[list[Button]]:

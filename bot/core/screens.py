@@ -6,7 +6,15 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 
-from engine import RULEBOOKS, GameState, PlayerView, group_label, legal_actions, player_view
+from engine import (
+    RULEBOOKS,
+    GameState,
+    PlayerView,
+    group_label,
+    legal_actions,
+    meld_kind,
+    player_view,
+)
 from engine.cards import Card, rank_order, suit_order
 from engine.game import hint_line
 from engine.rulebooks import option_choices
@@ -206,8 +214,47 @@ def table_screen(game_id: int, record: Record, state: GameState) -> Screen:
     if state.phase != "play":
         buttons = round_end_buttons(record, state)
     return Screen(
-        text, buttons, _key("table", view), lambda: render_table(view), game_id, state.version
+        text,
+        buttons,
+        _key("table", view),
+        lambda: render_table(view),
+        game_id,
+        state.version,
+        detail=rules.describe() + "\n" + table_detail(record, state),
+        phase=state.phase,
     )
+
+
+def table_detail(
+    record: Record, state: GameState, seat: int | None = None, view: PlayerView | None = None
+) -> str:
+    """The table as text, as `seat` sees it (None: as the group does): the status line and
+    one group a line — the seat's working copy on its turn (* changed, ✗ not a valid group
+    yet), else + for the groups the last move changed — then the singles and loose cards."""
+    lines = [status_line(record, state)]
+    if view is None and seat is not None:
+        view = player_view(state, seat)
+    draft = view.draft if view is not None else None
+    groups = draft.groups if draft is not None else state.table
+    singles = draft.singles if draft is not None else state.singles
+    changed = set(view.changed) if draft is not None and view is not None else set()
+    last = set((state.last or {}).get("groups", [])) if draft is None else set()
+    for i, group in enumerate(groups):
+        mark = " "
+        if i in changed:
+            mark = "*" if meld_kind(record.rules, group) else "✗"
+        elif i in last:
+            mark = "+"
+        lines.append(f" {mark}{group_label(i):>2}  {pretty(group)}")
+    if not groups:
+        lines.append("    (the table is empty)")
+    if singles:
+        lines.append("  singles: " + pretty(singles))
+    if draft is not None and draft.loose:
+        lines.append("  loose (place before Done): " + pretty(draft.loose))
+    if changed:
+        lines.append("  (your working copy: * changed, ✗ not a valid group yet)")
+    return "\n".join(lines)
 
 
 def round_end_buttons(record: Record, state: GameState) -> list[list[Button]]:
@@ -269,6 +316,7 @@ def score_screen(game_id: int, record: Record, state: GameState) -> Screen:
         lambda: render_scores(view),
         game_id,
         state.version,
+        phase=state.phase,
     )
 
 
@@ -331,7 +379,8 @@ def private_screen(game_id: int, record: Record, state: GameState, seat: int) ->
         view, title, ui.sort, hint_cards, frozenset(hint.get("groups", [])) if hint else frozenset()
     )
     hand, groups, loose, draft = list(picture.hand), picture.groups, picture.loose, view.draft
-    lines = [title, "Hand: " + "  ".join(f"{i + 1} {c.pretty()}" for i, c in enumerate(hand))]
+    hand_line = "Hand: " + "  ".join(f"{i + 1} {c.pretty()}" for i, c in enumerate(hand))
+    lines = [title, hand_line]
     if draft is not None and view.changed:
         lines.append("Working copy: " + groups_text(groups, ()))
     if loose:
@@ -343,11 +392,12 @@ def private_screen(game_id: int, record: Record, state: GameState, seat: int) ->
     text = "\n".join(lines)
     if len(text) > 1000:
         text = text[:997] + "…"
-    buttons = (
-        _private_buttons(record, state, seat, placeable(view, ui.sort), groups, len(hand))
-        if mine
-        else [*round_end_buttons(record, state), [Button("⇅ Sort", "sort")]]
-    )
+    cards: list[Button] = []
+    if mine:
+        cards = card_buttons(record, seat, placeable(view, ui.sort), len(hand))
+        buttons = _private_buttons(record, state, seat, cards, groups)
+    else:
+        buttons = [*round_end_buttons(record, state), [Button("⇅ Sort", "sort")]]
     return Screen(
         text,
         buttons,
@@ -355,7 +405,29 @@ def private_screen(game_id: int, record: Record, state: GameState, seat: int) ->
         lambda: render_private(picture),
         game_id,
         state.version,
+        detail=table_detail(record, state, seat, view) + "\n" + hand_line,
+        cards=cards if any(_is_card(b) for row in buttons for b in row) else [],
+        phase=state.phase,
+        notice=ui.notice,
     )
+
+
+def _is_card(button: Button) -> bool:
+    return button.action.startswith(("s0:", "s1:"))
+
+
+def card_buttons(record: Record, seat: int, hand: list[Card], in_hand: int) -> list[Button]:
+    """A select button for each placeable card, ✓ when selected; the first `in_hand` are
+    from the hand, the others (taken out of the table) in brackets."""
+    selected = set(record.seat_ui(seat).selected)
+    return [
+        Button(
+            ("✓" if c.token in selected else "")
+            + (c.pretty() if i < in_hand else f"({c.pretty()})"),
+            f"s{0 if c.token in selected else 1}:{c.token}",
+        )
+        for i, c in enumerate(hand)
+    ]
 
 
 def _valid(rules, group) -> bool:
@@ -386,10 +458,9 @@ def _private_title(record: Record, state: GameState, seat: int, view) -> str:
 
 
 def _private_buttons(
-    record: Record, state: GameState, seat: int, hand: list[Card], groups, in_hand: int
+    record: Record, state: GameState, seat: int, hand: list[Button], groups
 ) -> list[list[Button]]:
-    """`hand`: the placeable cards, the first `in_hand` of them from the hand (the others,
-    from the table, are shown in brackets)."""
+    """`hand`: the placeable cards' buttons (card_buttons), shown a page at a time."""
     ui = record.seat_ui(seat)
     legal = legal_actions(state, seat)
     rows: list[list[Button]] = []
@@ -407,20 +478,10 @@ def _private_buttons(
             *_rows(options, 4),
             [Button("Cancel", "cancel")],
         ]
-    selected = set(ui.selected)
     pages = max(1, -(-len(hand) // PAGE))
     page = min(ui.page, pages - 1)
     first = page * PAGE
-    shown = hand[first : first + PAGE]
-    cards = [
-        Button(
-            ("✓" if c.token in selected else "")
-            + (c.pretty() if first + i < in_hand else f"({c.pretty()})"),
-            f"s{0 if c.token in selected else 1}:{c.token}",
-        )
-        for i, c in enumerate(shown)
-    ]
-    rows += _rows(cards)
+    rows += _rows(hand[first : first + PAGE])
     if pages > 1:
         rows.append(
             [

@@ -24,6 +24,20 @@ class Screen:
     painter: Callable[[], bytes] | None = None
     game_id: int | None = None
     version: int = 0  # engine state version the buttons were made for
+    # For clients that show more than a chat message (a terminal, a screen reader): the whole
+    # picture as text — the table one group a line as this seat sees it (its working copy
+    # marked), and on a private screen the whole hand. "" where the text says it all.
+    detail: str = ""
+    # Every card button of `buttons`, unpaged (`buttons` shows a page of them): a client that
+    # can show all the cards needs no engine. Empty when the screen offers no card buttons.
+    cards: list[Button] = field(default_factory=list)
+    # The game phase a game's table, private or score screen shows: "play", "round_over",
+    # "game_over" (a client can tell the game is over); "" for other screens (the lobby,
+    # lessons, a closed game's notice).
+    phase: str = ""
+    # The screen's one-off line(s), also in `text`: the answer to the last move (an error, a
+    # hint, a lesson's feedback); a client that prints screens one after another shows it once.
+    notice: str = ""
 
     @cached_property
     def image(self) -> bytes | None:
