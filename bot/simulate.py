@@ -18,18 +18,9 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
-from engine import (
-    Finish,
-    IllegalAction,
-    NextRound,
-    apply,
-    conservation_errors,
-    get_rulebook,
-    new_game,
-    player_view,
-)
+from engine import Action, PlayerView, get_rulebook
 from engine.ai import LEVELS, choose_action
-from engine.playout import MAX_ACTIONS, SHANGHAI_ROUNDS, table_errors
+from engine.playout import play_game
 from engine.rulebooks import Rulebook
 
 CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
@@ -128,43 +119,22 @@ def play_one(
     clock: str = "wall",
     check: bool = True,
 ) -> GameResult:
-    """Game `g`: the seats shifted by g (who starts rotates), timed decision by decision, with
-    the invariants checked after every action (as engine/playout.py does)."""
+    """Game `g`: the seats shifted by g (who starts rotates), played by engine/playout.py's
+    `play_game` (invariants checked after every action), timed decision by decision."""
     n = len(seats)
     shift = g % n
     levels = list(seats[shift:]) + list(seats[:shift])
     now = CLOCKS[clock]
     decisions: dict[str, list[float]] = {}
-    violations: list[str] = []
-    state = new_game(rules, n, seed)
-    actions = turns = 0
-    while state.phase != "game_over":
-        if actions >= MAX_ACTIONS:
-            violations.append(f"no end after {MAX_ACTIONS} actions")
-            break
-        if state.phase == "round_over":
-            done = rules.length == "open" and state.round >= SHANGHAI_ROUNDS
-            action = Finish(0) if done else NextRound(0)
-        else:
-            level = levels[state.turn]
-            view = player_view(state, state.turn)
-            started = now()
-            action = choose_action(view, level)
-            decisions.setdefault(level, []).append(now() - started)
-        try:
-            new_state, _ = apply(state, action)
-        except IllegalAction as error:
-            violations.append(f"round {state.round}: seat {action.seat} {action.kind}: {error}")
-            break
-        if check:
-            problems = conservation_errors(new_state) + table_errors(new_state)
-            violations += [f"after {action.kind}: {p}" for p in problems]
-        if new_state.turn != state.turn or new_state.round != state.round:
-            turns += 1
-        state = new_state
-        actions += 1
-        if violations:
-            break
+
+    def timed(view: PlayerView, level: str) -> Action:
+        started = now()
+        action = choose_action(view, level)
+        decisions.setdefault(level, []).append(now() - started)
+        return action
+
+    record = play_game(rules, levels, seed, choose=timed, check=check)
+    state = record.state
     winners = list(state.result["winners"]) if state.result else []
     totals = (state.result or {}).get("totals") or state.scores
     wins = [0.0] * n
@@ -174,7 +144,9 @@ def play_one(
         if k in winners:
             wins[original] += 1 / len(winners)
         points[original] += totals[k]
-    return GameResult(wins, points, state.round, turns, actions, decisions, violations)
+    return GameResult(
+        wins, points, state.round, record.turns, record.actions, decisions, record.violations
+    )
 
 
 def _play_job(job: tuple) -> GameResult:

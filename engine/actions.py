@@ -192,6 +192,8 @@ WORD_ACTIONS: dict[str, type[Action]] = {
     "giveup": GiveUp,
     "hint": Hint,
 }
+# Every one-word action: those above, and between rounds `next` and `finish` (the lessons' demos).
+TYPED_WORDS: dict[str, type[Action]] = {**WORD_ACTIONS, "next": NextRound, "finish": Finish}
 
 
 def action_from_dict(data: dict[str, Any]) -> Action:

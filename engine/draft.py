@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 
 from .actions import IllegalAction
 from .cards import Card, rank_order
-from .melds import arrange, group_reading
+from .melds import table_order
 from .moves import group_label
 from .rulebooks import Rulebook
 from .state import Draft, GameState
@@ -66,11 +66,8 @@ def changed_groups(state: GameState) -> set[int]:
 
 def tidy(rulebook: Rulebook, group: list[Card]) -> list[Card]:
     """Lay a group out in table order when it is valid as designated; else by rank."""
-    if not any(c.is_joker and not c.designated for c in group):
-        reading = group_reading(group, rulebook.ace, max_jokers=rulebook.max_jokers_per_group)
-        if reading is not None:
-            return arrange(group, reading)
-    return sorted(group, key=rank_order)
+    ordered = table_order(rulebook, group)
+    return sorted(group, key=rank_order) if ordered is None else ordered
 
 
 def take_matching(pool: list[Card], wanted: Card, what: str) -> Card:

@@ -150,6 +150,15 @@ def is_meld(rulebook: Rulebook, cards: Sequence[Card]) -> bool:
     return meld_fault(rulebook, cards) is None
 
 
+def table_order(rulebook: Rulebook, cards: Sequence[Card]) -> list[Card] | None:
+    """The group laid out in table order (`arrange`) when it is valid under this rulebook as
+    its jokers are designated; None when it holds a free joker or reads as no set or run."""
+    if any(c.is_joker and not c.designated for c in cards):
+        return None
+    reading = group_reading(cards, rulebook.ace, max_jokers=rulebook.max_jokers_per_group)
+    return None if reading is None else arrange(cards, reading)
+
+
 def meld_kind(
     cards: Sequence[Card], ace: AcePolicy, *, max_jokers: int | None = None
 ) -> Literal["set", "run"] | None:

@@ -14,7 +14,7 @@ from typing import Any
 
 from .actions import IllegalAction
 from .cards import Card, format_cards
-from .melds import arrange, group_reading, meld_fault
+from .melds import group_reading, meld_fault, table_order
 from .rulebooks import Rulebook
 
 Group = Sequence[Card]
@@ -81,10 +81,8 @@ def _pretty(cards: Sequence[Card]) -> str:
 
 def canonical(rulebook: Rulebook, group: Group) -> list[Card]:
     """The group in table order if it is valid with the designations it has; else as given."""
-    reading = group_reading(group, rulebook.ace, max_jokers=rulebook.max_jokers_per_group)
-    if reading is None or any(c.is_joker and not c.designated for c in group):
-        return list(group)
-    return arrange(group, reading)
+    ordered = table_order(rulebook, group)
+    return list(group) if ordered is None else ordered
 
 
 def check_move(

@@ -22,14 +22,13 @@ from typing import Any, Literal
 
 from engine import draft as drafts
 from engine.actions import (
-    WORD_ACTIONS,
+    TYPED_WORDS,
     Action,
     Commit,
     Finish,
     IllegalAction,
     JokerChoiceNeeded,
     Move,
-    NextRound,
     Place,
     Reset,
     Split,
@@ -153,7 +152,7 @@ def step_label(state: LessonState) -> str:
 
 # -- the demo notation (the same words as typed moves) -----------------------------------------
 
-_SIMPLE: dict[str, type[Action]] = {**WORD_ACTIONS, "next": NextRound, "finish": Finish}
+_SIMPLE: dict[str, type[Action]] = TYPED_WORDS
 
 
 def parse_move(text: str, seat: int = LEARNER) -> Action:
