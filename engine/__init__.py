@@ -46,7 +46,7 @@ def meld_kind(rulebook: Rulebook, cards: Sequence[Card]) -> Literal["set", "run"
 
 
 def find_move(rulebook: Rulebook, table, hand, **options):
-    """A legal lay, or None when there is none: engine/solver.py's find_move (its options:
+    """A legal lay, or None when there is none: engine/solver's find_move (its options:
     objective, first_lay_done, singles, select, require, effort), imported when first asked."""
     from .solver import find_move as _find_move
 

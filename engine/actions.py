@@ -1,4 +1,5 @@
-"""Actions: small values a seat sends to the game, and the one error a player can read.
+"""Actions: small values a seat sends to the game, and the one error for a refused action
+(`IllegalAction`: a sentence a player can read plus a code from engine/reasons.py).
 
 Every action carries its seat. Cards in actions are matched by face against what the seat may
 use (so `parse_cards("7H")` names either 7H in a hand), jokers by their designation.

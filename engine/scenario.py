@@ -1,7 +1,8 @@
 """Scripted deals: a game in a chosen position, with every other card in the stock.
 
 Used by tests and by lessons, which need reproducible positions. Cards are conserved: the named
-cards are taken out of a full deck and the rest is shuffled (by the seed) into the stock.
+cards are taken out of a full deck and the rest, shuffled by `Random(f"scenario:{seed}")`, is
+the stock under the `stock_top` cards; engine/deal.py's `start_position` sets the game up.
 """
 
 from __future__ import annotations

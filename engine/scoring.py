@@ -1,8 +1,9 @@
-"""Round and game scoring per rulebook (RULES.md §2, §4.7–4.8).
+"""Round scoring per rulebook (its `score_style`, RULES.md §2, §4.7–4.8) and Carousel's final
+bonuses; who wins the game is decided in game.py from the rulebook's `game_end`.
 
-`RoundScore.points` is what each seat scores this round in the rulebook's own sense: penalty
-points (lower is better) for Manipulation, Shanghai, Machiavelli, Guadeloupe and Tahiti; points
-won (higher is better) for Carousel; nothing for Vatican.
+`RoundScore.points` is what each seat scores this round in the rulebook's own sense: penalties
+(lower is better) — card values in Manipulation and Tahiti, one a card in Shanghai, Machiavelli
+and Guadeloupe; points won (higher is better) in Carousel; nothing in Vatican.
 """
 
 from __future__ import annotations

@@ -46,13 +46,14 @@ class GameState:
     passes: int = 0  # consecutive passes with nobody laying in between
     first_lay_done: list[bool] = field(default_factory=list)
     final_turns: int | None = None  # Carousel: turns left after the stock ran out
-    last_drawer: int | None = None
-    hint: dict[str, Any] | None = None  # {"seat", "card", "groups", "rearrange"}
+    last_drawer: int | None = None  # Carousel: who drew the stock's last card (recorded only)
+    # {"seat", "card", "placed", "groups", "singles", "rearrange"} (game._find_hint)
+    hint: dict[str, Any] | None = None
     last: dict[str, Any] | None = None  # the last move, for the table caption
     scores: list[int] = field(default_factory=list)
     rounds: list[dict[str, Any]] = field(default_factory=list)  # per round: points, winners, how
     round_wins: list[int] = field(default_factory=list)
-    result: dict[str, Any] | None = None  # game over: {"winners": [...], "totals": [...]}
+    result: dict[str, Any] | None = None  # game over: {"winners", "totals", "draw"}
     version: int = 0
     actions: list[dict[str, Any]] = field(default_factory=list)
 

@@ -3,9 +3,10 @@
 A lesson is a list of steps (lessons/content/). Each step deals a position with
 `deal_scenario` (or goes on from the previous step's game) and names a goal. The learner's actions
 go through the real engine: an illegal one is answered with the engine's reason plus a nudge
-keyed by what went wrong; a legal one that misses the goal is taken back and explained; draft
-edits, reminders and hints are progress; meeting the goal advances to the next step, optionally
-after the computer seats reply. `LessonState` is JSON-safe, so progress survives a restart.
+keyed by what went wrong (the refusal's code, sorted by `REASON_KEYS`); a legal one that misses
+the goal is taken back and explained; draft edits, reminders and hints are progress; meeting the
+goal advances to the next step, optionally after the computer seats reply. `LessonState` is
+JSON-safe, so progress survives a restart.
 
     state = start_lesson("manipulation")
     state, feedback = lesson_act(state, Place(0, tuple(parse_cards("5H 6H 7H")), None))
