@@ -61,6 +61,12 @@ async def test_a_forged_lesson_button_is_answered(env):
     for data in (f"L:{gid}:1:tc:-2:5H#0", f"L:{gid}:1:spa:-2:1", f"L:{gid}:1:add:-2"):
         out = await answered(lessons.press(me, data))
         assert out.alert and "not from this bot" in out.reply
+    # a stranger's press on the learner's "another lesson" button starts nothing
+    eve = Actor("test", "5", "eve", "Eve", private=True)
+    out = await answered(lessons.press(eve, f"L:{gid}:1:go:tahiti"))
+    assert out.alert and "learner" in out.reply
+    row = await store.get_game(gid)
+    assert row.status == "playing" and row.record["host"] == "5"
 
 
 # 2. One typed line backtracked cubically in MOVE_RE and held the GIL for minutes.

@@ -395,7 +395,9 @@ class LessonService:
 
     async def _go(self, actor: Any, game_id: int, name: str) -> Outcome:
         row = await self.store.get_game(game_id)
-        if row is not None and row.record.get("host") == actor.user and row.status == "playing":
+        if row is None or row.record.get("host") != actor.user:  # the learner's buttons only
+            return Outcome(reply="These buttons belong to the learner.", alert=True)
+        if row.status == "playing":
             await self._close(game_id, "ended")
         return await self.start(actor, name)
 
