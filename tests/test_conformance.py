@@ -173,6 +173,9 @@ def _screen_parts(screen) -> dict[str, str]:
     that another names again (the hint repeats a hand card; the buttons repeat the hand)."""
     parts = {f"line {i + 1}": line for i, line in enumerate(screen.text.split("\n"))}
     parts["buttons"] = "\n".join(b.label for row in screen.buttons for b in row)
+    # what a text client shows instead of the picture: the detail, every card button
+    parts |= {f"detail line {i + 1}": x for i, x in enumerate(screen.detail.split("\n"))}
+    parts["cards"] = "\n".join(b.label for b in screen.cards)
     return parts
 
 
@@ -196,6 +199,7 @@ def screen_errors(state: GameState, record: Record) -> list[str]:
                     f" see: {words!r}"
                 )
         actions = [b.action for row in screen.buttons for b in row]
+        actions += [b.action for b in screen.cards]
         tokens = [t for a in actions for t in re.split(r"[:,]", a)]
         picture = private_picture(player_view(state, seat), "")
         leaked = _leaked(_cards_in([tokens, picture]), owner, seat)
