@@ -61,7 +61,7 @@ def freedom(rulebook: str, games: int) -> dict:
 
 
 def _between_rounds(state: GameState) -> Action:
-    if state.rules.length == "open" and state.round >= SHANGHAI_ROUNDS:
+    if state.rules.game_end.finish_by_choice and state.round >= SHANGHAI_ROUNDS:
         return Finish(0)
     return NextRound(0)
 

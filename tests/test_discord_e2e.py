@@ -20,8 +20,10 @@ from fakes.discord_server import FakeDiscord, FakeInteraction, FakeMessage
 from bot.adapters.discord import DiscordAdapter
 from bot.adapters.discord_layout import BUTTON_TEMPLATE, SELECT_TEMPLATE, SelectSpec, layout
 from bot.core import screens
+from bot.core.lobby import lobby_screen
 from bot.core.record import Record, SeatInfo
 from bot.core.service import GameService
+from bot.games.rummy import RummyGame
 from bot.store import Store
 from engine import GameState, get_rulebook, new_game
 from engine.cards import Card
@@ -383,7 +385,8 @@ def test_core_screens_fit_discord_limits() -> None:
         ui.mode, ui.selected = mode, [first.token]
         ui.joker_group, ui.joker_options = 2, [["9C"], ["9D"]]
         shown.append(screens.private_screen(1, record, state, 0))
-    shown += [screens.lobby_screen(1, record, m) for m in ("", "rulebook", "options", "computer")]
+    rummy = RummyGame()
+    shown += [lobby_screen(rummy, 1, record, m) for m in ("", "rulebook", "options", "computer")]
     shown.append(screens.table_screen(1, record, state))
     for screen in shown:
         rows = layout(screen)

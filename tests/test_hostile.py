@@ -273,6 +273,8 @@ async def test_the_turn_timer_takes_only_the_offered_values(env):
 def test_every_button_the_screens_make_parses():
     """The parser is strict; the screens must speak exactly its vocabulary."""
     from bot.core import screens
+    from bot.core.lobby import lobby_screen
+    from bot.games.rummy import RummyGame
     from engine import apply, legal_actions, new_game
     from engine.ai import choose_action
 
@@ -282,7 +284,7 @@ def test_every_button_the_screens_make_parses():
 
         rec.seats = [SeatInfo("A", "1"), SeatInfo("B", "2")]
         for menu in ("", "rulebook", "options", "computer"):
-            for row in screens.lobby_screen(1, rec, menu).buttons:
+            for row in lobby_screen(RummyGame(), 1, rec, menu).buttons:
                 for b in row:
                     assert buttons.parse_action(b.action), b.action
         state = new_game(rulebook, 2, 3)

@@ -24,7 +24,6 @@ from discord import app_commands
 from discord.gateway import DiscordWebSocket
 
 from bot.core.buttons import LESSON_PREFIX
-from bot.core.buttons import parse as parse_button
 from bot.core.lessons import LessonService, pack_lesson
 from bot.core.names import clean_name
 from bot.core.per_game import LimitedDict
@@ -303,13 +302,6 @@ class DiscordAdapter:
 
     async def _lesson_press(self, interaction: discord.Interaction, data: str) -> Outcome:
         actor = await self._learner(interaction)
-        press = parse_button(data, lesson=True)
-        if press is not None and press.verb == "go":
-            # The lesson service checks the learner for every button but "another lesson"
-            # (which starts the presser's own): only the learner may press that one too.
-            row = await self.lessons.store.get_game(press.game_id)
-            if row is not None and row.record.get("host") != actor.user:
-                return Outcome(reply="This lesson belongs to someone else.", alert=True)
         return _lesson_outcome(await self.lessons.press(actor, data))
 
     async def _lesson_cards(self, interaction: discord.Interaction, game_id: int, version: int,

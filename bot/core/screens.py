@@ -7,30 +7,25 @@ import hashlib
 from collections.abc import Sequence
 
 from engine import (
-    RULEBOOKS,
     GameState,
     PlayerView,
     group_label,
+    is_meld,
     legal_actions,
-    meld_kind,
     player_view,
 )
 from engine.cards import Card, rank_order, suit_order
 from engine.game import hint_line
-from engine.rulebooks import option_choices
 from render import (
-    LobbyView,
     PrivateView,
     ScoreView,
     SeatStrip,
     TableView,
-    render_lobby,
     render_private,
     render_scores,
     render_table,
 )
 
-from .buttons import TIMER_CHOICES
 from .record import Record
 from .views import Button, Screen
 
@@ -65,94 +60,13 @@ def seat_label(record: Record, seat: int) -> str:
     return f"🤖 {info.name}" if info.is_computer else info.name
 
 
-# -- lobby --------------------------------------------------------------------------------
-
-
-def lobby_screen(game_id: int, record: Record, menu: str = "") -> Screen:
-    rules = record.rules
-    options = tuple(
-        f"{k.replace('_', ' ')}: {str(v).replace('_', ' ')}" for k, v in rules.options.items()
-    )
-    seats = []
-    for i, s in enumerate(record.seats):
-        name = seat_label(record, i)
-        if s.is_computer:
-            name += f" ({s.computer})"
-        if s.user == record.host and not s.is_computer:
-            name += " (host)"
-        seats.append(name)
-    view = LobbyView(rules.title, options, tuple(seats), MAX_SEATS)
-    text = "\n".join(
-        [
-            " · ".join(
-                [
-                    rules.title,
-                    *options,
-                    f"turn timer {record.turn_seconds // 60} min"
-                    if record.turn_seconds >= 60
-                    else f"turn timer {record.turn_seconds} s",
-                ]
-            ),
-            "Seats: " + (", ".join(seats) or "none yet"),
-            "Join with the button. The host picks the rulebook, adds computers and starts "
-            "(2–5 seats).",
-        ]
-    )
-    if menu == "rulebook":
-        choices = [Button(("✓ " if r == record.rulebook else "") + r.title(), f"rb:{r}")
-                   for r in RULEBOOKS]
-        buttons = [*_rows(choices, 4), [Button("◀ Back", "menu:")]]
-    elif menu == "options":
-        rows = []
-        for key, values in option_choices(record.rulebook).items():
-            current = rules.options[key]
-            rows.append(
-                [
-                    Button(
-                        ("✓ " if v == current else "") + f"{key.replace('_', ' ')}: "
-                        f"{str(v).replace('_', ' ')}",
-                        f"opt:{key}:{v}",
-                    )
-                    for v in values
-                ]
-            )
-        rows.append(
-            [
-                Button(
-                    ("✓ " if record.turn_seconds == t else "") + f"⏱ {t // 60} min", f"timer:{t}"
-                )
-                for t in TIMER_CHOICES
-            ]
-        )
-        buttons = [*rows, [Button("◀ Back", "menu:")]]
-    elif menu == "computer":
-        buttons = [[Button(f"🤖 {lv}", f"cpu:{lv}") for lv in LEVELS], [Button("◀ Back", "menu:")]]
-    else:
-        buttons = [
-            [
-                Button("Join", "join"),
-                Button("Leave", "leave"),
-                Button("+ Computer ▾", "menu:computer"),
-            ],
-            [
-                Button("Rulebook ▾", "menu:rulebook"),
-                Button("Options ▾", "menu:options"),
-                Button("Start ▶", "start"),
-            ],
-        ]
-    return Screen(
-        text, buttons, _key("lobby", view), lambda: render_lobby(view), game_id,
-        record.lobby_version,
-    )
-
-
 # -- the group's table --------------------------------------------------------------------
 
 
 def status_line(record: Record, state: GameState) -> str:
     rules = record.rules
     name = seat_label(record, state.turn)
-    parts = [f"Round {state.round}"] if rules.length != "single" else []
+    parts = [f"Round {state.round}"] if rules.game_end.rounds != "one" else []
     if state.phase == "play":
         parts.append(f"{name}'s turn")
         if state.final_turns is not None:
@@ -164,7 +78,7 @@ def status_line(record: Record, state: GameState) -> str:
     parts.append(f"stock {len(state.stock)}")
     parts += [f"{seat_label(record, i)} {len(h)}" for i, h in enumerate(state.hands)]
     line = " · ".join(parts)
-    if rules.length != "single":
+    if rules.game_end.rounds != "one":
         line += (
             " · (scores: "
             + " · ".join(f"{seat_label(record, i)} {s}" for i, s in enumerate(state.scores))
@@ -179,14 +93,14 @@ def table_screen(game_id: int, record: Record, state: GameState) -> Screen:
         SeatStrip(
             record.seats[i].name,
             len(h),
-            state.scores[i] if rules.length != "single" else None,
+            state.scores[i] if rules.game_end.rounds != "one" else None,
             state.phase == "play" and i == state.turn,
             record.seats[i].is_computer,
         )
         for i, h in enumerate(state.hands)
     )
     changed = frozenset((state.last or {}).get("groups", []))
-    title = rules.title + (f" · Round {state.round}" if rules.length != "single" else "")
+    title = rules.title + (f" · Round {state.round}" if rules.game_end.rounds != "one" else "")
     status = (
         f"{seat_label(record, state.turn)}'s turn"
         if state.phase == "play"
@@ -242,7 +156,7 @@ def table_detail(
     for i, group in enumerate(groups):
         mark = " "
         if i in changed:
-            mark = "*" if meld_kind(record.rules, group) else "✗"
+            mark = "*" if is_meld(record.rules, group) else "✗"
         elif i in last:
             mark = "+"
         lines.append(f" {mark}{group_label(i):>2}  {pretty(group)}")
@@ -263,7 +177,7 @@ def round_end_buttons(record: Record, state: GameState) -> list[list[Button]]:
     if state.phase != "round_over":
         return []
     buttons = [Button("▶ Next round", "next")]
-    if record.rules.length == "open":
+    if record.rules.game_end.finish_by_choice:
         buttons.append(Button("■ Finish", "finish"))
     return [buttons]
 
@@ -307,7 +221,7 @@ def score_screen(game_id: int, record: Record, state: GameState) -> Screen:
             )
         lines.append("Final: " + " · ".join(f"{names[i]} {t}" for i, t in enumerate(totals)))
         lines.append("See /leaderboard")
-    elif rules.length != "single":
+    elif rules.game_end.rounds != "one":
         lines.append("Totals: " + " · ".join(f"{names[i]} {t}" for i, t in enumerate(state.scores)))
     return Screen(
         "\n".join(lines),
@@ -340,7 +254,9 @@ def private_picture(
     draft = view.draft
     groups = draft.groups if draft is not None else [list(g) for g in view.table]
     invalid = (
-        frozenset(i for i in view.changed if not _valid(rules, groups[i])) if draft else frozenset()
+        frozenset(i for i in view.changed if not is_meld(rules, groups[i]))
+        if draft
+        else frozenset()
     )
     return PrivateView(
         title,
@@ -428,14 +344,6 @@ def card_buttons(record: Record, seat: int, hand: list[Card], in_hand: int) -> l
         )
         for i, c in enumerate(hand)
     ]
-
-
-def _valid(rules, group) -> bool:
-    from engine.melds import readings
-
-    return len(group) >= 3 and bool(
-        readings(group, rules.ace, max_jokers=rules.max_jokers_per_group)
-    )
 
 
 def _private_title(record: Record, state: GameState, seat: int, view) -> str:

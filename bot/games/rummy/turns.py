@@ -10,33 +10,20 @@ from bot.core.record import SeatUI
 from bot.core.typed import cannot_place
 from engine import (
     Commit,
-    Draw,
     GameState,
-    Hint,
     IllegalAction,
-    Knock,
-    Pass,
     Place,
-    Reset,
     SetDraft,
     Take,
     find_move,
     player_view,
 )
-from engine.actions import Action, GiveUp
+from engine.actions import WORD_ACTIONS, Action
 from engine.cards import Card
 from engine.game import HINT_EFFORT
 
-# The buttons that are one engine action of the seat, with no argument.
-SIMPLE: dict[str, type[Action]] = {
-    "done": Commit,
-    "reset": Reset,
-    "giveup": GiveUp,
-    "draw": Draw,
-    "pass": Pass,
-    "knock": Knock,
-    "hint": Hint,
-}
+# The buttons that are one engine action of the seat, with no argument: the typed words'.
+SIMPLE = WORD_ACTIONS
 NEEDS_SELECTION = {
     "addm": "Select the cards to add first.",
     "new": "Select cards first (tap them).",
