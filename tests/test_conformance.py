@@ -16,7 +16,7 @@ import pytest
 from random_player import decide
 
 from bot.core.record import Record, SeatInfo
-from bot.core.screens import private_picture, private_screen, table_screen
+from bot.games.rummy.screens import private_picture, private_screen, table_screen
 from engine import (
     Card,
     Commit,

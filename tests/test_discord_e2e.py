@@ -19,11 +19,10 @@ from fakes.discord_server import FakeDiscord, FakeInteraction, FakeMessage
 
 from bot.adapters.discord import DiscordAdapter
 from bot.adapters.discord_layout import BUTTON_TEMPLATE, SELECT_TEMPLATE, SelectSpec, layout
-from bot.core import screens
 from bot.core.lobby import lobby_screen
 from bot.core.record import Record, SeatInfo
 from bot.core.service import GameService
-from bot.games.rummy import RummyGame
+from bot.games.rummy import RummyGame, screens
 from bot.store import Store
 from engine import GameState, get_rulebook, new_game
 from engine.cards import Card

@@ -18,7 +18,7 @@ from bot.core import buttons
 from bot.core.lessons import LessonService
 from bot.core.record import Record
 from bot.core.service import Actor, GameService, pack
-from bot.core.typed import TYPED_VERBS
+from bot.games.rummy.typed import TYPED_VERBS
 from bot.store import Store
 from engine import player_view
 from engine.state import conservation_errors

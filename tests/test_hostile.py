@@ -14,7 +14,7 @@ from bot.core import buttons
 from bot.core.lessons import LessonService
 from bot.core.record import Record
 from bot.core.service import IDLE_SECONDS, Actor, GameService, pack
-from bot.core.typed import TypedError, parse_typed
+from bot.games.rummy.typed import TypedError, parse_typed
 from engine import group_label
 
 ANSWER_WITHIN = 10.0  # seconds: far above a real answer, far below a hang (they were endless)
@@ -272,9 +272,8 @@ async def test_the_turn_timer_takes_only_the_offered_values(env):
 
 def test_every_button_the_screens_make_parses():
     """The parser is strict; the screens must speak exactly its vocabulary."""
-    from bot.core import screens
     from bot.core.lobby import lobby_screen
-    from bot.games.rummy import RummyGame
+    from bot.games.rummy import RummyGame, screens
     from engine import apply, legal_actions, new_game
     from engine.ai import choose_action
 

@@ -21,12 +21,12 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot.core import screens
 from bot.core.buttons import pack
 from bot.core.fair_use import FairUse
 from bot.core.service import Actor, GameService
-from bot.core.typed import TYPED_VERBS, TypedError, cards_arg
 from bot.core.views import Button, Outcome, Screen
+from bot.games.rummy import screens
+from bot.games.rummy.typed import TYPED_VERBS, TypedError, cards_arg
 from engine import get_rulebook
 from engine.cards import Card
 

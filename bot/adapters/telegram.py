@@ -36,7 +36,6 @@ from bot.core.lessons import PREFIX as LESSON_PREFIX
 from bot.core.lessons import VERBS as LESSON_VERBS
 from bot.core.lessons import LessonService
 from bot.core.service import Actor, GameService, pack
-from bot.core.typed import TYPED_VERBS
 from bot.core.views import Outcome, Screen
 
 log = logging.getLogger(__name__)
@@ -55,9 +54,12 @@ COMMANDS = [
     ("lesson", "Learn to play, step by step: /lesson [rulebook]"),
     ("help", "How to play"),
 ]
-# Typed moves in the private chat, with or without a slash (not in the command menu).
-MOVES = sorted(TYPED_VERBS)
-OTHER = ["start", "cards", "new", *sorted(LESSON_VERBS - {*TYPED_VERBS, *(c for c, _ in COMMANDS)})]
+
+
+def other_commands(moves: frozenset[str]) -> list[str]:
+    """Commands the bot answers besides the menu's and the games' typed moves (those are typed
+    in the private chat with or without a slash, and not in the command menu)."""
+    return ["start", "cards", "new", *sorted(LESSON_VERBS - {*moves, *(c for c, _ in COMMANDS)})]
 
 
 def keyboard(screen: Screen) -> InlineKeyboardMarkup | None:
@@ -132,8 +134,11 @@ class TelegramAdapter:
             lambda game_id, refs: self.service.save_refs(game_id, refs),
         )
         self._locks = self.delivery.locks
+        moves = self.service.typed_verbs
         self.app.add_handler(
-            CommandHandler([c for c, _ in COMMANDS] + MOVES + OTHER, self.on_command)
+            CommandHandler(
+                [c for c, _ in COMMANDS] + sorted(moves) + other_commands(moves), self.on_command
+            )
         )
         self.app.add_handler(CallbackQueryHandler(self.on_button))
         self.app.add_handler(
@@ -245,7 +250,7 @@ class TelegramAdapter:
         if await self.lessons.handles(actor, verb):
             await self._lesson_reply(actor, await self.lessons.command(actor, verb, rest))
             return
-        if verb.lower() not in TYPED_VERBS:
+        if verb.lower() not in self.service.typed_verbs:
             await self._send_text(int(actor.chat_id), "Type /help for the commands.")
             return
         outcome = await self.service.command(actor, verb, rest)

@@ -27,6 +27,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from bot.games.rummy.screens import groups_text, private_picture
+from bot.games.rummy.typed import TypedError, parse_typed
 from bot.store import GameExists, StaleGame
 from engine import (
     Action,
@@ -69,8 +71,6 @@ from .buttons import LESSON_PREFIX, pack
 from .buttons import parse as parse_button
 from .per_game import GameLocks
 from .record import Record, SeatInfo
-from .screens import groups_text, private_picture
-from .typed import TypedError, parse_typed
 from .views import Button, Outcome, Screen
 
 PREFIX = LESSON_PREFIX

@@ -13,7 +13,7 @@ place it is tidied — platform-neutral, no markup escaping (each adapter escape
   character to sit on;
 - at most `MAX_NAME` (32) characters; nothing left: `FALLBACK` ("Player");
 - a person can't pass for a computer seat. The bot names those "Computer N" and shows them as
-  "🤖 Computer N" (bot/core/screens.py), so a name with 🤖 in it, or with the word "computer"
+  "🤖 Computer N" (bot/games/rummy/screens.py), so a name with 🤖 in it, or with the word "computer"
   in it (also spelt in fullwidth or mathematical letters, with look-alike Cyrillic/Greek
   letters, accents, `0` for `o`, `rn` for `m`, or dots and spaces between the letters) gets
   `PERSON_MARK` at its end: "🤖 Computer 2" becomes "🤖 Computer 2 (person)". A name that

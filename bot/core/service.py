@@ -118,6 +118,11 @@ class GameService:
     def store(self, store: Any) -> None:  # tests wrap it to count calls
         self.unit.store = store
 
+    @property
+    def typed_verbs(self) -> frozenset[str]:
+        """Every typed move some hosted game reads (adapters route these to `command`)."""
+        return frozenset().union(*(g.typed_verbs for g in self.games.values()))
+
     # what tests and tools look at
     @property
     def retention(self) -> float:

@@ -1,17 +1,14 @@
 """The rummy family as a game the platform hosts (bot/core/hosting.py): seven rulebooks, one
-game. Rules come from the engine; screens from bot/core/screens.py; sentences from narrate."""
+game. Rules come from the engine; screens.py, typed.py and narrate.py are its chat parts."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.core import screens
 from bot.core.buttons import RUMMY_VERBS, Press
 from bot.core.hosting import Refusal, Results, Settings, Table, Variant
 from bot.core.record import TIMEOUTS_BEFORE_COMPUTER, Record
-from bot.core.texts import help_text, rules_text
-from bot.core.typed import TYPED_VERBS, TypedError, parse_typed
 from bot.core.views import Outcome, Screen
 from engine import (
     RULEBOOKS,
@@ -29,8 +26,10 @@ from engine.actions import Action
 from engine.ai import LEVELS, choose_action
 from engine.rulebooks import option_choices
 
-from . import narrate
+from . import narrate, screens
+from .texts import help_text, rules_text
 from .turns import turn_action
+from .typed import TYPED_VERBS, TypedError, parse_typed
 
 MAX_TIMEOUT_ACTIONS = 60  # a computer finishing a turn takes a few actions; this bounds a loop
 
@@ -53,7 +52,7 @@ class RummyGame:
     levels = LEVELS
     default_level = "medium"
     default_variant = "manipulation"
-    typed_verbs = frozenset(TYPED_VERBS) | {"hint"}
+    typed_verbs = TYPED_VERBS  # (with /hint: a one-word action)
     vocabulary = RUMMY_VERBS
 
     # -- rules ------------------------------------------------------------------------

@@ -3,11 +3,9 @@ engine action it stands for (or a change of the screen alone: selection, mode)."
 
 from __future__ import annotations
 
-from bot.core import screens
 from bot.core.buttons import Press
 from bot.core.hosting import Refusal
 from bot.core.record import SeatUI
-from bot.core.typed import cannot_place
 from engine import (
     Commit,
     GameState,
@@ -21,6 +19,9 @@ from engine import (
 from engine.actions import WORD_ACTIONS, Action
 from engine.cards import Card
 from engine.game import HINT_EFFORT
+
+from . import screens
+from .typed import cannot_place
 
 # The buttons that are one engine action of the seat, with no argument: the typed words'.
 SIMPLE = WORD_ACTIONS

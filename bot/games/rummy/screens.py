@@ -6,6 +6,8 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 
+from bot.core.record import Record
+from bot.core.views import Button, Screen
 from engine import (
     GameState,
     PlayerView,
@@ -25,9 +27,6 @@ from render import (
     render_scores,
     render_table,
 )
-
-from .record import Record
-from .views import Button, Screen
 
 CARDS_PER_ROW = 8
 CARD_ROWS = 2
