@@ -210,7 +210,7 @@ class BotUnderTest:
     def _instrument(self) -> None:
         """Time the stages of the press path (monkeypatching this process's objects only)."""
         from bot.core import record as record_module
-        from bot.core import screens
+        from bot.games.rummy import screens
         from engine import state as state_module
 
         st = self.stages
