@@ -7,7 +7,8 @@ once *and then* one every 3 s: 40 in the first minute, past Telegram's 20), noth
 chat, and while one request waits out a 429's `retry_after` it halts *every* request of the bot.
 
 `ChatRateLimiter` keeps each budget exactly:
-- overall: at most 29 chat-bound requests in any 1.05 s;
+- overall: at most 29 chat-bound requests in any 1.05 s, spread by a bucket of 8 refilled at
+  about 21 a second;
 - a group (chat id < 0 or an @username): at most 20 in any 61 s, spread out by a bucket of 5 that
   refills one every 4 s (so a busy table never spends a minute's budget in ten seconds and then
   stands still for fifty);
@@ -119,7 +120,8 @@ Budget = Window | Bucket
 class ChatRateLimiter(BaseRateLimiter[int]):
     """Telegram's budgets kept exactly, per chat, with RetryAfter applied per chat.
 
-    ``overall_max_rate`` requests (that name a chat) per ``overall_time_period`` seconds;
+    ``overall_max_rate`` requests (that name a chat) per ``overall_time_period`` seconds
+    (spread by a bucket of ``overall_burst``);
     ``group_max_rate`` per ``group_time_period`` for each group, spread by a bucket of
     ``group_burst`` refilled every ``group_spacing`` seconds; ``private_burst`` per private
     chat refilled every ``private_spacing`` seconds. 0 switches a budget off. ``max_retries``
@@ -134,14 +136,18 @@ class ChatRateLimiter(BaseRateLimiter[int]):
         group_time_period: float = 61,
         max_retries: int = 3,
         *,
+        overall_burst: int = 8,
         group_burst: int = 5,
         group_spacing: float = 4.0,
         private_burst: int = 3,
         private_spacing: float = 1.1,
     ) -> None:
-        self._overall: Window | None = (
-            Window(int(overall_max_rate), overall_time_period)
-            if overall_max_rate and overall_time_period else None
+        # The window caps any second; the bucket spreads a burst (requests sent 30 at once
+        # arrive bunched up, and Telegram counts them as they arrive).
+        self._overall: list[Budget] = (
+            [Window(int(overall_max_rate), overall_time_period),
+             Bucket(overall_burst, overall_max_rate * 0.75 / overall_time_period)]
+            if overall_max_rate and overall_time_period else []
         )
         self._group_args = (
             (int(group_max_rate), group_time_period, group_burst, group_spacing)
@@ -202,7 +208,7 @@ class ChatRateLimiter(BaseRateLimiter[int]):
     def _all_budgets(self, chat: ChatKey | None, now: float) -> list[Budget]:
         if chat is None:
             return []
-        return [*self._chat_budgets(chat, now), *([self._overall] if self._overall else [])]
+        return [*self._chat_budgets(chat, now), *self._overall]
 
     def delay(self, chat: ChatKey | None, reserve: int = 0) -> float:
         """Seconds until a request for `chat` would go without waiting, leaving `reserve`
