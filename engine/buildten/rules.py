@@ -86,8 +86,8 @@ def _target_pile(state: BuildState, card: str, pile: int) -> int:
 
 def _play(state: BuildState, act: Play) -> list[EventData]:
     seat, card = act.seat, act.card
-    needed = _target_pile(state, card, act.pile)
     where, index = source_of(state, seat, card)
+    needed = _target_pile(state, card, act.pile)
     if where == "stock":
         state.stocks[seat].pop(0)
     elif where == "hand":
