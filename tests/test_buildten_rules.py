@@ -366,3 +366,45 @@ def test_a_view_holds_only_what_the_seat_may_see():
     text = repr(view)
     hidden = [c for s in state.stocks for c in s[1:]] + state.general
     assert not [c for c in hidden if c in text]
+
+
+def _every_refusal() -> list[tuple[BuildState, object]]:
+    s = scripted([["9S", "2D"], ["8D"], []], [["7C", "SWAP", "AC"], ["5C"], []],
+                 builds=[["AS"], ["AH"], ["QS"], ["KH"]], discards=[[["3H", "8H"]]])
+    full = scripted([["9S"], ["8D"]], [["7C"], []],
+                    discards=[[["2H"], ["3H"], ["4H"], ["5H"]]])
+    over = scripted([["3D"], ["8C"]], [["4C"], []], builds=[["AS", "2S"]])
+    over, _ = apply(over, Play(0, tok(over, 0, "3D"), 0))
+    return [
+        (s, Play(0, next(c for c in s.discards[0][0] if face(c) == "3H"), 0)),
+        (s, Play(0, tok(s, 0, "SWAP"), 0)),
+        (s, Play(0, tok(s, 0, "AC"), NEW_PILE)),
+        (s, Play(0, tok(s, 0, "7C"), 7)),
+        (s, Play(0, tok(s, 0, "7C"), 0)),
+        (s, Joker(0, tok(s, 0, "7C"), 1)),
+        (s, Joker(0, tok(s, 0, "SWAP"), 2)),
+        (s, Joker(0, tok(s, 0, "SWAP"), 0)),
+        (full, Discard(0, tok(full, 0, "7C"), NEW_PILE)),
+        (s, Pass(0)),
+        (s, Discard(0, state_card(s, 1), 0)),
+        (s, Play(1, s.hands[1][0], 0)),
+        (s, Play(5, tok(s, 0, "7C"), 0)),
+        (over, Discard(0, tok(over, 0, "4C"), 0)),
+    ]
+
+
+def state_card(state: BuildState, seat: int) -> str:
+    return state.hands[seat][0]
+
+
+def test_every_build_to_ten_code_is_reached():
+    from engine.reasons import REASONS
+
+    codes = set()
+    for state, action in _every_refusal():
+        with pytest.raises(IllegalAction) as info:
+            apply(state, action)
+        assert info.value.code in REASONS
+        codes.add(info.value.code)
+    assert {c for c in REASONS if c.startswith("bt_")} <= codes
+    assert {"card_not_in_hand", "not_your_turn", "seat_not_in_game", "game_over"} <= codes
