@@ -37,6 +37,8 @@ def main(argv: list[str] | None = None) -> int:
                       help="also write the newest pictures (table.png, hand.png…) here")
 
     sim = sub.add_parser("simulate", help="play computer-only games and check every rule")
+    sim.add_argument("--game", default="rummy", choices=("rummy", "build-to-ten"),
+                     help="which game (--rulebook and --option are the rummy family's)")
     sim.add_argument("--rulebook", default="manipulation", choices=RULEBOOKS)
     sim.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
     sim.add_argument("--players", type=int, default=None)
@@ -169,6 +171,14 @@ def _simulate(args: argparse.Namespace, options: dict) -> int:
         seats = ["medium"] * (args.players or 2)
     if args.players and len(seats) != args.players:
         raise ValueError("--players and --seats disagree")
+    if args.game == "build-to-ten":
+        from bot import simulate_buildten
+
+        summary = simulate_buildten.simulate(
+            seats, args.games, args.seed, jobs=args.jobs, clock=args.clock
+        )
+        print_summary(summary, args.json)
+        return 1 if summary.violations else 0
     summary = simulate(
         args.rulebook, seats, args.games, args.seed, options, jobs=args.jobs, clock=args.clock
     )
