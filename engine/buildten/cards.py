@@ -65,7 +65,7 @@ def card_label(card: str) -> str:
 def parse_face(text: str) -> str | None:
     """A typed card (`7h`, `10S`, `q♣`, `shift`, `swap`) as a face (`7H`, `SHIFT`), or None."""
     t = text.strip().upper()
-    for sign, letter in SUIT_SIGNS.items():
+    for letter, sign in SUIT_SIGNS.items():
         t = t.replace(sign, letter)
     if t in (SHIFT, SWAP):
         return t
