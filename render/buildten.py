@@ -211,4 +211,21 @@ def render_buildten(picture: BuildPicture) -> bytes:
     return pal.to_png(draw_buildten(picture))
 
 
-__all__ = ["BuildPicture", "SeatPicture", "draw_buildten", "render_buildten"]
+__all__ = ["BuildPicture", "SeatPicture", "draw_buildten", "render_buildten", "sample_picture"]
+
+
+def sample_picture(seats: int = 4, private: bool = True) -> BuildPicture:
+    """A busy game for benchmarks and docs: four build piles, full discard piles."""
+    names = ("Raz", "Lia", "Computer 1", "Computer 2")
+    shown = ("2H", "8C", "10D", "KS")
+    tops = (("9C", 3), ("7D", 1), ("SHIFT", 1), ("QH", 6))
+    return BuildPicture(
+        "Build-to-Ten", f"{names[1]}'s turn",
+        (("6S", 7), ("KC", 5), ("9D", 10), ("AH", 2)),
+        tuple(SeatPicture(names[i], shown[i], 20 - 3 * i, 5 - i, tops[: 4 - i % 2],
+                          is_turn=i == 1, is_computer=i >= 2, is_you=private and i == 0)
+              for i in range(seats)),
+        37,
+        hand=("3D", "KC", "5H", "SWAP", "10S") if private else None,
+        selected="5H" if private else None,
+    )
