@@ -4,6 +4,8 @@ the buttons the bot sent (a source card, then a target), with a restart of the b
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from fakes.telegram_server import FakeTelegram
 from test_telegram_e2e import GROUP, Harness
@@ -15,6 +17,7 @@ from engine.buildten.actions import NEW_PILE
 from engine.buildten.ai import choose_action
 
 pytestmark = pytest.mark.e2e
+PACE = 0.13  # s between taps: a person's pace, inside the fair-use limit (8 a second)
 
 
 @pytest.fixture
@@ -66,6 +69,7 @@ async def tap(harness: Harness, user, version: int, action: str) -> None:
 
     await tg.wait_until(lambda: found() is not None, timeout=20)
     message, data = found()
+    await asyncio.sleep(PACE)
     query = await tg.press(chat, message.message_id, data, user)
     await tg.wait_until(lambda: query in tg.answers, timeout=20)
     answer = tg.answers[query].get("text") or ""

@@ -10,7 +10,6 @@ import discord
 from discord import app_commands
 
 from bot.core.names import clean_name
-from engine import RULEBOOKS, get_rulebook
 
 if TYPE_CHECKING:
     from .discord import DiscordAdapter
@@ -27,7 +26,11 @@ DMs closed? Press **Show my hand** / **My cards** and your cards show here, only
 
 
 def add_commands(tree: app_commands.CommandTree, adapter: DiscordAdapter) -> None:
-    rulebooks = [app_commands.Choice(name=get_rulebook(r).title, value=r) for r in RULEBOOKS]
+    # every variant of every hosted game (the rummy rulebooks, build-to-ten …): Discord allows 25
+    rulebooks = [
+        app_commands.Choice(name=v.title, value=v.name)
+        for game in adapter.service.games.values() for v in game.variants()
+    ][:25]
     rummy = app_commands.Group(name="rummy", description="Rearrangement rummy in this channel")
 
     @rummy.command(name="new", description="Open a game in this channel")
