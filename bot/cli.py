@@ -24,6 +24,8 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
 
     play = sub.add_parser("play", help="play in the terminal against computer players")
+    play.add_argument("--game", default="rummy", choices=("rummy", "build-to-ten"),
+                      help="which game (--rulebook and --option are the rummy family's)")
     play.add_argument("--rulebook", default="manipulation", choices=RULEBOOKS)
     play.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
     play.add_argument("--seats", default="you,cpu,cpu", help="e.g. you,cpu:easy,cpu:medium")
@@ -95,7 +97,10 @@ def _play(args: argparse.Namespace, options: dict) -> int:
     from engine import get_rulebook
 
     computers, you_first = parse_seats(args.seats)
-    get_rulebook(args.rulebook, **options)  # unknown options: a clear error before any game
+    if args.game == "build-to-ten":
+        args.rulebook = "build-to-ten"  # its one variant (the core opens a game by its name)
+    else:
+        get_rulebook(args.rulebook, **options)  # unknown options: a clear error before any game
     data = Path(args.data)
     data.mkdir(parents=True, exist_ok=True)
     # Problems go to a log file, never as a traceback across the table.

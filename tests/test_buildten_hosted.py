@@ -6,9 +6,10 @@ must, and the pictures."""
 from __future__ import annotations
 
 import asyncio
+import re
 import shutil
 import time
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -282,3 +283,70 @@ def test_typed_moves_read_cards_piles_and_players():
                               ("discard", "3d 9", "Piles are 1 to 4")]:
         with pytest.raises(TypedError, match=words):
             parse_typed(view, verb, args, names)
+
+
+class TerminalPlayer:
+    """A person at the terminal: asks for a hint, then types the hinted play (/play) or
+    presses the hinted target's button by its number."""
+
+    SUITS: ClassVar = {"♠": "s", "♥": "h", "♦": "d", "♣": "c"}
+
+    def __init__(self) -> None:
+        self.out: list[str] = []
+        self.typed: list[str] = []
+        self.seen = 0
+
+    def write(self, text: str) -> None:
+        self.out.extend(str(text).splitlines())
+
+    def button(self, start: str) -> str | None:
+        for line in reversed(self.out):
+            for number, label in re.findall(r"\[(\d+)\] (.+?)(?= \[\d+\]|$)", line):
+                if label.startswith(start):
+                    return number
+        return None
+
+    def read(self, _prompt: str) -> str:
+        if len(self.typed) > 2000:
+            raise EOFError
+        new = "\n".join(self.out[self.seen:])
+        self.seen = len(self.out)
+        line = self.decide(new)
+        self.typed.append(line)
+        self.out.append("> " + line)
+        return line
+
+    def decide(self, new: str) -> str:
+        if not self.typed or self.typed[-1] != "hint":
+            return "hint"
+        hint = re.search(r"💡 (.*)", new)
+        assert hint, new
+        text = hint.group(1)
+        play = re.match(r"Play the (\S+) onto (pile (\d)|a new pile)", text)
+        if play and not play.group(1).endswith("joker"):
+            card = play.group(1)
+            typed = card[:-1] + self.SUITS[card[-1]]
+            return f"play {typed} {play.group(3) or 'new'}"
+        if text.startswith("Play the"):  # a joker on a player: its button
+            name = text.split(" on ", 1)[1].rstrip(".")
+            return self.button(f"🔀 {name}") or self.button(f"🔁 {name}") or "hint"
+        drop = re.search(r"onto (D(\d)|a new discard pile)", text)
+        if drop:
+            return self.button(f"⤵ D{drop.group(2)}" if drop.group(2) else "⤵ new") or "hint"
+        return self.button("⏭ End turn") or "pass"
+
+
+async def test_a_whole_game_in_the_terminal(sqlite_template, tmp_path):
+    from bot.adapters.console import Setup, play
+
+    path = tmp_path / "terminal.db"
+    shutil.copy(sqlite_template, path)
+    player = TerminalPlayer()
+    await play(Setup("build-to-ten", {}, ["hard", "easy"]), url=f"sqlite+aiosqlite:///{path}",
+               seed=4, name="Ada", read=player.read, write=player.write)
+    out = "\n".join(player.out)
+    assert "Traceback" not in out and "Rummy Table — Build-to-Ten" in out
+    assert "🏁 Game over" in out and "Thanks for playing!" in out
+    assert any(t.startswith("play ") for t in player.typed)  # typed moves
+    assert any(t.isdigit() for t in player.typed)  # and numbered buttons
+    assert not [line for line in player.out if line.startswith("✗")], out[-3000:]

@@ -26,8 +26,9 @@ def log_lines(events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
             lines.append(f"{pile_name(d['pile'])} reached 10 and is set aside")
         elif e.kind == "joker":
             target = names.get(d["target"], "?")
+            whose = "their own" if d["target"] == e.seat else f"{target}'s"
             if d["kind"] == "SHIFT":
-                lines.append(f"{who} shifts {target}'s {card_label(d['old'])} under the stock: "
+                lines.append(f"{who} shifts {whose} {card_label(d['old'])} under the stock: "
                              f"{card_label(d['new'])} turns up")
             else:
                 lines.append(f"{who} swaps face-up cards with {target}: "

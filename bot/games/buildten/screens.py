@@ -76,7 +76,7 @@ def table_detail(record: Record, view: BuildView) -> str:
     """The whole picture as text (a terminal, a screen reader): piles, then every seat."""
     lines = []
     for i, b in enumerate(view.builds):
-        lines.append(f"pile {i + 1}: {card_label(b[-1])} ({len(b)} cards) needs {len(b) + 1}")
+        lines.append(f"pile {i + 1}: {card_label(b[-1])} on top, needs {len(b) + 1}")
     lines += [f"free build piles: {MAX_BUILD_PILES - len(view.builds)}",
               f"general stock: {view.general_count}"]
     for i in range(view.players):
@@ -182,8 +182,7 @@ def private_screen(game_id: int, record: Record, state: BuildState, seat: int) -
     picture = _picture(record, state, seat, selected)
     hand = " ".join(card_label(c) for c in view.hand) or "(empty)"
     detail = table_detail(record, view) + f"\nyour hand: {hand}"
-    cards = [b for row in buttons for b in row if b.action.startswith("bsrc:")]
     return Screen("\n".join(lines), buttons, _key("bt-private", picture, seat),
                   lambda: render_buildten(picture), game_id, state.version,
-                  detail=detail, cards=cards, phase="game_over" if state.over else "play",
+                  detail=detail, phase="game_over" if state.over else "play",
                   notice=ui.notice)
