@@ -60,8 +60,8 @@ async def test_a_member_and_two_computers_finish_a_game_by_components(harness: H
     fake = harness.fake
     commands = {c["name"]: c for c in fake.guild_commands(GUILD)}
     new = next(o for o in commands["rummy"]["options"] if o["name"] == "new")
-    assert {"name": "Build-to-Ten", "value": "build-to-ten"} in new["options"][0]["choices"]
-    await harness.slash(ALICE, "new", {"rulebook": "build-to-ten"})
+    assert {"name": "Build-to-Ten", "value": "buildten"} in new["options"][0]["choices"]
+    await harness.slash(ALICE, "new", {"rulebook": "buildten"})
     lobby = live_table(fake, TABLE)
     assert lobby is not None and "Build-to-Ten" in lobby.content
     for level in ("medium", "easy"):
@@ -93,5 +93,5 @@ async def test_a_member_and_two_computers_finish_a_game_by_components(harness: H
     assert any("Game over" in m.content for m in fake.channel_messages(TABLE))
     for message in fake.channel_messages(TABLE, include_deleted=True):
         assert "your hand" not in message.content
-    board = await harness.slash(ALICE, None, {"rulebook": "build-to-ten"}, name="leaderboard")
+    board = await harness.slash(ALICE, None, {"rulebook": "buildten"}, name="leaderboard")
     assert "alice" in board[0] and "1 games" in board[0], board

@@ -161,7 +161,7 @@ async def test_a_whole_game_by_presses_against_computers_with_a_restart(hosted):
     gid = await open_with_computers(service, ["hard", "easy"])
     row = await service.store.get_game(gid)
     record = Record.from_dict(row.record)
-    assert record.game_name == "build-to-ten" and record.rulebook == "build-to-ten"
+    assert record.game_name == "build-to-ten" and record.rulebook == "buildten"
     assert [len(s) for s in row.record["state"]["stocks"]] == [15, 15, 15]
     row = await play_to_the_end(hosted, gid, restart_after=3)
     service = hosted["service"]
@@ -170,7 +170,7 @@ async def test_a_whole_game_by_presses_against_computers_with_a_restart(hosted):
     board = await service.command(ALICE, "leaderboard", "build-to-ten")
     assert "Alice" in board.reply and "1 games" in board.reply
     stats = await service.command(ALICE, "stats")
-    assert "build-to-ten" in stats.reply
+    assert "buildten" in stats.reply
     notes = [n.text for o in hosted["delivered"] for n in o.notes]
     assert any(t.startswith("🏁 Game over") for t in notes)
 
@@ -350,3 +350,21 @@ async def test_a_whole_game_in_the_terminal(sqlite_template, tmp_path):
     assert any(t.startswith("play ") for t in player.typed)  # typed moves
     assert any(t.isdigit() for t in player.typed)  # and numbered buttons
     assert not [line for line in player.out if line.startswith("✗")], out[-3000:]
+
+
+async def test_every_lobby_button_of_build_to_ten_is_one_the_parser_takes(hosted):
+    from bot.core.buttons import parse_action
+
+    service = hosted["service"]
+    out = await service.new_game(ALICE, "build-to-ten")
+    gid, version = out.game_id, out.group.version
+    screens_seen = [out.group]
+    for menu in ("rulebook", "options", "computer"):
+        shown = await service.press(ALICE, pack(gid, version, f"menu:{menu}"))
+        screens_seen.append(shown.group)
+        version = shown.group.version
+    actions = [b.action for s in screens_seen for row in s.buttons for b in row]
+    assert "rb:buildten" in actions and "cpu:hard" in actions
+    assert [a for a in actions if parse_action(a) is None] == []
+    picked = await service.press(ALICE, pack(gid, version, "rb:buildten"))
+    assert not picked.alert and "Build-to-Ten" in picked.group.text

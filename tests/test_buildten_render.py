@@ -40,7 +40,7 @@ def test_sizes_and_the_private_part():
 
 def test_screens_paint_a_real_game():
     state = new_game(3, 8)
-    record = Record(rulebook="build-to-ten", game_name="build-to-ten",
+    record = Record(rulebook="buildten", game_name="build-to-ten",
                     seats=[SeatInfo("Ann", "ann"), SeatInfo("Bo", "bo"),
                            SeatInfo("Computer 1", None, None, "hard")])
     record.state = state.to_dict()

@@ -125,6 +125,9 @@ class GameService:
         game = self.games.get(first.lower())
         if game is not None:
             return game, rest.strip() or None
+        for game in self.games.values():  # a variant's own name (a Discord choice's value)
+            if any(v.name == first.lower() for v in game.variants()):
+                return game, words
         return self.default_game, words or None
 
     @property

@@ -32,7 +32,8 @@ from . import narrate, screens
 from .texts import help_text, rules_text
 from .typed import TYPED_VERBS, TypedError, parse_typed
 
-NAME = "build-to-ten"
+NAME = "build-to-ten"  # the game's name: /newgame build-to-ten
+VARIANT = "buildten"  # its one variant (a button word: letters, digits, _), for leaderboards
 MAX_TIMEOUT_ACTIONS = 200  # a computer finishing a person's turn: far above a real turn
 
 
@@ -65,7 +66,7 @@ class BuildTenGame:
     max_seats = 4
     levels = LEVELS
     default_level = "medium"
-    default_variant = NAME
+    default_variant = VARIANT
     typed_verbs = TYPED_VERBS
     vocabulary: ClassVar[dict[str, tuple[str, ...]]] = {
         "bsrc": (IDX,), "bpile": (IDX,), "bdisc": (IDX,), "bjk": (IDX,), "bpass": (),
@@ -75,14 +76,14 @@ class BuildTenGame:
     # -- rules ------------------------------------------------------------------------
 
     def variants(self) -> Sequence[Variant]:
-        return (Variant(NAME, self.title, {}),)
+        return (Variant(VARIANT, self.title, {}),)
 
     def settings(self, variant: str | None, options: Mapping[str, Any]) -> Settings:
-        if variant not in (None, "", NAME):
+        if variant not in (None, "", NAME, VARIANT):
             raise ValueError(f"Build-to-Ten has no variant {variant!r}.")
         if options:
             raise ValueError(f"Build-to-Ten has no option {sorted(options)[0]!r}.")
-        return Settings(NAME, self.title, {})
+        return Settings(VARIANT, self.title, {})
 
     def to_move(self, state: Mapping[str, Any]) -> int | None:
         return None if state["over"] else state["turn"]

@@ -34,6 +34,6 @@ def help_text() -> str:
 
 
 def rules_text(variant: str | None) -> str:
-    if variant not in (None, "", "build-to-ten"):
+    if variant not in (None, "", "build-to-ten", "buildten"):
         raise ValueError(f"Build-to-Ten has no variant {variant!r}.")
     return RULES
