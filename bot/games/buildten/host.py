@@ -27,20 +27,36 @@ from engine.buildten import (
 )
 from engine.buildten.actions import NEW_PILE
 from engine.buildten.ai import LEVELS, choose_action
+from lessons import buildten as lesson
 
 from . import narrate, screens
 from .texts import help_text, rules_text
 from .typed import TYPED_VERBS, TypedError, parse_typed
 
 NAME = "build-to-ten"  # the game's name: /newgame build-to-ten
-VARIANT = "buildten"  # its one variant (a button word: letters, digits, _), for leaderboards
+VARIANT = "buildten"  # the game (a button word: letters, digits, _), for leaderboards
+LESSON = "buildten_lesson"  # the lesson: the worked example in a real game against a computer
+LESSON_WORDS = ("lesson", LESSON)
+SETTLE = -1  # _advance's lesson step: the current one, passed over where it can't be met
 MAX_TIMEOUT_ACTIONS = 200  # a computer finishing a person's turn: far above a real turn
 
 
 def _state(record: Record) -> BuildState:
     if record.state is None:
         raise Refusal("The game hasn't started yet.")
-    return BuildState.from_dict(record.state)
+    return BuildState.from_dict({k: v for k, v in record.state.items() if k != "lesson"})
+
+
+def _lesson(record: Record) -> int | None:
+    """The lesson step the learner is at (None: no lesson, or it is over)."""
+    return record.state.get("lesson") if record.state else None
+
+
+def _save(record: Record, state: BuildState, lesson: int | None) -> None:
+    """The hosted state: the engine's, plus the lesson step in a lesson game."""
+    record.state = state.to_dict()
+    if record.rulebook == LESSON:
+        record.state["lesson"] = lesson
 
 
 def _names(record: Record) -> dict[int, str]:
@@ -76,13 +92,15 @@ class BuildTenGame:
     # -- rules ------------------------------------------------------------------------
 
     def variants(self) -> Sequence[Variant]:
-        return (Variant(VARIANT, self.title, {}),)
+        return (Variant(VARIANT, self.title, {}), Variant(LESSON, lesson.TITLE, {}))
 
     def settings(self, variant: str | None, options: Mapping[str, Any]) -> Settings:
-        if variant not in (None, "", NAME, VARIANT):
-            raise ValueError(f"Build-to-Ten has no variant {variant!r}.")
+        if variant not in (None, "", NAME, VARIANT, *LESSON_WORDS):
+            raise ValueError(f"Build-to-Ten has no variant {variant!r} (there is: lesson).")
         if options:
             raise ValueError(f"Build-to-Ten has no option {sorted(options)[0]!r}.")
+        if variant in LESSON_WORDS:
+            return Settings(LESSON, lesson.TITLE, {})
         return Settings(VARIANT, self.title, {})
 
     def to_move(self, state: Mapping[str, Any]) -> int | None:
@@ -107,11 +125,21 @@ class BuildTenGame:
 
     def start(self, table: Table) -> Outcome:
         record = table.record
-        state = new_game(len(record.seats), record.seed)
-        record.state = state.to_dict()
-        first = screens.seat_label(record, state.first)
-        record.add_log(f"Build-to-Ten for {state.players}: {first} shows the highest card "
-                       "and starts")
+        if record.rulebook == LESSON:
+            seats = record.seats
+            if len(seats) != 2 or seats[0].is_computer or not seats[1].is_computer:
+                raise Refusal("The lesson is for one person and one computer: add a computer "
+                              "(🤖), then Start.")
+            state = lesson.lesson_position(record.seed)
+            _save(record, state, 0)
+            record.seat_ui(lesson.LEARNER).notice = lesson.INTRO
+            record.add_log("Build-to-Ten lesson: the worked example, then a real game")
+        else:
+            state = new_game(len(record.seats), record.seed)
+            _save(record, state, None)
+            first = screens.seat_label(record, state.first)
+            record.add_log(f"Build-to-Ten for {state.players}: {first} shows the highest card "
+                           "and starts")
         table.turn_started(self.to_move(record.state))
         return self._everything(table, state, reply="The game starts!", new=True)
 
@@ -247,8 +275,16 @@ class BuildTenGame:
         return out
 
     def _act(self, table: Table, state: BuildState, act: Action, user: str) -> Outcome:
-        """Apply one action for a person and describe what changed."""
+        """Apply one action for a person and describe what changed (in a lesson: only the
+        moves the step takes; the engine judges them, the step says when its goal is met)."""
         ui = table.record.seat_ui(act.seat)
+        step_no = _lesson(table.record) if act.seat == lesson.LEARNER else None
+        step = lesson.STEPS[step_no] if step_no is not None else None
+        if step is not None and not step.allows(act):
+            ui.notice = "📘 " + step.nudge
+            out = self._mine(table, state, act.seat, user)
+            out.reply, out.alert = step.nudge, False
+            return out
         try:
             new, events = apply(state, act)
         except IllegalAction as error:
@@ -258,13 +294,25 @@ class BuildTenGame:
             return out
         ui.selected, ui.mode = [], "main"
         table.record.seats[act.seat].timeouts = 0
-        return self._advance(table, state, new, events)
+        if step is None or step_no is None:
+            return self._advance(table, state, new, events)
+        done = lesson.met(step, new, events)
+        after = lesson.settle(step_no + 1 if done else step_no, new)
+        out = self._advance(table, state, new, events, lesson_step=after)
+        if done:
+            ui.notice = step.success + ("\n" + lesson.DONE if after is None else "")
+            out.private[user] = screens.private_screen(table.game_id, table.record, new,
+                                                       act.seat)
+        return out
 
     def _advance(self, table: Table, old: BuildState, new: BuildState,
-                 events: list[Event]) -> Outcome:
-        """Store the new state and build the screens that changed."""
+                 events: list[Event], *, lesson_step: int | None = SETTLE) -> Outcome:
+        """Store the new state and build the screens that changed (a lesson's step: given,
+        or the current one passed over where it can't be met any more)."""
         record, game_id = table.record, table.game_id
-        record.state = new.to_dict()
+        if lesson_step == SETTLE:
+            lesson_step = lesson.settle(_lesson(record), new)
+        _save(record, new, lesson_step)
         for line in narrate.log_lines(events, _names(record)):
             record.add_log(line)
         if new.turn != old.turn or new.over:

@@ -11,6 +11,7 @@ from engine.buildten import BuildState, BuildView, card_label, is_joker, player_
 from engine.buildten.cards import face, fits, joker_kind
 from engine.buildten.rules import joker_targets
 from engine.buildten.state import MAX_BUILD_PILES, MAX_DISCARD_PILES
+from lessons import buildten as lesson
 from render.buildten import BuildPicture, SeatPicture, render_buildten
 
 TITLE = "Build-to-Ten"
@@ -161,6 +162,9 @@ def private_screen(game_id: int, record: Record, state: BuildState, seat: int) -
                                                   *(p[-1] for p in view.discards[seat])):
         selected = None  # an old choice (the card has moved): start afresh
     lines = []
+    step = record.state.get("lesson") if record.state else None
+    if step is not None and seat == lesson.LEARNER and not state.over:
+        lines.append(f"📘 Lesson {step + 1}/{len(lesson.STEPS)}: {lesson.STEPS[step].text}")
     if ui.notice:
         lines.append(ui.notice)
     if state.over:

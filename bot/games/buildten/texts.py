@@ -4,6 +4,7 @@ from __future__ import annotations
 
 HELP = """🔟 Build-to-Ten — a build-pile card game for 2–4 in this chat.
 /newgame build-to-ten — open a game here · /join, /leave · /endgame (the host)
+/newgame build-to-ten lesson — learn it: the worked example in a real game against a computer
 /rules build-to-ten — how to play · /leaderboard build-to-ten · /stats
 In our private chat a move is two taps: a card (your face-up stock card, a hand card or a
 discard top), then where it goes (a build pile; for a joker, a player). End your turn with a
