@@ -15,7 +15,7 @@ import pytest
 
 from bot.core.buttons import pack, parse
 from bot.core.hosting import Table
-from bot.core.record import Record
+from bot.core.record import Record, SeatInfo
 from bot.core.service import Actor, GameService
 from bot.core.views import Outcome
 from bot.games import default_games
@@ -373,3 +373,21 @@ async def test_every_lobby_button_of_build_to_ten_is_one_the_parser_takes(hosted
     assert [a for a in actions if parse_action(a) is None] == []
     picked = await service.press(ALICE, pack(gid, version, "rb:buildten"))
     assert not picked.alert and "Build-to-Ten" in picked.group.text
+
+
+def test_a_card_that_fits_nowhere_says_so():
+    from bot.core.buttons import Press
+    from bot.core.hosting import Refusal
+
+    state = scripted([["10C"], ["9S"]], [["9C", "4D"], []], builds=[["AS", "2S"]])
+    record = Record(rulebook="buildten", game_name="build-to-ten",
+                    seats=[SeatInfo("Ann", "ann"), SeatInfo("Bo", "bo")])
+    record.state = state.to_dict()
+    table = Table(1, record, lambda: 0.0)
+    game = default_games()["build-to-ten"]
+    with pytest.raises(Refusal, match="10♣ fits no build pile now \\(pile 1 needs 3\\)"):
+        game.press(table, 0, "ann", Press(1, state.version, "bsrc", (0,)))
+    out = game.press(table, 0, "ann", Press(1, state.version, "bsrc", (1,)))  # the 9♣
+    screen = out.private["ann"]
+    assert "fits no build pile now: discard it" in screen.text
+    assert [b.action for r in screen.buttons for b in r] == ["bdisc:4", "cancel"]

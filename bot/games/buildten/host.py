@@ -178,6 +178,10 @@ class BuildTenGame:
             if card is None:
                 raise Refusal("That card isn't there any more.",
                               outcome=self._mine(table, state, seat, user))
+            if card not in view.hand and not screens.fitting_piles(view, card):
+                needs = ", ".join(f"pile {i + 1} needs {len(b) + 1}"
+                                  for i, b in enumerate(view.builds)) or "no pile yet"
+                raise Refusal(f"The {card_label(card)} fits no build pile now ({needs}).")
             ui.selected, ui.mode = [card], "target"
             return self._mine(table, state, seat, user)
         if verb == "bpass":

@@ -104,6 +104,14 @@ def table_screen(game_id: int, record: Record, state: BuildState) -> Screen:
                   detail=detail, phase="game_over" if state.over else "play")
 
 
+def fitting_piles(view: BuildView, card: str) -> list[int]:
+    """The build piles `card` fits (NEW for a new one)."""
+    out = [i for i, b in enumerate(view.builds) if fits(card, len(b) + 1)]
+    if len(view.builds) < MAX_BUILD_PILES and fits(card, 1):
+        out.append(NEW)
+    return out
+
+
 def _source_buttons(view: BuildView) -> list[list[Button]]:
     me = view.seat
     top = []
@@ -136,10 +144,9 @@ def _target_buttons(record: Record, state: BuildState, view: BuildView,
             for t in targets
         ])
     else:
-        piles = [Button(f"▶ pile {i + 1} ({len(b) + 1})", f"bpile:{i}")
-                 for i, b in enumerate(view.builds) if fits(card, len(b) + 1)]
-        if len(view.builds) < MAX_BUILD_PILES and fits(card, 1):
-            piles.append(Button("▶ new pile", f"bpile:{NEW}"))
+        piles = [Button("▶ new pile" if i == NEW else
+                        f"▶ pile {i + 1} ({len(view.builds[i]) + 1})", f"bpile:{i}")
+                 for i in fitting_piles(view, card)]
         if piles:
             rows.append(piles)
     if card in view.hand:
@@ -178,10 +185,15 @@ def private_screen(game_id: int, record: Record, state: BuildState, seat: int) -
                      "discard top — then where it goes. End with a discard.")
         buttons = _source_buttons(view)
     else:
-        lines.append(f"{card_label(selected)}: where to? "
-                     + ("Tap a player." if is_joker(selected) else
-                        "A build pile ▶, or discard it ⤵ to end your turn."
-                        if selected in view.hand else "A build pile ▶."))
+        if is_joker(selected):
+            where = "Tap a player."
+        elif not fitting_piles(view, selected):
+            where = "It fits no build pile now: discard it ⤵ to end your turn, or ✖ Cancel."
+        elif selected in view.hand:
+            where = "A build pile ▶, or discard it ⤵ to end your turn."
+        else:
+            where = "A build pile ▶."
+        lines.append(f"{card_label(selected)}: where to? {where}")
         buttons = _target_buttons(record, state, view, selected)
     picture = _picture(record, state, seat, selected)
     hand = " ".join(card_label(c) for c in view.hand) or "(empty)"
