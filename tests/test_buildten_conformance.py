@@ -101,3 +101,57 @@ def test_simulate_exits_non_zero_on_a_violation(monkeypatch, capsys):
     monkeypatch.setattr(playout, "state_errors", lambda s: real(s) or ["planted"])
     assert main(["simulate", "--game", "build-to-ten", "--games", "1"]) == 1
     assert "planted" in capsys.readouterr().out
+
+
+def _screen_cards(state: BuildState, seat: int | None) -> list[str]:
+    """Every card label a seat's screen (None: the group's) may show: face-up cards, discard
+    piles, build piles, and the seat's own hand."""
+    from engine.buildten import card_label
+
+    cards = [c for c in (state.face_up(i) for i in range(state.players)) if c]
+    cards += [c for piles in state.discards for p in piles for c in p]
+    cards += [c for b in state.builds for c in b]
+    if seat is not None:
+        cards += state.hands[seat]
+    return sorted(card_label(c) for c in cards)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_screens_show_each_seat_only_what_it_may_see(seed):
+    import re
+
+    from bot.core.record import Record, SeatInfo
+    from bot.games.buildten import screens
+
+    levels = ["hard", "medium", "easy"]
+    record = Record(rulebook="buildten", game_name="build-to-ten",
+                    seats=[SeatInfo(n, n.lower()) for n in ("Ann", "Bo", "Cy")])
+    state = new_game(3, seed)
+    label = re.compile(r"(?:10|[2-9AQK])[♠♥♦♣]|shift joker|swap joker")
+    while not state.over:
+        record.state = state.to_dict()
+        for seat in (None, 0, 1, 2):
+            screen = (screens.table_screen(1, record, state) if seat is None
+                      else screens.private_screen(1, record, state, seat))
+            shown = sorted(label.findall(screen.detail))
+            allowed = _screen_cards(state, seat)
+            assert all(shown.count(c) <= allowed.count(c) for c in shown), (seat, shown)
+            picture = screens._picture(record, state, seat)
+            assert (picture.hand is None) == (seat is None)
+        action = choose_action(player_view(state, state.turn), levels[state.turn])
+        state, _ = apply(state, action)
+
+
+def test_the_screen_check_finds_a_planted_hand_leak(monkeypatch):
+    from bot.games.buildten import screens
+    from engine.buildten import card_label
+
+    real = screens.table_detail
+
+    def leaky(record, view):  # the group's detail names seat 1's hand
+        return real(record, view) + " " + " ".join(
+            card_label(c) for c in record.state["hands"][1])
+
+    monkeypatch.setattr(screens, "table_detail", leaky)
+    with pytest.raises(AssertionError):
+        test_the_screens_show_each_seat_only_what_it_may_see(1)
