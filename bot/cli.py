@@ -98,7 +98,7 @@ def _play(args: argparse.Namespace, options: dict) -> int:
 
     computers, you_first = parse_seats(args.seats)
     if args.game == "build-to-ten":
-        args.rulebook = "build-to-ten"  # its one variant (the core opens a game by its name)
+        args.rulebook = "build-to-ten"  # the game's name: the core opens that game
     else:
         get_rulebook(args.rulebook, **options)  # unknown options: a clear error before any game
     data = Path(args.data)

@@ -22,7 +22,9 @@ HELP = """🃏 **Rummy Table** — rearrangement rummy in this channel.
 Your cards come by DM: pick cards in the menu, then New group / Add to / Take from / Auto-place,
 and Done. You can also type moves there: `lay 7H 8H 9H` · `add B 10H` · `move B:QS A` ·
 `split B 4` · `take B QS` · `done` · `reset` · `draw` · `pass`.
-DMs closed? Press **Show my hand** / **My cards** and your cards show here, only to you."""
+DMs closed? Press **Show my hand** / **My cards** and your cards show here, only to you.
+Also here: **Build-to-Ten** (`/rummy new` → Build-to-Ten, or its lesson): a card, then where it
+goes; typed: `play 7h 2` · `discard 9c 1` · `joker shift 2` · `hint`."""
 
 
 def add_commands(tree: app_commands.CommandTree, adapter: DiscordAdapter) -> None:
