@@ -391,3 +391,13 @@ def test_a_card_that_fits_nowhere_says_so():
     screen = out.private["ann"]
     assert "fits no build pile now: discard it" in screen.text
     assert [b.action for r in screen.buttons for b in r] == ["bdisc:4", "cancel"]
+
+
+async def test_every_variant_has_rules_and_a_leaderboard(hosted):
+    service = hosted["service"]
+    game = default_games()["build-to-ten"]
+    for variant in game.variants():
+        out = await service.command(ALICE, "rules", variant.name)
+        assert not out.alert and "Q and K" in out.reply, variant.name
+        board = await service.command(ALICE, "leaderboard", variant.name)
+        assert "Leaderboard" in board.reply, board.reply

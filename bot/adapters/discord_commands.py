@@ -33,6 +33,9 @@ def add_commands(tree: app_commands.CommandTree, adapter: DiscordAdapter) -> Non
         app_commands.Choice(name=v.title, value=v.name)
         for game in adapter.service.games.values() for v in game.variants()
     ][:25]
+    # the lesson service's lessons are the default game's (the rummy rulebooks)
+    lessons = [app_commands.Choice(name=v.title, value=v.name)
+               for v in adapter.service.default_game.variants()][:25]
     rummy = app_commands.Group(name="rummy", description="Rearrangement rummy in this channel")
 
     @rummy.command(name="new", description="Open a game in this channel")
@@ -69,7 +72,7 @@ def add_commands(tree: app_commands.CommandTree, adapter: DiscordAdapter) -> Non
 
     @rummy.command(name="lesson", description="Learn to play, step by step, in your DMs")
     @app_commands.describe(rulebook="The rules to learn (default: Manipulation)")
-    @app_commands.choices(rulebook=rulebooks)
+    @app_commands.choices(rulebook=lessons)
     async def lesson(interaction: discord.Interaction, rulebook: str | None = None) -> None:
         await adapter.lesson(interaction, rulebook or "")
 

@@ -35,6 +35,6 @@ def help_text() -> str:
 
 
 def rules_text(variant: str | None) -> str:
-    if variant not in (None, "", "build-to-ten", "buildten"):
+    if variant not in (None, "", "build-to-ten", "buildten", "lesson", "buildten_lesson"):
         raise ValueError(f"Build-to-Ten has no variant {variant!r}.")
     return RULES
