@@ -19,6 +19,7 @@ from ..melds import Reading, arrange
 from ..rulebooks import Rulebook
 from .columns import WORK
 from .fast import solve_fast, trim_caches
+from .initial import best_meld
 from .model import (
     NF,
     Position,
@@ -92,7 +93,22 @@ def find_move(
         if select is not None or any(c.is_joker for c in require):
             raise ValueError("require names hand cards other than jokers, without select")
         require = _selected(hand, require)
-    memo = NO_LAY_MEMO and not reference
+    if rulebook.first_lay_points and not first_lay_done:  # Rummikub's initial meld
+        return _initial_meld(rulebook, table, hand, objective, select, require)
+    if rulebook.joker_rule == "rack-frees" or rulebook.ace == "wrap":
+        return _tile_move(rulebook, table, hand, objective=objective, singles=singles,
+                          select=select, require=require, reference=reference, effort=effort)
+    return _find_move(rulebook, table, hand, objective=objective, first_lay_done=first_lay_done,
+                      singles=singles, select=select, require=require, reference=reference,
+                      effort=effort)
+
+
+def _find_move(rulebook: Rulebook, table: list[list[Card]], hand: list[Card], *, objective: str,
+               first_lay_done: bool, singles: Sequence[Card], select: list[Card] | None,
+               require: Sequence[Card], reference: bool, effort: int | None,
+               freeing: bool = True) -> Move | None:
+    """find_move after its arguments are checked (`freeing`: see model.build_problems)."""
+    memo = NO_LAY_MEMO and not reference and freeing
     key = _position_key(rulebook, table, hand, first_lay_done, singles) if memo else None
     if key is not None and _known_no_lay(key):
         return None
@@ -109,8 +125,10 @@ def find_move(
             return Move(tuple(tuple(g) for g in new_table), placed, check.changed,
                         check.needs_rearranging, hint)
     card_value, joker_value = _values(rulebook)
-    problems = build_problems(rulebook, pos, objective, first_lay_done)
-    if reference:  # the exhaustive search alone: the benchmark's and the tests' yardstick
+    problems = build_problems(rulebook, pos, objective, first_lay_done, freeing=freeing)
+    # the exhaustive search alone: the benchmark's and the tests' yardstick, and the one
+    # search that knows runs past 13 (wrap)
+    if reference or rulebook.ace == "wrap":
         best = None
         for problem in problems:
             sol = solve_simple(problem, objective, card_value, joker_value)
@@ -141,6 +159,74 @@ def find_move(
     if not best[2].exact:
         STATS["cut"] += 1
     return _rebuild(rulebook, pos, best[1], best[2], objective)
+
+
+def _initial_meld(rulebook: Rulebook, table: list[list[Card]], hand: list[Card], objective: str,
+                  select: list[Card] | None, require: Sequence[Card]) -> Move | None:
+    """Rummikub's initial meld (engine/solver/initial.py): the table stays as it is and new
+    groups from the rack reach `first_lay_points`; None is a proof there is none."""
+    groups = best_meld(rulebook.ace, hand, need=rulebook.first_lay_points, objective=objective,
+                       select=select, require=require)
+    if groups is None:
+        return None
+    pool: dict[int, list[Card]] = {}
+    jokers: list[Card] = []
+    for card in (select if select is not None else hand):
+        if card.is_joker:
+            jokers.append(card)
+        else:
+            pool.setdefault(card_face(card), []).append(card)
+    for card in reversed(list(require)):  # required tiles go first
+        faces = pool.get(card_face(card), [])
+        if card in faces:
+            faces.remove(card)
+            faces.insert(0, card)
+    new_groups = []
+    placed: list[Card] = []
+    for t, joker_slots in groups:
+        cards = []
+        for face, joker in zip(t.faces, joker_slots, strict=True):
+            if joker:
+                physical = jokers.pop(0)
+                placed.append(physical)
+                cards.append(_designate(physical, face))
+            else:
+                physical = pool[face].pop(0)
+                placed.append(physical)
+                cards.append(physical)
+        new_groups.append(tuple(_arrange(cards, t)))
+    ids = {id(c) for c in placed}
+    laid = tuple(c for c in hand if id(c) in ids)
+    new_table = tuple(tuple(g) for g in table) + tuple(new_groups)
+    hint = laid[0] if objective == "hint" else None
+    return Move(new_table, laid, (), False, hint)
+
+
+def _tile_move(rulebook: Rulebook, table: list[list[Card]], hand: list[Card], **options
+               ) -> Move | None:
+    """Rummikub after the initial meld. The search models a freed joker as one more joker to
+    lay; the rule that it must go into a new combination with two tiles from the rack is
+    checked on the answer, and an answer that breaks it gives way to the best lay that frees
+    no joker. With `wrap=on` the search is the reference one (its groups include the runs
+    past 13), after the column search's non-wrapping answer if that is legal already."""
+    from ..moves import check_move
+
+    def legal(move: Move | None) -> bool:
+        if move is None:
+            return False
+        check = check_move(rulebook, table, hand, [list(g) for g in move.new_table])
+        return check.ok
+
+    if rulebook.ace == "wrap" and options["objective"] in ("any", "hint"):
+        low = replace(rulebook, ace="low")
+        move = _find_move(low, table, hand, first_lay_done=True, **options)
+        if legal(move):
+            return move
+    move = _find_move(rulebook, table, hand, first_lay_done=True, **options)
+    if move is None or legal(move):
+        return move
+    move = _find_move(rulebook, table, hand, first_lay_done=True, freeing=False, **options)
+    return move if legal(move) else None
 
 
 def no_lay_proved(
@@ -504,7 +590,7 @@ def _designate(joker: Card, f: int) -> Card:
 
 
 def _arrange(cards: list[Card], t) -> list[Card]:
-    return arrange(cards, Reading(t.kind, (), t.start))
+    return arrange(cards, Reading(t.kind, (), t.start, wrap=t.wrap))
 
 
 def _key(group: Sequence[Card]) -> tuple[str, ...]:

@@ -65,10 +65,14 @@ class Template:
     start: int  # runs: value of the lowest card (1..12), sets: 0
     suit: int  # runs: suit index, sets: -1
     rank: int  # sets: the rank, runs: 0
+    wrap: bool = False  # a run that goes on from 13 to 1 (ace policy "wrap", Rummikub)
 
 
 def value_range(ace: AcePolicy) -> tuple[int, int]:
-    return {"high": (2, 14), "low": (1, 13), "either": (1, 14), "ends": (1, 14)}[ace]
+    """The run values an ace policy uses ("wrap": those of "low"; its runs past 13 come on
+    top, `templates`)."""
+    return {"high": (2, 14), "low": (1, 13), "either": (1, 14), "ends": (1, 14),
+            "wrap": (1, 13)}[ace]
 
 
 @cache
@@ -83,6 +87,12 @@ def templates(ace: AcePolicy) -> tuple[Template, ...]:
                     continue
                 faces = tuple(value_face(v, s) for v in range(a, b + 1))
                 out.append(Template("run", faces, tuple(sorted(faces)), a, s, 0))
+    if ace == "wrap":  # 12-13-1, 13-1-2, …: at most 13 tiles
+        for s in range(4):
+            for n in range(3, 14):
+                for a in range(15 - n, 14):
+                    faces = tuple(value_face((a + i - 1) % 13 + 1, s) for i in range(n))
+                    out.append(Template("run", faces, tuple(sorted(faces)), a, s, 0, True))
     for rank in range(1, 14):
         for n in (3, 4):
             for suits in combinations(range(4), n):
@@ -184,10 +194,12 @@ def build_problems(
     first_lay_done: bool,
     *,
     lock_immobile: bool = False,
+    freeing: bool = True,
 ) -> list[Problem]:
     """Every joker case of the position (see module doc); empty when none can be legal.
     `lock_immobile`: Vatican's unfreed jokers lock their groups as in Tahiti (only grown by
-    hand cards): a narrower but simpler problem, every answer of which is legal."""
+    hand cards): a narrower but simpler problem, every answer of which is legal.
+    `freeing=False`: no table joker is freed (Rummikub's fallback, engine/solver)."""
     ace = rulebook.ace
     table_groups = pos.table
     singles_set = set(pos.singles_idx)
@@ -229,9 +241,9 @@ def build_problems(
     freeable: list[int] = []
     always_free: set[int] = set()
     for f in joker_faces:
-        if rule != "locks-group" and (table[f] or single[f]):
+        if rule not in ("locks-group", "rack-frees") and (table[f] or single[f]):
             always_free.add(f)  # a real card of that face is (and stays) on the table
-        elif hand[f]:
+        elif hand[f] and freeing:
             freeable.append(f)
 
     triples: list[tuple[int, int] | None] = [None]
@@ -344,6 +356,8 @@ def _locked_cases(base: Problem, locks: bool, table_groups, jokers, freed, hand
 def prune_unplaceable(p: Problem) -> None:
     """Drop optional hand cards and singles that fit no group even with every other card at
     hand (a necessary condition, repeated until nothing changes): fewer cards to search."""
+    if p.ace == "wrap":
+        return  # _fits_somewhere knows no run past 13: nothing is dropped
     fixed_at = Counter(fj.face for fj in p.fixed)
     low, high = value_range(p.ace)
     wild = p.wild_m + p.wild_o
