@@ -63,8 +63,9 @@ def new_game(
     number of seats (or a list, one item per seat)."""
     rules = rulebook if isinstance(rulebook, Rulebook) else get_rulebook(rulebook, **options)
     n = seats if isinstance(seats, int) else len(seats)
-    if not MIN_SEATS <= n <= MAX_SEATS:
-        raise ValueError(f"A game needs {MIN_SEATS} to {MAX_SEATS} seats, not {n}")
+    most = min(MAX_SEATS, rules.max_players)
+    if not MIN_SEATS <= n <= most:
+        raise ValueError(f"{rules.title} needs {MIN_SEATS} to {most} seats, not {n}")
     return start_game(rules, n, seed)
 
 

@@ -94,6 +94,7 @@ class Rulebook:
     length: GameLength = "single"
     play_to: int = 0
     knock_limit: int = 0
+    max_players: int = 5
     tiles: bool = False  # played with Rummikub tiles (engine/tiles.py), not cards
     starting_draw: bool = False  # each seat draws a tile: the highest starts (RULES.md §5)
     first_lay_points: int = 0  # the first lay (initial meld) is worth at least this much
@@ -259,6 +260,7 @@ _BASE: dict[str, Rulebook] = {
         "Rummikub",
         hand_size=14,
         ace="low",
+        max_players=4,
         turn="draw-or-play",
         jokers=2,
         joker_rule="rack-frees",

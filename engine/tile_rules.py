@@ -21,7 +21,8 @@ Group = Sequence[Card]
 
 
 def _key(group: Group) -> tuple[str, ...]:
-    return tuple(sorted(c.play_face if c.is_joker else c.face for c in group))
+    """A group as laid: a joker standing for 7R (`*7R`) is not the 7R itself."""
+    return tuple(sorted(map(str, group)))
 
 
 def _faces(group: Group) -> Counter[str]:
