@@ -72,6 +72,12 @@ def _fail(code: str, reason: str, **params: Any) -> MoveCheck:
     return MoveCheck(False, reason, code=code, params=params)
 
 
+def _refused(fault: tuple[str, str, dict[str, Any]]) -> MoveCheck:
+    """A failed check from engine/tile_rules.py (its codes are literals there)."""
+    code, reason, params = fault
+    return MoveCheck(False, reason, code=code, params=params)
+
+
 def _faces(cards: Sequence[Card]) -> Counter[str]:
     return Counter(c.face for c in cards)
 
@@ -153,8 +159,7 @@ def check_move(
     if rulebook.first_lay_points and not first_lay_done:
         fault = initial_meld_fault(rulebook, table, new_table, placed_faces)
         if fault is not None:
-            code, reason, params = fault
-            return _fail(code, reason, **params)
+            return _refused(fault)
     refused = _joker_rules(rulebook, table, new_table, placed_faces)
     if refused is not None:
         return refused
@@ -250,10 +255,7 @@ def _joker_rules(
         return None
     if rulebook.joker_rule == "rack-frees":  # Rummikub: engine/tile_rules.py
         fault = joker_fault(table, new_table, placed)
-        if fault is None:
-            return None
-        code, reason, params = fault
-        return _fail(code, reason, **params)
+        return None if fault is None else _refused(fault)
     new_real = Counter(c.face for g in new_table for c in g if not c.is_joker)
     if rulebook.joker_rule == "locks-group":
         # Tahiti: only the real card laid from the hand frees a joker.

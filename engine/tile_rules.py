@@ -20,6 +20,13 @@ from .rulebooks import Rulebook
 Group = Sequence[Card]
 
 
+Fault = tuple[str, str, dict[str, Any]]  # (engine/reasons.py code, sentence, params)
+
+
+def _fail(code: str, reason: str, **params: Any) -> Fault:
+    return (code, reason, params)
+
+
 def _key(group: Group) -> tuple[str, ...]:
     """A group as laid: a joker standing for 7R (`*7R`) is not the 7R itself."""
     return tuple(sorted(map(str, group)))
@@ -64,17 +71,17 @@ def meld_value(rulebook: Rulebook, group: Group) -> int:
 def initial_meld_fault(
     rulebook: Rulebook, table: Sequence[Group], new_table: Sequence[Group],
     placed: Counter[str],
-) -> tuple[str, str, dict[str, Any]] | None:
+) -> Fault | None:
     """Why this lay is no initial meld (code, sentence, params), or None when it is one: new
     combinations from the rack alone worth `first_lay_points`, the table's combinations left
     as they were (decision 2) — with `initial_may_add` anything else once those are down."""
     need = rulebook.first_lay_points
     changed, fresh = new_groups(table, new_table)
     if changed and not rulebook.initial_may_add:
-        return ("initial_meld_table_touched",
-                "Your initial meld must be new combinations from your rack only: the table's "
-                "combinations can't be changed or added to on that turn",
-                {"groups": changed})
+        return _fail("initial_meld_table_touched",
+                     "Your initial meld must be new combinations from your rack only: the "
+                     "table's combinations can't be changed or added to on that turn",
+                     groups=changed)
     # The new combinations made of rack tiles alone; the best set of them that the rack's
     # laid tiles can all fill at once is the initial meld (without may_add: all of them).
     own = [i for i in fresh if all(placed[f] >= n for f, n in _faces(new_table[i]).items())]
@@ -85,10 +92,10 @@ def initial_meld_fault(
             if all(placed[f] >= n for f, n in used.items()):
                 best = max(best, sum(meld_value(rulebook, new_table[i]) for i in chosen))
     if best < need:
-        return ("initial_meld_too_low",
-                f"Your initial meld must be worth at least {need} from your rack alone "
-                f"(this is {best})",
-                {"value": best, "need": need})
+        return _fail("initial_meld_too_low",
+                     f"Your initial meld must be worth at least {need} from your rack alone "
+                     f"(this is {best})",
+                     value=best, need=need)
     return None
 
 
@@ -105,7 +112,7 @@ def freeing_faces(table_group: Group, joker: Card) -> set[str]:
 
 def joker_fault(
     table: Sequence[Group], new_table: Sequence[Group], placed: Counter[str]
-) -> tuple[str, str, dict[str, Any]] | None:
+) -> Fault | None:
     """Rummikub's table jokers (decision 3), or None when they are kept: each keeps its tile
     (wherever its combination goes) unless a tile laid from the rack frees it, and a freed
     joker goes into a combination new to the table holding at least two tiles from the rack."""
@@ -121,10 +128,10 @@ def joker_fault(
                 continue
             frees = sorted(f for f in freeing_faces(group, joker) if spare[f] > 0)
             if not frees:
-                return ("joker_needs_rack_tile",
-                        f"The joker standing for {face} keeps standing for it: only that tile "
-                        "laid from your rack frees it",
-                        {"face": face})
+                return _fail("joker_needs_rack_tile",
+                             f"The joker standing for {face} keeps standing for it: only that "
+                             "tile laid from your rack frees it",
+                             face=face)
             spare[frees[0]] -= 1
             freed += 1
     if not freed:
@@ -143,8 +150,8 @@ def joker_fault(
         elif home:
             homes += 1
     if homes < freed:
-        return ("freed_joker_needs_new_group",
-                "A joker you free must go, this same move, into a new combination with at "
-                "least two tiles from your rack",
-                {"freed": freed})
+        return _fail("freed_joker_needs_new_group",
+                     "A joker you free must go, this same move, into a new combination with "
+                     "at least two tiles from your rack",
+                     freed=freed)
     return None
