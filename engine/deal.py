@@ -32,8 +32,8 @@ def starting_draw(rulebook: Rulebook, players: int, seed: int) -> tuple[int, lis
     """Rummikub's starting draw (RULES.md §5, decision 4): each seat draws a tile, the highest
     number starts; a seat that draws a joker draws again, and seats tied for the highest draw
     again among themselves. The tiles then go back (the deal shuffles its own). Returns the
-    starter and the draws, one list of tile tokens per seat (None-free: seats that stopped
-    drawing have shorter lists)."""
+    starter and the draws, one list of faces (`11B`, `*`) per seat — faces, not tokens: the
+    tiles went back, so which copy was drawn says nothing (and must not look like a place)."""
     decks, jokers = rulebook.deck_for(players)
     pool = rulebook.make_deck(decks, jokers)
     random.Random(f"rummy:{seed}:starting-draw").shuffle(pool)
@@ -43,10 +43,10 @@ def starting_draw(rulebook: Rulebook, players: int, seed: int) -> tuple[int, lis
         numbers = {}
         for seat in contenders:
             tile = pool.pop()
-            drawn[seat].append(tile.token)
+            drawn[seat].append(tile.face)
             while tile.is_joker:  # a joker is no number: draw again
                 tile = pool.pop()
-                drawn[seat].append(tile.token)
+                drawn[seat].append(tile.face)
             numbers[seat] = tile.rank
         top = max(numbers.values())
         contenders = [seat for seat in contenders if numbers[seat] == top]

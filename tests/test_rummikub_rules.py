@@ -102,7 +102,7 @@ def test_starting_draw_highest_starts_jokers_and_ties_draw_again():
     tied = jokers = 0
     for seed in range(300):
         starter, draws = starting_draw(RK, 4, seed)
-        tiles = [[Card.from_token(t) for t in d] for d in draws]
+        tiles = [parse_tiles(d) for d in draws]
         assert not tiles[starter][-1].is_joker  # a joker is drawn again
         first = [next(t.rank for t in d if not t.is_joker) for d in tiles]
         assert first[starter] == max(first)  # the highest number of the first draw

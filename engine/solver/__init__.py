@@ -126,9 +126,7 @@ def _find_move(rulebook: Rulebook, table: list[list[Card]], hand: list[Card], *,
                         check.needs_rearranging, hint)
     card_value, joker_value = _values(rulebook)
     problems = build_problems(rulebook, pos, objective, first_lay_done, freeing=freeing)
-    # the exhaustive search alone: the benchmark's and the tests' yardstick, and the one
-    # search that knows runs past 13 (wrap)
-    if reference or rulebook.ace == "wrap":
+    if reference:  # the exhaustive search alone: the benchmark's and the tests' yardstick
         best = None
         for problem in problems:
             sol = solve_simple(problem, objective, card_value, joker_value)
@@ -204,29 +202,110 @@ def _initial_meld(rulebook: Rulebook, table: list[list[Card]], hand: list[Card],
 
 def _tile_move(rulebook: Rulebook, table: list[list[Card]], hand: list[Card], **options
                ) -> Move | None:
-    """Rummikub after the initial meld. The search models a freed joker as one more joker to
-    lay; the rule that it must go into a new combination with two tiles from the rack is
-    checked on the answer, and an answer that breaks it gives way to the best lay that frees
-    no joker. With `wrap=on` the search is the reference one (its groups include the runs
-    past 13), after the column search's non-wrapping answer if that is legal already."""
+    """Rummikub after the initial meld (`wrap=on`: `_wrap_move`)."""
+    if rulebook.ace == "wrap":
+        return _wrap_move(rulebook, table, hand, **options)
+    return _rack_frees_move(rulebook, rulebook, table, hand, **options)
+
+
+def _rack_frees_move(rulebook: Rulebook, judge: Rulebook, table: list[list[Card]],
+                     hand: list[Card], **options) -> Move | None:
+    """The search models a freed joker as one more joker to lay; the rule that it must go
+    into a new combination with two tiles from the rack is checked on the answer (by `judge`),
+    and an answer that breaks it gives way to the best lay that frees no joker."""
     from ..moves import check_move
 
     def legal(move: Move | None) -> bool:
-        if move is None:
-            return False
-        check = check_move(rulebook, table, hand, [list(g) for g in move.new_table])
-        return check.ok
+        return move is not None and check_move(
+            judge, table, hand, [list(g) for g in move.new_table]).ok
 
-    if rulebook.ace == "wrap" and options["objective"] in ("any", "hint"):
-        low = replace(rulebook, ace="low")
-        move = _find_move(low, table, hand, first_lay_done=True, **options)
-        if legal(move):
-            return move
     move = _find_move(rulebook, table, hand, first_lay_done=True, **options)
     if move is None or legal(move):
         return move
     move = _find_move(rulebook, table, hand, first_lay_done=True, freeing=False, **options)
     return move if legal(move) else None
+
+
+def _wrap_move(rulebook: Rulebook, table: list[list[Card]], hand: list[Card], **options
+               ) -> Move | None:
+    """`wrap=on`: runs may go on from 13 to 1. The column search knows no wrap, so it runs
+    once per place to cut the circle of numbers (13 rotations: numbers r+1..13, 1..r read as
+    1..13), and the best legal answer over the cuts wins. Exact for every table whose best
+    lay leaves some number boundary uncrossed in all four colours — not for all: a lay whose
+    runs cross every boundary is not found, so with `wrap=on` None is no proof (STATS
+    "wrap_unproven" counts those answers)."""
+    from ..moves import check_move
+
+    objective = options["objective"]
+    low = replace(rulebook, ace="low", name=f"{rulebook.name}/cut")
+    best: Move | None = None
+    best_key: tuple | None = None
+    for cut in range(13):
+        r_table, r_hand, back = _rotated(table, hand, cut)
+        found = _rack_frees_move(low, low, r_table, r_hand, **options)
+        if found is None:
+            continue
+        move = _unrotated(found, back, cut)
+        if not check_move(rulebook, table, hand, [list(g) for g in move.new_table]).ok:
+            continue
+        key = _move_key(rulebook, move, objective)
+        if best_key is None or key > best_key:
+            best, best_key = move, key
+        if objective == "any":
+            break
+    if best is None:
+        STATS["wrap_unproven"] += 1
+    return best
+
+
+def _move_key(rulebook: Rulebook, move: Move, objective: str) -> tuple:
+    count = len(move.placed)
+    if objective == "max_cards":
+        return (count, -len(move.changed))
+    if objective == "max_points":
+        return (sum(rulebook.card_value(c) for c in move.placed), -len(move.changed))
+    return (-len(move.changed), -count)
+
+
+def _rotate_rank(rank: int, cut: int) -> int:
+    return (rank - cut - 1) % 13 + 1
+
+
+def _rotated(table: list[list[Card]], hand: list[Card], cut: int):
+    """The position with every number n read as n - cut (mod 13), and the way back: new
+    card object id -> the original card."""
+    if cut == 0:
+        return table, hand, {}
+    back: dict[int, Card] = {}
+
+    def turn(card: Card) -> Card:
+        if card.is_joker:
+            if not card.designated:
+                return card
+            new = card.free().designate(_rotate_rank(card.as_rank, cut), card.as_suit)
+        else:
+            new = type(card)(_rotate_rank(card.rank, cut), card.suit, card.copy)
+        back[id(new)] = card
+        return new
+
+    return [[turn(c) for c in g] for g in table], [turn(c) for c in hand], back
+
+
+def _unrotated(move: Move, back: dict[int, Card], cut: int) -> Move:
+    if cut == 0:
+        return move
+
+    def home(card: Card) -> Card:
+        if id(card) in back:
+            return back[id(card)]
+        if card.is_joker and card.designated:  # a joker fixed by the search
+            return card.free().designate(_rotate_rank(card.as_rank, -cut), card.as_suit)
+        return card
+
+    new_table = tuple(tuple(home(c) for c in g) for g in move.new_table)
+    placed = tuple(home(c) for c in move.placed)
+    hint = None if move.hint_card is None else home(move.hint_card)
+    return Move(new_table, placed, move.changed, move.needs_rearranging, hint)
 
 
 def no_lay_proved(
