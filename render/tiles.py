@@ -16,7 +16,6 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from engine.cards import Card
-from engine.tiles import COLOUR_OF_SUIT
 
 from .fonts import font
 
@@ -63,7 +62,7 @@ def _joker(draw: ImageDraw.ImageDraw, w: int, h: int) -> None:
 
 
 @lru_cache(maxsize=128)
-def _tile_image(rank: int, suit: str, as_rank: int, as_suit: str) -> Image.Image:
+def _tile_image(rank: int, colour: str, as_rank: int, as_colour: str) -> Image.Image:
     img = Image.new("RGB", (TILE_W, TILE_H), RACK)
     draw = ImageDraw.Draw(img)
     draw.rounded_rectangle((0, 0, TILE_W - 1, TILE_H - 1), radius=8, fill=CREAM, outline=EDGE,
@@ -71,12 +70,10 @@ def _tile_image(rank: int, suit: str, as_rank: int, as_suit: str) -> Image.Image
     if rank == 0:
         _joker(draw, TILE_W, TILE_H)
         if as_rank:  # a joker on the table shows what it stands for, small
-            colour = COLOUR_OF_SUIT[as_suit]
-            draw.text((TILE_W // 2 - 5, TILE_H - 12), str(as_rank), fill=INK[colour],
+            draw.text((TILE_W // 2 - 5, TILE_H - 12), str(as_rank), fill=INK[as_colour],
                       font=font(13), anchor="mm")
-            _mark(draw, colour, TILE_W // 2 + 9, TILE_H - 12, 3)
+            _mark(draw, as_colour, TILE_W // 2 + 9, TILE_H - 12, 3)
         return img
-    colour = COLOUR_OF_SUIT[suit]
     size = 30 if rank < 10 else 26
     draw.text((TILE_W // 2, TILE_H // 2 - 7), str(rank), fill=INK[colour], font=font(size),
               anchor="mm")
@@ -85,8 +82,10 @@ def _tile_image(rank: int, suit: str, as_rank: int, as_suit: str) -> Image.Image
 
 
 def tile_image(tile: Card) -> Image.Image:
-    """One tile (a Tile, or any card with a rank 1-13 and a suit) as an RGB image."""
-    return _tile_image(tile.rank, tile.suit, tile.as_rank, tile.as_suit)
+    """One tile (an engine Tile: its face ends in its colour letter, `7R`) as an RGB image."""
+    colour = "" if tile.is_joker else tile.face[-1]
+    as_colour = tile.play_face[-1] if tile.is_joker and tile.as_rank else ""
+    return _tile_image(tile.rank, colour, tile.as_rank, as_colour)
 
 
 def rack_image(tiles: Sequence[Card], per_row: int = 14) -> Image.Image:
