@@ -50,3 +50,11 @@ def test_hard_goes_out_whenever_it_can():
                            first_lay_done=False)
     action = choose_action(player_view(state, 0), "hard")
     assert isinstance(action, Commit) and len(action.arrangement[0]) == 4
+
+
+@pytest.mark.parametrize("options", [{"wrap": "on", "initial_turn": "may_add"},
+                                     {"rounds": 3, "initial_meld": 20, "failed_move": "draw_1"}])
+def test_every_level_under_the_options(options):
+    rules = get_rulebook("rummikub", **options)
+    record = play_game(rules, ["easy", "medium", "hard"], seed=5)
+    assert record.violations == [] and record.state.result is not None
