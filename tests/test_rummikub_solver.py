@@ -154,3 +154,10 @@ def test_wrap_on_finds_runs_past_13():
     assert move is not None and len(move.placed) == 2
     assert check_move(wrap, table, T("1B 2B 7O"), move.new_table).ok
     assert find_move(RK, table, T("1B 2B 7O"), objective="max_cards") is None
+
+
+def test_a_3_tile_group_joker_is_freed_by_the_other_missing_colour_too():
+    table = [T("7R 7B *7K")]
+    move = find_move(RK, table, T("7O 2O 3O"), objective="max_cards")
+    assert move is not None and len(move.placed) == 3
+    assert check_move(RK, table, T("7O 2O 3O"), move.new_table).ok

@@ -238,13 +238,16 @@ def build_problems(
 
     # Faces whose table jokers may be freed by laying the real card from the hand.
     joker_faces = sorted({card_face(c) for _, c in jokers})
-    freeable: list[int] = []
+    # (a joker's face, the hand face whose laying frees it): the real card itself, and in
+    # Rummikub also a 3-tile group's other missing colour (RULES.md §5, decision 3)
+    freeable: list[tuple[int, int]] = []
     always_free: set[int] = set()
+    others = _other_missing_colours(table_groups, jokers) if rule == "rack-frees" else {}
     for f in joker_faces:
         if rule not in ("locks-group", "rack-frees") and (table[f] or single[f]):
             always_free.add(f)  # a real card of that face is (and stays) on the table
-        elif hand[f] and freeing:
-            freeable.append(f)
+        elif freeing:
+            freeable += [(f, g) for g in (f, *sorted(others.get(f, ()))) if hand[g]]
 
     triples: list[tuple[int, int] | None] = [None]
     if rulebook.first_lay_run3 and not first_lay_done:
@@ -259,9 +262,10 @@ def build_problems(
     problems: list[Problem] = []
     for used in range(len(single_jokers) + 1):  # how many joker singles go into groups
         for freed_bits in product((False, True), repeat=len(freeable)):
-            freed = always_free | {f for f, b in zip(freeable, freed_bits, strict=True) if b}
+            chosen = [fg for fg, b in zip(freeable, freed_bits, strict=True) if b]
+            freed = always_free | {f for f, _ in chosen}
             for triple in triples:
-                need = required | Counter(f for f in freed if f in freeable)
+                need = required | Counter(g for _, g in chosen)
                 if triple is not None:
                     need |= Counter(value_face(triple[1] + i, triple[0]) for i in range(3))
                 base = _base_problem(ace, one_joker, table, single, hand, hand_jokers, mandatory,
@@ -276,6 +280,22 @@ def build_problems(
     for p in problems:
         prune_unplaceable(p)
     return problems
+
+
+def _other_missing_colours(table_groups, jokers) -> dict[int, set[int]]:
+    """Rummikub: a joker in a 3-tile group of one number is freed by either missing colour;
+    for each such joker's face, the faces other than its own that free it."""
+    out: dict[int, set[int]] = {}
+    for gi, joker in jokers:
+        group = table_groups[gi]
+        if len(group) != 3 or len({c.play_rank for c in group}) != 1:
+            continue
+        present = {SUIT_INDEX[c.play_suit] for c in group}
+        f = card_face(joker)
+        rank = joker.as_rank
+        out.setdefault(f, set()).update(
+            (rank - 1) * 4 + s for s in range(4) if s not in present)
+    return out
 
 
 def _base_problem(ace, one_joker, table, single, hand, hand_jokers, mandatory, need,
