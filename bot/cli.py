@@ -6,7 +6,7 @@ import argparse
 import contextlib
 import sys
 
-from engine import RULEBOOKS
+from engine import ALL_RULEBOOKS, RULEBOOKS
 
 
 def _options(pairs: list[str]) -> dict[str, str]:
@@ -41,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     sim = sub.add_parser("simulate", help="play computer-only games and check every rule")
     sim.add_argument("--game", default="rummy", choices=("rummy", "build-to-ten"),
                      help="which game (--rulebook and --option are the rummy family's)")
-    sim.add_argument("--rulebook", default="manipulation", choices=RULEBOOKS)
+    sim.add_argument("--rulebook", default="manipulation", choices=ALL_RULEBOOKS)
     sim.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
     sim.add_argument("--players", type=int, default=None)
     sim.add_argument("--seats", default=None, help="levels, e.g. medium,easy,easy")

@@ -56,6 +56,15 @@ REASONS: dict[str, str] = {
     "group_locked": "a group holding a joker was broken up (Tahiti)",
     "locked_group_took_table_card": "a group holding a joker gained a table card (Tahiti)",
     "first_lay_run3": "the first lay has no run of three cards of one suit from the hand",
+    "initial_meld_table_touched": "Rummikub: the initial meld changed or added to a table "
+    "combination (without the may_add option)",
+    "initial_meld_too_low": "Rummikub: the new combinations from the rack are worth less than "
+    "the initial meld needs (params value, need)",
+    "joker_needs_rack_tile": "Rummikub: a table joker left its tile although no tile from the "
+    "rack freed it (param face)",
+    "freed_joker_needs_new_group": "Rummikub: a freed joker is not in a new combination with at "
+    "least two tiles from the rack",
+    "no_turn_timer": "TimeUp was sent in a game without a turn timer",
     "joker_choice_needed": "a joker could stand for more than one card: the player chooses",
     # -- Build-to-Ten (engine/buildten): its own refusals; it shares the turn and card codes
     "bt_not_on_top": "a discard pile's card under its top was named: only tops are played",
