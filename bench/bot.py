@@ -4,6 +4,12 @@
     .venv/bin/python bench/bot.py --quick          # smoke run (well under a minute)
     .venv/bin/python bench/bot.py --json           # ... and, as the last line, one JSON object
     .venv/bin/python bench/bot.py --db postgresql  # PostgreSQL (a scratch database, dropped after)
+    .venv/bin/python bench/bot.py --lab            # no rate limits anywhere: the bot's own cost
+
+By default the bot runs with its production rate limiter against a fake Bot API that enforces
+Telegram's flood control (the load phase is then bounded by Telegram's 30 requests a second);
+`--lab` switches both off, as this benchmark did before. Waiting times under realistic pacing
+are bench/pace.py's.
 
 The real python-telegram-bot Application, GameService and Store (SQLite file, or PostgreSQL)
 run against the fake Bot API server of the tests (tests/fakes/telegram_server.py) on 127.0.0.1.
@@ -137,9 +143,10 @@ class Database:
 class ChildBot:
     """bench/bot_server.py in its own interpreter."""
 
-    def __init__(self, tg: BenchTelegram, db_url: str, stages: bool) -> None:
+    def __init__(self, tg: BenchTelegram, db_url: str, stages: bool, lab: bool = False) -> None:
         self.args = [sys.executable, str(HERE / "bot_server.py"), "--base-url", tg.base_url,
-                     "--token", tg.token, "--db", db_url] + (["--stages"] if stages else [])
+                     "--token", tg.token, "--db", db_url] + (["--stages"] if stages else []) + (
+                         ["--lab"] if lab else [])
         self.proc: asyncio.subprocess.Process | None = None
         self.stderr = tempfile.TemporaryFile()  # noqa: SIM115 (closed in stop())
 
@@ -202,10 +209,10 @@ class ChildBot:
 
 
 class InProcessBot:
-    def __init__(self, tg: BenchTelegram, db_url: str, stages: bool) -> None:
+    def __init__(self, tg: BenchTelegram, db_url: str, stages: bool, lab: bool = False) -> None:
         from bot_server import BotUnderTest
 
-        self.bot = BotUnderTest(tg.base_url, tg.token, db_url, stages=stages)
+        self.bot = BotUnderTest(tg.base_url, tg.token, db_url, stages=stages, lab=lab)
         self.pid = os.getpid()
 
     async def start(self) -> None:
@@ -358,13 +365,14 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     store = await Store.open(db_url)  # migrates before the bot starts; the users read states
     pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
     result: dict[str, Any] = {"db": args.db, "mode": "inproc" if args.inproc else "process",
+                              "limits": "lab" if args.lab else "production",
                               "loadavg_start": round(os.getloadavg()[0], 1), "cpu": {}}
     profile_dir = Path(tempfile.mkdtemp(prefix="rummy-bench-prof-"))
     measured: list[Press] = []
     load: dict[str, Any] = {}
     try:
-        async with BenchTelegram() as tg:
-            bot = (InProcessBot if args.inproc else ChildBot)(tg, db_url, args.stages)
+        async with BenchTelegram(**({"flood": None} if args.lab else {})) as tg:
+            bot = (InProcessBot if args.inproc else ChildBot)(tg, db_url, args.stages, args.lab)
             await bot.start()
             profiler = Profiler(bot.pid, profile_dir) if args.profile else None
             result["profiled_pid"] = bot.pid
@@ -696,6 +704,9 @@ def main() -> None:
     parser.add_argument("--profile-out", type=Path, default=None,
                         help="with --profile: keep py-spy's raw stacks in this folder")
     parser.add_argument("--only", choices=("solo", "load"), help="run one phase only")
+    parser.add_argument("--lab", action="store_true",
+                        help="no rate limits on either side (the bot's own cost); by default the "
+                             "production limiter against a fake that enforces Telegram's limits")
     args = parser.parse_args()
     args.games = args.games if args.games is not None else (5 if args.quick else 50)
     args.presses = args.presses if args.presses is not None else (20 if args.quick else 200)

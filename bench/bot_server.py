@@ -122,8 +122,10 @@ class Stages:
 
 
 class BotUnderTest:
-    def __init__(self, base_url: str, token: str, db_url: str, *, stages: bool = False) -> None:
+    def __init__(self, base_url: str, token: str, db_url: str, *, stages: bool = False,
+                 lab: bool = False) -> None:
         self.base_url, self.token, self.db_url = base_url, token, db_url
+        self.lab = lab
         self.store: Store | None = None
         self.service: GameService | None = None
         self.adapter: TelegramAdapter | None = None
@@ -140,8 +142,10 @@ class BotUnderTest:
         logging.getLogger().addHandler(self.errors)
         self.store = await Store.open(self.db_url)
         self.service = GameService(self.store, computer_delay=0.0, tick=0.5)
-        # No throttling (as in the tests): measure the bot, not Telegram's flood limits.
-        limiter = AIORateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=3)
+        # The production limiter against a fake that enforces Telegram's limits; --lab: no
+        # throttling on either side (the bot's own cost, not Telegram's budgets).
+        limiter = (AIORateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=3)
+                   if self.lab else None)
         self.adapter = TelegramAdapter(
             self.service, self.token, base_url=self.base_url, rate_limiter=limiter,
             poll_timeout=1,
@@ -247,7 +251,7 @@ def _cpu_seconds() -> float:
 
 
 async def serve(args: argparse.Namespace) -> None:
-    bot = BotUnderTest(args.base_url, args.token, args.db, stages=args.stages)
+    bot = BotUnderTest(args.base_url, args.token, args.db, stages=args.stages, lab=args.lab)
     await bot.up()
     print("READY", flush=True)
     loop = asyncio.get_running_loop()
@@ -272,6 +276,7 @@ def main() -> None:
     parser.add_argument("--token", required=True)
     parser.add_argument("--db", required=True)
     parser.add_argument("--stages", action="store_true")
+    parser.add_argument("--lab", action="store_true")
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
     asyncio.run(serve(args))

@@ -181,6 +181,8 @@ async def test_turn_timer_reminds_then_plays_then_hands_the_seat_over(env):
             assert rec.seats[seat].timeouts == expiry + 1
     assert rec.seats[seat].is_computer and rec.seats[seat].was_human
     assert any("time ran out" in (o.reply or "") for o in delivered)
+    told = [n.text for o in delivered for n in o.notes if "time ran out" in n.text]
+    assert told and "the computer played for" in told[0], "the group is told, not only a log"
 
 
 async def test_leave_mid_game_gives_the_seat_to_a_computer(env):

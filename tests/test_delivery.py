@@ -100,9 +100,21 @@ class Refs:
         self.stored.update(updates)
 
 
-def make() -> tuple[Memory, Refs, Delivery]:
+class Settled(Delivery):
+    """A delivery whose `deliver` also waits for the group's steps (which otherwise finish in
+    their lane after it returns): for the tests that look at the group right after."""
+
+    async def deliver(self, outcome: Outcome, context: Any = None, *,
+                      by: str | None = None) -> None:
+        try:
+            await super().deliver(outcome, context, by=by)
+        finally:
+            await self.idle()
+
+
+def make(settled: bool = True) -> tuple[Memory, Refs, Delivery]:
     sender, refs = Memory(), Refs()
-    return sender, refs, Delivery(sender, refs.load, refs.save)
+    return sender, refs, (Settled if settled else Delivery)(sender, refs.load, refs.save)
 
 
 def outcome(revision: int | None, text: str, **kwargs: Any) -> Outcome:
@@ -153,30 +165,33 @@ async def test_an_older_outcome_arriving_late_never_overwrites_a_newer_screen() 
 
 
 async def test_a_private_screen_never_waits_behind_the_group() -> None:
-    sender, _refs, delivery = make()
+    sender, refs, delivery = make(settled=False)
     await delivery.deliver(outcome(1, "one", private={"5": screen("hand 1")}))
+    await delivery.idle()
     budget = sender.budgets["-1"] = asyncio.Event()  # the group's budget is spent
-    pressed = asyncio.create_task(delivery.deliver(outcome(2, "two",
-                                                           private={"5": screen("hand 2")})))
-    for _ in range(20):
-        await asyncio.sleep(0)
+    await asyncio.wait_for(delivery.deliver(outcome(2, "two", private={"5": screen("hand 2")},
+                                                    group=screen("table two", "new"))), 1)
     assert sender.texts("dm:5") == ["hand 2"], "the presser's screen went at once"
-    assert sender.texts("-1") == ["table one"] and not pressed.done()
+    assert sender.texts("-1") == ["table one"], "the group's table waits for its budget"
+    saves = len(refs.saves)
     budget.set()
-    await pressed
+    await delivery.idle()
     assert sender.texts("-1") == ["table two"]
+    assert len(refs.saves) == saves, "an edit in place changes no id: nothing more to save"
 
 
 async def test_the_newest_screen_of_a_waiting_message_wins() -> None:
-    sender, _refs, delivery = make()
+    sender, _refs, delivery = make(settled=False)
     await delivery.deliver(outcome(1, "one"))
+    await delivery.idle()
     budget = sender.budgets["-1"] = asyncio.Event()
     waiting = [asyncio.create_task(delivery.deliver(outcome(r, f"v{r}"))) for r in (2, 3, 4)]
     late = asyncio.create_task(delivery.deliver(outcome(3, "late three")))  # older: dropped
-    await asyncio.sleep(0.01)
-    assert not any(t.done() for t in waiting)
+    await asyncio.gather(*waiting, late)  # the people's screens went: their deliveries return
+    assert not [c for c in sender.calls if c[0] == "edit"], "the table waits for its budget"
     budget.set()
     await asyncio.gather(*waiting, late)
+    await delivery.idle()
     assert [c[2] for c in sender.calls if c[0] == "edit"] == ["table v4"], "one request"
     assert len(delivery.lanes) == 0, "no lane kept once its chat is idle"
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 from fakes.telegram_server import FakeTelegram
-from telegram.ext import AIORateLimiter
 
 from bot.adapters.telegram import TelegramAdapter
 from bot.app import build_services
@@ -30,14 +29,14 @@ LABELS = {
 async def test_manipulation_lesson_by_telegram(tmp_path):
     async with FakeTelegram() as tg:
         store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'r.db'}")
-        # built as `rummy run` builds them: one lesson service, handed to the adapter
+        # built as `rummy run` builds them: one lesson service, handed to the adapter, the
+        # production limiter (the lesson's computer moves without its pause: CI time)
         service, lessons = build_services(store, computer_delay=0.0, tick=0.05)
         adapter = TelegramAdapter(
             service,
             tg.token,
             base_url=tg.base_url,
             base_file_url=tg.base_file_url,
-            rate_limiter=AIORateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=3),
             poll_timeout=1,
             lessons=lessons,
         )

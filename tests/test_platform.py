@@ -252,4 +252,5 @@ async def test_the_turn_timer_and_foreign_buttons_work_for_any_game(race):
     row = await settle(store, gid, lambda r: r.record["state"]["total"] > 0)
     assert row.record["seats"][turn]["timeouts"] == 1 and row.record["state"]["turn"] != turn
     assert any(o.reply == "time ran out" for o in delivered)
+    assert any(n.text == "time ran out" for o in delivered for n in o.notes), "told in the group"
     assert row.status == "playing"

@@ -25,7 +25,6 @@ from telegram.ext import CommandHandler, ContextTypes
 from bot import app as rummy_app
 from bot import logs
 from bot.adapters.telegram import TelegramAdapter
-from bot.adapters.telegram_limiter import ChatRateLimiter
 from bot.core.service import GameService
 from bot.store import Store
 
@@ -233,7 +232,6 @@ async def test_webhook_needs_telegrams_secret_header(
             tg.token,
             base_url=tg.base_url,
             base_file_url=tg.base_file_url,
-            rate_limiter=ChatRateLimiter(overall_max_rate=0, group_max_rate=0),
             poll_timeout=1,
         )
         port = _free_port()

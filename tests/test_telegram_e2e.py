@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 from fakes.telegram_server import FakeTelegram
-from telegram.ext import AIORateLimiter
 from tg_players import Person
 
 from bot.adapters.telegram import TelegramAdapter
@@ -32,24 +31,25 @@ class Harness:
 
     async def up(self) -> None:
         self.store = await Store.open(self.url)
+        # The production limiter against the fake's flood control. Computers move without
+        # their 1.2 s pause (whole games in CI time; tests/test_telegram_pace_e2e.py runs the
+        # production pause).
         self.service = GameService(self.store, computer_delay=0.0, tick=0.05)
-        limiter = AIORateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=3)
         self.adapter = TelegramAdapter(
             self.service,
             self.tg.token,
             base_url=self.tg.base_url,
             base_file_url=self.tg.base_file_url,
-            rate_limiter=limiter,
             poll_timeout=1,
         )
         await self.adapter.start()
         await self.service.start()
 
     async def down(self) -> None:
+        if self.service:  # as `rummy run` stops: computers and timers first
+            await self.service.stop()
         if self.adapter:
             await self.adapter.stop()
-        if self.service:
-            await self.service.stop()
         if self.store:
             await self.store.close()
         self.adapter = self.service = self.store = None
@@ -233,5 +233,6 @@ async def test_one_person_and_computers_play_each_rulebook(harness: Harness, rul
                         timeout=20)
     # Nothing of a finished game stays behind in the process (months of games would pile up).
     await tg.settle(quiet=0.2, timeout=20)
-    assert len(harness.adapter._locks) == 0 and len(harness.service._locks) == 0
+    await harness.adapter.delivery.idle()
+    assert len(harness.adapter.delivery.lanes) == 0 and len(harness.service._locks) == 0
     assert row.id not in harness.service._computer_tasks

@@ -17,8 +17,9 @@ from fakes.telegram_server import FakeTelegram
 from telegram.error import RetryAfter
 from telegram.ext import AIORateLimiter, BaseRateLimiter
 
+from bot.adapters.budgets import Bucket, Window
 from bot.adapters.telegram import TelegramAdapter
-from bot.adapters.telegram_limiter import Bucket, ChatRateLimiter, Window
+from bot.adapters.telegram_limiter import ChatRateLimiter
 
 pytestmark = pytest.mark.filterwarnings(
     "ignore:.*retry_after.*:telegram.warnings.PTBDeprecationWarning"

@@ -4,6 +4,7 @@ the bot really sent (deciding what to do the way a player who knows the rules wo
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from dataclasses import dataclass
 
 from bot.core.record import Record
@@ -29,6 +30,12 @@ class Person:
             if message.from_bot and message.photo_bytes and message.buttons:
                 return message
         return None
+
+    def _looks(self) -> tuple:
+        message = self.private_message()
+        if message is None:
+            return ()
+        return (message.message_id, message.caption, str(self.tg.buttons(message)))
 
     def button(self, message, predicate) -> tuple[str, str] | None:
         for row in self.tg.buttons(message):
@@ -57,9 +64,13 @@ class Person:
         found = self.button(message, predicate)
         assert found, f"{self.user.first_name}: no button for {what} in {self.tg.buttons(message)}"
         chat = self.tg.private_chat(self.user)
+        before = self._looks()
         query = await self.tg.press(chat, message.message_id, found[1], self.user)
         await self.tg.wait_until(lambda: query in self.tg.answers, timeout=20)
-        await self.tg.settle(quiet=0.05, timeout=20)  # the bot's edits after the answer
+        # The screen changes after the answer, within the private chat's budget (~1 a second);
+        # a press that changes nothing shows nothing new.
+        with contextlib.suppress(TimeoutError):
+            await self.tg.wait_until(lambda: self._looks() != before, timeout=4)
         answer = self.tg.answers[query].get("text") or ""
         assert "out of date" not in answer, f"{what}: pressed a stale button"
 

@@ -19,8 +19,9 @@ So a turn costs one group request, and a busy table stays inside the group's bud
 
 Message refs (`service.get_refs/save_refs`) are read once per game and kept in memory; every
 lane writes through to that copy, and what changed is saved once at the end of a delivery.
-`deliver` returns when each of its steps has been sent, or overtaken by a newer screen: a caller
-that waits (a computer seat) is paced by the slowest chat it shows in.
+`deliver` returns when each of its private steps has been sent, or overtaken by a newer screen;
+the group's finish in their lane (a computer seat is not held back by the group's budget: the
+group shows the newest table when its budget allows).
 
 A platform supplies a `Sender`: send, edit and delete a message made of a picture, a text and
 buttons, send a plain text; its own errors mapped to `Gone` (edit failed: send anew) and
@@ -265,7 +266,7 @@ class Run:
         message_id = await self.sender.send(to, screen, step.role)
         refs.set(key, message_id)
         refs.set(key + ":img", screen.image_key)
-        refs.set(key + POSTED, round(time.time(), 1))
+        refs.set(key + POSTED, time.time())
         self.shown(key)
         if step.role == TABLE:
             self._buried(step, 0)
@@ -390,6 +391,7 @@ class Delivery:
         self._buried: LimitedDict = LimitedDict(5000)  # group chat -> bot messages after table
         self._dirty: dict[int, set[str]] = {}
         self.closed = False
+        self._finishing: set[asyncio.Task[None]] = set()  # deliveries' group steps under way
         # game -> its message refs as this process last left them (one process per bot token)
         self.recent = RecentRefs(load, limit)
 
@@ -422,6 +424,7 @@ class Delivery:
         """Stop every lane (the adapter is stopping): their waiters are cancelled."""
         self.closed = True  # what comes after this is not sent (the process is going)
         tasks = [lane.task for lane in self.lanes.values() if lane.task is not None]
+        tasks += list(self._finishing)
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -429,30 +432,58 @@ class Delivery:
     async def deliver(self, outcome: Outcome, context: Any = None, *,
                       by: str | None = None) -> None:
         """Deliver an outcome; `by`: the person whose press or command it answers (their own
-        screen goes first, urgent). Returns when every step went or was overtaken."""
+        screen goes first, urgent). Returns when every private step went or was overtaken; the
+        group's steps finish in their lane (the table's newest screen wins there), so a caller
+        that waits — a computer seat — is paced by the people's screens, not by the group's
+        budget. With a `context` (an interaction being answered) it waits for the group too:
+        what went wrong there is told in the answer."""
         if outcome.game_id is None or self.closed:
             return
         game_id = outcome.game_id
         saved = await self.recent.get(game_id, outcome.refs)
         refs = Refs(saved, self._dirty.setdefault(game_id, set()))
         run = Run(self.sender, outcome, refs, context, self)
-        waits: list[asyncio.Future[None]] = []
+        private: list[asyncio.Future[None]] = []
+        group: list[asyncio.Future[None]] = []
         try:
             await self.sender.before(run)
             by = by if by is not None else getattr(context, "user", None)
             for job in plan(outcome, by):
                 lane = self.lane(job.chat)
+                waits = private if job.chat.private or context is not None else group
                 waits += [lane.put(run, step) for step in job.steps]
-            results = await asyncio.gather(*waits, return_exceptions=True)
+            results = await asyncio.gather(*private, return_exceptions=True)
         finally:
-            changed = refs.changed()
-            if not refs.dirty:
-                self._dirty.pop(game_id, None)
-            if changed:
-                await self._save(game_id, changed)
+            await self._save_changed(game_id, refs)
+        if group:
+            task = asyncio.create_task(self._finish(game_id, refs, group))
+            self._finishing.add(task)
+            task.add_done_callback(self._finishing.discard)
         for result in results:
             if isinstance(result, BaseException):
                 raise result
+
+    async def _finish(self, game_id: int, refs: Refs,
+                      waits: list[asyncio.Future[None]]) -> None:
+        """The group's steps of a delivery: wait for them, then save what they changed."""
+        try:
+            for result in await asyncio.gather(*waits, return_exceptions=True):
+                if isinstance(result, Exception):
+                    log.error("group delivery in game %s failed", game_id, exc_info=result)
+        finally:
+            await self._save_changed(game_id, refs)
+
+    async def _save_changed(self, game_id: int, refs: Refs) -> None:
+        changed = refs.changed()
+        if not refs.dirty:
+            self._dirty.pop(game_id, None)
+        if changed:
+            await self._save(game_id, changed)
+
+    async def idle(self) -> None:
+        """Wait until every delivery's group steps are done (tests, and a graceful stop)."""
+        while self._finishing:
+            await asyncio.gather(*list(self._finishing), return_exceptions=True)
 
     async def remember(self, game_id: int, updates: dict[str, Any],
                        saved: dict[str, Any] | None = None) -> None:

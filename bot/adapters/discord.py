@@ -30,6 +30,7 @@ from bot.core.per_game import LimitedDict
 from bot.core.service import NOT_OURS, Actor, GameService, pack
 from bot.core.views import Button, Outcome, Screen
 
+from .budgets import Bucket
 from .delivery import (
     NOTE,
     PRIVATE,
@@ -51,6 +52,7 @@ log = logging.getLogger(__name__)
 PLATFORM = "discord"
 TOKEN_LIFETIME = 14 * 60  # interaction tokens die after 15 min; leave a margin
 CLOSED_DMS = 50007  # "Cannot send messages to this user"
+OLD_EDITS = 30046  # "Maximum number of edits to messages older than 1 hour reached"
 # Joining is done where the lobby is. /leave and /endgame do work in a DM: they mean the DM's
 # own game (one against the computer), which has no channel to go to.
 CHANNEL_ONLY = ("join",)
@@ -640,10 +642,29 @@ FILES = {TABLE: "table.png", NOTE: "scores.png", PRIVATE: "hand.png"}
 
 class _DiscordSender(Sender):
     """discord.py calls for the shared delivery: a screen is a message with content, an
-    attached picture and components; a member's private chat is their DM."""
+    attached picture and components; a member's private chat is their DM.
+
+    Budgets: Discord allows about 5 message requests per 5 s in one channel (discord.py
+    waits out a bucket it knows is empty, retries a 429); the lane waits *before* choosing
+    what to send so no stale screen queues inside discord.py. A table message older than 50
+    minutes is posted anew rather than edited (edits of messages older than an hour are
+    limited: error 30046)."""
+
+    edit_age = 50 * 60.0
 
     def __init__(self, adapter: DiscordAdapter) -> None:
         self.adapter = adapter
+        self._budgets: LimitedDict = LimitedDict(5000)  # chat id -> its Bucket
+
+    def _budget(self, chat: Chat) -> Bucket:
+        budget = self._budgets.get(chat.id)
+        if budget is None:
+            budget = self._budgets[chat.id] = Bucket(4, 1 / 1.2)
+        return budget
+
+    def delay(self, chat: Chat, urgent: bool) -> float:
+        now = asyncio.get_running_loop().time()
+        return self._budget(chat).delay(now, 0 if urgent or not chat.private else 1)
 
     async def address(self, run: Run, chat: Chat) -> discord.PartialMessageable:
         if chat.private:
@@ -667,6 +688,10 @@ class _DiscordSender(Sender):
             raise Gone(str(error)) from error
         except discord.Forbidden as error:
             raise Unreachable(str(error)) from error
+        except discord.HTTPException as error:
+            if error.code == OLD_EDITS:  # too old to edit now: post it anew
+                raise Gone(str(error)) from error
+            raise
 
     async def delete(self, to: discord.PartialMessageable, message_id: int) -> None:
         with contextlib.suppress(discord.HTTPException):
@@ -679,6 +704,7 @@ class _DiscordSender(Sender):
         await self.adapter._advise_closed(run)
 
     async def run_step(self, run: Run, chat: Chat, step: Step) -> None:
+        self._budget(chat).spend(asyncio.get_running_loop().time())  # about one request
         if not chat.private:
             try:
                 await super().run_step(run, chat, step)

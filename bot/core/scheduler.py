@@ -202,6 +202,8 @@ class Scheduler:
         if seat is None or record.deadline != deadline:
             return Outcome()
         out = self.unit.game_of(record).play_for(self.unit.table(row, record), seat)
+        if out.reply:  # nobody pressed: the group is told (UX §4), above the table
+            out.notes.append(Screen(out.reply, game_id=row.id))
         if not record.humans():  # nothing would ever be scheduled for this game again
             out.group = close(self.unit, row, record, narrate.NOBODY_LEFT)
         return out

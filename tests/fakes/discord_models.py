@@ -347,6 +347,8 @@ class FakeMessage:
         default_factory=list
     )
     reactions: dict[str, set[int]] = field(default_factory=dict)
+    created_at: float = field(default_factory=time.time)  # FakeDiscord.age() moves it back
+    old_edits: int = 0  # edits made after it was an hour old (error 30046 past a few)
 
     @property
     def channel_id(self) -> int:

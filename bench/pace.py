@@ -1,0 +1,190 @@
+"""How long a person waits in a real group, under Telegram's real limits.
+
+    .venv/bin/python bench/pace.py            # the three tables of issue 15 (a few minutes)
+    .venv/bin/python bench/pace.py --presses 8 --json
+
+The shipped bot — its production rate limiter (ChatRateLimiter), computer pause (1.2 s) and
+timers — runs in this process against the fake Bot API, which enforces Telegram's flood control
+(tests/fakes/telegram_limits.py: 20 requests a minute per group, 1 a second with a burst of 3
+per private chat, 30 a second overall; 429 past them). People think 1–3 s (seeded), then press
+Draw on their own screen, only after it has changed — as people do. Measured per press, from the
+tap to: the presser's own private screen showing the result; the group's table showing the move
+(a table at least as new). Scenarios: three people and a computer in a group; one person and
+three computers in a group; two people and two computers. (On Telegram a game lives in a group:
+a private chat answers /newgame with "start a game in a group chat".)
+Targets: own screen median ≤ 0.3 s, p95 ≤ 1 s; group table p95 ≤ 4 s; no 429 in the run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+for _path in (ROOT, ROOT / "tests"):
+    if str(_path) not in sys.path:
+        sys.path.insert(0, str(_path))
+
+from fakes.telegram_server import FakeTelegram  # noqa: E402
+
+from bot.adapters.telegram import TelegramAdapter  # noqa: E402
+from bot.core.record import Record  # noqa: E402
+from bot.core.service import GameService, unpack  # noqa: E402
+from bot.store import Store  # noqa: E402
+
+GROUP = -100555
+
+
+def _stats(values: list[float]) -> dict[str, float | int]:
+    if not values:
+        return {"median": 0.0, "p95": 0.0, "max": 0.0, "n": 0}
+    ordered = sorted(values)
+    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+    return {"median": round(statistics.median(ordered), 3), "p95": round(p95, 3),
+            "max": round(ordered[-1], 3), "n": len(ordered)}
+
+
+def _newest_with_buttons(tg: FakeTelegram, chat):
+    for message in reversed(tg.messages(chat)):
+        if message.from_bot and message.buttons and message.photo_bytes:
+            return message
+    return None
+
+
+def _version(tg: FakeTelegram, message) -> int:
+    for row in tg.buttons(message):
+        for _text, data in row:
+            press = unpack(data or "")
+            if press is not None:
+                return press[1]
+    return -1
+
+
+async def _press_group(tg: FakeTelegram, chat, user, label: str) -> None:
+    await tg.wait_until(lambda: tg.find_button(chat, label) is not None, 60)
+    found = tg.find_button(chat, label)
+    query = await tg.press(chat, found.message.message_id, found.callback_data, user)
+    await tg.wait_until(lambda: query in tg.answers, timeout=60)
+    await tg.settle(quiet=0.3, timeout=60)
+
+
+async def scenario(name: str, people: int, computers: int, in_group: bool, presses: int,
+                   seed: int) -> dict:
+    rng = random.Random(seed)
+    async with FakeTelegram() as tg:
+        folder = tempfile.mkdtemp(prefix="rummy-pace-")
+        store = await Store.open(f"sqlite+aiosqlite:///{folder}/pace.db")
+        service = GameService(store)  # production pause and ticks
+        adapter = TelegramAdapter(service, tg.token, base_url=tg.base_url,
+                                  base_file_url=tg.base_file_url, poll_timeout=1)
+        await adapter.start()
+        await service.start()
+        own: list[float] = []
+        table: list[float] = []
+        started = time.monotonic()
+        try:
+            users = [tg.user(500 + i, f"P{i}", started=True) for i in range(people)]
+            chat = tg.group(GROUP, "Pace") if in_group else tg.private_chat(users[0])
+            await tg.send_text(chat, users[0], "/newgame machiavelli")
+            await tg.settle(quiet=0.3, timeout=60)
+            for user in users[1:]:
+                await _press_group(tg, chat, user, "Join")
+            for _ in range(computers):
+                await _press_group(tg, chat, users[0], "Computer")
+                await _press_group(tg, chat, users[0], "medium")
+            await _press_group(tg, chat, users[0], "Start")
+            row = await store.active_game("telegram", str(chat.id))
+            record = Record.from_dict(row.record)
+            seat_user = {i: next((u for u in users if str(u.id) == s.user), None)
+                         for i, s in enumerate(record.seats)}
+            while len(own) < presses:
+                state = Record.from_dict((await store.get_game(row.id)).record).state
+                if state["phase"] != "play":
+                    break
+                person = seat_user[state["turn"]]
+                version = state["version"]
+                if person is None:
+                    await asyncio.sleep(0.05)
+                    continue
+                private = tg.private_chat(person)
+
+                def mine(p=private, v=version) -> bool:
+                    message = _newest_with_buttons(tg, p)
+                    return message is not None and _version(tg, message) == v and any(
+                        t == "Draw" for r in tg.buttons(message) for t, _ in r)
+
+                await tg.wait_until(mine, timeout=120)
+                await asyncio.sleep(rng.uniform(1.0, 3.0))  # a person looks, then taps
+                message = _newest_with_buttons(tg, private)
+                data = next(d for r in tg.buttons(message) for t, d in r if t == "Draw")
+                pressed = time.monotonic()
+                await tg.press(private, message.message_id, data, person)
+
+                def moved(p=private, v=version) -> bool:
+                    message = _newest_with_buttons(tg, p)
+                    return message is not None and _version(tg, message) > v
+
+                def shown(v=version) -> bool:
+                    message = _newest_with_buttons(tg, chat)
+                    return message is not None and _version(tg, message) > v
+
+                await tg.wait_until(moved, timeout=120)
+                own.append(time.monotonic() - pressed)
+                if in_group:
+                    await tg.wait_until(shown, timeout=120)
+                    table.append(time.monotonic() - pressed)
+        finally:
+            await service.stop()
+            await adapter.stop()
+            await store.close()
+        flood = tg.flood.refused if tg.flood else 0
+        requests = len([r for r in tg.requests if r.method != "getUpdates"])
+    return {"scenario": name, "own": _stats(own), "table": _stats(table), "429": flood,
+            "requests": requests, "seconds": round(time.monotonic() - started, 1)}
+
+
+SCENARIOS = (
+    ("3 people + 1 computer, group", 3, 1, True),
+    ("1 person + 3 computers, group", 1, 3, True),
+    ("2 people + 2 computers, group", 2, 2, True),
+)
+
+
+async def main_async(args: argparse.Namespace) -> list[dict]:
+    rows = []
+    for i, (name, people, computers, group) in enumerate(SCENARIOS):
+        print(f"… {name}", file=sys.stderr, flush=True)
+        rows.append(await scenario(name, people, computers, group, args.presses, args.seed + i))
+    return rows
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--presses", type=int, default=15, help="presses measured per scenario")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true", help="one JSON object as the last line")
+    args = parser.parse_args()
+    rows = asyncio.run(main_async(args))
+    print(f"{'scenario':34} {'own med':>8} {'own p95':>8} {'table p95':>9} {'429':>4} "
+          f"{'presses':>7} {'seconds':>7}")
+    for r in rows:
+        table = f"{r['table']['p95']:>9.2f}" if r["table"]["n"] else f"{'-':>9}"
+        print(f"{r['scenario']:34} {r['own']['median']:>8.2f} {r['own']['p95']:>8.2f} {table} "
+              f"{r['429']:>4} {r['own']['n']:>7} {r['seconds']:>7}")
+    ok = all(r["own"]["median"] <= 0.3 and r["own"]["p95"] <= 1.0 and r["429"] == 0
+             and (not r["table"]["n"] or r["table"]["p95"] <= 4.0) for r in rows)
+    print("targets met" if ok else "targets NOT met")
+    if args.json:
+        print(json.dumps({"scenarios": rows, "targets_met": ok}))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
