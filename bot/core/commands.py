@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from bot.i18n import fill, using
+
 from . import narrate
 from .buttons import Press, pack
 from .hosting import Refusal
@@ -70,7 +72,7 @@ class Commands:
             return await self.unit.mutate(
                 row.id, lambda r, rec: self.typed(rec, r, actor, verb, args)
             )
-        raise Refusal(narrate.UNKNOWN_VERB.format(verb=verb), alert=False)
+        raise Refusal(fill(narrate.UNKNOWN_VERB, verb=verb), alert=False)
 
     def typed(self, record: Record, row: Any, actor: Actor, verb: str, args: str) -> Outcome:
         if record.state is None:
@@ -140,11 +142,12 @@ class Commands:
             game = self.unit.game_of(record)
             info = record.seats[seat]
             info.computer, info.was_human = game.default_level, True
-            record.add_log(narrate.LEFT_FOR_COMPUTER.format(name=info.name))
+            with using(record.lang):
+                record.add_log(fill(narrate.LEFT_FOR_COMPUTER, name=info.name))
             out = game.screens(self.unit.table(row, record))
             out.reply, out.alert = narrate.YOU_LEFT, False
             if not record.humans():
-                out.group = close(self.unit, row, record, narrate.NOBODY_LEFT)
+                out.group = close(self.unit, row, record, "NOBODY_LEFT")
             out.private_notes[actor.user] = narrate.YOU_LEFT_NOTE
             return out
 
@@ -154,9 +157,10 @@ class Commands:
         def change(row: Any, record: Record) -> Outcome:
             if actor.user != record.host:
                 raise Refusal(narrate.HOST_ENDS_ONLY)
-            record.add_log(narrate.HOST_ENDED_LOG)
+            with using(record.lang):
+                record.add_log(narrate.HOST_ENDED_LOG)
             out = Outcome(reply=narrate.GAME_ENDED, alert=False)
-            why = narrate.HOST_ENDED if record.state else narrate.HOST_CLOSED
+            why = "HOST_ENDED" if record.state else "HOST_CLOSED"
             out.group = close(self.unit, row, record, why)
             return out
 
@@ -172,7 +176,7 @@ class Commands:
                 return str(error)
         chat = None if actor.private else actor.chat_id
         rows = await self.service.store.leaderboard(actor.platform, chat, variant)
-        title = narrate.BOARD_TITLE.format(
+        title = fill(narrate.BOARD_TITLE,
             scope=narrate.BOARD_OVERALL if chat is None else narrate.BOARD_CHAT,
             variant=variant.title() if variant else narrate.BOARD_ALL,
         )
@@ -181,7 +185,7 @@ class Commands:
         lines = [title]
         for i, r in enumerate(rows, 1):
             lines.append(
-                narrate.BOARD_LINE.format(
+                narrate.board_line(
                     rank=i, name=r.name, rating=r.rating, games=r.games, wins=r.wins,
                     rate=r.win_rate, points=r.avg_points,
                 )
@@ -194,14 +198,14 @@ class Commands:
         if stats is None:
             return narrate.STATS_NONE
         lines = [
-            narrate.STATS_LINE.format(
+            narrate.stats_line(
                 name=stats.name, rating=stats.rating, games=stats.games, wins=stats.wins,
                 rate=stats.win_rate, points=stats.avg_points,
             )
         ]
         for when, rb, points, won in stats.history[:5]:
             lines.append(
-                narrate.STATS_GAME.format(when=when, variant=rb, points=points,
+                fill(narrate.STATS_GAME, when=when, variant=rb, points=points,
                                           won=" 🏆" if won else "")
             )
         return "\n".join(lines)
