@@ -27,6 +27,7 @@ from bot.core.service import Actor, GameService
 from bot.core.views import Button, Outcome, Screen
 from bot.games.rummy import screens
 from bot.games.rummy.typed import TYPED_VERBS, TypedError, cards_arg
+from bot.i18n import _, set_locale, using
 from engine import get_rulebook
 from engine.cards import Card
 
@@ -103,13 +104,15 @@ class ConsoleGame:
         read: Callable[[str], str] = input,
         write: Callable[[str], None] = print,
         pictures: Path | None = None,
+        lang: str = "",
     ) -> None:
         self.service = service
         self.read = read
         self.write = write
         self.pictures = pictures
-        self.group = Actor(PLATFORM, GROUP_CHAT, USER, name)
-        self.me = Actor(PLATFORM, USER, USER, name, private=True)
+        # The terminal is one person: the "group" and the private chat speak their language.
+        self.group = Actor(PLATFORM, GROUP_CHAT, USER, name, lang=lang)
+        self.me = Actor(PLATFORM, USER, USER, name, private=True, lang=lang)
         self.game_id: int | None = None
         self.shown_revision = 0  # newest commit delivered (screens never go back)
         self.next_up = ""  # who moves next, as of that commit: "person", "computer" or ""
@@ -358,6 +361,7 @@ class ConsoleGame:
     def _show_view(self) -> None:
         """Before a prompt: the table and my private message, as far as they changed (a new
         table: all of it; else the new lines of the text, and the buttons if they changed)."""
+        set_locale(self.me.lang)  # the labels this terminal reads the screens by
         screen = self.private
         old = self._shown_private
         if screen is None:
@@ -384,7 +388,9 @@ class ConsoleGame:
         detail = screen.detail
         if self.table is not None and self.table.version > screen.version and self.table.detail:
             detail = self.table.detail.partition("\n")[2]
-        return "\n".join(x for x in detail.splitlines() if not x.startswith("Hand: "))
+        with using(self.me.lang):
+            hand = _prefix("Hand: {cards}")
+        return "\n".join(x for x in detail.splitlines() if not x.startswith(hand))
 
     def _buttons_text(self, screen: Screen) -> str:
         """The private message's buttons (and the table's, but My cards) with numbers. The
@@ -429,14 +435,20 @@ def _hand_buttons(screen: Screen) -> list[list[Button]]:
     return rows
 
 
+def _prefix(msgid: str) -> str:
+    """A screen line's label before its value ("Hand: "), in the current language."""
+    return _(msgid).partition("{")[0]
+
+
 def _private_text(screen: Screen) -> str:
     """The private message's text but what the terminal shows otherwise: the working copy (the
     table block marks it) and, on my turn, the hand (the numbered card buttons are the hand)."""
-    skip = ["Working copy: "]
+    hand = _prefix("Hand: {cards}")
+    skip = [_prefix("Working copy: {groups}")]
     if screen.cards:
-        skip.append("Hand: ")
+        skip.append(hand)
     lines = [
-        x for x in screen.text.splitlines() if not x.startswith(tuple(skip)) and x != "Hand: "
+        x for x in screen.text.splitlines() if not x.startswith(tuple(skip)) and x != hand
     ]
     return "\n".join(dict.fromkeys(lines))  # the hint can be both the hint line and the notice
 
@@ -451,6 +463,7 @@ async def play(
     read: Callable[[str], str] = input,
     write: Callable[[str], None] = print,
     pictures: Path | None = None,
+    lang: str = "",
 ) -> None:
     """Open the store as `rummy run` does, serve the console platform, play one game."""
     from bot.store import Store
@@ -468,7 +481,9 @@ async def play(
     service.fair_use = FairUse(
         user_rate=unlimited, user_burst=unlimited, chat_rate=unlimited, chat_burst=unlimited
     )
-    console = ConsoleGame(service, name=name, read=read, write=write, pictures=pictures)
+    console = ConsoleGame(
+        service, name=name, read=read, write=write, pictures=pictures, lang=lang
+    )
     try:
         await service.start()  # resumes a saved game's computer turns
         if await console.open(setup, new=new):

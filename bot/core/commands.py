@@ -1,10 +1,11 @@
 """Typed and slash commands: /help, /rules, /newgame, /join, /leave, /endgame, /table,
-/leaderboard, /stats, and a game's typed moves (handed to the game)."""
+/leaderboard, /stats, /language, and a game's typed moves (handed to the game)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from bot import i18n
 from bot.i18n import fill, using
 
 from . import narrate
@@ -28,6 +29,10 @@ class Commands:
     async def run(self, actor: Actor, verb: str, args: str) -> Outcome:
         svc = self.service
         game = svc.default_game
+        if verb not in game.typed_verbs:  # a move answers in the seat's language (the record's)
+            await svc.speak_to(actor)
+        if verb in ("language", "lang"):
+            return await self.language(actor, args)
         if verb in ("help", "start") and not (verb == "start" and args):
             return Outcome(reply=game.help_text(), alert=False)
         if verb == "start":  # deep link: /start join-<game>
@@ -75,6 +80,9 @@ class Commands:
         raise Refusal(fill(narrate.UNKNOWN_VERB, verb=verb), alert=False)
 
     def typed(self, record: Record, row: Any, actor: Actor, verb: str, args: str) -> Outcome:
+        seat = record.seat_of(actor.user)
+        if seat is not None:
+            i18n.set_locale(record.lang_of(seat))
         if record.state is None:
             raise Refusal(narrate.NOT_STARTED)
         seat = record.seat_of(actor.user)
@@ -167,6 +175,62 @@ class Commands:
         out = await self.unit.mutate(game_id, change, status="ended")
         self.service.scheduler.forget(game_id)
         return out
+
+    async def language(self, actor: Actor, args: str) -> Outcome:
+        """/language [en|he|ru]: a person's language in private (stored with the player, and
+        their seats' screens follow), the group's in a group (the game's table follows)."""
+        store = self.service.store
+        lang = i18n.supported(args.split()[0]) if args.strip() else None
+        if lang is None:
+            current = i18n.language_name(i18n.current())
+            if not actor.private:
+                chosen = await store.chat_language(actor.platform, actor.chat_id)
+                row = await store.active_game(actor.platform, actor.chat_id)
+                group = chosen or (row.record.get("lang") if row else None) or i18n.current()
+                current = i18n.language_name(group)
+            return Outcome(reply=fill(narrate.LANGUAGE_NOW, name=current), alert=False)
+        if actor.private:
+            await store.set_language(actor.platform, actor.user, actor.name, lang)
+            i18n.set_locale(lang)
+            out = Outcome(reply=narrate.LANGUAGE_SET,
+                          alert=False)
+            player_id = await store.player(actor.platform, actor.user, actor.name)
+            for row in await store.games_for_player(player_id):
+                if row.status in ("lobby", "playing"):
+                    out.merge(await self.unit.mutate(
+                        row.id, lambda r, rec: self._seat_language(r, rec, actor.user, lang)
+                    ))
+            out.reply = narrate.LANGUAGE_SET
+            out.alert = False
+            return out
+        row = await store.active_game(actor.platform, actor.chat_id)
+        if row is not None and row.record.get("host") not in ("", actor.user):
+            raise Refusal(narrate.LANGUAGE_HOST)  # mid-game, the host decides
+        await store.set_chat_language(actor.platform, actor.chat_id, lang)
+        with using(lang):
+            reply = narrate.LANGUAGE_GROUP
+        if row is None:
+            return Outcome(reply=reply, alert=False)
+        out = await self.unit.mutate(row.id, lambda r, rec: self._group_language(r, rec, lang))
+        out.reply, out.alert = reply, False
+        return out
+
+    def _seat_language(self, row: Any, record: Record, user: str, lang: str) -> Outcome:
+        seat = record.seat_of(user)
+        if seat is None:
+            return Outcome()
+        record.seats[seat].lang = lang
+        if record.state is None:
+            return Outcome()
+        game = self.unit.game_of(record)
+        return Outcome(private={user: game.private_screen(self.unit.table(row, record), seat)})
+
+    def _group_language(self, row: Any, record: Record, lang: str) -> Outcome:
+        record.lang = lang
+        if record.state is None:  # posted anew: the newest message, in the new language
+            return Outcome(group=self.service.lobby.screen(row.id, record), group_new=True)
+        game = self.unit.game_of(record)
+        return Outcome(group=game.table_screen(self.unit.table(row, record)), group_new=True)
 
     async def leaderboard(self, actor: Actor, variant: str | None) -> str:
         if variant:

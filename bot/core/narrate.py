@@ -79,6 +79,12 @@ _MESSAGES: dict[str, str] = {
         "⌛ Nobody has played here for a day — the game is closed. /newgame starts another."
     ),
     "NOT_STARTED": N_("The game hasn't started yet."),
+    "LANGUAGE_NOW": N_(
+        "Language: {name}. Change it with /language en · /language he · /language ru"
+    ),
+    "LANGUAGE_SET": N_("I'll speak English with you here."),
+    "LANGUAGE_GROUP": N_("This group's language is now English."),
+    "LANGUAGE_HOST": N_("Only the host can change the language while a game is on."),
     "NOT_RUNNING_GAME": N_("This game is not running."),
     "NOT_YOUR_TURN": N_("It's not your turn."),
     "TIME_LEFT": N_("⏱ {minutes}:{seconds:02d} left for your turn."),
