@@ -146,5 +146,10 @@ def tn(singular: str, plural: str, n: int, **params: Any) -> str:
     return fill(ngettext(singular, plural, n), n=n, **params)
 
 
+def every(msgid: str) -> frozenset[str]:
+    """`msgid` in every language (to recognise an answer, whichever language it came in)."""
+    return frozenset(translations(lang).gettext(msgid) for lang in LANGUAGES)
+
+
 def language_name(lang: str) -> str:
     return NAMES.get(lang, NAMES[DEFAULT])
