@@ -38,7 +38,7 @@ locale: $(STAMP)
 	$(BIN)/pybabel extract -F babel.cfg -k t -k tn:1,2 --no-location \
 		--sort-output -o $(LOCALE)/messages.pot .
 	$(BIN)/pybabel update -i $(LOCALE)/messages.pot -d $(LOCALE) --no-fuzzy-matching \
-		--ignore-obsolete --no-location
+		--ignore-obsolete
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache
