@@ -20,13 +20,15 @@ def draw_private(view: PrivateView) -> Image.Image:
     layout = private_layout(view)
     canvas = Canvas(layout.width, layout.height, rtl=view.words.rtl)
     title = layout.sections["title"]
+    rtl = view.words.rtl  # a right-to-left title starts at the right edge
     canvas.text(
-        title[0],
+        title[2] if rtl else title[0],
         (title[1] + title[3]) / 2,
         view.title,
         font(26),
         pal.WHITE,
         max_width=title[2] - title[0],
+        align="right" if rtl else "left",
     )
     if "empty" in layout.sections:
         draw_empty(canvas, layout.sections["empty"], view.words.empty_table)

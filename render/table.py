@@ -22,25 +22,31 @@ def draw_table(view: TableView) -> Image.Image:
     canvas = Canvas(layout.width, layout.height, rtl=view.words.rtl)
     title = layout.sections["title"]
     stock_w = stock_width(view.stock)
+    rtl = view.words.rtl  # right to left: the title from the right edge, the stock on the left
     canvas.text(
-        title[0],
+        title[2] if rtl else title[0],
         (title[1] + title[3]) / 2,
         view.title,
         font(26),
         pal.WHITE,
         max_width=title[2] - title[0] - stock_w - 16,
+        align="right" if rtl else "left",
     )
     if layout.stock:
-        draw_stock(canvas, layout.stock, view.stock)
+        box = layout.stock
+        if rtl:
+            box = (title[0], box[1], title[0] + stock_w, box[3])
+        draw_stock(canvas, box, view.stock)
     if "status" in layout.sections:
         box = layout.sections["status"]
         canvas.text(
-            box[0],
+            box[2] if rtl else box[0],
             (box[1] + box[3]) / 2,
             view.status,
             font(20),
             pal.CHANGED,
             max_width=box[2] - box[0],
+            align="right" if rtl else "left",
         )
     for seat, box in zip(view.seats, layout.seats, strict=True):
         draw_seat(canvas, seat, box, view.words.points_short)
