@@ -192,16 +192,18 @@ class Commands:
         if actor.private:
             await store.set_language(actor.platform, actor.user, actor.name, lang)
             i18n.set_locale(lang)
-            out = Outcome(reply=narrate.LANGUAGE_SET,
-                          alert=False)
+            out = Outcome()
             player_id = await store.player(actor.platform, actor.user, actor.name)
             for row in await store.games_for_player(player_id):
                 if row.status in ("lobby", "playing"):
-                    out.merge(await self.unit.mutate(
+                    changed = await self.unit.mutate(
                         row.id, lambda r, rec: self._seat_language(r, rec, actor.user, lang)
-                    ))
-            out.reply = narrate.LANGUAGE_SET
-            out.alert = False
+                    )
+                    # One outcome goes out (a person is rarely in two games at once: the
+                    # other's screens follow at its next change).
+                    if changed.private and not out.private:
+                        out = changed
+            out.reply, out.alert = narrate.LANGUAGE_SET, False
             return out
         row = await store.active_game(actor.platform, actor.chat_id)
         if row is not None and row.record.get("host") not in ("", actor.user):

@@ -11,6 +11,7 @@ HELP = N_("""🃏 Rummy Table — rearrangement rummy in this chat.
 /hand — send my cards again · /hint — show a card I can play
 /rules [rulebook] — the rules (in full: docs/rules.md in the bot's source repository)
 /leaderboard [rulebook] · /stats — scores that last
+/language en|he|ru — the language I speak to you (in a group: the group's)
 /endgame — the host ends the game
 In our private chat: tap cards to select them, then New group / Add to / Take from /
 Auto-place, and Done. Or type: /lay 7H 8H 9H · /add B 10H · /move B:QS A · /split B 4 ·
