@@ -22,7 +22,7 @@ def _text(message) -> str:
     return (message.caption or message.text or "") if message else ""
 
 
-async def test_each_person_in_their_own_language(harness: Harness):  # noqa: F811
+async def test_each_person_in_their_own_language(harness: Harness):
     tg = harness.tg
     group = tg.group(GROUP, "ערב רמי")
     yael = tg.user(41, "Yael", language_code="he", started=True)

@@ -61,7 +61,7 @@ TYPED = ("lay", "add", "take", "move", "split", "done", "reset", "draw", "pass",
          "giveup", "hint")
 # Typed in a DM, for the DM's own game too (slash commands synced to one server only are not
 # offered in DMs): the word typed -> the core's verb.
-TYPED_GAME = {"leave": "leave", "end": "endgame", "endgame": "endgame"}
+TYPED_GAME = {"leave": "leave", "end": "endgame", "endgame": "endgame", "language": "language"}
 
 
 def configure_endpoints(api_base: str | None, gateway_url: str | None) -> None:
