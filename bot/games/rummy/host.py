@@ -10,7 +10,7 @@ from bot.core.buttons import RUMMY_VERBS, Press
 from bot.core.hosting import Refusal, Results, Settings, Table, Variant
 from bot.core.record import TIMEOUTS_BEFORE_COMPUTER, Record
 from bot.core.views import Outcome, Screen
-from bot.i18n import _, using
+from bot.i18n import _, current, t, using
 from engine import (
     RULEBOOKS,
     Finish,
@@ -42,6 +42,23 @@ def _state(record: Record) -> GameState:
     return GameState.from_dict(record.state)
 
 
+def _unknown_settings(name: str, english: str) -> str:
+    """The engine's sentence for a rulebook or option it doesn't have, in the reader's
+    language (English: the engine's own)."""
+    if current() == "en":
+        return english
+    key = name.lower()
+    if key not in RULEBOOKS:
+        return t("Unknown rulebook '{name}'. Rulebooks: {names}", name=name[:40],
+                 names=", ".join(RULEBOOKS))
+    choices = option_choices(key)
+    if not choices:
+        return t("{title} has no options", title=words.title(key))
+    have = " · ".join(words.option(k, v) for k, values in choices.items() for v in values)
+    return t("{title} has no such option. Its options: {options}", title=words.title(key),
+             options=have)
+
+
 def _labels(record: Record) -> dict[int, str]:
     return {i: screens.seat_label(record, i) for i in range(len(record.seats))}
 
@@ -63,10 +80,11 @@ class RummyGame:
         return tuple(Variant(name, words.title(name), option_choices(name)) for name in RULEBOOKS)
 
     def settings(self, variant: str | None, options: Mapping[str, Any]) -> Settings:
+        name = variant or self.default_variant
         try:
-            rules = get_rulebook(variant or self.default_variant, **dict(options))
-        except TypeError as error:  # an unknown option's name
-            raise ValueError(str(error)) from None
+            rules = get_rulebook(name, **dict(options))
+        except (TypeError, ValueError) as error:  # an unknown rulebook, option or value
+            raise ValueError(_unknown_settings(name, str(error))) from None
         labels = {k: words.option(k, v) for k, v in rules.options.items()}
         return Settings(rules.name, words.title(rules.name), dict(rules.options), labels)
 
@@ -82,7 +100,7 @@ class RummyGame:
             return None
         totals = state["result"].get("totals") or state["scores"]
         return Results(
-            tuple(int(t) for t in totals),
+            tuple(int(x) for x in totals),
             tuple(state["result"].get("winners", [])),
             record.rules.higher_is_better,
         )
@@ -185,7 +203,7 @@ class RummyGame:
             )
         ui = record.seat_ui(seat)
         hand = {c.token for c in screens.placeable(player_view(state, seat), ui.sort)}
-        ui.selected = [t for t in items if t in hand]
+        ui.selected = [x for x in items if x in hand]
         ui.notice = ""
         return self._mine(table, state, seat, user)
 
