@@ -311,3 +311,16 @@ def test_without_raqm_hebrew_still_draws(monkeypatch):
     finally:
         fonts.text_length.cache_clear()
         fonts.text_mask.cache_clear()
+
+
+async def test_language_choices_are_stored(store):
+    """/language: a person's choice with the player, a group's with the chat (migration 0003)."""
+    assert await store.language("telegram", "7") is None
+    await store.set_language("telegram", "7", "Ivan", "ru")
+    await store.set_language("telegram", "7", "Ivan", "he")  # changed again
+    assert await store.language("telegram", "7") == "he"
+    assert await store.chat_language("telegram", "-5") is None
+    await store.set_chat_language("telegram", "-5", "ru")
+    await store.set_chat_language("telegram", "-5", "en")
+    assert await store.chat_language("telegram", "-5") == "en"
+    assert await store.language("discord", "7") is None  # per platform

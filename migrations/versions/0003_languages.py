@@ -20,15 +20,13 @@ depends_on: Union[str, Sequence[str], None] = None
 
 def upgrade() -> None:
     """Upgrade schema."""
-    with op.batch_alter_table("players") as batch:
-        batch.add_column(sa.Column("language", sa.String(length=8), nullable=True))
-    with op.batch_alter_table("chats") as batch:
-        batch.add_column(sa.Column("language", sa.String(length=8), nullable=True))
+    op.add_column("players", sa.Column("language", sa.String(length=8), nullable=True))
+    op.add_column("chats", sa.Column("language", sa.String(length=8), nullable=True))
 
 
 def downgrade() -> None:
     """Downgrade schema."""
-    with op.batch_alter_table("chats") as batch:
-        batch.drop_column("language")
-    with op.batch_alter_table("players") as batch:
-        batch.drop_column("language")
+    # plain ALTER (SQLite >= 3.35), as 0002 does: a batch rebuild of chats would break the
+    # games' foreign key to it
+    op.drop_column("chats", "language")
+    op.drop_column("players", "language")
