@@ -324,3 +324,18 @@ async def test_language_choices_are_stored(store):
     await store.set_chat_language("telegram", "-5", "en")
     assert await store.chat_language("telegram", "-5") == "en"
     assert await store.language("discord", "7") is None  # per platform
+
+
+async def test_a_lesson_is_one_language_english(store):
+    """Lessons are not translated yet: a Hebrew reader's lesson is English throughout (no Hebrew
+    buttons around English instructions)."""
+    from bot.core.lessons import LessonService
+    from bot.core.service import Actor
+
+    learner = Actor("telegram", "77", "77", "Yael", private=True, lang="he")
+    with using("he"):  # as an adapter leaves it after reading the member's locale
+        out = await LessonService(store).start(learner, "tahiti")
+        assert i18n.current() == "he"  # (the lesson's English did not leak out)
+    screen = out.private["77"]
+    words = screen.text + " ".join(b.label for row in screen.buttons for b in row)
+    assert not re.search(r"[\u0590-\u05ff]", words), words
