@@ -110,7 +110,10 @@ def _lobby_screen(game: HostedGame, game_id: int, record: Record, menu: str) -> 
             ],
         ]
     key = hashlib.blake2b(repr(("lobby", view)).encode(), digest_size=10).hexdigest()
-    return Screen(text, buttons, key, lambda: render_lobby(view), game_id, record.lobby_version)
+    return Screen(
+        text, buttons, key, lambda: render_lobby(view), game_id, record.lobby_version,
+        lang=i18n.current(),
+    )
 
 
 class Lobby:

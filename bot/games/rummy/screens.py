@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from bot.core.narrate import picture_words
 from bot.core.record import Record
 from bot.core.views import Button, Screen
-from bot.i18n import _, t, tn, using
+from bot.i18n import _, current, t, tn, using
 from engine import (
     GameState,
     PlayerView,
@@ -157,6 +157,7 @@ def _table_screen(game_id: int, record: Record, state: GameState) -> Screen:
         detail=words.describe(rules.name, dict(rules.options)) + "\n"
         + table_detail(record, state),
         phase=state.phase,
+        lang=current(),
     )
 
 
@@ -258,6 +259,7 @@ def _score_screen(game_id: int, record: Record, state: GameState) -> Screen:
         game_id,
         state.version,
         phase=state.phase,
+        lang=current(),
     )
 
 
@@ -366,6 +368,7 @@ def _private_screen(game_id: int, record: Record, state: GameState, seat: int) -
         cards=cards if any(_is_card(b) for row in buttons for b in row) else [],
         phase=state.phase,
         notice=ui.notice,
+        lang=current(),
     )
 
 
