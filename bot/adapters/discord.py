@@ -30,7 +30,7 @@ from bot.core.names import clean_name
 from bot.core.per_game import LimitedDict
 from bot.core.service import Actor, GameService, pack
 from bot.core.views import Button, Outcome, Screen
-from bot.i18n import _, every, set_locale
+from bot.i18n import _, current, every, set_locale, t, using
 
 from .delivery import (
     NOTE,
@@ -532,9 +532,11 @@ class DiscordAdapter:
             return
         refs.set(f"advised:{user}", True)
         name = outcome.names.get(user, "Player")
-        screen = Screen(f"{name}, your DMs are closed — use Show my hand (only you will see "
-                        "your cards).", [[Button("🂠 Show my hand", "cards")]],
-                        game_id=outcome.game_id, version=0)
+        with using(outcome.group.lang if outcome.group is not None else current()):  # channel
+            text = t("{name}, your DMs are closed — use Show my hand (only you will see "
+                     "your cards).", name=name)
+            screen = Screen(text, [[Button(_("🂠 Show my hand"), "cards")]],
+                            game_id=outcome.game_id, version=0)
         await channel.send(render(screen.text), view=build_view(screen))
 
     async def _show_private(self, run: Run, step: Step) -> None:
