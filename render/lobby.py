@@ -32,16 +32,19 @@ def draw_lobby(view: LobbyView) -> Image.Image:
     )
     canvas = Canvas(WIDTH, height, rtl=view.words.rtl)
     fan = _fan()
-    canvas.paste(fan, WIDTH - MARGIN - fan.width, MARGIN - 4)
+    rtl = view.words.rtl  # right to left: the words from the right edge, the fan on the left
+    canvas.paste(fan, MARGIN if rtl else WIDTH - MARGIN - fan.width, MARGIN - 4)
     text_w = WIDTH - 3 * MARGIN - fan.width
-    canvas.text(MARGIN, MARGIN + 26, view.title, font(36), pal.WHITE, max_width=text_w)
+    x, align = (WIDTH - MARGIN, "right") if rtl else (MARGIN, "left")
+    canvas.text(x, MARGIN + 26, view.title, font(36), pal.WHITE, max_width=text_w, align=align)
     canvas.text(
-        MARGIN,
+        x,
         MARGIN + 66,
         view.words.lobby,
         font(18, bold=False),
         pal.MUTED,
         max_width=text_w,
+        align=align,
     )
     y = MARGIN + 92
     f = font(18, bold=False)
@@ -64,7 +67,7 @@ def draw_lobby(view: LobbyView) -> Image.Image:
     if option_rows:
         y += 10
     seats = view.words.seats.format(taken=len(view.seats), max=view.max_seats)
-    canvas.text(MARGIN, y + 14, seats, font(20), pal.WHITE)
+    canvas.text(x, y + 14, seats, font(20), pal.WHITE, align=align)
     y += 36
     name_font = font(20)
     for k in range(slots):

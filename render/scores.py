@@ -55,7 +55,9 @@ def draw_scores(view: ScoreView) -> Image.Image:
     banner_h = 56 if view.final else 0
     height = y + banner_h + (CHART_H + 14 if chart else 0) + 34 + ROW_H * n + 12 + MARGIN
     canvas = Canvas(WIDTH, height, rtl=view.words.rtl)
-    canvas.text(MARGIN, MARGIN + 17, view.title, font(26), pal.WHITE, max_width=WIDTH - 2 * MARGIN)
+    rtl = view.words.rtl  # a right-to-left title starts at the right edge
+    canvas.text(WIDTH - MARGIN if rtl else MARGIN, MARGIN + 17, view.title, font(26), pal.WHITE,
+                max_width=WIDTH - 2 * MARGIN, align="right" if rtl else "left")
     y += 6
     if view.final:
         _banner(canvas, view, y)
