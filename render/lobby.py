@@ -35,10 +35,10 @@ def draw_lobby(view: LobbyView) -> Image.Image:
     rtl = view.words.rtl  # right to left: the words from the right edge, the fan on the left
     canvas.paste(fan, MARGIN if rtl else WIDTH - MARGIN - fan.width, MARGIN - 4)
     text_w = WIDTH - 3 * MARGIN - fan.width
-    x, align = (WIDTH - MARGIN, "right") if rtl else (MARGIN, "left")
-    canvas.text(x, MARGIN + 26, view.title, font(36), pal.WHITE, max_width=text_w, align=align)
+    tx, align = (WIDTH - MARGIN, "right") if rtl else (MARGIN, "left")
+    canvas.text(tx, MARGIN + 26, view.title, font(36), pal.WHITE, max_width=text_w, align=align)
     canvas.text(
-        x,
+        tx,
         MARGIN + 66,
         view.words.lobby,
         font(18, bold=False),
@@ -67,7 +67,7 @@ def draw_lobby(view: LobbyView) -> Image.Image:
     if option_rows:
         y += 10
     seats = view.words.seats.format(taken=len(view.seats), max=view.max_seats)
-    canvas.text(x, y + 14, seats, font(20), pal.WHITE, align=align)
+    canvas.text(tx, y + 14, seats, font(20), pal.WHITE, align=align)
     y += 36
     name_font = font(20)
     for k in range(slots):
