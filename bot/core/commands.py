@@ -234,6 +234,13 @@ class Commands:
         game = self.unit.game_of(record)
         return Outcome(group=game.table_screen(self.unit.table(row, record)), group_new=True)
 
+    def _title(self, variant: str) -> str:
+        """A variant's title in the reader's language (an unknown one as it was saved)."""
+        try:
+            return self.service.default_game.settings(variant, {}).title
+        except ValueError:
+            return variant.title()
+
     async def leaderboard(self, actor: Actor, variant: str | None) -> str:
         if variant:
             try:
@@ -244,7 +251,7 @@ class Commands:
         rows = await self.service.store.leaderboard(actor.platform, chat, variant)
         title = fill(narrate.BOARD_TITLE,
             scope=narrate.BOARD_OVERALL if chat is None else narrate.BOARD_CHAT,
-            variant=variant.title() if variant else narrate.BOARD_ALL,
+            variant=self._title(variant) if variant else narrate.BOARD_ALL,
         )
         if not rows:
             return title + "\n" + narrate.BOARD_EMPTY
@@ -271,7 +278,7 @@ class Commands:
         ]
         for when, rb, points, won in stats.history[:5]:
             lines.append(
-                fill(narrate.STATS_GAME, when=when, variant=rb, points=points,
+                fill(narrate.STATS_GAME, when=when, variant=self._title(rb), points=points,
                                           won=" 🏆" if won else "")
             )
         return "\n".join(lines)
