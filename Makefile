@@ -35,10 +35,10 @@ bench: $(STAMP)
 # compiles them in memory at start (bot/i18n), so nothing else needs building.
 LOCALE := bot/i18n/locale
 locale: $(STAMP)
-	$(BIN)/pybabel extract -F babel.cfg -k t -k tn:1,2 --no-location \
+	$(BIN)/pybabel extract -F babel.cfg -k t -k tn:1,2 --no-location --width=100 \
 		--sort-output -o $(LOCALE)/messages.pot .
 	$(BIN)/pybabel update -i $(LOCALE)/messages.pot -d $(LOCALE) --no-fuzzy-matching \
-		--ignore-obsolete
+		--ignore-obsolete --width=100
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache
