@@ -339,3 +339,33 @@ async def test_a_lesson_is_one_language_english(store):
     screen = out.private["77"]
     words = screen.text + " ".join(b.label for row in screen.buttons for b in row)
     assert not re.search(r"[\u0590-\u05ff]", words), words
+
+
+async def test_discord_localisations_fit_discord():
+    """Discord takes 1-100 characters for a description or choice name in any locale."""
+    import discord
+    from discord import app_commands
+
+    from bot.adapters.discord_commands import CatalogTranslator, add_commands
+
+    client = discord.Client(intents=discord.Intents.none())
+    tree = app_commands.CommandTree(client)
+    add_commands(tree, adapter=None)  # the callbacks are never run here
+    await tree.set_translator(CatalogTranslator())
+    payloads = [await c.get_translated_payload(tree, tree.translator) for c in tree.get_commands()]
+    found = []
+
+    def walk(node: dict) -> None:
+        for key in ("description_localizations", "name_localizations"):
+            for text in (node.get(key) or {}).values():
+                found.append(text)
+                assert 1 <= len(text) <= 100, text
+        for child in node.get("options", []) + node.get("choices", []):
+            walk(child)
+
+    for payload in payloads:
+        walk(payload)
+    assert any(CYRILLIC_WORD.search(x) for x in found) and len(found) > 15
+
+
+CYRILLIC_WORD = re.compile(r"[\u0400-\u04ff]{3,}")
