@@ -10,6 +10,12 @@ Manipulation (ace high) and Machiavelli (ace high or low); rows with jokers alte
 Vatican and Tahiti (two jokers, or four in Tahiti with its four singles). Without jokers two
 decks leave only 19 cards beside an 85-card table, so that hand has 19 cards.
 
+Rummikub rows (`--rummikub N`, default 40 positions): the initial meld ("max_points" with
+`first_lay_done=False`: the most valuable meld from the rack alone) on random 14- and 24-tile
+racks from the 106 tiles, and regular turns (40-tile table + 14-tile rack holding both jokers,
+"any" and "max_cards"). `--rummikub-export FILE` writes the racks for bench/rummikub_ilp.py,
+which times the ILP package rummikub-solver (GLPK) on the same racks, in a venv of its own.
+
 Anchor: the ILP package rummikub-solver (GLPK) takes a median 2.3 ms at 40+14 and 5.5 ms at
 85+21 (it maximises tiles only; this solver also keeps as many groups unchanged as it can).
 The exhaustive reference search runs on the small rows for a ratio.
@@ -87,8 +93,15 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--json", action="store_true", help="print the figures as JSON last")
     ap.add_argument("--clock", choices=("wall", "cpu"), default="wall",
                     help="wall time (default) or this process's CPU time (a busy machine)")
+    ap.add_argument("--rummikub", type=int, default=40,
+                    help="positions per Rummikub row (0: none)")
+    ap.add_argument("--rummikub-export", default=None, metavar="FILE",
+                    help="write the Rummikub racks as JSON for bench/rummikub_ilp.py")
+    ap.add_argument("--rummikub-only", action="store_true", help="only the Rummikub rows")
     args = ap.parse_args(argv)
     sys.stdout.reconfigure(line_buffering=True)
+    if args.rummikub_only:
+        return {"rummikub": rummikub_rows(args.rummikub, args.seed, args.rummikub_export)}
     global CLOCK
     CLOCK = time.process_time if args.clock == "cpu" else time.perf_counter
     # Warm up: a long-lived bot process has the solver's tables built already.
@@ -172,9 +185,102 @@ def main(argv: list[str] | None = None) -> dict:
         if got:
             print(f"max_cards median at {size}: {got[0]:.2f} ms (anchor: ILP {anchor} ms)")
     result = {"rows": rows, "reference": ratios, "summary": summary}
+    if args.rummikub:
+        print()
+        result["rummikub"] = rummikub_rows(args.rummikub, args.seed, args.rummikub_export)
     if args.json:
         print(json.dumps(result))
     return result
+
+
+def rummikub_racks(size: int, count: int, seed: int):
+    """`count` random racks of `size` tiles from the 106."""
+    from engine.tiles import make_tiles
+
+    rng = random.Random(f"{seed}/rummikub/{size}")
+    out = []
+    for _ in range(count):
+        tiles = make_tiles(2, 2)
+        rng.shuffle(tiles)
+        out.append(tiles[:size])
+    return out
+
+
+def rummikub_turns(count: int, seed: int):
+    """Regular turns: a random 40-tile table (runs and groups, no joker) and a 14-tile rack
+    holding both jokers."""
+    from engine.tiles import Tile
+
+    rng = random.Random(f"{seed}/rummikub/turns")
+    out = []
+    for _ in range(count):
+        pos = random_position(rng, 40, 30, ace="low", jokers=0)
+        table = [[Tile(c.rank, c.suit, c.copy) for c in g] for g in pos.table]
+        hand = [Tile(c.rank, c.suit, c.copy) for c in pos.hand[:12]]
+        out.append((table, [*hand, Tile(0, "", 0), Tile(0, "", 1)]))
+    return out
+
+
+def _ms(call) -> tuple[float, object]:
+    gc.disable()
+    t0 = CLOCK()
+    got = call()
+    dt = CLOCK() - t0
+    gc.enable()
+    return dt * 1000, got
+
+
+def rummikub_rows(count: int, seed: int, export: str | None) -> list[dict]:
+    rules = get_rulebook("rummikub")
+    rows = []
+    exported: dict[str, list] = {}
+    print(f"{'rummikub row':<28}{'median':>8}{'p95':>8}{'max':>9}  (ms){'melds':>7}{'value':>7}")
+    for size in (14, 24):
+        racks = rummikub_racks(size, count, seed)
+        times, values = [], []
+        for rack in racks:
+            ms, move = _ms(lambda rack=rack: find_move(rules, [], rack, objective="max_points",
+                                                      first_lay_done=False))
+            times.append(ms)
+            if move is not None:
+                check = check_move(rules, [], rack, move.new_table, first_lay_done=False)
+                assert check.ok, check.reason
+                values.append(sum(c.play_rank for g in move.new_table for c in g))
+        rows.append(_row(f"initial meld {size} tiles", times, len(values), values))
+        exported[f"initial/{size}"] = [[_ilp_tile(t) for t in rack] for rack in racks]
+    turns = rummikub_turns(count, seed)
+    for objective in ("any", "max_cards"):
+        times, laid = [], []
+        for table, rack in turns:
+            ms, move = _ms(lambda t=table, r=rack, o=objective: find_move(rules, t, r,
+                                                                           objective=o))
+            times.append(ms)
+            if move is not None:
+                assert check_move(rules, table, rack, move.new_table).ok
+                laid.append(len(move.placed))
+        rows.append(_row(f"40+14 2 jokers {objective}", times, len(laid), laid))
+    exported["turns"] = [{"table": [_ilp_tile(t) for g in table for t in g],
+                          "rack": [_ilp_tile(t) for t in rack]} for table, rack in turns]
+    if export:
+        Path(export).write_text(json.dumps(exported))
+        print(f"racks written to {export}: time the ILP with bench/rummikub_ilp.py {export}")
+    return rows
+
+
+def _row(label: str, times: list[float], found: int, values: list[int]) -> dict:
+    row = {"row": label, "median": statistics.median(times), "p95": pct(times, 0.95),
+           "max": max(times), "n": len(times), "found": found,
+           "mean_value": statistics.mean(values) if values else 0}
+    print(f"{label:<28}{row['median']:8.2f}{row['p95']:8.2f}{row['max']:9.2f}      "
+          f"{found:7d}{row['mean_value']:7.1f}")
+    return row
+
+
+def _ilp_tile(tile) -> list[int]:
+    """(colour 0-3, number 1-13), or (-1, 0) for a joker: what bench/rummikub_ilp.py reads."""
+    if tile.is_joker:
+        return [-1, 0]
+    return ["SHDC".index(tile.suit), tile.rank]
 
 
 if __name__ == "__main__":

@@ -22,7 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.simulate import simulate, timing
-from engine import RULEBOOKS
+from engine import ALL_RULEBOOKS
 
 MATCHES = ("hard:medium", "medium:easy", "hard:medium:medium:medium")
 TARGETS = {2: 0.60, 4: 0.35}  # the first seat's win rate a match should reach
@@ -32,7 +32,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=200, help="games per match")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--rulebooks", default=",".join(RULEBOOKS))
+    parser.add_argument("--rulebooks", default=",".join(ALL_RULEBOOKS))
     parser.add_argument("--matches", default=",".join(MATCHES), help="e.g. hard:medium,medium:easy")
     parser.add_argument("--jobs", type=int, default=1, help="processes to play games in")
     parser.add_argument("--clock", default="cpu", choices=("wall", "cpu"))

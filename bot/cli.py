@@ -6,7 +6,7 @@ import argparse
 import contextlib
 import sys
 
-from engine import RULEBOOKS
+from engine import ALL_RULEBOOKS, RULEBOOKS
 
 
 def _options(pairs: list[str]) -> dict[str, str]:
@@ -24,6 +24,8 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
 
     play = sub.add_parser("play", help="play in the terminal against computer players")
+    play.add_argument("--game", default="rummy", choices=("rummy", "build-to-ten"),
+                      help="which game (--rulebook and --option are the rummy family's)")
     play.add_argument("--rulebook", default="manipulation", choices=RULEBOOKS)
     play.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
     play.add_argument("--seats", default="you,cpu,cpu", help="e.g. you,cpu:easy,cpu:medium")
@@ -39,7 +41,9 @@ def main(argv: list[str] | None = None) -> int:
                       help="also write the newest pictures (table.png, hand.png…) here")
 
     sim = sub.add_parser("simulate", help="play computer-only games and check every rule")
-    sim.add_argument("--rulebook", default="manipulation", choices=RULEBOOKS)
+    sim.add_argument("--game", default="rummy", choices=("rummy", "build-to-ten"),
+                     help="which game (--rulebook and --option are the rummy family's)")
+    sim.add_argument("--rulebook", default="manipulation", choices=ALL_RULEBOOKS)
     sim.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
     sim.add_argument("--players", type=int, default=None)
     sim.add_argument("--seats", default=None, help="levels, e.g. medium,easy,easy")
@@ -95,7 +99,10 @@ def _play(args: argparse.Namespace, options: dict) -> int:
     from engine import get_rulebook
 
     computers, you_first = parse_seats(args.seats)
-    get_rulebook(args.rulebook, **options)  # unknown options: a clear error before any game
+    if args.game == "build-to-ten":
+        args.rulebook = "build-to-ten"  # the game's name: the core opens that game
+    else:
+        get_rulebook(args.rulebook, **options)  # unknown options: a clear error before any game
     data = Path(args.data)
     data.mkdir(parents=True, exist_ok=True)
     # Problems go to a log file, never as a traceback across the table.
@@ -185,6 +192,14 @@ def _simulate(args: argparse.Namespace, options: dict) -> int:
         seats = ["medium"] * (args.players or 2)
     if args.players and len(seats) != args.players:
         raise ValueError("--players and --seats disagree")
+    if args.game == "build-to-ten":
+        from bot import simulate_buildten
+
+        summary = simulate_buildten.simulate(
+            seats, args.games, args.seed, jobs=args.jobs, clock=args.clock
+        )
+        print_summary(summary, args.json)
+        return 1 if summary.violations else 0
     summary = simulate(
         args.rulebook, seats, args.games, args.seed, options, jobs=args.jobs, clock=args.clock
     )

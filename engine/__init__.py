@@ -26,6 +26,7 @@ from .actions import (
     SetDraft,
     Split,
     Take,
+    TimeUp,
     action_from_dict,
 )
 from .cards import Card, format_cards, parse_cards
@@ -35,9 +36,10 @@ from .melds import is_meld, meld_fault
 from .melds import meld_kind as _meld_kind
 from .moves import MoveCheck, check_move, group_index, group_label
 from .reasons import REASONS
-from .rulebooks import RULEBOOKS, Rulebook, get_rulebook
+from .rulebooks import ALL_RULEBOOKS, RULEBOOKS, TILE_RULEBOOKS, Rulebook, get_rulebook
 from .scoring import RoundScore, score_round
 from .state import GameState, conservation_errors
+from .tiles import Tile, parse_tiles
 
 
 def meld_kind(rulebook: Rulebook, cards: Sequence[Card]) -> Literal["set", "run"] | None:
@@ -54,8 +56,10 @@ def find_move(rulebook: Rulebook, table, hand, **options):
 
 
 __all__ = [
+    "ALL_RULEBOOKS",
     "REASONS",
     "RULEBOOKS",
+    "TILE_RULEBOOKS",
     "Action",
     "Card",
     "Commit",
@@ -80,6 +84,8 @@ __all__ = [
     "SetDraft",
     "Split",
     "Take",
+    "Tile",
+    "TimeUp",
     "action_from_dict",
     "apply",
     "check_move",
@@ -96,6 +102,7 @@ __all__ = [
     "meld_kind",
     "new_game",
     "parse_cards",
+    "parse_tiles",
     "player_view",
     "replay",
     "score_round",

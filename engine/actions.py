@@ -96,6 +96,13 @@ class GiveUp(Action):
 
 
 @dataclass(frozen=True)
+class TimeUp(Action):
+    """The turn timer ran out (Rummikub's `turn_timer`; the platform keeps the clock)."""
+
+    kind: ClassVar[str] = "time_up"
+
+
+@dataclass(frozen=True)
 class Reset(Action):
     kind: ClassVar[str] = "reset"
 
@@ -170,6 +177,7 @@ ACTION_TYPES: dict[str, type[Action]] = {
         Knock,
         Commit,
         GiveUp,
+        TimeUp,
         Reset,
         Place,
         Take,

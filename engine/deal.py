@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from .cards import Card, make_deck
+from .cards import Card
 from .rulebooks import Rulebook
 from .state import GameState
 
@@ -23,9 +23,35 @@ from .state import GameState
 def deck_order(rulebook: Rulebook, players: int, seed: int, round: int = 1) -> list[Card]:
     """The deck round `round` is dealt from (top card last), as `new_game` shuffles it."""
     decks, jokers = rulebook.deck_for(players)
-    deck = make_deck(decks, jokers)
+    deck = rulebook.make_deck(decks, jokers)
     random.Random(f"rummy:{seed}:{round}").shuffle(deck)
     return deck
+
+
+def starting_draw(rulebook: Rulebook, players: int, seed: int) -> tuple[int, list[list[str]]]:
+    """Rummikub's starting draw (RULES.md §5, decision 4): each seat draws a tile, the highest
+    number starts; a seat that draws a joker draws again, and seats tied for the highest draw
+    again among themselves. The tiles then go back (the deal shuffles its own). Returns the
+    starter and the draws, one list of faces (`11B`, `*`) per seat — faces, not tokens: the
+    tiles went back, so which copy was drawn says nothing (and must not look like a place)."""
+    decks, jokers = rulebook.deck_for(players)
+    pool = rulebook.make_deck(decks, jokers)
+    random.Random(f"rummy:{seed}:starting-draw").shuffle(pool)
+    drawn: list[list[str]] = [[] for _ in range(players)]
+    contenders = list(range(players))
+    while True:
+        numbers = {}
+        for seat in contenders:
+            tile = pool.pop()
+            drawn[seat].append(tile.face)
+            while tile.is_joker:  # a joker is no number: draw again
+                tile = pool.pop()
+                drawn[seat].append(tile.face)
+            numbers[seat] = tile.rank
+        top = max(numbers.values())
+        contenders = [seat for seat in contenders if numbers[seat] == top]
+        if len(contenders) == 1:
+            return contenders[0], drawn
 
 
 def start_turn(state: GameState) -> None:
@@ -45,7 +71,8 @@ def deal_round(state: GameState, deck: Sequence[Card]) -> None:
     rules = state.rules
     n = state.players
     deck = list(deck)
-    starter = (state.round - 1) % n
+    first, draws = (starting_draw(rules, n, state.seed) if rules.starting_draw else (0, None))
+    starter = (first + state.round - 1) % n
     hands: list[list[Card]] = [[] for _ in range(n)]
     for batch in rules.batches:
         for k in range(n):
@@ -58,11 +85,13 @@ def deal_round(state: GameState, deck: Sequence[Card]) -> None:
     state.table = []
     state.turn = starter
     state.phase = "play"
-    state.first_lay_done = [not rules.first_lay_run3] * n
+    state.first_lay_done = [not rules.needs_first_lay] * n
     state.final_turns = None
     state.last_drawer = None
     state.passes = 0
     state.last = None
+    if draws is not None and state.round == 1:  # shown on the first table: who starts, why
+        state.last = {"seat": starter, "kind": "starting_draw", "groups": [], "draws": draws}
     start_turn(state)
 
 
@@ -112,7 +141,7 @@ def start_position(
     state.singles = list(singles)
     state.stock = list(stock)
     state.turn = turn
-    done = (not rulebook.first_lay_run3) if first_lay_done is None else first_lay_done
+    done = (not rulebook.needs_first_lay) if first_lay_done is None else first_lay_done
     state.first_lay_done = [done] * players
     start_turn(state)
     return state

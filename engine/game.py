@@ -32,6 +32,7 @@ from .actions import (
     SetDraft,
     Split,
     Take,
+    TimeUp,
     action_from_dict,
 )
 from .cards import Card, format_cards, parse_face, rank_name
@@ -41,6 +42,8 @@ from .moves import MoveCheck, check_move, group_label
 from .rulebooks import Rulebook, get_rulebook
 from .scoring import carousel_final, score_round
 from .state import Draft, GameState
+from .tile_rules import freeing_faces
+from .tiles import parse_tile_face, tile_face_text
 
 MIN_SEATS, MAX_SEATS = 2, 5
 
@@ -60,8 +63,9 @@ def new_game(
     number of seats (or a list, one item per seat)."""
     rules = rulebook if isinstance(rulebook, Rulebook) else get_rulebook(rulebook, **options)
     n = seats if isinstance(seats, int) else len(seats)
-    if not MIN_SEATS <= n <= MAX_SEATS:
-        raise ValueError(f"A game needs {MIN_SEATS} to {MAX_SEATS} seats, not {n}")
+    most = min(MAX_SEATS, rules.max_players)
+    if not MIN_SEATS <= n <= most:
+        raise ValueError(f"{rules.title} needs {MIN_SEATS} to {most} seats, not {n}")
     return start_game(rules, n, seed)
 
 
@@ -118,6 +122,8 @@ def _dispatch(s: GameState, action: Action) -> list[Event]:
             return _knock(s, rules, seat, arrangement, choices)
         case GiveUp():
             return _give_up(s, rules, seat)
+        case TimeUp():
+            return _time_up(s, rules, seat)
         case Reset():
             if rules.give_back and drafts.draft_differs(s):
                 raise IllegalAction(
@@ -234,7 +240,7 @@ def _give_up(s: GameState, rules: Rulebook, seat: int) -> list[Event]:
         s.give_up_armed = True
         return [Event("give_up_confirm", seat)]
     s.draft = None
-    drawn = _draw_cards(s, seat, 3)
+    drawn = _draw_cards(s, seat, rules.give_up_draw)
     s.last = {"seat": seat, "kind": "gave_up", "groups": []}
     events = [Event("gave_up", seat, {"count": len(drawn)}, {"cards": [c.token for c in drawn]})]
     if not drawn:  # nothing left to draw: it counts as a pass
@@ -242,6 +248,27 @@ def _give_up(s: GameState, rules: Rulebook, seat: int) -> list[Event]:
         if s.passes >= s.players:
             return events + _end_round(s, rules)
     return events + _end_turn(s, rules)
+
+
+def _time_up(s: GameState, rules: Rulebook, seat: int) -> list[Event]:
+    """The turn timer ran out (the platform keeps the clock): a changed copy is given up as
+    by Give up (restored, the `failed_move` penalty drawn); an unchanged one draws a tile as
+    a turn without a lay does (a pass once the pool is empty)."""
+    if not rules.turn_seconds:
+        raise IllegalAction("This game has no turn timer", code="no_turn_timer")
+    events = [Event("time_up", seat)]
+    if rules.give_back and drafts.draft_differs(s):
+        s.give_up_armed = True  # no second press: the time is up
+        return events + _give_up(s, rules, seat)
+    s.draft = None
+    if s.stock:
+        drawn = _draw_cards(s, seat, rules.turn_style.draw_count)
+        return [*events, _drew(seat, drawn), *_end_turn(s, rules)]
+    s.passes += 1
+    s.last = {"seat": seat, "kind": "passed", "groups": []}
+    if s.passes >= s.players:
+        return [*events, Event("passed", seat), *_end_round(s, rules)]
+    return [*events, Event("passed", seat), *_end_turn(s, rules)]
 
 
 def _hint(s: GameState, rules: Rulebook, seat: int) -> list[Event]:
@@ -462,6 +489,11 @@ def _designate_jokers(
             def freed(c: Card) -> bool:
                 if not c.designated:
                     return False
+                if rules.joker_rule == "rack-frees":  # Rummikub: a rack tile frees it
+                    home = next((g for g in s.table if any(x.ident == c.ident for x in g)), [])
+                    laid = Counter(x.face for g in groups for x in g)
+                    return any(hand_faces[f] > 0 and laid[f] > table_faces[f]
+                               for f in freeing_faces(home, c))
                 if rules.joker_rule == "locks-group":
                     return hand_faces[c.play_face] > 0 and (
                         Counter(x.face for g in groups for x in g)[c.play_face]
@@ -477,12 +509,12 @@ def _designate_jokers(
         options = sorted({r.joker_faces for r in found})
         chosen = choices.get(i)
         if len(options) > 1:
-            wanted = _choice(chosen) if chosen else None
+            wanted = _choice(rules, chosen) if chosen else None
             if wanted is None or wanted not in options:
-                labels = [" ".join(_face_text(f) for f in opt) for opt in options]
+                labels = [" ".join(_face_text(rules, f) for f in opt) for opt in options]
                 raise JokerChoiceNeeded(
                     i,
-                    [tuple(_face_text(f) for f in opt) for opt in options],
+                    [tuple(_face_text(rules, f) for f in opt) for opt in options],
                     f"Choose what the joker in group {group_label(i)} stands for: "
                     + " or ".join(labels),
                 )
@@ -505,14 +537,17 @@ def _any_reading(
     raise AssertionError("each question is asked once")  # (one group answered per pass)
 
 
-def _face_text(face: tuple[int, str]) -> str:
+def _face_text(rules: Rulebook, face: tuple[int, str]) -> str:
+    if rules.tiles:
+        return tile_face_text(*face)
     return f"{rank_name(face[0])}{face[1]}"
 
 
-def _choice(chosen: Sequence[str] | str) -> tuple[tuple[int, str], ...] | None:
+def _choice(rules: Rulebook, chosen: Sequence[str] | str) -> tuple[tuple[int, str], ...] | None:
     items = [chosen] if isinstance(chosen, str) else list(chosen)
+    parse = parse_tile_face if rules.tiles else parse_face
     try:
-        return tuple(sorted(parse_face(x) for x in items))
+        return tuple(sorted(parse(x) for x in items))
     except ValueError:
         return None
 
@@ -584,6 +619,11 @@ def _game_result(s: GameState, rules: Rulebook) -> dict[str, Any] | None:
         }
     if end.rounds == "open":
         return None  # Shanghai: open-ended until the players finish
+    if end.rounds == "fixed":  # Rummikub: the chosen number of rounds, the highest total
+        if s.round < rules.round_count:
+            return None
+        winners = rules.best(s.scores)
+        return {"winners": winners, "totals": list(s.scores), "draw": len(winners) > 1}
     if max(s.scores) < rules.play_to:  # "target": somebody's score reached play_to
         return None
     totals = (

@@ -8,7 +8,10 @@ has to type a run in order. Ace policies (RULES.md §2 and §4.1):
 - `either`: high or low, never both — an ace only at one end, never two aces in a run.
 - `ends`:   never in the middle — A-2-3 and Q-K-A; A-2-…-K-A has an ace at each end (Carousel).
 
-No policy wraps: K-A-2 is never a run.
+- `wrap`:   Rummikub with `wrap=on` (RULES.md §5): 1 is low, and a run may go on from 13 to 1
+            (12-13-1, 13-1-2), at most 13 tiles.
+
+No other policy wraps: K-A-2 is never a run.
 
 Whether a group may stand on a rulebook's table is decided in one place, `meld_fault` (and
 `is_meld`, its yes/no): the referee, the simulated games' table check and the lessons ask it.
@@ -27,8 +30,8 @@ from .cards import SUITS, Card
 if TYPE_CHECKING:
     from .rulebooks import Rulebook
 
-AcePolicy = Literal["high", "low", "either", "ends"]
-ACE_POLICIES: tuple[AcePolicy, ...] = ("high", "low", "either", "ends")
+AcePolicy = Literal["high", "low", "either", "ends", "wrap"]
+ACE_POLICIES: tuple[AcePolicy, ...] = ("high", "low", "either", "ends", "wrap")
 Face = tuple[int, str]  # (rank 1-13, suit)
 
 
@@ -39,6 +42,7 @@ class Reading:
     kind: Literal["set", "run"]
     joker_faces: tuple[Face, ...]
     start: int = 0  # runs: the value of the lowest card (ace low = 1, ace high = 14)
+    wrap: bool = False  # a run that goes on from 13 to 1 (policy `wrap`): laid out from start
 
 
 def _ace_values(policy: AcePolicy) -> tuple[int, ...]:
@@ -67,7 +71,30 @@ def readings(
 @lru_cache(maxsize=1 << 16)
 def _readings(fixed: tuple[Face, ...], free: int, ace: AcePolicy) -> tuple[Reading, ...]:
     """Cached: the referee and the joker naming read the same groups turn after turn."""
+    if ace == "wrap":
+        return tuple(_set_readings(list(fixed), free) + _run_readings(list(fixed), free, "low")
+                     + _wrap_readings(list(fixed), free))
     return tuple(_set_readings(list(fixed), free) + _run_readings(list(fixed), free, ace))
+
+
+def _wrap_readings(fixed: list[Face], free: int) -> list[Reading]:
+    """Runs that go on from 13 to 1 (start + length - 1 > 13), at most 13 tiles."""
+    n = len(fixed) + free
+    suits = {s for _, s in fixed}
+    if not 3 <= n <= 13 or len(suits) > 1:
+        return []
+    values = [r for r, _ in fixed]
+    if len(set(values)) != len(values):
+        return []
+    out = []
+    for suit in sorted(suits) if suits else SUITS:
+        for start in range(15 - n, 14):  # the run's last value is past 13
+            window = [(start + i - 1) % 13 + 1 for i in range(n)]
+            if not set(values) <= set(window):
+                continue
+            faces = tuple(sorted((v, suit) for v in window if v not in values))
+            out.append(Reading("run", faces, start, wrap=True))
+    return out
 
 
 def _set_readings(fixed: list[Face], free: int) -> list[Reading]:
@@ -185,6 +212,10 @@ def arrange(cards: Sequence[Card], reading: Reading) -> list[Card]:
     """Canonical order: runs low to high; sets by suit (S H D C). All jokers designated."""
     if reading.kind == "set":
         return sorted(cards, key=lambda c: (SUITS.index(c.play_suit), c.is_joker, c.copy))
+
+    if reading.wrap:
+        return sorted(cards, key=lambda c: ((c.play_rank - reading.start) % 13, c.is_joker,
+                                            c.copy))
 
     def value(card: Card) -> int:
         v = card.play_rank

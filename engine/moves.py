@@ -16,6 +16,7 @@ from .actions import IllegalAction
 from .cards import Card, format_cards
 from .melds import group_reading, meld_fault, table_order
 from .rulebooks import Rulebook
+from .tile_rules import initial_meld_fault, joker_fault
 
 Group = Sequence[Card]
 
@@ -68,6 +69,12 @@ class MoveCheck:
 
 
 def _fail(code: str, reason: str, **params: Any) -> MoveCheck:
+    return MoveCheck(False, reason, code=code, params=params)
+
+
+def _refused(fault: tuple[str, str, dict[str, Any]]) -> MoveCheck:
+    """A failed check from engine/tile_rules.py (its codes are literals there)."""
+    code, reason, params = fault
     return MoveCheck(False, reason, code=code, params=params)
 
 
@@ -149,6 +156,10 @@ def check_move(
                 return _fail("group_invalid_with_ace", text + note, group=i)
             return _fail("group_invalid", text, group=i)
 
+    if rulebook.first_lay_points and not first_lay_done:
+        fault = initial_meld_fault(rulebook, table, new_table, placed_faces)
+        if fault is not None:
+            return _refused(fault)
     refused = _joker_rules(rulebook, table, new_table, placed_faces)
     if refused is not None:
         return refused
@@ -172,6 +183,10 @@ def check_move(
 def _ace_note(rulebook: Rulebook, group: Group) -> str:
     if not any(c.play_rank == 1 for c in group):
         return ""
+    if rulebook.tiles:
+        if rulebook.ace == "wrap":
+            return ""
+        return " (1 is always lowest: 12-13-1 is no run)"
     note = {
         "high": "the ace is high only (Q-K-A)",
         "low": "the ace is low only (A-2-3)",
@@ -238,6 +253,9 @@ def _joker_rules(
     """The joker rules of the rulebook (§2, §4.9–4.11): the failed check, or None."""
     if rulebook.joker_rule == "none":
         return None
+    if rulebook.joker_rule == "rack-frees":  # Rummikub: engine/tile_rules.py
+        fault = joker_fault(table, new_table, placed)
+        return None if fault is None else _refused(fault)
     new_real = Counter(c.face for g in new_table for c in g if not c.is_joker)
     if rulebook.joker_rule == "locks-group":
         # Tahiti: only the real card laid from the hand frees a joker.

@@ -56,7 +56,27 @@ REASONS: dict[str, str] = {
     "group_locked": "a group holding a joker was broken up (Tahiti)",
     "locked_group_took_table_card": "a group holding a joker gained a table card (Tahiti)",
     "first_lay_run3": "the first lay has no run of three cards of one suit from the hand",
+    "initial_meld_table_touched": "Rummikub: the initial meld changed or added to a table "
+    "combination (without the may_add option)",
+    "initial_meld_too_low": "Rummikub: the new combinations from the rack are worth less than "
+    "the initial meld needs (params value, need)",
+    "joker_needs_rack_tile": "Rummikub: a table joker left its tile although no tile from the "
+    "rack freed it (param face)",
+    "freed_joker_needs_new_group": "Rummikub: a freed joker is not in a new combination with at "
+    "least two tiles from the rack",
+    "no_turn_timer": "TimeUp was sent in a game without a turn timer",
     "joker_choice_needed": "a joker could stand for more than one card: the player chooses",
+    # -- Build-to-Ten (engine/buildten): its own refusals; it shares the turn and card codes
+    "bt_not_on_top": "a discard pile's card under its top was named: only tops are played",
+    "bt_joker_on_pile": "a joker was sent onto a build pile: jokers are played on a player",
+    "bt_no_free_pile": "a new build pile was asked for while 4 stand",
+    "bt_no_such_pile": "a build or discard pile that isn't there",
+    "bt_wrong_number": "the card is not the number the build pile needs (nor a wild card)",
+    "bt_not_a_joker": "a joker play named a card that is no joker in the hand",
+    "bt_no_face_up": "the joker's target shows no stock card (their stock is empty)",
+    "bt_swap_needs_other": "a swap joker aimed at oneself (it needs another player's card)",
+    "bt_discard_piles_full": "a fifth discard pile was asked for",
+    "bt_must_discard": "the turn was ended without a discard while the hand holds cards",
     # -- from outside the engine
     "illegal": "a refusal that gave no code of its own (raised outside the engine)",
 }

@@ -1,4 +1,7 @@
-"""The seven rulebooks as data (RULES.md §2), built from a name plus options.
+"""The rulebooks as data (RULES.md §2, §5), built from a name plus options.
+
+Seven card rulebooks (`RULEBOOKS`, the ones the chats offer) and Rummikub, played with tiles
+(`TILE_RULEBOOKS`; engine/tiles.py: a tile is a card with another notation).
 
 One frozen `Rulebook` per name and option set. The game loop reads these fields; there is one
 loop for all seven. Three fields name presets (engine/styles.py), each reached as a policy:
@@ -19,14 +22,14 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Literal
 
-from .cards import Card
+from .cards import Card, make_deck
 from .melds import AcePolicy
 from .styles import GAME_ENDS, SCORE_STYLES, TURN_STYLES, GameEnd, ScoreStyle, TurnStyle
 
 TurnName = Literal["draw-until-lay", "draw-or-play", "draw-two-or-play+1", "carousel"]
-JokerRule = Literal["none", "movable", "immobile", "locks-group"]
-Scoring = Literal["penalty", "count", "carousel", "none"]
-GameLength = Literal["single", "to-target", "open", "carousel"]
+JokerRule = Literal["none", "movable", "immobile", "locks-group", "rack-frees"]
+Scoring = Literal["penalty", "count", "carousel", "none", "rummikub"]
+GameLength = Literal["single", "to-target", "open", "carousel", "rounds"]
 
 RULEBOOKS: tuple[str, ...] = (
     "manipulation",
@@ -37,11 +40,21 @@ RULEBOOKS: tuple[str, ...] = (
     "vatican",
     "tahiti",
 )
+# Played with tiles; not offered in the chats yet (the lobby lists RULEBOOKS).
+TILE_RULEBOOKS: tuple[str, ...] = ("rummikub",)
+ALL_RULEBOOKS: tuple[str, ...] = RULEBOOKS + TILE_RULEBOOKS
 
 # Options: name -> (allowed values, default). Values are strings, except play_to.
 MUST_LAY = ("must_lay", ("remind", "trust"), "remind")
 PLAY_TO = ("play_to", (200, 300), 200)
 UNFINISHED = ("unfinished_move", ("reset", "give_back_draw_3"), "reset")
+# Rummikub (RULES.md §5, its option table)
+INITIAL_MELD = ("initial_meld", (30, 20), 30)
+INITIAL_TURN = ("initial_turn", ("own_only", "may_add"), "own_only")
+FAILED_MOVE = ("failed_move", ("draw_3", "draw_1", "reset"), "draw_3")
+TURN_TIMER = ("turn_timer", ("off", 60), "off")
+WRAP = ("wrap", ("off", "on"), "off")
+ROUNDS = ("rounds", (1, 3, 5), 1)
 
 CARD_VALUE_TABLES: dict[str, Callable[[Card], int]] = {
     # Manipulation penalties: Ace 15, tens and face cards 10, any other card 5.
@@ -52,6 +65,8 @@ CARD_VALUE_TABLES: dict[str, Callable[[Card], int]] = {
     "tahiti": lambda c: 30 if c.is_joker else 11 if c.rank == 1 else 10 if c.rank >= 11 else c.rank,
     # One point a card (Machiavelli, Shanghai, Guadeloupe; Vatican counts cards when blocked).
     "count": lambda c: 1,
+    # Rummikub: a tile counts its number, a joker 30.
+    "rummikub": lambda c: 30 if c.is_joker else c.rank,
 }
 
 
@@ -79,6 +94,14 @@ class Rulebook:
     length: GameLength = "single"
     play_to: int = 0
     knock_limit: int = 0
+    max_players: int = 5
+    tiles: bool = False  # played with Rummikub tiles (engine/tiles.py), not cards
+    starting_draw: bool = False  # each seat draws a tile: the highest starts (RULES.md §5)
+    first_lay_points: int = 0  # the first lay (initial meld) is worth at least this much
+    initial_may_add: bool = False  # ... and, once down, the same move may use the table
+    give_up_draw: int = 3  # cards a Give up draws (with `give_back`)
+    round_count: int = 0  # length "rounds": the game is this many rounds
+    turn_seconds: int = 0  # a turn timer the platform runs (0: none); running out is TimeUp
     option_spec: tuple[tuple[str, tuple, object], ...] = ()
     options: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))
 
@@ -87,6 +110,19 @@ class Rulebook:
         if players == 2 and self.small_decks:
             return self.small_decks, self.small_jokers
         return self.decks, self.jokers
+
+    @property
+    def needs_first_lay(self) -> bool:
+        """Does a seat's first lay follow a rule of its own (Vatican's run, Rummikub's meld)?"""
+        return self.first_lay_run3 or self.first_lay_points > 0
+
+    def make_deck(self, decks: int, jokers: int) -> list[Card]:
+        """This rulebook's cards (or tiles) in their fixed order, before any shuffle."""
+        if self.tiles:
+            from .tiles import make_tiles
+
+            return list(make_tiles(decks, jokers))
+        return make_deck(decks, jokers)
 
     def card_value(self, card: Card) -> int:
         return CARD_VALUE_TABLES[self.values](card)
@@ -218,6 +254,26 @@ _BASE: dict[str, Rulebook] = {
         scoring="penalty",
         option_spec=(UNFINISHED,),
     ),
+    # Tiles: numbers 1-13 in four colours twice, 2 jokers (106); 1 always low (ace "low").
+    "rummikub": Rulebook(
+        "rummikub",
+        "Rummikub",
+        hand_size=14,
+        ace="low",
+        max_players=4,
+        turn="draw-or-play",
+        jokers=2,
+        joker_rule="rack-frees",
+        values="rummikub",
+        scoring="rummikub",
+        length="rounds",
+        tiles=True,
+        starting_draw=True,
+        first_lay_points=30,
+        give_back=True,
+        round_count=1,
+        option_spec=(INITIAL_MELD, INITIAL_TURN, FAILED_MOVE, TURN_TIMER, WRAP, ROUNDS),
+    ),
 }
 
 
@@ -233,7 +289,7 @@ def get_rulebook(name: str = "manipulation", **options: object) -> Rulebook:
     """`get_rulebook("manipulation", must_lay="trust", play_to=300)`."""
     key = str(name).strip().lower()
     if key not in _BASE:
-        raise ValueError(f"Unknown rulebook {name!r}. Rulebooks: {', '.join(RULEBOOKS)}")
+        raise ValueError(f"Unknown rulebook {name!r}. Rulebooks: {', '.join(ALL_RULEBOOKS)}")
     base = _BASE[key]
     spec = {k: (allowed, default) for k, allowed, default in base.option_spec}
     for opt in options:
@@ -253,6 +309,15 @@ def get_rulebook(name: str = "manipulation", **options: object) -> Rulebook:
         changes["play_to"] = chosen["play_to"]
     if "unfinished_move" in chosen:
         changes["give_back"] = chosen["unfinished_move"] == "give_back_draw_3"
+    if "initial_meld" in chosen:  # Rummikub
+        changes["first_lay_points"] = chosen["initial_meld"]
+        changes["initial_may_add"] = chosen["initial_turn"] == "may_add"
+        failed = chosen["failed_move"]
+        changes["give_back"] = failed != "reset"
+        changes["give_up_draw"] = {"draw_3": 3, "draw_1": 1, "reset": 0}[failed]
+        changes["turn_seconds"] = 0 if chosen["turn_timer"] == "off" else chosen["turn_timer"]
+        changes["ace"] = "wrap" if chosen["wrap"] == "on" else "low"
+        changes["round_count"] = chosen["rounds"]
     return replace(base, **changes)
 
 

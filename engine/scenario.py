@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from .cards import Card, make_deck, parse_cards
+from .cards import Card, parse_cards
 from .deal import start_position
 from .rulebooks import Rulebook, get_rulebook
 from .state import GameState
@@ -32,11 +32,11 @@ def deal_scenario(
     rules = rulebook if isinstance(rulebook, Rulebook) else get_rulebook(rulebook)
     players = len(hands)
     decks, jokers = rules.deck_for(players)
-    deck = make_deck(decks, jokers)
+    deck = rules.make_deck(decks, jokers)
 
     def take(text: str) -> list[Card]:
         out = []
-        for wanted in parse_cards(text):
+        for wanted in parse_cards(text, rules):
             for i, card in enumerate(deck):
                 if card.face == wanted.face:
                     card = deck.pop(i)

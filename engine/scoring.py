@@ -40,6 +40,8 @@ def score_round(
     values = tuple(rulebook.hand_value(list(h)) for h in hands)
     n = len(hands)
     style = rulebook.score_style
+    if style.others_lose:
+        return _others_lose(values, went_out)
     if style.winner_scores:
         return _carousel(values, went_out, knocker)
 
@@ -84,6 +86,23 @@ def _carousel(values: tuple[int, ...], went_out: int | None, knocker: int | None
     for w in winners:  # each tied winner scores as if they had won alone (§4.7)
         points[w] = sum(v - values[w] for v in values) + bonus
     return RoundScore(tuple(points), tuple(winners), values, how)
+
+
+def _others_lose(values: tuple[int, ...], went_out: int | None) -> RoundScore:
+    """Rummikub (RULES.md §5, decision 5): whoever went out scores plus what the others lose,
+    each other seat minus its hand. Blocked (the pool empty, nobody able to lay): the lowest
+    hand wins, every other seat scores minus the difference to it, and each seat tied for the
+    lowest scores plus the total of those differences."""
+    n = len(values)
+    if went_out is not None:
+        points = [-values[i] for i in range(n)]
+        points[went_out] = sum(values) - values[went_out]
+        return RoundScore(tuple(points), (went_out,), values, "out")
+    best = min(values)
+    winners = tuple(i for i in range(n) if values[i] == best)
+    won = sum(v - best for v in values)
+    points = tuple(won if i in winners else best - values[i] for i in range(n))
+    return RoundScore(points, winners, values, "blocked")
 
 
 def carousel_final(scores: Sequence[int], round_wins: Sequence[int], play_to: int) -> list[int]:

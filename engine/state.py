@@ -10,6 +10,7 @@ from typing import Any
 
 from .cards import Card, make_deck
 from .rulebooks import Rulebook, get_rulebook
+from .tiles import Tile
 
 Groups = list[list[Card]]
 
@@ -162,7 +163,8 @@ def _full_deck(decks: int, jokers: int) -> Counter:
 def conservation_errors(state: GameState) -> list[str]:
     """Every card is in exactly one place (stock, a hand, the table, Tahiti's singles), and the
     draft holds exactly the table plus some of the current seat's hand."""
-    expected = _full_deck(*state.rules.deck_for(state.players))
+    rules = state.rules
+    expected = _full_deck(*rules.deck_for(state.players))
     places: list[Card] = list(state.stock) + list(state.singles)
     for hand in state.hands:
         places += hand
@@ -170,6 +172,8 @@ def conservation_errors(state: GameState) -> list[str]:
         places += group
     found = Counter(c.ident for c in places)
     errors = []
+    if rules.tiles and not all(isinstance(c, Tile) for c in places):
+        errors.append("a card (not a tile) in a tile game")
     if found != expected:  # (checked after every action of every simulated game)
         for ident in expected | found:
             if found[ident] != expected[ident]:

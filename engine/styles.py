@@ -65,6 +65,9 @@ class ScoreStyle:
     # The round's winner scores points won from the other hands (Carousel): then totals rank
     # the seats highest first; otherwise they are penalties, lowest first.
     winner_scores: bool = False
+    # Rummikub: the others score minus what their hands weigh (or, blocked, minus what they
+    # weigh beyond the winner's), and the winner plus the total of those minuses.
+    others_lose: bool = False
 
     @property
     def higher_is_better(self) -> bool:
@@ -76,6 +79,8 @@ SCORE_STYLES: dict[str, ScoreStyle] = {
     "count": ScoreStyle("count"),  # Machiavelli, Shanghai, Guadeloupe: 1 a card
     "none": ScoreStyle("none", penalties=False),  # Vatican: nobody scores
     "carousel": ScoreStyle("carousel", measure="points", penalties=False, winner_scores=True),
+    "rummikub": ScoreStyle("rummikub", measure="points", penalties=False, winner_scores=True,
+                           others_lose=True),
 }
 
 
@@ -86,8 +91,9 @@ class GameEnd:
     name: str
     # "one": the single round decides; "target": rounds until a total reaches
     # `Rulebook.play_to`, then the best total wins; "open": rounds until the players Finish
-    # (after a round), then the best total wins and a shared best is a draw.
-    rounds: Literal["one", "target", "open"] = "one"
+    # (after a round), then the best total wins and a shared best is a draw; "fixed":
+    # `Rulebook.round_count` rounds, then the best total wins (a shared best: a shared win).
+    rounds: Literal["one", "target", "open", "fixed"] = "one"
     tie_at_target: Literal["play_on", "draw"] = "draw"  # a shared best total at the target
     end_bonuses: bool = False  # Carousel: +100 for reaching the target, +25 a round won
 
@@ -102,4 +108,5 @@ GAME_ENDS: dict[str, GameEnd] = {
     "to-target": GameEnd("to-target", rounds="target", tie_at_target="play_on"),  # Manipulation
     "open": GameEnd("open", rounds="open"),  # Shanghai
     "carousel": GameEnd("carousel", rounds="target", end_bonuses=True),
+    "rounds": GameEnd("rounds", rounds="fixed"),  # Rummikub: 1, 3 or 5 rounds
 }

@@ -17,6 +17,7 @@ from engine import (
     Reset,
     SetDraft,
     Split,
+    TimeUp,
     find_move,
     legal_actions,
 )
@@ -48,6 +49,8 @@ def decide(state: GameState, rng: random.Random) -> list:
         edit = random_edit(state, rng)
         if edit is not None:
             actions.append(edit)
+            if rules.turn_seconds and rng.random() < 0.5:
+                return [*actions, TimeUp(seat)]  # the timer ran out on a changed copy
             actions.append(GiveUp(seat) if rules.give_back else Reset(seat))
             if rules.give_back:
                 actions.append(GiveUp(seat))  # the second tap: +3 and the turn ends

@@ -59,6 +59,15 @@ CASES = [
     ("tahiti", 2, {"unfinished_move": "reset"}),
     ("tahiti", 3, {"unfinished_move": "give_back_draw_3"}),
     ("tahiti", 5, {"unfinished_move": "give_back_draw_3"}),
+    # Rummikub: 2, 3 and 4 seats, every value of every option
+    ("rummikub", 2, {"initial_meld": 30, "initial_turn": "own_only", "failed_move": "draw_3",
+                     "turn_timer": "off", "wrap": "off", "rounds": 1}),
+    ("rummikub", 3, {"initial_meld": 20, "initial_turn": "may_add", "failed_move": "draw_1",
+                     "turn_timer": 60, "wrap": "on", "rounds": 3}),
+    ("rummikub", 4, {"initial_meld": 30, "initial_turn": "may_add", "failed_move": "reset",
+                     "turn_timer": 60, "wrap": "off", "rounds": 5}),
+    ("rummikub", 2, {"initial_meld": 20, "initial_turn": "own_only", "failed_move": "reset",
+                     "turn_timer": "off", "wrap": "on", "rounds": 1}),
 ]
 MAX_ACTIONS = 6000
 SCREEN_EVERY = 7  # the bot's screens are checked at every 7th step (the views at every step)
@@ -77,9 +86,14 @@ ON_TURN_FIELDS = {  # the seat on turn's alone; every other seat gets the empty 
     "draft": None, "changed": frozenset(), "hint": None, "draws": 0, "reminded": False,
     "give_up_armed": False,
 }
-_TOKEN = re.compile(r"^(?:\*|10|[2-9AJQK])[SHDC]?#\d+(?:=.+)?$")  # Card.token: 7H#1, *#0=7H
-_PRETTY = re.compile(r"🃏(?:(?:10|[2-9AJQK])[♠♥♦♣])?|(?:10|[2-9AJQK])[♠♥♦♣]")  # Card.pretty
-_SUIT_LETTER = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
+# Card.token: 7H#1, *#0=7H; Tile.token: 7R#1, *T#0=7R
+_TOKEN = re.compile(r"^(?:(?:\*|10|[2-9AJQK])[SHDC]?|(?:\*T?|1[0-3]|[1-9])[KRBO]?)#\d+(?:=.+)?$")
+_CARD_PRETTY = r"(?:10|[2-9AJQK])[♠♥♦♣]"
+_TILE_PRETTY = r"(?:1[0-3]|[1-9])[⬛🟥🟦🟧]"
+_PRETTY = re.compile(  # Card.pretty and Tile.pretty: Q♥, 🃏7♥, 7🟥, 🃏7🟥
+    rf"🃏(?:{_CARD_PRETTY}|{_TILE_PRETTY})?|{_CARD_PRETTY}|{_TILE_PRETTY}")
+_SUIT_LETTER = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "⬛": "K", "🟥": "R", "🟦": "B",
+                "🟧": "O"}
 _ATOMS = (int, float, type(None))  # hold no card (bool is an int)
 
 

@@ -119,7 +119,7 @@ async def test_foreign_and_stale_buttons(env):
     out = await service.press(other, pack(gid, state.version, "draw"))
     assert "not your turn" in out.reply
     out = await service.press(turn_actor, pack(gid, state.version, "draw"))
-    assert not out.alert and out.group_new  # Machiavelli: drawing ends the turn
+    assert not out.alert and out.group_turn  # Machiavelli: drawing ends the turn
     # The same button again (a double tap) is now stale: nothing happens twice.
     out = await service.press(turn_actor, pack(gid, state.version, "draw"))
     assert "out of date" in out.reply

@@ -1,5 +1,7 @@
 """The shared delivery (bot/adapters/delivery.py) with an in-memory sender: the plan, commit
-order per message, a gone message sent again, refs saved once per delivery."""
+order per message, a lane per chat (a private screen never waits behind the group; the newest
+screen of a waiting message wins), the re-post policy, a gone message sent again, refs saved
+once per delivery."""
 
 from __future__ import annotations
 
@@ -15,9 +17,9 @@ from bot.adapters.delivery import (
     Chat,
     Delivery,
     Gone,
-    Job,
     Run,
     Sender,
+    Step,
     Unreachable,
     plan,
 )
@@ -39,9 +41,14 @@ class Memory(Sender):
         self.next_id = 100
         self.closed: set[str] = set()  # private chats that can't be written to
         self.hold: asyncio.Event | None = None  # the next send/edit waits for it
+        self.budgets: dict[str, asyncio.Event] = {}  # chat -> its budget (set: requests go)
 
     async def address(self, run: Run, chat: Chat) -> str:
         return ("dm:" if chat.private else "") + chat.id
+
+    def delay(self, chat: Chat, urgent: bool) -> float:
+        budget = self.budgets.get(("dm:" if chat.private else "") + chat.id)
+        return 0.01 if budget is not None and not budget.is_set() else 0.0
 
     async def _wait(self) -> None:
         if self.hold is not None:
@@ -110,13 +117,13 @@ def test_the_plan_is_one_job_per_chat_in_order() -> None:
                   private={"1": screen("hand 1"), "2": screen("hand 2")}, private_new={"2"},
                   private_notes={"2": "psst", "3": "hello"})
     jobs = plan(out)
-    assert [j.chat for j in jobs] == [Chat("-1"), Chat("1", True), Chat("2", True),
-                                      Chat("3", True)]
-    group = jobs[0].steps
+    assert [j.chat for j in jobs] == [Chat("1", True), Chat("2", True), Chat("3", True),
+                                      Chat("-1")]  # the private chats first
+    group = jobs[-1].steps
     assert [(s.role, s.key, s.new) for s in group] == [(NOTE, None, False), (TABLE, "table", True)]
-    assert [(s.role, s.key, s.new) for s in jobs[2].steps] == [(PRIVATE, "p:2", True),
+    assert [(s.role, s.key, s.new) for s in jobs[1].steps] == [(PRIVATE, "p:2", True),
                                                                 (TEXT, None, False)]
-    assert [s.text for s in jobs[3].steps] == ["hello"]
+    assert [s.text for s in jobs[2].steps] == ["hello"]
     assert plan(Outcome(game_id=GAME)) == []
     assert plan(Outcome(game_id=GAME, group=screen("no chat"))) == []  # no chat id: no group job
 
@@ -125,7 +132,8 @@ async def test_a_table_is_posted_then_edited_and_refs_saved_once_per_delivery() 
     sender, refs, delivery = make()
     await delivery.deliver(outcome(1, "one", private={"5": screen("hand")}))
     assert sender.texts("-1") == ["table one"] and sender.texts("dm:5") == ["hand"]
-    assert len(refs.saves) == 1 and set(refs.saves[0]) == {"table", "p:5"}  # ids, not :v/:img
+    # ids and when they were posted (a message's age decides re-posting), not :v/:img
+    assert len(refs.saves) == 1 and set(refs.saves[0]) == {"table", "p:5", "table:at", "p:5:at"}
     await delivery.deliver(outcome(2, "two"))
     assert sender.calls[-1] == ("edit", "-1", "table two", False)  # same picture: text only
     assert len(refs.saves) == 1, "nothing changed worth saving"
@@ -144,21 +152,54 @@ async def test_an_older_outcome_arriving_late_never_overwrites_a_newer_screen() 
     assert sender.texts("-1") == ["table unordered"]
 
 
-async def test_deliveries_of_one_game_take_turns() -> None:
+async def test_a_private_screen_never_waits_behind_the_group() -> None:
+    sender, _refs, delivery = make()
+    await delivery.deliver(outcome(1, "one", private={"5": screen("hand 1")}))
+    budget = sender.budgets["-1"] = asyncio.Event()  # the group's budget is spent
+    pressed = asyncio.create_task(delivery.deliver(outcome(2, "two",
+                                                           private={"5": screen("hand 2")})))
+    for _ in range(20):
+        await asyncio.sleep(0)
+    assert sender.texts("dm:5") == ["hand 2"], "the presser's screen went at once"
+    assert sender.texts("-1") == ["table one"] and not pressed.done()
+    budget.set()
+    await pressed
+    assert sender.texts("-1") == ["table two"]
+
+
+async def test_the_newest_screen_of_a_waiting_message_wins() -> None:
     sender, _refs, delivery = make()
     await delivery.deliver(outcome(1, "one"))
-    hold = sender.hold = asyncio.Event()
-    first = asyncio.create_task(delivery.deliver(outcome(2, "two")))
+    budget = sender.budgets["-1"] = asyncio.Event()
+    waiting = [asyncio.create_task(delivery.deliver(outcome(r, f"v{r}"))) for r in (2, 3, 4)]
+    late = asyncio.create_task(delivery.deliver(outcome(3, "late three")))  # older: dropped
     await asyncio.sleep(0.01)
-    second = asyncio.create_task(delivery.deliver(outcome(3, "three")))
-    await asyncio.sleep(0.01)
-    assert not first.done() and not second.done()
-    assert not [c for c in sender.calls if c[0] == "edit"], "the second waits for the first"
-    hold.set()
-    await asyncio.gather(first, second)
-    assert sender.texts("-1") == ["table three"]
-    assert [c[2] for c in sender.calls if c[0] == "edit"] == ["table two", "table three"]
-    assert len(delivery.locks) == 0, "no lock kept once nobody waits"
+    assert not any(t.done() for t in waiting)
+    budget.set()
+    await asyncio.gather(*waiting, late)
+    assert [c[2] for c in sender.calls if c[0] == "edit"] == ["table v4"], "one request"
+    assert len(delivery.lanes) == 0, "no lane kept once its chat is idle"
+
+
+async def test_a_new_turn_edits_in_place_unless_the_table_is_old_or_buried() -> None:
+    sender, _refs, delivery = make()
+    await delivery.deliver(outcome(1, "one", group_new=True))
+    await delivery.deliver(outcome(2, "two", group_turn=True))  # recent, nothing below it
+    assert [c[0] for c in sender.calls] == ["send", "edit"]
+    delivery.posted("-1")  # the bot answered someone in the group: the table scrolled up
+    await delivery.deliver(outcome(3, "three", group_turn=True))
+    assert [c[0] for c in sender.calls] == ["send", "edit", "send", "delete"]
+    await delivery.deliver(outcome(4, "four", group_turn=True))
+    assert sender.calls[-1][0] == "edit", "the new post is the newest message"
+    sender.repost_after = 0.0  # as if a minute went by
+    await delivery.deliver(outcome(5, "five", group_turn=True))
+    assert [c[0] for c in sender.calls[-2:]] == ["send", "delete"]
+    await delivery.deliver(outcome(6, "six"))  # within a turn: always in place
+    assert sender.calls[-1][0] == "edit"
+    sender.edit_age = 0.0  # Discord: too old to edit often (30046): posted anew
+    await delivery.deliver(outcome(7, "seven"))
+    assert [c[0] for c in sender.calls[-2:]] == ["send", "delete"]
+    assert sender.texts("-1") == ["table seven"]
 
 
 async def test_a_gone_message_is_sent_again_and_the_old_one_deleted() -> None:
@@ -188,13 +229,13 @@ async def test_an_unreachable_person_is_the_platform_s_to_handle() -> None:
             super().__init__()
             self.advised: list[str] = []
 
-        async def run_job(self, run: Run, job: Job) -> None:
+        async def run_step(self, run: Run, chat: Chat, step: Step) -> None:
             try:
-                await super().run_job(run, job)
+                await super().run_step(run, chat, step)
             except Unreachable:
-                if not run.refs.get(f"advised:{job.chat.id}"):
-                    run.refs.set(f"advised:{job.chat.id}", True)
-                    self.advised.append(job.chat.id)
+                if not run.refs.get(f"advised:{chat.id}"):
+                    run.refs.set(f"advised:{chat.id}", True)
+                    self.advised.append(chat.id)
 
     sender, refs = Advising(), Refs()
     delivery = Delivery(sender, refs.load, refs.save)
@@ -216,7 +257,8 @@ async def test_refs_are_saved_even_when_a_delivery_fails() -> None:
     out = outcome(1, "one", private_notes={"5": "psst"})
     with contextlib.suppress(RuntimeError):
         await delivery.deliver(out)
-    assert refs.saves == [{"table": 101}], "the table's id is kept: it is edited next time"
+    assert [set(saved) for saved in refs.saves] == [{"table", "table:at"}]
+    assert refs.saves[0]["table"] == 101, "the table's id is kept: it is edited next time"
 
 
 async def test_remember_saves_only_a_change() -> None:

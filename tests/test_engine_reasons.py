@@ -27,6 +27,7 @@ from engine import (
     Reset,
     Split,
     Take,
+    TimeUp,
     apply,
     check_move,
     get_rulebook,
@@ -265,12 +266,25 @@ CHECKS = [  # (rulebook, table, hand, new table, first_lay_done, code)
     ("tahiti", ["5H *6H 7H", "8S 8D 8C 8H"], "2C 3C 4C",
      ["5H *6H 7H 8H", "8S 8D 8C", "2C 3C 4C"], True, "locked_group_took_table_card"),
     ("vatican", [], "5H 5S 5D", ["5H 5S 5D"], False, "first_lay_run3"),
+    # Rummikub, in tile notation
+    ("rummikub", [], "2R 2B 2O 3R 3B 3O", ["2R 2B 2O", "3R 3B 3O"], False,
+     "initial_meld_too_low"),
+    ("rummikub", ["10B 11B 12B"], "13B 9K 10K 11K", ["10B 11B 12B 13B", "9K 10K 11K"], False,
+     "initial_meld_table_touched"),
+    ("rummikub", ["*5R 6R 7R"], "8R", ["6R 7R 8R *9R"], True, "joker_needs_rack_tile"),
+    ("rummikub", ["5R 6R *7R", "9K 10K 11K"], "7R", ["5R 6R 7R", "9K 10K 11K *12K"], True,
+     "freed_joker_needs_new_group"),
 ]
 
 
 @pytest.mark.parametrize(("name", "table", "hand", "new", "done", "code"), CHECKS)
 def test_scripted_check_refusals(name, table, hand, new, done, code):
-    check = check_move(get_rulebook(name), [P(g) for g in table], P(hand), [P(g) for g in new],
+    rules = get_rulebook(name)
+
+    def parse(text: str):
+        return parse_cards(text, rules)
+
+    check = check_move(rules, [parse(g) for g in table], parse(hand), [parse(g) for g in new],
                        first_lay_done=done)
     error = check.error()
     assert not check.ok and error.code == code, str(error)
@@ -340,6 +354,7 @@ APPLIED = [  # (position, actions, code)
     (lambda: _at("manipulation"), [Commit(0, (tuple(P("5H 6H")),))], "group_too_small"),
     (lambda: _at("carousel", ("9S 9H * 2C", "KS KD")),
      [Draw(0), Commit(0, (tuple(P("9S 9H *")),))], "joker_choice_needed"),
+    (lambda: _at("rummikub", ("5R 6R 7R", "9K 9B")), [TimeUp(0)], "no_turn_timer"),
 ]
 
 
@@ -360,4 +375,6 @@ def test_scripted_refusals(position, actions, code):
 
 def test_the_scripts_reach_every_code():
     reached = {code for *_, code in CHECKS} | {code for *_, code in APPLIED}
-    assert set(REASONS) - reached == {"unknown_action", "illegal"}
+    # Build-to-Ten's own codes (bt_) are reached by tests/test_buildten_rules.py
+    rummy = {code for code in REASONS if not code.startswith("bt_")}
+    assert rummy - reached == {"unknown_action", "illegal"}

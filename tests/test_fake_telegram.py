@@ -19,10 +19,13 @@ from telegram.error import BadRequest, EndPointNotFound, Forbidden, InvalidToken
 from telegram.ext import (
     AIORateLimiter,
     Application,
+    BaseRateLimiter,
     CallbackQueryHandler,
     CommandHandler,
     ContextTypes,
 )
+
+from bot.adapters.telegram_limiter import ChatRateLimiter
 
 
 def says(description: str) -> str:
@@ -81,7 +84,7 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await update.effective_message.reply_text(f"welcome {' '.join(context.args or [])}".strip())
 
 
-def build_app(fake: FakeTelegram, *, rate_limiter: AIORateLimiter | None = None) -> Application:
+def build_app(fake: FakeTelegram, *, rate_limiter: BaseRateLimiter | None = None) -> Application:
     builder = fake.application_builder().concurrent_updates(True)
     if rate_limiter is not None:
         builder = builder.rate_limiter(rate_limiter)
@@ -129,7 +132,7 @@ async def test_command_reply_button_press_and_edit(fake: FakeTelegram) -> None:
         "answerCallbackQuery",
         "editMessageText",
     ]
-    assert all(r.ok for r in fake.calls())
+    assert not [(r.method, r.status) for r in fake.calls() if not r.ok]
     assert fake.transcript(group).splitlines() == [
         "#1 Alice: /ping@rummy_table_bot now",
         "#2 bot: pressed by Alice",
@@ -368,16 +371,18 @@ async def test_fifty_games_in_parallel(fake: FakeTelegram) -> None:
         shown = [fake.last_message(group, from_bot=True) for group in groups]
         return all(m is not None and (m.text or "").startswith(prefix) for m in shown)
 
-    async with running(build_app(fake)):
+    # 100 requests at once: past Telegram's 30 a second, so the bot needs its limiter (about
+    # 3.5 s at 29 a second) — without it the fake refuses with 429 like Telegram.
+    async with running(build_app(fake, rate_limiter=ChatRateLimiter())):
         await asyncio.gather(*(fake.send_text(g, p, f"/ping {g.title}") for g, p in pairs))
-        await fake.wait_until(lambda: every_group_shows("pong"))
+        await fake.wait_until(lambda: every_group_shows("pong"), timeout=15)
         query_ids = await asyncio.gather(*(fake.press_button(g, "Again", p) for g, p in pairs))
-        await fake.wait_until(lambda: every_group_shows("pressed by"))
+        await fake.wait_until(lambda: every_group_shows("pressed by"), timeout=15)
 
     assert all(fake.last_message(g).text == f"pressed by {p.first_name}" for g, p in pairs)
     assert set(fake.answers) == set(query_ids)
     assert len(fake.calls("sendMessage", ok=True)) == 50
-    assert all(r.ok for r in fake.calls())
+    assert not [(r.method, r.status) for r in fake.calls() if not r.ok]
 
 
 async def test_commands_chat_info_and_webhook(fake: FakeTelegram) -> None:
@@ -405,3 +410,34 @@ async def test_commands_chat_info_and_webhook(fake: FakeTelegram) -> None:
         assert fake.webhook is not None and fake.webhook["url"] == "https://example.org/hook"
         assert await bot.delete_webhook()
         assert fake.webhook is None
+
+
+async def test_flood_control_answers_like_telegram() -> None:
+    """Past 20 requests a minute in a group, a burst of 3 in a private chat, 30 a second
+    overall: 429 "Too Many Requests: retry after N" with parameters.retry_after (whole
+    seconds); a refused request spends nothing, and other chats are not held."""
+    async with FakeTelegram() as tg:
+        tg.group(-5001, "Busy")
+        tg.group(-5002, "Quiet")
+        dora = tg.user(9, "Dora", started=True)
+        async with Bot(tg.token, base_url=tg.base_url) as bot:
+            for i in range(20):
+                await bot.send_message(-5001, f"move {i}")
+            with pytest.raises(RetryAfter) as refused:
+                await bot.send_message(-5001, "one too many")
+            assert 50 <= refused.value._retry_after.total_seconds() <= 60
+            assert tg.calls("sendMessage", ok=False)[-1].description.startswith(
+                "Too Many Requests: retry after ")
+            await bot.send_message(-5002, "another group")  # its own budget
+            for i in range(3):
+                await bot.send_message(dora.id, f"hand {i}")
+            with pytest.raises(RetryAfter):
+                await bot.send_message(dora.id, "a fourth at once")
+            await bot.send_chat_action(dora.id, "typing")  # not counted
+        assert tg.flood is not None and tg.flood.refused == 2
+    async with FakeTelegram() as tg:
+        people = [tg.user(100 + i, f"P{i}", started=True) for i in range(31)]
+        async with Bot(tg.token, base_url=tg.base_url) as bot:
+            results = await asyncio.gather(
+                *(bot.send_message(p.id, "hi") for p in people), return_exceptions=True)
+        assert sum(isinstance(r, RetryAfter) for r in results) >= 1  # 31 in one second

@@ -48,6 +48,12 @@ async def test_table_posts_the_table_again(bot):
     alice, _gid, _state = await game_against_a_computer(tg, counted)
     old = [m.message_id for m in tg.messages(GROUP) if m.from_bot and m.buttons]
     await say(tg, tg.group(GROUP, "Delivery"), alice, "/table")
+
+    def posted() -> bool:  # the group's budget may hold it a few seconds
+        live = [m for m in tg.messages(GROUP) if m.from_bot and m.buttons]
+        return bool(live) and live[-1].message_id not in old
+
+    await tg.wait_until(posted, timeout=20)
     live = [m for m in tg.messages(GROUP) if m.from_bot and m.buttons]
     assert live and live[-1].message_id not in old and live[-1].photo_bytes
     assert "My cards" in str(tg.buttons(live[-1]))

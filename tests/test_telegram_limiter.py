@@ -9,6 +9,7 @@ requests by the same 3 s.
 from __future__ import annotations
 
 import asyncio
+import itertools
 from types import SimpleNamespace
 
 import pytest
@@ -17,7 +18,7 @@ from telegram.error import RetryAfter
 from telegram.ext import AIORateLimiter, BaseRateLimiter
 
 from bot.adapters.telegram import TelegramAdapter
-from bot.adapters.telegram_limiter import ChatRateLimiter
+from bot.adapters.telegram_limiter import Bucket, ChatRateLimiter, Window
 
 pytestmark = pytest.mark.filterwarnings(
     "ignore:.*retry_after.*:telegram.warnings.PTBDeprecationWarning"
@@ -160,34 +161,63 @@ async def _is_held(task: asyncio.Task, for_seconds: float = 0.3) -> bool:
     return not task.done()
 
 
-def test_defaults_are_aioratelimiters() -> None:
-    ours, theirs = ChatRateLimiter(), AIORateLimiter()
-    assert ours._base_limiter.max_rate == theirs._base_limiter.max_rate == 30
-    assert ours._base_limiter.time_period == theirs._base_limiter.time_period == 1
-    assert (ours._group_max_rate, ours._group_time_period) == (20, 60)
-    assert (theirs._group_max_rate, theirs._group_time_period) == (20, 60)
-    assert ours._max_retries == 3
+def test_the_budgets_keep_inside_telegram_s_limits() -> None:
+    """Window and Bucket with explicit times: the group never passes 20 in any 61 s even
+    when spread requests keep coming, a private chat gets its burst of 3 then one per 1.1 s,
+    and a reserve keeps the last request for the person's own press."""
+    group = [Window(20, 61), Bucket(5, 1 / 4)]
+    sent: list[float] = []
+    now = 0.0
+    while now < 300:
+        while max(b.delay(now) for b in group) == 0:  # everything allowed at this moment
+            for b in group:
+                b.spend(now)
+            sent.append(now)
+        now = round(now + 0.05, 2)
+    assert sent[:5] == [0.0] * 5, "a burst of 5"
+    assert all(b - a >= 3.99 for a, b in itertools.pairwise(sent[4:])), "then one every 4 s"
+    assert max(sum(1 for t in sent if start <= t < start + 61) for start in sent) <= 20
+    private = Bucket(3, 1 / 1.1)
+    for _ in range(3):
+        assert private.delay(0) == 0
+        private.spend(0)
+    assert private.delay(0) == pytest.approx(1.1)
+    relaxed = Bucket(3, 1 / 1.1)
+    relaxed.spend(0)
+    relaxed.spend(0)
+    assert relaxed.delay(0) == 0 and relaxed.delay(0, reserve=1) == pytest.approx(1.1)
+    overall = Window(29, 1.05)
+    for _ in range(29):
+        overall.spend(0)
+    assert overall.delay(0.5) == pytest.approx(0.55) and overall.delay(1.05) == 0
 
 
-async def test_twenty_messages_a_minute_per_group() -> None:
+async def test_a_group_is_spread_and_other_chats_are_not_held() -> None:
     request, done = _requester(ChatRateLimiter())
-    for _ in range(20):
+    for _ in range(5):
         await asyncio.wait_for(request(A), 0.5)
-    twenty_first = asyncio.create_task(request(A))
+    sixth = asyncio.create_task(request(A))
     try:
-        assert await _is_held(twenty_first)  # its bucket is full: about 3 s to the next slot
-        await asyncio.wait_for(request(B), 0.5)  # other groups have their own bucket
-        await asyncio.wait_for(request(7), 0.5)  # private chats: no per-chat bucket (as PTB)
+        assert await _is_held(sixth)  # about 4 s to the next slot
+        await asyncio.wait_for(request(B), 0.5)  # other groups have their own budget
+        await asyncio.wait_for(request(7), 0.5)  # a private chat has its own
         await asyncio.wait_for(request("@channel"), 0.5)  # @usernames count as groups
-        assert done.count(A) == 20 and B in done and 7 in done
+        assert done.count(A) == 5 and B in done and 7 in done
     finally:
-        twenty_first.cancel()
+        sixth.cancel()
 
 
 async def test_private_chats_and_the_overall_limit() -> None:
-    request, _ = _requester(ChatRateLimiter())
-    for _ in range(25):  # more than a group's 20, within the overall 30/s
+    limiter = ChatRateLimiter()
+    request, _ = _requester(limiter)
+    for _ in range(3):
         await asyncio.wait_for(request(7), 0.5)
+    fourth = asyncio.create_task(request(7))
+    try:
+        assert await _is_held(fourth)  # one a second in one private chat
+        assert limiter.delay(8) == 0 and limiter.delay(7) > 0
+    finally:
+        fourth.cancel()
     limiter = ChatRateLimiter(overall_max_rate=3, overall_time_period=30)
     request, _ = _requester(limiter)
     for chat in (1, 2, -3):
@@ -199,11 +229,14 @@ async def test_private_chats_and_the_overall_limit() -> None:
         async def callback() -> bool:
             return True
 
-        # Requests without chat_id don't count against the overall limit (as in PTB).
+        # Requests without chat_id don't count against the overall limit (as in PTB), nor do
+        # chat actions (Telegram doesn't count them against a chat).
         for _ in range(3):
             await asyncio.wait_for(
                 limiter.process_request(callback, (), {}, "getMe", {}, None), 0.5
             )
+            await asyncio.wait_for(limiter.process_request(
+                callback, (), {}, "sendChatAction", {"chat_id": 9}, None), 0.5)
     finally:
         fourth.cancel()
 

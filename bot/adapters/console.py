@@ -25,10 +25,9 @@ from bot.core.buttons import pack
 from bot.core.fair_use import FairUse
 from bot.core.service import Actor, GameService
 from bot.core.views import Button, Outcome, Screen
-from bot.games.rummy import screens, words
-from bot.games.rummy.typed import TYPED_VERBS, TypedError, cards_arg
+from bot.games.rummy import screens
+from bot.games.rummy.typed import TypedError, cards_arg
 from bot.i18n import N_, _, set_locale, t, using
-from engine import get_rulebook
 from engine.cards import Card
 
 log = logging.getLogger(__name__)
@@ -50,7 +49,9 @@ HELP = N_("""Commands (cards like 7H 10S QD, * for a joker; or hand numbers like
   draw / pass / knock / giveup / hint / sort / next / finish
   3                press button [3] of the last screen (on your turn [1]… are your cards:
                    tap to select, then New group / Add to / Auto-place)
-  table · rules · leaderboard · stats · help · quit (the game is saved)""")
+  table · rules · leaderboard · stats · help · quit (the game is saved)
+Build-to-Ten (rummy play --game build-to-ten): press a card's number, then its target's; or
+  play 7h 2 · play stock new · play d1 3 · joker shift 2 · discard 9c 1 · pass · hint""")
 
 
 @dataclass
@@ -144,9 +145,10 @@ class ConsoleGame:
                 out.reply = None
                 await self.deliver(out)  # the last log lines, for context
                 return True
-        rules = get_rulebook(setup.rulebook, **setup.options)  # ValueError names what's wrong
         set_locale(self.me.lang)
-        described = words.describe(rules.name, dict(rules.options))
+        game, variant = self.service.game_named(setup.rulebook)  # rummy, build-to-ten …
+        settings = game.settings(variant, setup.options)  # ValueError names what's wrong
+        described = " · ".join((settings.title, *settings.describe()))  # in the reader's words
         self.write(t("Rummy Table — {rules}", rules=described))
         self.write(_("Type 'help' for commands."))
         if not setup.you_first:
@@ -252,7 +254,7 @@ class ConsoleGame:
             await self._press_action(verb, self.table)
         elif verb == "auto":
             await self._auto(rest)
-        elif verb in TYPED_VERBS:
+        elif verb in self.service.typed_verbs:  # every hosted game's (the game reads its own)
             await self._answer(await self.service.command(self.me, verb, rest))
         elif verb in ("rules", "leaderboard", "stats"):
             await self._answer(await self.service.command(self.group, verb, rest))

@@ -1,31 +1,46 @@
 """How an outcome reaches a chat platform: the part Telegram and Discord share.
 
-An `Outcome` becomes a plan: a list of per-chat `Job`s (the group chat's notes and live table,
-then each person's private screen and private note), each a list of `Step`s. `Delivery` runs
-the plan for one game at a time (deliveries of a game take turns), over the game's message
-refs (`service.get_refs/save_refs`, read once and kept in memory for the games delivered to
-most recently), and keeps commit order per message: a message never shows an older revision
-(`Outcome.revision`) than the one it shows, even when an older outcome's delivery comes late.
-A live message is edited in place, or posted anew (the old one deleted) when the step says so
-or when the platform says the message is gone. The changed refs are saved once, at the end.
+An `Outcome` becomes a plan: per-chat `Job`s (the group chat's notes and live table, each
+person's private screen and private note), each a list of `Step`s. Every chat has a `Lane`: its
+own queue, drained by its own task, inside that chat's own rate budget — so a person's private
+screen never waits behind the group's budget, and the person who pressed sees theirs at once.
+
+A lane coalesces: its live messages (the table, a private screen) are kept by key, and a newer
+screen for a message replaces the one still waiting (latest wins); plain messages (notes, texts)
+are all sent, in order. The lane waits for the chat's budget (`Sender.delay`) *before* it picks
+what to send, so it sends the newest screen, not one that went stale in the queue. A message
+never shows an older revision (`Outcome.revision`) than the one it shows.
+
+The table is edited in place; it is posted anew (the old one deleted) after notes (so it stays
+below them), when asked (`/table`), when the platform says the message is gone or too old to
+edit, and at a new turn only when it is worth the second request: when the post is older than
+`Sender.repost_after` seconds (people have chatted since) or other bot messages came after it.
+So a turn costs one group request, and a busy table stays inside the group's budget.
+
+Message refs (`service.get_refs/save_refs`) are read once per game and kept in memory; every
+lane writes through to that copy, and what changed is saved once at the end of a delivery.
+`deliver` returns when each of its steps has been sent, or overtaken by a newer screen: a caller
+that waits (a computer seat) is paced by the slowest chat it shows in.
 
 A platform supplies a `Sender`: send, edit and delete a message made of a picture, a text and
 buttons, send a plain text; its own errors mapped to `Gone` (edit failed: send anew) and
 `Unreachable` (this chat can't be written to, e.g. closed DMs). What a platform does about an
-unreachable person (a deep link, an ephemeral view) is its own: it overrides `Sender.run_job`.
-
-Rate budgets per chat (the presser's own screen first, the group's table coalesced) belong
-here, between `plan` and running the jobs; none are applied yet.
+unreachable person (a deep link, an ephemeral view) is its own: it overrides `Sender.run_step`.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import itertools
 import logging
+import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.core.per_game import MEMORY_ONLY, GameLocks, RecentRefs
+from bot.core.per_game import MEMORY_ONLY, LimitedDict, RecentRefs
 from bot.core.views import Outcome, Screen
 
 log = logging.getLogger(__name__)
@@ -33,6 +48,7 @@ log = logging.getLogger(__name__)
 # What a step shows (a platform may name files or pick limits by it).
 NOTE, TABLE, PRIVATE, TEXT = "note", "table", "private", "text"
 TABLE_KEY = "table"
+POSTED = ":at"  # refs suffix: when the live message was posted (wall clock, saved)
 
 
 def private_key(user: str) -> str:
@@ -64,7 +80,10 @@ class Step:
     text: str = ""
     key: str | None = None  # refs key of the live message (TABLE, PRIVATE)
     new: bool = False  # post anew (deleting the old) rather than edit in place
+    fresh: bool = False  # a new turn: post anew if the live message is old or buried
     user: str | None = None  # PRIVATE, TEXT: whose
+    urgent: bool = False  # the answer to this person's own press: may spend the last budget
+    chat: Chat | None = None  # set by the lane that runs it
 
 
 @dataclass
@@ -75,54 +94,73 @@ class Job:
     steps: list[Step] = field(default_factory=list)
 
 
-def plan(outcome: Outcome) -> list[Job]:
-    """What to send, edit or delete for this outcome: the group chat first (notes, then the
-    live table: posted anew after notes, so it stays the newest message), then each person's
-    private screen and private note."""
+def plan(outcome: Outcome, by: str | None = None) -> list[Job]:
+    """What to send, edit or delete for this outcome: each person's private screen and note
+    (`by`'s — the person who pressed — first and urgent), and the group chat's notes, then its
+    live table (posted anew after notes, so it stays the newest message)."""
     jobs: list[Job] = []
+    users = [*outcome.private, *(u for u in outcome.private_notes if u not in outcome.private)]
+    users.sort(key=lambda u: u != by)
+    for user in users:
+        job = Job(Chat(user, private=True))
+        screen = outcome.private.get(user)
+        urgent = user == by
+        if screen is not None:
+            job.steps.append(Step(PRIVATE, screen, key=private_key(user),
+                                  new=user in outcome.private_new, user=user, urgent=urgent))
+        if user in outcome.private_notes:
+            job.steps.append(Step(TEXT, text=outcome.private_notes[user], user=user,
+                                  urgent=urgent))
+        jobs.append(job)
     if outcome.chat_id and (outcome.notes or outcome.group is not None):
         group = Job(Chat(outcome.chat_id))
         group.steps += [Step(NOTE, note) for note in outcome.notes]
         if outcome.group is not None:
             group.steps.append(Step(TABLE, outcome.group, key=TABLE_KEY,
-                                    new=outcome.group_new or bool(outcome.notes)))
+                                    new=outcome.group_new or bool(outcome.notes),
+                                    fresh=outcome.group_turn))
         jobs.append(group)
-    users = [*outcome.private, *(u for u in outcome.private_notes if u not in outcome.private)]
-    for user in users:
-        job = Job(Chat(user, private=True))
-        screen = outcome.private.get(user)
-        if screen is not None:
-            job.steps.append(Step(PRIVATE, screen, key=private_key(user),
-                                  new=user in outcome.private_new, user=user))
-        if user in outcome.private_notes:
-            job.steps.append(Step(TEXT, text=outcome.private_notes[user], user=user))
-        jobs.append(job)
     return jobs
 
 
 class Refs:
-    """A game's message refs during one delivery: the adapter's copy (`saved`), overlaid with
-    this delivery's changes, which are saved in one go at the end."""
+    """A game's message refs: the process's copy, written through (every lane sees the newest
+    message ids at once), with the keys worth saving marked dirty."""
 
-    def __init__(self, saved: dict[str, Any]) -> None:
+    def __init__(self, saved: dict[str, Any], dirty: set[str] | None = None) -> None:
         self.saved = saved
-        self.updates: dict[str, Any] = {}
+        self.dirty = dirty if dirty is not None else set()
 
     def get(self, key: str, default: Any = None) -> Any:
-        return self.updates[key] if key in self.updates else self.saved.get(key, default)
+        return self.saved.get(key, default)
 
     def set(self, key: str, value: Any) -> None:
-        self.updates[key] = value
+        if self.saved.get(key) != value or key not in self.saved:
+            self.saved[key] = value
+            if not key.endswith(MEMORY_ONLY):
+                self.dirty.add(key)
 
     def changed(self) -> dict[str, Any]:
-        """This delivery's changes worth saving: message ids and flags, not pictures or
-        revisions (memory only)."""
-        return {k: v for k, v in self.updates.items()
-                if not k.endswith(MEMORY_ONLY) and self.saved.get(k) != v}
+        """The changes worth saving (message ids and flags, not pictures or revisions), taken."""
+        out = {k: self.saved[k] for k in self.dirty if k in self.saved}
+        self.dirty.clear()
+        return out
 
 
 class Sender:
     """A platform's side of a delivery. `to` is whatever `address` returns for a chat."""
+
+    # A new turn posts the table anew only when its post is this old (people have chatted).
+    repost_after: float = 60.0
+    # A message older than this is posted anew rather than edited (Discord: edits of messages
+    # older than an hour are limited, error 30046). None: no limit worth minding.
+    edit_age: float | None = None
+
+    def delay(self, chat: Chat, urgent: bool) -> float:
+        """Seconds until a request to this chat would go at once (its rate budget). A step
+        that isn't `urgent` should leave a private chat's last request for its person's own
+        next press."""
+        return 0.0
 
     async def address(self, run: Run, chat: Chat) -> Any:
         raise NotImplementedError
@@ -147,21 +185,21 @@ class Sender:
     async def before(self, run: Run) -> None:
         """Anything to do before the plan runs (Discord: closed-DM advice above the table)."""
 
-    async def run_job(self, run: Run, job: Job) -> None:
-        """One chat's steps, in order (a platform overrides this to handle Unreachable)."""
-        to = await self.address(run, job.chat)
-        for step in job.steps:
-            await run.step(to, step)
+    async def run_step(self, run: Run, chat: Chat, step: Step) -> None:
+        """One step in one chat (a platform overrides this to handle Unreachable)."""
+        await run.step(await self.address(run, chat), step)
 
 
 class Run:
     """One outcome being delivered: its refs and the revision order of each message."""
 
-    def __init__(self, sender: Sender, outcome: Outcome, refs: Refs, context: Any = None):
+    def __init__(self, sender: Sender, outcome: Outcome, refs: Refs, context: Any = None,
+                 delivery: Delivery | None = None):
         self.sender = sender
         self.outcome = outcome
         self.refs = refs
         self.context = context  # the platform's (Discord: the interaction being answered)
+        self.delivery = delivery  # its per-chat bookkeeping (bot messages after the table)
 
     def current(self, key: str) -> bool:
         """Is the outcome at least as new as what the message shows (None: no order known)?"""
@@ -176,11 +214,34 @@ class Run:
     async def step(self, to: Any, step: Step) -> None:
         if step.role == TEXT:
             await self.sender.send_text(to, step.text)
+            self._buried(step, 1)
         elif step.key is None:
             assert step.screen is not None
             await self.sender.send(to, step.screen, step.role)
+            self._buried(step, 1)
         else:
             await self.show(to, step)
+
+    def _buried(self, step: Step, more: int) -> int:
+        """Bot messages in a group chat after its table: counted (1), reset (0), read (-1)."""
+        if self.delivery is None or step.chat is None or step.chat.private:
+            return 0
+        return self.delivery.bury(step.chat.id, more)
+
+    def _repost(self, key: str, step: Step) -> bool:
+        """Post anew rather than edit: asked, or a new turn with the post old or buried, or
+        the post too old for the platform to edit."""
+        posted = self.refs.get(key + POSTED)
+        age = None if posted is None else time.time() - posted
+        limit = self.sender.edit_age
+        if limit is not None and (age is None or age >= limit):
+            return True
+        if step.new:
+            return True
+        if step.fresh:
+            buried = self._buried(step, -1) > 0
+            return buried or age is None or age >= self.sender.repost_after
+        return False
 
     async def show(self, to: Any, step: Step) -> None:
         """Edit the live message in place, or post it fresh (deleting the old one); never
@@ -192,7 +253,7 @@ class Run:
             return  # a newer screen is up already (its delivery overtook this one)
         refs = self.refs
         old = refs.get(key)
-        if old and not step.new:
+        if old and not self._repost(key, step):
             try:
                 await self.sender.edit(to, old, screen, step.role,
                                        picture=screen.image_key != refs.get(key + ":img"))
@@ -204,39 +265,194 @@ class Run:
         message_id = await self.sender.send(to, screen, step.role)
         refs.set(key, message_id)
         refs.set(key + ":img", screen.image_key)
+        refs.set(key + POSTED, round(time.time(), 1))
         self.shown(key)
+        if step.role == TABLE:
+            self._buried(step, 0)
         if old and old != message_id:
             await self.sender.delete(to, old)
 
 
+@dataclass
+class _Item:
+    """A step waiting in a lane, with everyone waiting for it (their steps it replaced)."""
+
+    run: Run
+    step: Step
+    waiters: list[asyncio.Future[None]]
+
+
+class Lane:
+    """One chat's outgoing steps: drained by one task, inside the chat's budget, the newest
+    screen of each live message only."""
+
+    def __init__(self, delivery: Delivery, chat: Chat) -> None:
+        self.delivery = delivery
+        self.chat = chat
+        self.pending: OrderedDict[Any, _Item] = OrderedDict()
+        self.task: asyncio.Task[None] | None = None
+        self.wakeup = asyncio.Event()  # something was put: look again at what waits
+
+    def put(self, run: Run, step: Step) -> asyncio.Future[None]:
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        step.chat = self.chat
+        if step.key is None or _pinned(run, step):
+            key: Any = next(self.delivery.counter)  # every plain message is sent
+            waiters = [done]
+        else:
+            key = (run.outcome.game_id, step.key)
+            older = self.pending.pop(key, None)
+            waiters = [done]
+            if older is not None:
+                if _newer(older.run, run):
+                    step.new = step.new or older.step.new  # notes went before: still below them
+                    step.fresh = step.fresh or older.step.fresh
+                    step.urgent = step.urgent or older.step.urgent
+                    waiters = [*older.waiters, done]
+                else:  # an older outcome came late: the waiting one stays
+                    older.waiters.append(done)
+                    self.pending[key] = older
+                    self._wake()
+                    return done
+        self.pending[key] = _Item(run, step, waiters)
+        self._wake()
+        return done
+
+    def _wake(self) -> None:
+        self.wakeup.set()
+        if self.task is None or self.task.done():
+            self.task = asyncio.create_task(self._drain())
+
+    async def _drain(self) -> None:
+        sender = self.delivery.sender
+        try:
+            while self.pending:
+                # The budget first, then take the newest (an urgent step may come meanwhile).
+                head = next(iter(self.pending.values()))
+                wait = sender.delay(self.chat, head.step.urgent)
+                if wait > 0:
+                    self.wakeup.clear()
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(self.wakeup.wait(), wait)
+                    continue
+                _key, item = self.pending.popitem(last=False)
+                try:
+                    await sender.run_step(item.run, self.chat, item.step)
+                except Exception as error:  # its delivery raises it, after saving the refs
+                    _settle(item.waiters, error)
+                else:
+                    _settle(item.waiters, None)
+        except BaseException as error:  # cancelled (the adapter stops): nobody waits forever
+            for item in self.pending.values():
+                _settle(item.waiters, error)
+            self.pending.clear()
+            raise
+        finally:
+            self.delivery._lane_idle(self)
+
+
+def _settle(waiters: list[asyncio.Future[None]], error: BaseException | None) -> None:
+    for waiter in waiters:
+        if waiter.done():
+            continue
+        if error is None:
+            waiter.set_result(None)
+        elif isinstance(error, asyncio.CancelledError):
+            waiter.cancel()
+        else:
+            waiter.set_exception(error)
+
+
+def _newer(old: Run, new: Run) -> bool:
+    """May `new`'s screen replace `old`'s waiting one (commit order; None: no order known)?"""
+    a, b = old.outcome.revision, new.outcome.revision
+    return a is None or b is None or b >= a
+
+
+def _pinned(run: Run, step: Step) -> bool:
+    """A step answering its own person's interaction (Discord's ephemeral fallback needs that
+    interaction) is not replaced by another outcome's."""
+    user = getattr(run.context, "user", None)
+    return step.role == PRIVATE and user is not None and user == step.user
+
+
 class Delivery:
-    """Runs outcomes' plans through a platform's sender: one game at a time, in commit order
-    per message, with the game's refs read once and saved once per delivery."""
+    """Runs outcomes' plans through a platform's sender: one lane per chat, newest screen
+    first, the game's refs read once and saved once per delivery."""
 
     def __init__(self, sender: Sender, load: Callable[[int], Awaitable[dict[str, Any]]],
                  save: Callable[[int, dict[str, Any]], Awaitable[None]], *,
                  limit: int = 1000) -> None:
         self.sender = sender
         self._save = save
-        self.locks = GameLocks()
+        self.lanes: dict[Chat, Lane] = {}
+        self.counter = itertools.count()
+        self._buried: LimitedDict = LimitedDict(5000)  # group chat -> bot messages after table
+        self._dirty: dict[int, set[str]] = {}
+        self.closed = False
         # game -> its message refs as this process last left them (one process per bot token)
         self.recent = RecentRefs(load, limit)
 
-    async def deliver(self, outcome: Outcome, context: Any = None) -> None:
-        if outcome.game_id is None:
+    def lane(self, chat: Chat) -> Lane:
+        lane = self.lanes.get(chat)
+        if lane is None:
+            lane = self.lanes[chat] = Lane(self, chat)
+        return lane
+
+    def _lane_idle(self, lane: Lane) -> None:
+        if self.lanes.get(lane.chat) is lane and not lane.pending:
+            del self.lanes[lane.chat]  # idle lanes go: chats don't pile up in memory
+
+    def bury(self, chat_id: str, more: int) -> int:
+        """Bot messages in a group chat since its table was posted: +1 (more=1), reset to 0
+        (more=0), or just read (more=-1)."""
+        count = self._buried.get(chat_id, 0)
+        if more == 0:
+            self._buried.pop(chat_id, None)
+            return 0
+        if more > 0:
+            count = self._buried[chat_id] = count + more
+        return count
+
+    def posted(self, chat_id: str) -> None:
+        """The adapter posted something else in a group chat (a reply): the table is buried."""
+        self.bury(chat_id, 1)
+
+    async def close(self) -> None:
+        """Stop every lane (the adapter is stopping): their waiters are cancelled."""
+        self.closed = True  # what comes after this is not sent (the process is going)
+        tasks = [lane.task for lane in self.lanes.values() if lane.task is not None]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def deliver(self, outcome: Outcome, context: Any = None, *,
+                      by: str | None = None) -> None:
+        """Deliver an outcome; `by`: the person whose press or command it answers (their own
+        screen goes first, urgent). Returns when every step went or was overtaken."""
+        if outcome.game_id is None or self.closed:
             return
-        async with self.locks(outcome.game_id):
-            refs = Refs(await self.recent.get(outcome.game_id, outcome.refs))
-            run = Run(self.sender, outcome, refs, context)
-            try:
-                await self.sender.before(run)
-                for job in plan(outcome):
-                    await self.sender.run_job(run, job)
-            finally:
-                changed = refs.changed()
-                refs.saved.update(refs.updates)
-                if changed:
-                    await self._save(outcome.game_id, changed)
+        game_id = outcome.game_id
+        saved = await self.recent.get(game_id, outcome.refs)
+        refs = Refs(saved, self._dirty.setdefault(game_id, set()))
+        run = Run(self.sender, outcome, refs, context, self)
+        waits: list[asyncio.Future[None]] = []
+        try:
+            await self.sender.before(run)
+            by = by if by is not None else getattr(context, "user", None)
+            for job in plan(outcome, by):
+                lane = self.lane(job.chat)
+                waits += [lane.put(run, step) for step in job.steps]
+            results = await asyncio.gather(*waits, return_exceptions=True)
+        finally:
+            changed = refs.changed()
+            if not refs.dirty:
+                self._dirty.pop(game_id, None)
+            if changed:
+                await self._save(game_id, changed)
+        for result in results:
+            if isinstance(result, BaseException):
+                raise result
 
     async def remember(self, game_id: int, updates: dict[str, Any],
                        saved: dict[str, Any] | None = None) -> None:

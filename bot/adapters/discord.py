@@ -39,7 +39,6 @@ from .delivery import (
     Chat,
     Delivery,
     Gone,
-    Job,
     Refs,
     Run,
     Sender,
@@ -143,7 +142,6 @@ class DiscordAdapter:
         self.delivery = Delivery(_DiscordSender(self),
                                  lambda game_id: self.service.get_refs(game_id),
                                  lambda game_id, refs: self.service.save_refs(game_id, refs))
-        self._locks = self.delivery.locks
         self._dm_ids: LimitedDict = LimitedDict(20_000)  # user -> DM channel id
         self._ephemeral: LimitedDict = LimitedDict(2_000)  # user -> handle (15 min of life)
         self._busy = 0
@@ -174,6 +172,7 @@ class DiscordAdapter:
 
     async def stop(self) -> None:
         await self.wait_idle(10)
+        await self.delivery.close()
         await self.client.close()
         if self._task is not None:
             with contextlib.suppress(Exception, asyncio.CancelledError):
@@ -694,21 +693,20 @@ class _DiscordSender(Sender):
     async def before(self, run: Run) -> None:
         await self.adapter._advise_closed(run)
 
-    async def run_job(self, run: Run, job: Job) -> None:
-        if not job.chat.private:
+    async def run_step(self, run: Run, chat: Chat, step: Step) -> None:
+        if not chat.private:
             try:
-                await super().run_job(run, job)
+                await super().run_step(run, chat, step)
             except Unreachable:
-                _no_permission(int(job.chat.id), run.context)
+                _no_permission(int(chat.id), run.context)
             return
-        for step in job.steps:
-            if step.role == PRIVATE:
-                try:
-                    await self.adapter._show_private(run, step)
-                except discord.HTTPException:  # one member's trouble must not stop the rest
-                    log.exception("private view for %s failed", job.chat.id)
-            else:
-                await self.adapter._note(run, job.chat.id, render(step.text))
+        if step.role == PRIVATE:
+            try:
+                await self.adapter._show_private(run, step)
+            except discord.HTTPException:  # one member's trouble must not stop the rest
+                log.exception("private view for %s failed", chat.id)
+        else:
+            await self.adapter._note(run, chat.id, render(step.text))
 
 
 def _no_permission(channel_id: int, ctx: _Ctx | None) -> None:

@@ -11,7 +11,6 @@ from discord import app_commands
 
 from bot.core.names import clean_name
 from bot.i18n import N_, _, using
-from engine import RULEBOOKS, get_rulebook
 
 if TYPE_CHECKING:
     from .discord import DiscordAdapter
@@ -25,7 +24,9 @@ Your cards come by DM: pick cards in the menu, then New group / Add to / Take fr
 and Done. You can also type moves there: `lay 7H 8H 9H` · `add B 10H` · `move B:QS A` ·
 `split B 4` · `take B QS` · `done` · `reset` · `draw` · `pass`.
 DMs closed? Press **Show my hand** / **My cards** and your cards show here, only to you.
-`/rummy language` the language I speak (English, Hebrew, Russian)""")
+`/rummy language` the language I speak (English, Hebrew, Russian)
+Also here: **Build-to-Ten** (`/rummy new` → Build-to-Ten, or its lesson): a card, then where it
+goes; typed: `play 7h 2` · `discard 9c 1` · `joker shift 2` · `hint`.""")
 
 
 # Discord's locales we speak (it has no Hebrew: Hebrew readers choose with /rummy language)
@@ -58,7 +59,16 @@ class CatalogTranslator(app_commands.Translator):
 
 
 def add_commands(tree: app_commands.CommandTree, adapter: DiscordAdapter) -> None:
-    rulebooks = [app_commands.Choice(name=get_rulebook(r).title, value=r) for r in RULEBOOKS]
+    # every variant of every hosted game (the rummy rulebooks, build-to-ten …): Discord allows 25
+    # (titles in English: the choices' names are localised by the translator from the catalogs)
+    with using("en"):
+        rulebooks = [
+            app_commands.Choice(name=v.title, value=v.name)
+            for game in adapter.service.games.values() for v in game.variants()
+        ][:25]
+        # the lesson service's lessons are the default game's (the rummy rulebooks)
+        lessons = [app_commands.Choice(name=v.title, value=v.name)
+                   for v in adapter.service.default_game.variants()][:25]
     rummy = app_commands.Group(name="rummy", description=N_("Rearrangement rummy in this channel"))
 
     @rummy.command(name="new", description=N_("Open a game in this channel"))
@@ -95,7 +105,7 @@ def add_commands(tree: app_commands.CommandTree, adapter: DiscordAdapter) -> Non
 
     @rummy.command(name="lesson", description=N_("Learn to play, step by step, in your DMs"))
     @app_commands.describe(rulebook=N_("The rules to learn (default: Manipulation)"))
-    @app_commands.choices(rulebook=rulebooks)
+    @app_commands.choices(rulebook=lessons)
     async def lesson(interaction: discord.Interaction, rulebook: str | None = None) -> None:
         await adapter.lesson(interaction, rulebook or "")
 

@@ -30,7 +30,7 @@ from telegram.ext import (
     filters,
 )
 
-from bot.adapters.delivery import Chat, Delivery, Gone, Job, Run, Sender, Unreachable
+from bot.adapters.delivery import Chat, Delivery, Gone, Run, Sender, Step, Unreachable
 from bot.adapters.telegram_limiter import ChatRateLimiter
 from bot.core import narrate
 from bot.core.lessons import PREFIX as LESSON_PREFIX
@@ -136,7 +136,6 @@ class TelegramAdapter:
             lambda game_id: self.service.get_refs(game_id),
             lambda game_id, refs: self.service.save_refs(game_id, refs),
         )
-        self._locks = self.delivery.locks
         moves = self.service.typed_verbs
         self.app.add_handler(
             CommandHandler(
@@ -197,6 +196,7 @@ class TelegramAdapter:
             )
 
     async def stop(self) -> None:
+        await self.delivery.close()
         if self.app.updater and self.app.updater.running:
             await self.app.updater.stop()
         if self.app.running:
@@ -242,13 +242,13 @@ class TelegramAdapter:
         outcome = await self.service.command(actor, verb, args)
         if outcome.reply and (outcome.alert or outcome.group is None):
             await self._send_text(int(actor.chat_id), outcome.reply)
-        await self.deliver(outcome)
+        await self.deliver(outcome, by=actor.user)
         if verb == "join" and not outcome.alert:
             await self._check_private(outcome, actor)
         if verb == "start" and actor.private and args:
             again = await self.service.command(actor, "hand")
             if not again.alert:
-                await self.deliver(again)
+                await self.deliver(again, by=actor.user)
 
     async def on_private_text(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         message = update.effective_message
@@ -265,7 +265,7 @@ class TelegramAdapter:
         outcome = await self.service.command(actor, verb, rest)
         if outcome.reply and outcome.alert:
             await self._send_text(int(actor.chat_id), outcome.reply)
-        await self.deliver(outcome)
+        await self.deliver(outcome, by=actor.user)
 
     async def on_button(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         query = update.callback_query
@@ -280,7 +280,7 @@ class TelegramAdapter:
         text = (outcome.reply or "")[:190] or None
         with contextlib.suppress(TelegramError):  # an old query can't be answered: not fatal
             await query.answer(text, show_alert=outcome.alert)
-        await self.deliver(outcome)
+        await self.deliver(outcome, by=actor.user)
         if (query.data or "").endswith(":join") and not outcome.alert:
             await self._check_private(outcome, actor)
 
@@ -295,7 +295,7 @@ class TelegramAdapter:
         """A lesson answers in its screen; a text only for an error or when there is none."""
         if outcome.reply and (outcome.alert or not outcome.private):
             await self._send_text(int(actor.chat_id), outcome.reply)
-        await self.deliver(outcome)
+        await self.deliver(outcome, by=actor.user)
 
     async def _check_private(self, outcome: Outcome, actor: Actor) -> None:
         """A player the bot can't message privately gets a deep link in the group."""
@@ -319,12 +319,14 @@ class TelegramAdapter:
     async def _send_text(self, chat_id: int, text: str) -> None:
         with contextlib.suppress(Forbidden, BadRequest):
             await _retrying(self.app.bot.send_message, chat_id, text[:4000])
+            if chat_id < 0:
+                self.delivery.posted(str(chat_id))  # below the table now
 
-    async def deliver(self, outcome: Outcome) -> None:
+    async def deliver(self, outcome: Outcome, by: str | None = None) -> None:
         """Show an outcome: the group's live message, notes, and private views (through the
-        shared delivery: one game at a time, never an older screen over a newer one, message
-        ids saved once per delivery when they change)."""
-        await self.delivery.deliver(outcome)
+        shared delivery: a lane per chat inside its budget, `by`'s own screen first, never an
+        older screen over a newer one, message ids saved once per delivery)."""
+        await self.delivery.deliver(outcome, by=by)
 
 
 class _TelegramSender(Sender):
@@ -340,6 +342,13 @@ class _TelegramSender(Sender):
 
     async def address(self, run: Run, chat: Chat) -> int:
         return int(chat.id)
+
+    def delay(self, chat: Chat, urgent: bool) -> float:
+        limiter = self.bot.rate_limiter
+        if not isinstance(limiter, ChatRateLimiter):
+            return 0.0
+        # A private chat keeps one request of its burst for its person's own next press.
+        return limiter.delay(int(chat.id), reserve=0 if urgent or not chat.private else 1)
 
     async def send(self, to: int, screen: Screen, role: str) -> int:
         markup = keyboard(screen)
@@ -391,16 +400,15 @@ class _TelegramSender(Sender):
     async def send_text(self, to: int, text: str) -> None:
         await self.adapter._send_text(to, text)
 
-    async def run_job(self, run: Run, job: Job) -> None:
-        if not job.chat.private:
-            await super().run_job(run, job)
+    async def run_step(self, run: Run, chat: Chat, step: Step) -> None:
+        if not chat.private:
+            await super().run_step(run, chat, step)
             return
-        for step in job.steps:
-            try:
-                await run.step(int(job.chat.id), step)
-            except Unreachable:  # never started the bot, or blocked it: a deep link, once
-                outcome, user = run.outcome, job.chat.id
-                if outcome.chat_id and not run.refs.get(f"advised:{user}"):
-                    run.refs.set(f"advised:{user}", True)
-                    name = outcome.names.get(user, "Player")
-                    await self.adapter._deep_link_advice(outcome.chat_id, name, outcome.game_id)
+        try:
+            await run.step(int(chat.id), step)
+        except Unreachable:  # never started the bot, or blocked it: a deep link, once
+            outcome, user = run.outcome, chat.id
+            if outcome.chat_id and not run.refs.get(f"advised:{user}"):
+                run.refs.set(f"advised:{user}", True)
+                name = outcome.names.get(user, "Player")
+                await self.adapter._deep_link_advice(outcome.chat_id, name, outcome.game_id)

@@ -1,15 +1,23 @@
-"""Bot API rate limiting where one chat's flood control holds back only that chat.
+"""Bot API rate limiting that keeps inside Telegram's flood control, one chat at a time.
 
-PTB's `AIORateLimiter` throttles like Telegram asks (about 30 requests a second overall, 20 a
-minute per group) and retries after a 429, but while one request waits out its `retry_after`
-it halts *every* request of the bot: a game flooded in one group stalled the presses of every
-other game (7.3 s in one report). Telegram's flood control of a chat is about that chat.
+Telegram's limits (Bots FAQ): about 30 messages a second overall, about one a second in one
+chat ("short bursts" allowed), at most 20 a minute in one group; edits and deletes count too.
+PTB's `AIORateLimiter` has the overall and group buckets but as leaky buckets (a group gets 20 at
+once *and then* one every 3 s: 40 in the first minute, past Telegram's 20), nothing per private
+chat, and while one request waits out a 429's `retry_after` it halts *every* request of the bot.
 
-`ChatRateLimiter` keeps AIORateLimiter's throttling (the same aiolimiter buckets and defaults,
-the paid-broadcast bucket) and its retries (`retry_after` + 0.1 s, `max_retries` times), but a
-429 answered to a request for chat X only makes later requests for chat X wait (a per-chat
-"blocked until"). A 429 to a request without a chat (answerCallbackQuery, getMe, …) is taken as
-the bot's own limit and pauses all requests, as before.
+`ChatRateLimiter` keeps each budget exactly:
+- overall: at most 29 chat-bound requests in any 1.05 s, spread by a bucket of 8 refilled at
+  about 21 a second;
+- a group (chat id < 0 or an @username): at most 20 in any 61 s, spread out by a bucket of 5 that
+  refills one every 4 s (so a busy table never spends a minute's budget in ten seconds and then
+  stands still for fifty);
+- a private chat: a bucket of 3 refilled one every 1.1 s.
+(The margins over Telegram's figures cover the time a request takes to arrive.) A 429 answered to
+a request for chat X only makes later requests for chat X wait; a 429 to a request without a
+chat (answerCallbackQuery, getMe, …) pauses all. `ready(chat)` waits until a request for the chat
+would go at once, without spending: the delivery waits there *before* it picks what to send, so
+what it sends is the newest screen, not one that went stale in the queue.
 """
 
 from __future__ import annotations
@@ -17,11 +25,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections import deque
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from aiolimiter import AsyncLimiter
-from telegram import constants
 from telegram.error import RetryAfter
 from telegram.ext import BaseRateLimiter
 
@@ -29,7 +36,7 @@ log = logging.getLogger(__name__)
 
 Result = bool | dict[str, Any] | list[dict[str, Any]]
 ChatKey = int | str
-MAX_IDLE_LIMITERS = 512  # group buckets (and expired blocks) are dropped beyond this many
+MAX_IDLE_LIMITERS = 512  # chat budgets (and expired blocks) are dropped beyond this many
 
 
 def _chat_key(data: dict[str, Any]) -> ChatKey | None:
@@ -42,6 +49,18 @@ def _chat_key(data: dict[str, Any]) -> ChatKey | None:
     return str(chat_id)
 
 
+def _spends(endpoint: str) -> bool:
+    """Does this method spend a chat's message budget? Sending, editing, deleting do; reads,
+    chat actions and callback answers don't (Telegram doesn't count them against a chat)."""
+    name = endpoint.lower()
+    return name != "sendchataction" and name.startswith(
+        ("send", "edit", "delete", "copy", "forward", "stopmessage"))
+
+
+def _is_group(chat: ChatKey) -> bool:
+    return isinstance(chat, str) or chat < 0
+
+
 def _retry_seconds(error: RetryAfter) -> float:
     delta = getattr(error, "_retry_after", None)  # PTB 22: a timedelta (the int form warns)
     if delta is not None:
@@ -49,35 +68,93 @@ def _retry_seconds(error: RetryAfter) -> float:
     return float(error.retry_after)  # type: ignore[arg-type]
 
 
-class ChatRateLimiter(BaseRateLimiter[int]):
-    """AIORateLimiter's limits and retries, with RetryAfter applied per chat.
+class Window:
+    """At most `most` requests in any `period` seconds."""
 
-    Args are AIORateLimiter's: ``overall_max_rate`` requests (that name a chat) per
-    ``overall_time_period`` seconds, ``group_max_rate`` per ``group_time_period`` for each
-    group/channel (chat id < 0 or an @username), 0 for no limit; ``max_retries`` after a 429
-    (``rate_limit_args`` of a call overrides it, as in AIORateLimiter).
+    def __init__(self, most: int, period: float) -> None:
+        self.most, self.period = most, period
+        self.sent: deque[float] = deque()
+
+    def delay(self, now: float, reserve: int = 0) -> float:
+        while self.sent and self.sent[0] <= now - self.period:
+            self.sent.popleft()
+        return 0.0 if len(self.sent) < self.most else self.sent[0] + self.period - now
+
+    def spend(self, now: float) -> None:
+        self.sent.append(now)
+
+    def idle(self, now: float) -> bool:
+        return self.delay(now) == 0 and not self.sent
+
+
+class Bucket:
+    """A burst of `burst` requests, refilled at `rate` a second."""
+
+    def __init__(self, burst: float, rate: float) -> None:
+        self.burst, self.rate = burst, rate
+        self.tokens, self.at = float(burst), None
+
+    def _refill(self, now: float) -> None:
+        if self.at is not None:
+            self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+
+    def delay(self, now: float, reserve: int = 0) -> float:
+        """Until a request may go, leaving `reserve` requests in the bucket."""
+        self._refill(now)
+        need = min(self.burst, 1 + reserve)
+        return 0.0 if self.tokens >= need else (need - self.tokens) / self.rate
+
+    def spend(self, now: float) -> None:
+        self._refill(now)
+        self.tokens -= 1
+
+    def idle(self, now: float) -> bool:
+        self._refill(now)
+        return self.tokens >= self.burst
+
+
+Budget = Window | Bucket
+
+
+class ChatRateLimiter(BaseRateLimiter[int]):
+    """Telegram's budgets kept exactly, per chat, with RetryAfter applied per chat.
+
+    ``overall_max_rate`` requests (that name a chat) per ``overall_time_period`` seconds
+    (spread by a bucket of ``overall_burst``);
+    ``group_max_rate`` per ``group_time_period`` for each group, spread by a bucket of
+    ``group_burst`` refilled every ``group_spacing`` seconds; ``private_burst`` per private
+    chat refilled every ``private_spacing`` seconds. 0 switches a budget off. ``max_retries``
+    after a 429 (``rate_limit_args`` of a call overrides it, as in AIORateLimiter).
     """
 
     def __init__(
         self,
-        overall_max_rate: float = constants.FloodLimit.MESSAGES_PER_SECOND,
-        overall_time_period: float = 1,
-        group_max_rate: float = constants.FloodLimit.MESSAGES_PER_MINUTE_PER_GROUP,
-        group_time_period: float = 60,
+        overall_max_rate: float = 29,
+        overall_time_period: float = 1.05,
+        group_max_rate: float = 20,
+        group_time_period: float = 61,
         max_retries: int = 3,
+        *,
+        overall_burst: int = 8,
+        group_burst: int = 5,
+        group_spacing: float = 4.0,
+        private_burst: int = 3,
+        private_spacing: float = 1.1,
     ) -> None:
-        self._base_limiter: AsyncLimiter | None = (
-            AsyncLimiter(overall_max_rate, overall_time_period)
-            if overall_max_rate and overall_time_period
-            else None
+        # The window caps any second; the bucket spreads a burst (requests sent 30 at once
+        # arrive bunched up, and Telegram counts them as they arrive).
+        self._overall: list[Budget] = (
+            [Window(int(overall_max_rate), overall_time_period),
+             Bucket(overall_burst, overall_max_rate * 0.75 / overall_time_period)]
+            if overall_max_rate and overall_time_period else []
         )
-        if group_max_rate and group_time_period:
-            self._group_max_rate: float = group_max_rate
-            self._group_time_period: float = group_time_period
-        else:
-            self._group_max_rate = self._group_time_period = 0
-        self._group_limiters: dict[ChatKey, AsyncLimiter] = {}
-        self._apb_limiter = AsyncLimiter(constants.FloodLimit.PAID_MESSAGES_PER_SECOND, 1)
+        self._group_args = (
+            (int(group_max_rate), group_time_period, group_burst, group_spacing)
+            if group_max_rate and group_time_period else None
+        )
+        self._private_args = (private_burst, private_spacing) if private_burst else None
+        self._budgets: dict[ChatKey, list[Budget]] = {}
         self._max_retries = max_retries
         # loop.time() until which requests wait: for one chat, or for all (a chat-less 429)
         self._chat_blocked: dict[ChatKey, float] = {}
@@ -92,7 +169,7 @@ class ChatRateLimiter(BaseRateLimiter[int]):
     # -- state ----------------------------------------------------------------------------
 
     def blocked_for(self, chat: ChatKey | None) -> float:
-        """Seconds requests for `chat` (None: a chat-less request) must still wait."""
+        """Seconds requests for `chat` (None: a chat-less request) must still wait after 429s."""
         now = asyncio.get_running_loop().time()
         until = self._all_blocked
         if chat is not None:
@@ -111,51 +188,68 @@ class ChatRateLimiter(BaseRateLimiter[int]):
                     del self._chat_blocked[key]
         self._chat_blocked[chat] = max(self._chat_blocked.get(chat, 0.0), until)
 
-    async def _wait_unblocked(self, chat: ChatKey | None) -> None:
-        # A block may grow while we sleep (another 429 for the chat): look again after it.
-        while (delay := self.blocked_for(chat)) > 0:
-            await asyncio.sleep(delay)
-        if chat is not None and chat in self._chat_blocked:
-            del self._chat_blocked[chat]  # expired
+    def _chat_budgets(self, chat: ChatKey, now: float) -> list[Budget]:
+        budgets = self._budgets.get(chat)
+        if budgets is None:
+            if len(self._budgets) > MAX_IDLE_LIMITERS:  # idle chats start afresh: the same
+                for key, kept in list(self._budgets.items()):
+                    if all(b.idle(now) for b in kept):
+                        del self._budgets[key]
+            budgets = []
+            if _is_group(chat) and self._group_args:
+                most, period, burst, spacing = self._group_args
+                budgets = [Window(most, period), Bucket(burst, 1 / spacing)]
+            elif not _is_group(chat) and self._private_args:
+                burst, spacing = self._private_args
+                budgets = [Bucket(burst, 1 / spacing)]
+            self._budgets[chat] = budgets
+        return budgets
 
-    def _group_limiter(self, group: ChatKey) -> AsyncLimiter:
-        """AIORateLimiter's bucket per group; idle ones are dropped when there are many."""
-        if len(self._group_limiters) > MAX_IDLE_LIMITERS:
-            for key, limiter in list(self._group_limiters.items()):
-                if key != group and limiter.has_capacity(limiter.max_rate):
-                    del self._group_limiters[key]
-        limiter = self._group_limiters.get(group)
-        if limiter is None:
-            limiter = self._group_limiters[group] = AsyncLimiter(
-                self._group_max_rate, self._group_time_period
-            )
-        return limiter
+    def _all_budgets(self, chat: ChatKey | None, now: float) -> list[Budget]:
+        if chat is None:
+            return []
+        return [*self._chat_budgets(chat, now), *self._overall]
+
+    def delay(self, chat: ChatKey | None, reserve: int = 0) -> float:
+        """Seconds until a request for `chat` would go without waiting, leaving `reserve`
+        requests of a private chat's burst for later (its person's own next press)."""
+        now = asyncio.get_running_loop().time()
+        waits = [b.delay(now, reserve if isinstance(b, Bucket) and chat is not None
+                         and not _is_group(chat) else 0)
+                 for b in self._all_budgets(chat, now)]
+        return max([self.blocked_for(chat), *waits])
+
+    async def ready(self, chat: ChatKey | None, reserve: int = 0) -> None:
+        """Wait until a request for `chat` would go at once (spends nothing)."""
+        while (wait := self.delay(chat, reserve)) > 0:
+            await asyncio.sleep(wait)
+
+    async def _take(self, chat: ChatKey | None) -> None:
+        """Wait for the chat's budgets and spend them (no await between look and spend)."""
+        while (wait := self.delay(chat)) > 0:
+            await asyncio.sleep(wait)
+        now = asyncio.get_running_loop().time()
+        for budget in self._all_budgets(chat, now):
+            budget.spend(now)
+        if chat is not None and chat in self._chat_blocked and self.blocked_for(chat) == 0:
+            del self._chat_blocked[chat]  # expired
 
     # -- requests -------------------------------------------------------------------------
 
     async def _run(
         self,
         chat: ChatKey | None,
-        paid: bool,
+        spends: bool,
         callback: Callable[..., Coroutine[Any, Any, Result]],
         args: Any,
         kwargs: dict[str, Any],
     ) -> Result:
-        await self._wait_unblocked(chat)
-        if paid:
-            throttles: list[Any] = [self._apb_limiter]
+        if spends:
+            await self._take(chat)
         else:
-            group = chat is not None and (isinstance(chat, str) or chat < 0)
-            throttles = [
-                self._group_limiter(chat) if group and self._group_max_rate else None,
-                self._base_limiter if chat is not None else None,
-            ]
-        async with contextlib.AsyncExitStack() as stack:
-            for throttle in throttles:
-                if throttle is not None:
-                    await stack.enter_async_context(throttle)
-            await self._wait_unblocked(chat)  # a 429 may have come while we queued
-            return await callback(*args, **kwargs)
+            while (wait := self.blocked_for(chat)) > 0:
+                await asyncio.sleep(wait)
+        return await callback(*args, **kwargs)
 
     async def process_request(
         self,
@@ -168,10 +262,10 @@ class ChatRateLimiter(BaseRateLimiter[int]):
     ) -> Result:
         max_retries = rate_limit_args or self._max_retries
         chat = _chat_key(data)
-        paid = bool(data.get("allow_paid_broadcast", False))
+        spends = _spends(endpoint)
         for attempt in range(max_retries + 1):
             try:
-                return await self._run(chat, paid, callback, args, kwargs)
+                return await self._run(chat, spends, callback, args, kwargs)
             except RetryAfter as error:
                 if attempt == max_retries:
                     log.exception(

@@ -29,17 +29,20 @@ class Commands:
     async def run(self, actor: Actor, verb: str, args: str) -> Outcome:
         svc = self.service
         game = svc.default_game
-        if verb not in game.typed_verbs:  # a move answers in the seat's language (the record's)
+        if verb not in svc.typed_verbs:  # a move answers in the seat's language (the record's)
             await svc.speak_to(actor)
         if verb in ("language", "lang"):
             return await self.language(actor, args)
+        if verb == "help" and args:  # /help build-to-ten: that game's help
+            return Outcome(reply=svc.game_named(args)[0].help_text(), alert=False)
         if verb in ("help", "start") and not (verb == "start" and args):
-            return Outcome(reply=game.help_text(), alert=False)
+            return Outcome(reply=game.help_text() + self.other_games(), alert=False)
         if verb == "start":  # deep link: /start join-<game>
             return Outcome(reply=narrate.WELCOME + game.help_text(), alert=False)
         if verb == "rules":
+            game, variant = svc.game_named(args)
             try:
-                return Outcome(reply=game.rules_text(args or None), alert=False)
+                return Outcome(reply=game.rules_text(variant), alert=False)
             except ValueError as error:
                 return Outcome(reply=str(error), alert=True)
         if verb in ("newgame", "new"):
@@ -72,12 +75,20 @@ class Commands:
         if verb in ("hand", "cards"):
             row = await self.game_for(actor)
             return await svc.press(actor, pack(row.id, 0, "cards"))
-        if verb in game.typed_verbs:
+        if verb in svc.typed_verbs:  # a move of some hosted game: the game of the row reads it
             row = await self.game_for(actor)
             return await self.unit.mutate(
                 row.id, lambda r, rec: self.typed(rec, r, actor, verb, args)
             )
         raise Refusal(fill(narrate.UNKNOWN_VERB, verb=verb), alert=False)
+
+    def other_games(self) -> str:
+        """/help's last line: the other games this bot hosts, and how to open one."""
+        others = list(self.service.games.values())[1:]
+        if not others:
+            return ""
+        names = " · ".join(f"/newgame {g.name} ({g.title})" for g in others)
+        return "\n" + narrate.OTHER_GAMES.format(games=names)
 
     def typed(self, record: Record, row: Any, actor: Actor, verb: str, args: str) -> Outcome:
         seat = record.seat_of(actor.user)
@@ -89,6 +100,8 @@ class Commands:
         if seat is None:
             raise Refusal(narrate.NOT_PLAYING)
         game = self.unit.game_of(record)
+        if verb not in game.typed_verbs:
+            raise Refusal(narrate.UNKNOWN_VERB.format(verb=verb), alert=False)
         return game.typed(self.unit.table(row, record), seat, actor.user, verb, args)
 
     async def table(self, actor: Actor) -> Outcome:
@@ -236,15 +249,17 @@ class Commands:
 
     def _title(self, variant: str) -> str:
         """A variant's title in the reader's language (an unknown one as it was saved)."""
+        game, words = self.service.game_named(variant)  # a rummy rulebook, buildten …
         try:
-            return self.service.default_game.settings(variant, {}).title
+            return game.settings(words, {}).title
         except ValueError:
             return variant.title()
 
     async def leaderboard(self, actor: Actor, variant: str | None) -> str:
         if variant:
+            game, words = self.service.game_named(variant)
             try:
-                variant = self.service.default_game.settings(variant, {}).variant
+                variant = game.settings(words, {}).variant
             except ValueError as error:
                 return str(error)
         chat = None if actor.private else actor.chat_id

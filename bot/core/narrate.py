@@ -56,6 +56,7 @@ _MESSAGES: dict[str, str] = {
     "NEW_GAME": N_("New {title} game. Join with the button!"),
     "UNKNOWN_COMMAND": N_("Unknown command. Try /help."),
     "UNKNOWN_VERB": N_("Unknown command /{verb}. Try /help."),
+    "OTHER_GAMES": N_("Other games here: {games}"),
     "TOO_LONG": N_(
         "That's too long for a move ({length:,} characters; at most {limit}). Try /help."
     ),

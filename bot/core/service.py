@@ -124,6 +124,18 @@ class GameService:
     def store(self, store: Any) -> None:  # tests wrap it to count calls
         self.unit.store = store
 
+    def game_named(self, words: str | None) -> tuple[HostedGame, str | None]:
+        """The hosted game `words` start with (`build-to-ten`, `rummy carousel`) and the rest
+        (its variant); words naming no game are the default game's variant."""
+        first, _, rest = (words or "").strip().partition(" ")
+        game = self.games.get(first.lower())
+        if game is not None:
+            return game, rest.strip() or None
+        for game in self.games.values():  # a variant's own name (a Discord choice's value)
+            if any(v.name == first.lower() for v in game.variants()):
+                return game, words
+        return self.default_game, words or None
+
     @property
     def typed_verbs(self) -> frozenset[str]:
         """Every typed move some hosted game reads (adapters route these to `command`)."""
@@ -196,7 +208,7 @@ class GameService:
         lang = await self.speak_to(actor)
         if actor.private:
             return Outcome(reply=narrate.START_IN_GROUP)
-        game = self.default_game
+        game, variant = self.game_named(variant)
         try:
             settings = game.settings(variant, {})
         except ValueError as error:

@@ -50,7 +50,8 @@ class Screen:
 @dataclass
 class Outcome:
     """What a command changed. `group` replaces the game's live message in the group chat
-    (posted fresh when `group_new`, else edited in place); `private` maps a user id to the
+    (posted fresh when `group_new`, else edited in place — at a new turn, `group_turn`, the
+    delivery decides); `private` maps a user id to the
     screen of their private message; `notes` are extra group messages (scoreboard, results)."""
 
     reply: str | None = None  # a short answer to the person who acted (toast or reply)
@@ -60,6 +61,7 @@ class Outcome:
     chat_id: str = ""
     group: Screen | None = None
     group_new: bool = False
+    group_turn: bool = False  # a new turn began: worth posting anew if the table scrolled away
     notes: list[Screen] = field(default_factory=list)
     private: dict[str, Screen] = field(default_factory=dict)
     private_new: set[str] = field(default_factory=set)  # send anew rather than edit
@@ -79,6 +81,7 @@ class Outcome:
         if other.group is not None:
             self.group = other.group
             self.group_new = self.group_new or other.group_new
+            self.group_turn = self.group_turn or other.group_turn
         self.notes += other.notes
         self.private.update(other.private)
         self.private_new |= other.private_new

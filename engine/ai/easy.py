@@ -116,7 +116,9 @@ def _best_meld(rules: Rulebook, cards: list[Card], *, runs_only: bool = False) -
         for c in cards:
             by_rank.setdefault(c.rank, {}).setdefault(c.suit, c)
         candidates += [list(s.values()) for s in by_rank.values() if len(s) >= 3]
-    aces = {"high": (14,), "low": (1,), "either": (1, 14), "ends": (1, 14)}[rules.ace]
+    # (wrap=on: easy sees no run past 13)
+    aces = {"high": (14,), "low": (1,), "either": (1, 14), "ends": (1, 14),
+            "wrap": (1,)}[rules.ace]
     for suit in SUITS:
         by_value: dict[int, Card] = {}
         for c in cards:

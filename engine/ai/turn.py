@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from ..actions import Action, Commit, Draw, GiveUp, IllegalAction, Knock, Pass, Reset
-from ..cards import Card, rank_name
+from ..cards import Card
 from ..game import PlayerView, apply
 from ..rulebooks import Rulebook
 from ..solver import Move, find_move, no_lay_proved
@@ -155,7 +155,7 @@ def _namings(turn: Turn, groups: Groups):
         named = []
         for card in group:
             if card.is_joker and card.ident in mine and card.designated:
-                choices[i] = (*choices.get(i, ()), f"{rank_name(card.as_rank)}{card.as_suit}")
+                choices[i] = (*choices.get(i, ()), card.play_face)  # 7H, or a tile's 7R
                 card = card.free()
             named.append(card)
         out.append(tuple(named))

@@ -19,6 +19,7 @@ from ..melds import Reading, arrange
 from ..rulebooks import Rulebook
 from .columns import WORK
 from .fast import solve_fast, trim_caches
+from .initial import best_meld
 from .model import (
     NF,
     Position,
@@ -92,7 +93,22 @@ def find_move(
         if select is not None or any(c.is_joker for c in require):
             raise ValueError("require names hand cards other than jokers, without select")
         require = _selected(hand, require)
-    memo = NO_LAY_MEMO and not reference
+    if rulebook.first_lay_points and not first_lay_done:  # Rummikub's initial meld
+        return _initial_meld(rulebook, table, hand, objective, select, require)
+    if rulebook.joker_rule == "rack-frees" or rulebook.ace == "wrap":
+        return _tile_move(rulebook, table, hand, objective=objective, singles=singles,
+                          select=select, require=require, reference=reference, effort=effort)
+    return _find_move(rulebook, table, hand, objective=objective, first_lay_done=first_lay_done,
+                      singles=singles, select=select, require=require, reference=reference,
+                      effort=effort)
+
+
+def _find_move(rulebook: Rulebook, table: list[list[Card]], hand: list[Card], *, objective: str,
+               first_lay_done: bool, singles: Sequence[Card], select: list[Card] | None,
+               require: Sequence[Card], reference: bool, effort: int | None,
+               freeing: bool = True) -> Move | None:
+    """find_move after its arguments are checked (`freeing`: see model.build_problems)."""
+    memo = NO_LAY_MEMO and not reference and freeing
     key = _position_key(rulebook, table, hand, first_lay_done, singles) if memo else None
     if key is not None and _known_no_lay(key):
         return None
@@ -109,7 +125,7 @@ def find_move(
             return Move(tuple(tuple(g) for g in new_table), placed, check.changed,
                         check.needs_rearranging, hint)
     card_value, joker_value = _values(rulebook)
-    problems = build_problems(rulebook, pos, objective, first_lay_done)
+    problems = build_problems(rulebook, pos, objective, first_lay_done, freeing=freeing)
     if reference:  # the exhaustive search alone: the benchmark's and the tests' yardstick
         best = None
         for problem in problems:
@@ -141,6 +157,155 @@ def find_move(
     if not best[2].exact:
         STATS["cut"] += 1
     return _rebuild(rulebook, pos, best[1], best[2], objective)
+
+
+def _initial_meld(rulebook: Rulebook, table: list[list[Card]], hand: list[Card], objective: str,
+                  select: list[Card] | None, require: Sequence[Card]) -> Move | None:
+    """Rummikub's initial meld (engine/solver/initial.py): the table stays as it is and new
+    groups from the rack reach `first_lay_points`; None is a proof there is none."""
+    groups = best_meld(rulebook.ace, hand, need=rulebook.first_lay_points, objective=objective,
+                       select=select, require=require)
+    if groups is None:
+        return None
+    pool: dict[int, list[Card]] = {}
+    jokers: list[Card] = []
+    for card in (select if select is not None else hand):
+        if card.is_joker:
+            jokers.append(card)
+        else:
+            pool.setdefault(card_face(card), []).append(card)
+    for card in reversed(list(require)):  # required tiles go first
+        faces = pool.get(card_face(card), [])
+        if card in faces:
+            faces.remove(card)
+            faces.insert(0, card)
+    new_groups = []
+    placed: list[Card] = []
+    for t, joker_slots in groups:
+        cards = []
+        for face, joker in zip(t.faces, joker_slots, strict=True):
+            if joker:
+                physical = jokers.pop(0)
+                placed.append(physical)
+                cards.append(_designate(physical, face))
+            else:
+                physical = pool[face].pop(0)
+                placed.append(physical)
+                cards.append(physical)
+        new_groups.append(tuple(_arrange(cards, t)))
+    ids = {id(c) for c in placed}
+    laid = tuple(c for c in hand if id(c) in ids)
+    new_table = tuple(tuple(g) for g in table) + tuple(new_groups)
+    hint = laid[0] if objective == "hint" else None
+    return Move(new_table, laid, (), False, hint)
+
+
+def _tile_move(rulebook: Rulebook, table: list[list[Card]], hand: list[Card], **options
+               ) -> Move | None:
+    """Rummikub after the initial meld (`wrap=on`: `_wrap_move`)."""
+    if rulebook.ace == "wrap":
+        return _wrap_move(rulebook, table, hand, **options)
+    return _rack_frees_move(rulebook, rulebook, table, hand, **options)
+
+
+def _rack_frees_move(rulebook: Rulebook, judge: Rulebook, table: list[list[Card]],
+                     hand: list[Card], **options) -> Move | None:
+    """The search models a freed joker as one more joker to lay; the rule that it must go
+    into a new combination with two tiles from the rack is checked on the answer (by `judge`),
+    and an answer that breaks it gives way to the best lay that frees no joker."""
+    from ..moves import check_move
+
+    def legal(move: Move | None) -> bool:
+        return move is not None and check_move(
+            judge, table, hand, [list(g) for g in move.new_table]).ok
+
+    move = _find_move(rulebook, table, hand, first_lay_done=True, **options)
+    if move is None or legal(move):
+        return move
+    move = _find_move(rulebook, table, hand, first_lay_done=True, freeing=False, **options)
+    return move if legal(move) else None
+
+
+def _wrap_move(rulebook: Rulebook, table: list[list[Card]], hand: list[Card], **options
+               ) -> Move | None:
+    """`wrap=on`: runs may go on from 13 to 1. The column search knows no wrap, so it runs
+    once per place to cut the circle of numbers (13 rotations: numbers r+1..13, 1..r read as
+    1..13), and the best legal answer over the cuts wins. Exact for every table whose best
+    lay leaves some number boundary uncrossed in all four colours — not for all: a lay whose
+    runs cross every boundary is not found, so with `wrap=on` None is no proof (STATS
+    "wrap_unproven" counts those answers)."""
+    from ..moves import check_move
+
+    objective = options["objective"]
+    low = replace(rulebook, ace="low", name=f"{rulebook.name}/cut")
+    best: Move | None = None
+    best_key: tuple | None = None
+    for cut in range(13):
+        r_table, r_hand, back = _rotated(table, hand, cut)
+        found = _rack_frees_move(low, low, r_table, r_hand, **options)
+        if found is None:
+            continue
+        move = _unrotated(found, back, cut)
+        if not check_move(rulebook, table, hand, [list(g) for g in move.new_table]).ok:
+            continue
+        key = _move_key(rulebook, move, objective)
+        if best_key is None or key > best_key:
+            best, best_key = move, key
+        if objective == "any":
+            break
+    if best is None:
+        STATS["wrap_unproven"] += 1
+    return best
+
+
+def _move_key(rulebook: Rulebook, move: Move, objective: str) -> tuple:
+    count = len(move.placed)
+    if objective == "max_cards":
+        return (count, -len(move.changed))
+    if objective == "max_points":
+        return (sum(rulebook.card_value(c) for c in move.placed), -len(move.changed))
+    return (-len(move.changed), -count)
+
+
+def _rotate_rank(rank: int, cut: int) -> int:
+    return (rank - cut - 1) % 13 + 1
+
+
+def _rotated(table: list[list[Card]], hand: list[Card], cut: int):
+    """The position with every number n read as n - cut (mod 13), and the way back: new
+    card object id -> the original card."""
+    if cut == 0:
+        return table, hand, {}
+    back: dict[int, Card] = {}
+
+    def turn(card: Card) -> Card:
+        if card.is_joker:
+            if not card.designated:
+                return card
+            new = card.free().designate(_rotate_rank(card.as_rank, cut), card.as_suit)
+        else:
+            new = type(card)(_rotate_rank(card.rank, cut), card.suit, card.copy)
+        back[id(new)] = card
+        return new
+
+    return [[turn(c) for c in g] for g in table], [turn(c) for c in hand], back
+
+
+def _unrotated(move: Move, back: dict[int, Card], cut: int) -> Move:
+    if cut == 0:
+        return move
+
+    def home(card: Card) -> Card:
+        if id(card) in back:
+            return back[id(card)]
+        if card.is_joker and card.designated:  # a joker fixed by the search
+            return card.free().designate(_rotate_rank(card.as_rank, -cut), card.as_suit)
+        return card
+
+    new_table = tuple(tuple(home(c) for c in g) for g in move.new_table)
+    placed = tuple(home(c) for c in move.placed)
+    hint = None if move.hint_card is None else home(move.hint_card)
+    return Move(new_table, placed, move.changed, move.needs_rearranging, hint)
 
 
 def no_lay_proved(
@@ -504,7 +669,7 @@ def _designate(joker: Card, f: int) -> Card:
 
 
 def _arrange(cards: list[Card], t) -> list[Card]:
-    return arrange(cards, Reading(t.kind, (), t.start))
+    return arrange(cards, Reading(t.kind, (), t.start, wrap=t.wrap))
 
 
 def _key(group: Sequence[Card]) -> tuple[str, ...]:

@@ -65,10 +65,14 @@ class Template:
     start: int  # runs: value of the lowest card (1..12), sets: 0
     suit: int  # runs: suit index, sets: -1
     rank: int  # sets: the rank, runs: 0
+    wrap: bool = False  # a run that goes on from 13 to 1 (ace policy "wrap", Rummikub)
 
 
 def value_range(ace: AcePolicy) -> tuple[int, int]:
-    return {"high": (2, 14), "low": (1, 13), "either": (1, 14), "ends": (1, 14)}[ace]
+    """The run values an ace policy uses ("wrap": those of "low"; its runs past 13 come on
+    top, `templates`)."""
+    return {"high": (2, 14), "low": (1, 13), "either": (1, 14), "ends": (1, 14),
+            "wrap": (1, 13)}[ace]
 
 
 @cache
@@ -83,6 +87,12 @@ def templates(ace: AcePolicy) -> tuple[Template, ...]:
                     continue
                 faces = tuple(value_face(v, s) for v in range(a, b + 1))
                 out.append(Template("run", faces, tuple(sorted(faces)), a, s, 0))
+    if ace == "wrap":  # 12-13-1, 13-1-2, …: at most 13 tiles
+        for s in range(4):
+            for n in range(3, 14):
+                for a in range(15 - n, 14):
+                    faces = tuple(value_face((a + i - 1) % 13 + 1, s) for i in range(n))
+                    out.append(Template("run", faces, tuple(sorted(faces)), a, s, 0, True))
     for rank in range(1, 14):
         for n in (3, 4):
             for suits in combinations(range(4), n):
@@ -184,10 +194,12 @@ def build_problems(
     first_lay_done: bool,
     *,
     lock_immobile: bool = False,
+    freeing: bool = True,
 ) -> list[Problem]:
     """Every joker case of the position (see module doc); empty when none can be legal.
     `lock_immobile`: Vatican's unfreed jokers lock their groups as in Tahiti (only grown by
-    hand cards): a narrower but simpler problem, every answer of which is legal."""
+    hand cards): a narrower but simpler problem, every answer of which is legal.
+    `freeing=False`: no table joker is freed (Rummikub's fallback, engine/solver)."""
     ace = rulebook.ace
     table_groups = pos.table
     singles_set = set(pos.singles_idx)
@@ -226,13 +238,16 @@ def build_problems(
 
     # Faces whose table jokers may be freed by laying the real card from the hand.
     joker_faces = sorted({card_face(c) for _, c in jokers})
-    freeable: list[int] = []
+    # (a joker's face, the hand face whose laying frees it): the real card itself, and in
+    # Rummikub also a 3-tile group's other missing colour (RULES.md §5, decision 3)
+    freeable: list[tuple[int, int]] = []
     always_free: set[int] = set()
+    others = _other_missing_colours(table_groups, jokers) if rule == "rack-frees" else {}
     for f in joker_faces:
-        if rule != "locks-group" and (table[f] or single[f]):
+        if rule not in ("locks-group", "rack-frees") and (table[f] or single[f]):
             always_free.add(f)  # a real card of that face is (and stays) on the table
-        elif hand[f]:
-            freeable.append(f)
+        elif freeing:
+            freeable += [(f, g) for g in (f, *sorted(others.get(f, ()))) if hand[g]]
 
     triples: list[tuple[int, int] | None] = [None]
     if rulebook.first_lay_run3 and not first_lay_done:
@@ -247,9 +262,10 @@ def build_problems(
     problems: list[Problem] = []
     for used in range(len(single_jokers) + 1):  # how many joker singles go into groups
         for freed_bits in product((False, True), repeat=len(freeable)):
-            freed = always_free | {f for f, b in zip(freeable, freed_bits, strict=True) if b}
+            chosen = [fg for fg, b in zip(freeable, freed_bits, strict=True) if b]
+            freed = always_free | {f for f, _ in chosen}
             for triple in triples:
-                need = required | Counter(f for f in freed if f in freeable)
+                need = required | Counter(g for _, g in chosen)
                 if triple is not None:
                     need |= Counter(value_face(triple[1] + i, triple[0]) for i in range(3))
                 base = _base_problem(ace, one_joker, table, single, hand, hand_jokers, mandatory,
@@ -264,6 +280,22 @@ def build_problems(
     for p in problems:
         prune_unplaceable(p)
     return problems
+
+
+def _other_missing_colours(table_groups, jokers) -> dict[int, set[int]]:
+    """Rummikub: a joker in a 3-tile group of one number is freed by either missing colour;
+    for each such joker's face, the faces other than its own that free it."""
+    out: dict[int, set[int]] = {}
+    for gi, joker in jokers:
+        group = table_groups[gi]
+        if len(group) != 3 or len({c.play_rank for c in group}) != 1:
+            continue
+        present = {SUIT_INDEX[c.play_suit] for c in group}
+        f = card_face(joker)
+        rank = joker.as_rank
+        out.setdefault(f, set()).update(
+            (rank - 1) * 4 + s for s in range(4) if s not in present)
+    return out
 
 
 def _base_problem(ace, one_joker, table, single, hand, hand_jokers, mandatory, need,
@@ -344,6 +376,8 @@ def _locked_cases(base: Problem, locks: bool, table_groups, jokers, freed, hand
 def prune_unplaceable(p: Problem) -> None:
     """Drop optional hand cards and singles that fit no group even with every other card at
     hand (a necessary condition, repeated until nothing changes): fewer cards to search."""
+    if p.ace == "wrap":
+        return  # _fits_somewhere knows no run past 13: nothing is dropped
     fixed_at = Counter(fj.face for fj in p.fixed)
     low, high = value_range(p.ace)
     wild = p.wild_m + p.wild_o

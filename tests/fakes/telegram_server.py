@@ -62,6 +62,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
+from .telegram_limits import FloodControl, FloodLimits, counted, retry_after
 from .telegram_methods import (
     ADMIN_STATUSES,
     DEFAULT_UPDATE_KINDS,
@@ -175,6 +176,7 @@ class FakeTelegram(BotApiMethods):
         bot_first_name: str = "Rummy Table",
         privacy_mode: bool = False,
         callback_answer_timeout: float = 15.0,
+        flood: FloodLimits | None = FloodLimits(),  # noqa: B008 (frozen: shared safely)
     ) -> None:
         tokens = [token] if isinstance(token, str) else list(token)
         if not tokens:
@@ -190,6 +192,8 @@ class FakeTelegram(BotApiMethods):
         # privacy_mode=True: in groups the bot only gets commands, replies to it and mentions.
         self.privacy_mode = privacy_mode
         self.callback_answer_timeout = callback_answer_timeout
+        # Telegram's flood control (telegram_limits.py); None only for a test that says why.
+        self.flood = FloodControl(flood) if flood is not None else None
 
         self.requests: list[RecordedRequest] = []
         self.answers: dict[str, JSONDict] = {}  # callback query id -> answerCallbackQuery params
@@ -696,16 +700,31 @@ class FakeTelegram(BotApiMethods):
         failure = self._take_failure(method, self._request_chat_id(method, params))
         if failure is not None:
             return failure.error_code, failure.body()
+        limited = self.flood is not None and counted(method)
+        chat = self._request_chat_id(method, params) if limited else None
+        if self.flood is not None and chat is not None:
+            wait = self.flood.wait(chat)
+            if wait > 0:
+                self.flood.refused += 1
+                seconds = retry_after(wait)
+                return 429, ApiError(
+                    429, f"Too Many Requests: retry after {seconds}", {"retry_after": seconds}
+                ).body()
         handler = self._methods.get(method.lower())
         if handler is None:
             return 404, ApiError(404, "Not Found: method not found").body()
         try:
-            return 200, {"ok": True, "result": handler(params)}
+            result = handler(params)
         except ApiError as exc:
+            if self.flood is not None and chat is not None and exc.error_code != 403:
+                self.flood.spend(chat)
             return exc.error_code, exc.body()
         except Exception as exc:  # a bug in the fake: make it visible, answer like a 500
             self.internal_errors.append(exc)
             return 500, ApiError(500, f"Internal Server Error: fake crashed: {exc!r}").body()
+        if self.flood is not None and chat is not None:
+            self.flood.spend(chat)
+        return 200, {"ok": True, "result": result}
 
     def _record(
         self, method: str, params: ApiParams, arrived: float, status: int, body: JSONDict

@@ -290,7 +290,7 @@ class RummyGame:
         turn_over = new.turn != old.turn or new.phase != old.phase or new.round != old.round
         if turn_over:
             table.turn_started(self.to_move(record.state))
-            return self._everything(table, new, new=True, events=events, old=old)
+            return self._everything(table, new, turn=True, events=events, old=old)
         out = Outcome()
         seat = new.turn
         user = record.seats[seat].user
@@ -312,6 +312,7 @@ class RummyGame:
         *,
         reply: str | None = None,
         new: bool = False,
+        turn: bool = False,
         events: list | None = None,
         old: GameState | None = None,
     ) -> Outcome:
@@ -321,6 +322,7 @@ class RummyGame:
             alert=False,
             group=screens.table_screen(game_id, record, state),
             group_new=new,
+            group_turn=turn,  # a new turn: the delivery decides whether to post it anew
         )
         for i, seat in enumerate(record.seats):
             if seat.user and not seat.is_computer:

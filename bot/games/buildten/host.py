@@ -1,0 +1,364 @@
+"""Build-to-Ten as a game the platform hosts (bot/core/hosting.py). Rules come from
+engine/buildten; screens.py, typed.py, narrate.py and texts.py are its chat parts."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from bot.core.buttons import IDX, Press
+from bot.core.hosting import Refusal, Results, Settings, Table, Variant
+from bot.core.record import TIMEOUTS_BEFORE_COMPUTER, Record
+from bot.core.views import Outcome, Screen
+from engine.actions import IllegalAction
+from engine.buildten import (
+    Action,
+    BuildState,
+    Discard,
+    Event,
+    Joker,
+    Pass,
+    Play,
+    apply,
+    card_label,
+    new_game,
+    player_view,
+    standings,
+)
+from engine.buildten.actions import NEW_PILE
+from engine.buildten.ai import LEVELS, choose_action
+from lessons import buildten as lesson
+
+from . import narrate, screens
+from .texts import help_text, rules_text
+from .typed import TYPED_VERBS, TypedError, parse_typed
+
+NAME = "build-to-ten"  # the game's name: /newgame build-to-ten
+VARIANT = "buildten"  # the game (a button word: letters, digits, _), for leaderboards
+LESSON = "buildten_lesson"  # the lesson: the worked example in a real game against a computer
+LESSON_WORDS = ("lesson", LESSON)
+SETTLE = -1  # _advance's lesson step: the current one, passed over where it can't be met
+MAX_TIMEOUT_ACTIONS = 200  # a computer finishing a person's turn: far above a real turn
+
+
+def _state(record: Record) -> BuildState:
+    if record.state is None:
+        raise Refusal("The game hasn't started yet.")
+    return BuildState.from_dict({k: v for k, v in record.state.items() if k != "lesson"})
+
+
+def _lesson(record: Record) -> int | None:
+    """The lesson step the learner is at (None: no lesson, or it is over)."""
+    return record.state.get("lesson") if record.state else None
+
+
+def _save(record: Record, state: BuildState, lesson: int | None) -> None:
+    """The hosted state: the engine's, plus the lesson step in a lesson game."""
+    record.state = state.to_dict()
+    if record.rulebook == LESSON:
+        record.state["lesson"] = lesson
+
+
+def _names(record: Record) -> dict[int, str]:
+    return {i: screens.seat_label(record, i) for i in range(len(record.seats))}
+
+
+def hint_line(action: Action, record: Record) -> str:
+    if isinstance(action, Play):
+        where = "a new pile" if action.pile == NEW_PILE else f"pile {action.pile + 1}"
+        return f"💡 Play the {card_label(action.card)} onto {where}."
+    if isinstance(action, Joker):
+        return f"💡 Play the {card_label(action.card)} on {record.seats[action.target].name}."
+    if isinstance(action, Discard):
+        where = "a new discard pile" if action.pile == NEW_PILE else f"D{action.pile + 1}"
+        return f"💡 Nothing more to build: discard the {card_label(action.card)} onto {where}."
+    return "💡 End your turn."
+
+
+class BuildTenGame:
+    name = NAME
+    title = "Build-to-Ten"
+    min_seats = 2
+    max_seats = 4
+    levels = LEVELS
+    default_level = "medium"
+    default_variant = VARIANT
+    typed_verbs = TYPED_VERBS
+    vocabulary: ClassVar[dict[str, tuple[str, ...]]] = {
+        "bsrc": (IDX,), "bpile": (IDX,), "bdisc": (IDX,), "bjk": (IDX,), "bpass": (),
+        "hint": (), "cancel": (),
+    }
+
+    # -- rules ------------------------------------------------------------------------
+
+    def variants(self) -> Sequence[Variant]:
+        return (Variant(VARIANT, self.title, {}), Variant(LESSON, lesson.TITLE, {}))
+
+    def settings(self, variant: str | None, options: Mapping[str, Any]) -> Settings:
+        if variant not in (None, "", NAME, VARIANT, *LESSON_WORDS):
+            raise ValueError(f"Build-to-Ten has no variant {variant!r} (there is: lesson).")
+        if options:
+            raise ValueError(f"Build-to-Ten has no option {sorted(options)[0]!r}.")
+        if variant in LESSON_WORDS:
+            return Settings(LESSON, lesson.TITLE, {})
+        return Settings(VARIANT, self.title, {})
+
+    def to_move(self, state: Mapping[str, Any]) -> int | None:
+        return None if state["over"] else state["turn"]
+
+    def is_over(self, state: Mapping[str, Any]) -> bool:
+        return bool(state["over"])
+
+    def results(self, record: Record) -> Results | None:
+        """Decision 9: the winners first, the others by cards left in their stocks (the
+        totals: fewer is better)."""
+        state = record.state
+        if state is None or not state["over"]:
+            return None
+        totals = tuple(len(s) for s in state["stocks"])
+        return Results(totals, tuple(state["winners"]), higher_is_better=False)
+
+    def rounds(self, state: Mapping[str, Any]) -> Sequence[Sequence[int]]:
+        return [[len(s) for s in state["stocks"]]] if state["over"] else []
+
+    # -- a game in a chat ---------------------------------------------------------------
+
+    def start(self, table: Table) -> Outcome:
+        record = table.record
+        if record.rulebook == LESSON:
+            seats = record.seats
+            if len(seats) != 2 or seats[0].is_computer or not seats[1].is_computer:
+                raise Refusal("The lesson is for one person and one computer: add a computer "
+                              "(🤖), then Start.")
+            state = lesson.lesson_position(record.seed)
+            _save(record, state, 0)
+            record.seat_ui(lesson.LEARNER).notice = lesson.INTRO
+            record.add_log("Build-to-Ten lesson: the worked example, then a real game")
+        else:
+            state = new_game(len(record.seats), record.seed)
+            _save(record, state, None)
+            first = screens.seat_label(record, state.first)
+            record.add_log(f"Build-to-Ten for {state.players}: {first} shows the highest card "
+                           "and starts")
+        table.turn_started(self.to_move(record.state))
+        return self._everything(table, state, reply="The game starts!", new=True)
+
+    def screens(self, table: Table, *, new: bool = False) -> Outcome:
+        return self._everything(table, _state(table.record), new=new)
+
+    def table_screen(self, table: Table) -> Screen:
+        return screens.table_screen(table.game_id, table.record, _state(table.record))
+
+    def private_screen(self, table: Table, seat: int) -> Screen:
+        return screens.private_screen(table.game_id, table.record, _state(table.record), seat)
+
+    def press(self, table: Table, seat: int | None, user: str, press: Press) -> Outcome:
+        record = table.record
+        state = _state(record)
+        if seat is None:
+            raise Refusal("These buttons belong to a player of this game.")
+        if press.verb not in self.vocabulary:
+            raise Refusal("Not a button of this game.")
+        if press.version != state.version:
+            raise Refusal("That button is out of date — here are fresh ones.", alert=False,
+                          outcome=self._mine(table, state, seat, user))
+        if state.over or state.turn != seat:
+            raise Refusal("It's not your turn.")
+        ui = record.seat_ui(seat)
+        ui.notice = ""
+        view = player_view(state, seat)
+        verb = press.verb
+        if verb == "cancel":
+            ui.selected, ui.mode = [], "main"
+            return self._mine(table, state, seat, user)
+        if verb == "hint":
+            return self._hint(table, state, seat, user)
+        if verb == "bsrc":
+            card = screens.source_card(view, press.int())
+            if card is None:
+                raise Refusal("That card isn't there any more.",
+                              outcome=self._mine(table, state, seat, user))
+            if card not in view.hand and not screens.fitting_piles(view, card):
+                needs = ", ".join(f"pile {i + 1} needs {len(b) + 1}"
+                                  for i, b in enumerate(view.builds)) or "no pile yet"
+                raise Refusal(f"The {card_label(card)} fits no build pile now ({needs}).")
+            ui.selected, ui.mode = [card], "target"
+            return self._mine(table, state, seat, user)
+        if verb == "bpass":
+            return self._act(table, state, Pass(seat), user)
+        if not ui.selected:
+            raise Refusal("Tap a card first.", outcome=self._mine(table, state, seat, user))
+        card, n = ui.selected[0], press.int()
+        pile = NEW_PILE if n == screens.NEW else n
+        act: Action
+        if verb == "bpile":
+            act = Play(seat, card, pile)
+        elif verb == "bdisc":
+            act = Discard(seat, card, pile)
+        else:
+            act = Joker(seat, card, n)
+        return self._act(table, state, act, user)
+
+    def typed(self, table: Table, seat: int, user: str, verb: str, args: str) -> Outcome:
+        record = table.record
+        state = _state(record)
+        if verb not in self.typed_verbs:
+            raise Refusal(f"/{verb} is not a move of Build-to-Ten: see /help build-to-ten.")
+        if state.over or state.turn != seat:
+            raise Refusal("It's not your turn.")
+        record.seat_ui(seat).notice = ""
+        if verb == "hint":
+            return self._hint(table, state, seat, user)
+        names = [s.name for s in record.seats]
+        try:
+            act = parse_typed(player_view(state, seat), verb, args, names)
+        except TypedError as error:
+            raise Refusal(str(error)) from None
+        out = self._act(table, state, act, user)
+        if not out.reply:
+            out.reply, out.alert = "OK", False
+        return out
+
+    def select(self, table: Table, seat: int, user: str, version: int,
+               items: Sequence[str]) -> Outcome:
+        raise Refusal("Build-to-Ten has no menus: tap a card, then where it goes.")
+
+    def computer_step(self, table: Table) -> Outcome | None:
+        record = table.record
+        if record.state is None:
+            return None
+        state = _state(record)
+        if state.over or not record.seats[state.turn].is_computer:
+            return None
+        level = record.seats[state.turn].computer or self.default_level
+        new, events = apply(state, choose_action(player_view(state, state.turn), level))
+        return self._advance(table, state, new, events)
+
+    def play_for(self, table: Table, seat: int) -> Outcome:
+        record = table.record
+        state = old = _state(record)
+        events: list[Event] = []
+        for _ in range(MAX_TIMEOUT_ACTIONS):
+            if state.over or state.turn != seat:
+                break
+            act = choose_action(player_view(state, seat), self.default_level)
+            state, evs = apply(state, act)
+            events += evs
+        info = record.seats[seat]
+        info.timeouts += 1
+        taken_over = info.timeouts >= TIMEOUTS_BEFORE_COMPUTER
+        if taken_over:
+            info.computer, info.was_human = self.default_level, True
+        note = (f"⏰ Time ran out for {info.name}: the computer played the turn"
+                + (" and keeps the seat." if taken_over else "."))
+        record.add_log(note)
+        out = self._advance(table, old, state, events)
+        out.reply = note
+        return out
+
+    def help_text(self) -> str:
+        return help_text()
+
+    def rules_text(self, variant: str | None) -> str:
+        return rules_text(variant)
+
+    # -- inside -------------------------------------------------------------------------
+
+    def _mine(self, table: Table, state: BuildState, seat: int, user: str) -> Outcome:
+        return Outcome(private={
+            user: screens.private_screen(table.game_id, table.record, state, seat)})
+
+    def _hint(self, table: Table, state: BuildState, seat: int, user: str) -> Outcome:
+        ui = table.record.seat_ui(seat)
+        act = choose_action(player_view(state, seat), "hard")
+        ui.notice = hint_line(act, table.record)
+        card = getattr(act, "card", None)
+        ui.selected, ui.mode = ([card], "target") if card else ([], "main")
+        out = self._mine(table, state, seat, user)
+        out.reply, out.alert = ui.notice, False
+        return out
+
+    def _act(self, table: Table, state: BuildState, act: Action, user: str) -> Outcome:
+        """Apply one action for a person and describe what changed (in a lesson: only the
+        moves the step takes; the engine judges them, the step says when its goal is met)."""
+        ui = table.record.seat_ui(act.seat)
+        step_no = _lesson(table.record) if act.seat == lesson.LEARNER else None
+        step = lesson.STEPS[step_no] if step_no is not None else None
+        if step is not None and not step.allows(act):
+            ui.notice = "📘 " + step.nudge
+            out = self._mine(table, state, act.seat, user)
+            out.reply, out.alert = step.nudge, False
+            return out
+        try:
+            new, events = apply(state, act)
+        except IllegalAction as error:
+            ui.notice = f"✗ {error}"
+            out = self._mine(table, state, act.seat, user)
+            out.reply, out.alert = str(error), True
+            return out
+        ui.selected, ui.mode = [], "main"
+        table.record.seats[act.seat].timeouts = 0
+        if step is None or step_no is None:
+            return self._advance(table, state, new, events)
+        done = lesson.met(step, new, events)
+        after = lesson.settle(step_no + 1 if done else step_no, new)
+        out = self._advance(table, state, new, events, lesson_step=after)
+        if done:
+            ui.notice = step.success + ("\n" + lesson.DONE if after is None else "")
+            out.private[user] = screens.private_screen(table.game_id, table.record, new,
+                                                       act.seat)
+        return out
+
+    def _advance(self, table: Table, old: BuildState, new: BuildState,
+                 events: list[Event], *, lesson_step: int | None = SETTLE) -> Outcome:
+        """Store the new state and build the screens that changed (a lesson's step: given,
+        or the current one passed over where it can't be met any more)."""
+        record, game_id = table.record, table.game_id
+        if lesson_step == SETTLE:
+            lesson_step = lesson.settle(_lesson(record), new)
+        _save(record, new, lesson_step)
+        for line in narrate.log_lines(events, _names(record)):
+            record.add_log(line)
+        if new.turn != old.turn or new.over:
+            table.turn_started(self.to_move(record.state))
+            out = self._everything(table, new, new=True)
+            for event in events:  # the new player's draw, on their own screen
+                line = narrate.notice(event)
+                info = record.seats[event.seat] if event.seat is not None else None
+                if line and info and info.user and not info.is_computer and event.seat == new.turn:
+                    record.seat_ui(event.seat).notice = line
+                    out.private[info.user] = screens.private_screen(
+                        game_id, record, new, event.seat)
+            return out
+        seat = new.turn
+        user = record.seats[seat].user
+        out = Outcome(group=screens.table_screen(game_id, record, new))
+        if user and not record.seats[seat].is_computer:
+            notes = [n for e in events if (n := narrate.notice(e))]
+            record.seat_ui(seat).notice = " ".join(notes)
+            out.private[user] = screens.private_screen(game_id, record, new, seat)
+        return out
+
+    def _everything(self, table: Table, state: BuildState, *, reply: str | None = None,
+                    new: bool = False) -> Outcome:
+        record, game_id = table.record, table.game_id
+        out = Outcome(reply=reply, alert=False,
+                      group=screens.table_screen(game_id, record, state), group_new=new)
+        for i, seat in enumerate(record.seats):
+            if seat.user and not seat.is_computer:
+                out.private[seat.user] = screens.private_screen(game_id, record, state, i)
+        if state.over:
+            out.notes.append(self._result_screen(table, state))
+        return out
+
+    def _result_screen(self, table: Table, state: BuildState) -> Screen:
+        record = table.record
+        lines = ["🏁 " + screens.status(record, state)]
+        for rank, seat in enumerate(standings(state), 1):
+            left = len(state.stocks[seat])
+            lines.append(f"{rank}. {screens.seat_label(record, seat)} — {left} stock "
+                         f"card{'s' if left != 1 else ''} left")
+        if state.stuck:
+            lines.append("(stuck: nothing left to draw and a full round without a build)")
+        return Screen("\n".join(lines), [], game_id=table.game_id, version=state.version,
+                      phase="game_over")

@@ -1,0 +1,204 @@
+"""Build-to-Ten's screens: the group's table and each seat's private screen, pure functions of
+the record and the engine's player views. A move is two taps: a source card, then a target."""
+
+from __future__ import annotations
+
+import hashlib
+
+from bot.core.record import Record
+from bot.core.views import Button, Screen
+from engine.buildten import BuildState, BuildView, card_label, is_joker, player_view
+from engine.buildten.cards import face, fits, joker_kind
+from engine.buildten.rules import joker_targets
+from engine.buildten.state import MAX_BUILD_PILES, MAX_DISCARD_PILES
+from lessons import buildten as lesson
+from render.buildten import BuildPicture, SeatPicture, render_buildten
+
+TITLE = "Build-to-Ten"
+# source buttons: 0 the face-up stock card, 1-5 the hand, 6-9 the discard tops
+STOCK_SOURCE, HAND_SOURCE, DISCARD_SOURCE = 0, 1, 6
+NEW = 4  # the target index of a new build or discard pile
+
+
+def seat_label(record: Record, seat: int) -> str:
+    info = record.seats[seat]
+    return f"🤖 {info.name}" if info.is_computer else info.name
+
+
+def _key(*parts: object) -> str:
+    return hashlib.blake2b(repr(parts).encode(), digest_size=10).hexdigest()
+
+
+def source_card(view: BuildView, index: int) -> str | None:
+    """The card a source button names (None: nothing there now)."""
+    me = view.seat
+    if index == STOCK_SOURCE:
+        return view.face_up[me]
+    if HAND_SOURCE <= index < DISCARD_SOURCE:
+        i = index - HAND_SOURCE
+        return view.hand[i] if i < len(view.hand) else None
+    i = index - DISCARD_SOURCE
+    piles = view.discards[me]
+    return piles[i][-1] if 0 <= i < len(piles) else None
+
+
+def status(record: Record, state: BuildState) -> str:
+    if state.over:
+        won = " and ".join(seat_label(record, w) for w in state.winners)
+        return f"Game over · {won} win{'s' if len(state.winners) == 1 else ''}"
+    return f"{seat_label(record, state.turn)}'s turn"
+
+
+def _picture(record: Record, state: BuildState, seat: int | None,
+             selected: str | None = None) -> BuildPicture:
+    view = player_view(state, seat if seat is not None else 0)
+    seats = tuple(
+        SeatPicture(
+            record.seats[i].name,
+            face(view.face_up[i]) if view.face_up[i] else None,
+            view.stock_counts[i], view.hand_counts[i],
+            tuple((face(p[-1]), len(p)) for p in view.discards[i]),
+            is_turn=not state.over and state.turn == i,
+            is_computer=record.seats[i].is_computer,
+            is_you=i == seat,
+        )
+        for i in range(state.players)
+    )
+    return BuildPicture(
+        TITLE, status(record, state),
+        tuple((face(b[-1]), len(b) + 1) for b in view.builds),
+        seats, view.general_count,
+        hand=tuple(face(c) for c in view.hand) if seat is not None else None,
+        selected=face(selected) if selected else None,
+    )
+
+
+def table_detail(record: Record, view: BuildView) -> str:
+    """The whole picture as text (a terminal, a screen reader): piles, then every seat."""
+    lines = []
+    for i, b in enumerate(view.builds):
+        lines.append(f"pile {i + 1}: {card_label(b[-1])} on top, needs {len(b) + 1}")
+    lines += [f"free build piles: {MAX_BUILD_PILES - len(view.builds)}",
+              f"general stock: {view.general_count}"]
+    for i in range(view.players):
+        up = card_label(view.face_up[i]) if view.face_up[i] else "nothing"
+        piles = " | ".join(" ".join(card_label(c) for c in p) for p in view.discards[i])
+        lines.append(f"{seat_label(record, i)}: shows {up}, stock {view.stock_counts[i]}, "
+                     f"hand {view.hand_counts[i]}, discards: {piles or '—'}")
+    return "\n".join(lines)
+
+
+def table_screen(game_id: int, record: Record, state: BuildState) -> Screen:
+    picture = _picture(record, state, None)
+    view = player_view(state, 0)
+    lines = [status(record, state) + f" · general stock {view.general_count}"]
+    for i in range(state.players):
+        up = card_label(view.face_up[i]) if view.face_up[i] else "—"
+        lines.append(f"{seat_label(record, i)}: {up} · stock {view.stock_counts[i]}")
+    if record.log:
+        lines.append("Last: " + record.log[-1])
+    buttons = [] if state.over else [[Button("🂠 My cards", "cards")]]
+    detail = table_detail(record, view)
+    return Screen("\n".join(lines), buttons, _key("bt-table", picture),
+                  lambda: render_buildten(picture), game_id, state.version,
+                  detail=detail, phase="game_over" if state.over else "play")
+
+
+def fitting_piles(view: BuildView, card: str) -> list[int]:
+    """The build piles `card` fits (NEW for a new one)."""
+    out = [i for i, b in enumerate(view.builds) if fits(card, len(b) + 1)]
+    if len(view.builds) < MAX_BUILD_PILES and fits(card, 1):
+        out.append(NEW)
+    return out
+
+
+def _source_buttons(view: BuildView) -> list[list[Button]]:
+    me = view.seat
+    top = []
+    if view.face_up[me]:
+        top.append(Button(f"⬆ {card_label(view.face_up[me])}", f"bsrc:{STOCK_SOURCE}"))
+    for i, pile in enumerate(view.discards[me]):
+        top.append(Button(f"D{i + 1} {card_label(pile[-1])}", f"bsrc:{DISCARD_SOURCE + i}"))
+    hand = [Button(_hand_label(c), f"bsrc:{HAND_SOURCE + i}") for i, c in enumerate(view.hand)]
+    rows = [r for r in (top[:5], top[5:], hand) if r]
+    last = [Button("💡 Hint", "hint")]
+    if not view.hand:
+        last.append(Button("⏭ End turn", "bpass"))
+    return [*rows, last]
+
+
+def _hand_label(card: str) -> str:
+    kind = joker_kind(card)
+    return {"SHIFT": "🔀 shift", "SWAP": "🔁 swap"}.get(kind or "", card_label(card))
+
+
+def _target_buttons(record: Record, state: BuildState, view: BuildView,
+                    card: str) -> list[list[Button]]:
+    me = view.seat
+    rows: list[list[Button]] = []
+    if is_joker(card):
+        targets = joker_targets(state, me, card)
+        rows.append([
+            Button(f"{'🔀' if joker_kind(card) == 'SHIFT' else '🔁'} {record.seats[t].name}"
+                   f" ({card_label(view.face_up[t] or '')})", f"bjk:{t}")
+            for t in targets
+        ])
+    else:
+        piles = [Button("▶ new pile" if i == NEW else
+                        f"▶ pile {i + 1} ({len(view.builds[i]) + 1})", f"bpile:{i}")
+                 for i in fitting_piles(view, card)]
+        if piles:
+            rows.append(piles)
+    if card in view.hand:
+        mine = view.discards[me]
+        drops = [Button(f"⤵ D{i + 1} ({card_label(p[-1])})", f"bdisc:{i}")
+                 for i, p in enumerate(mine)]
+        if len(mine) < MAX_DISCARD_PILES:
+            drops.append(Button("⤵ new discard pile", f"bdisc:{NEW}"))
+        rows.append(drops)
+    rows.append([Button("✖ Cancel", "cancel")])
+    return [r for r in rows if r]
+
+
+def private_screen(game_id: int, record: Record, state: BuildState, seat: int) -> Screen:
+    view = player_view(state, seat)
+    ui = record.seat_ui(seat)
+    selected = ui.selected[0] if ui.selected else None
+    mine = not state.over and state.turn == seat
+    if selected is not None and selected not in (view.face_up[seat], *view.hand,
+                                                  *(p[-1] for p in view.discards[seat])):
+        selected = None  # an old choice (the card has moved): start afresh
+    lines = []
+    step = record.state.get("lesson") if record.state else None
+    if step is not None and seat == lesson.LEARNER and not state.over:
+        lines.append(f"📘 Lesson {step + 1}/{len(lesson.STEPS)}: {lesson.STEPS[step].text}")
+    if ui.notice:
+        lines.append(ui.notice)
+    if state.over:
+        lines.append(status(record, state))
+        buttons: list[list[Button]] = []
+    elif not mine:
+        lines.append(f"Waiting for {seat_label(record, state.turn)}.")
+        buttons = []
+    elif selected is None:
+        lines.append("Your turn: tap a card to play — your stock card ⬆, a hand card or a "
+                     "discard top — then where it goes. End with a discard.")
+        buttons = _source_buttons(view)
+    else:
+        if is_joker(selected):
+            where = "Tap a player."
+        elif not fitting_piles(view, selected):
+            where = "It fits no build pile now: discard it ⤵ to end your turn, or ✖ Cancel."
+        elif selected in view.hand:
+            where = "A build pile ▶, or discard it ⤵ to end your turn."
+        else:
+            where = "A build pile ▶."
+        lines.append(f"{card_label(selected)}: where to? {where}")
+        buttons = _target_buttons(record, state, view, selected)
+    picture = _picture(record, state, seat, selected)
+    hand = " ".join(card_label(c) for c in view.hand) or "(empty)"
+    detail = table_detail(record, view) + f"\nyour hand: {hand}"
+    return Screen("\n".join(lines), buttons, _key("bt-private", picture, seat),
+                  lambda: render_buildten(picture), game_id, state.version,
+                  detail=detail, phase="game_over" if state.over else "play",
+                  notice=ui.notice)

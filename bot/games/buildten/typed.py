@@ -1,0 +1,109 @@
+"""Typed moves for power users: /play, /joker, /discard, /pass, /hint.
+
+    /play 7h 2       the 7♥ (hand, stock or a discard top) onto build pile 2
+    /play stock new  my face-up stock card onto a new pile   ·   /play d1 3  discard pile 1's top
+    /joker shift Lia   /joker swap 2 (seat 2)   ·   /discard 9c 1   /discard 9c new   ·   /pass
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.buildten import Action, BuildView, Discard, Joker, Pass, Play, card_label
+from engine.buildten.actions import NEW_PILE
+from engine.buildten.cards import face, fits, joker_kind, parse_face
+from engine.buildten.state import MAX_BUILD_PILES, MAX_DISCARD_PILES
+
+TYPED_VERBS = frozenset({"play", "joker", "discard", "pass", "hint"})
+
+
+class TypedError(ValueError):
+    """A typed move that can't be read: the sentence says how to type it."""
+
+
+def _card(view: BuildView, word: str, *, hand_only: bool = False) -> str:
+    word = word.lower()
+    me = view.seat
+    if not hand_only and word in ("stock", "s"):
+        card = view.face_up[me]
+        if card is None:
+            raise TypedError("Your stock is empty.")
+        return card
+    if not hand_only and len(word) == 2 and word[0] == "d" and word[1].isdigit():
+        i = int(word[1]) - 1
+        if not 0 <= i < len(view.discards[me]):
+            raise TypedError(f"You have no discard pile {i + 1}.")
+        return view.discards[me][i][-1]
+    f = parse_face(word)
+    if f is None:
+        raise TypedError(f"{word!r} is no card: type it like 7h, 10s, qc, shift or swap.")
+    places = list(view.hand) if hand_only else [
+        *(c for c in (view.face_up[me],) if c), *view.hand,
+        *(p[-1] for p in view.discards[me])]
+    card = next((c for c in places if face(c) == f), None)
+    if card is None:
+        where = "in your hand" if hand_only else "among your cards to play"
+        raise TypedError(f"There is no {f} {where}.")
+    return card
+
+
+def _pile(word: str | None, limit: int, count: int) -> int | None:
+    if word is None:
+        return None
+    if word.lower() == "new":
+        return NEW_PILE
+    if word.isdigit() and 1 <= int(word) <= limit:
+        n = int(word) - 1
+        return NEW_PILE if n == count else n
+    raise TypedError(f"Piles are 1 to {limit}, or new.")
+
+
+def parse_typed(view: BuildView, verb: str, args: str, names: Sequence[str]) -> Action:
+    words = args.split()
+    me = view.seat
+    if verb == "pass":
+        return Pass(me)
+    if verb == "play":
+        if not 1 <= len(words) <= 2:
+            raise TypedError("Type /play 7h 2 (a card, then a build pile 1–4 or new).")
+        card = _card(view, words[0])
+        pile = _pile(words[1] if len(words) > 1 else None, MAX_BUILD_PILES, len(view.builds))
+        if pile is None:
+            fitting = [i for i, b in enumerate(view.builds) if fits(card, len(b) + 1)]
+            if fits(card, 1) and len(view.builds) < MAX_BUILD_PILES:
+                fitting.append(NEW_PILE)
+            if not fitting:
+                raise TypedError(f"The {card_label(card)} fits no build pile now.")
+            if len(fitting) != 1:
+                raise TypedError(f"Onto which pile? Type /play {words[0]} and a pile number.")
+            pile = fitting[0]
+        return Play(me, card, pile)
+    if verb == "joker":
+        if len(words) != 2 or words[0].lower() not in ("shift", "swap"):
+            raise TypedError("Type /joker shift Lia or /joker swap 2.")
+        card = _card(view, words[0], hand_only=True)
+        assert joker_kind(card)
+        who = words[1]
+        lowered = [n.lower() for n in names]
+        if who.isdigit() and 1 <= int(who) <= len(names):
+            target = int(who) - 1
+        elif who.lower() in lowered:
+            target = lowered.index(who.lower())
+        else:
+            raise TypedError(f"No player {who!r}: type a name or a seat number.")
+        return Joker(me, card, target)
+    if verb == "discard":
+        if not 1 <= len(words) <= 2:
+            raise TypedError("Type /discard 9c 1 (a hand card, then your discard pile 1–4 or new).")
+        card = _card(view, words[0], hand_only=True)
+        count = len(view.discards[me])
+        pile = _pile(words[1] if len(words) > 1 else None, MAX_DISCARD_PILES, count)
+        if pile is None:
+            if count >= MAX_DISCARD_PILES:
+                raise TypedError(f"Onto which of your 4 piles? Type /discard {words[0]} 1.")
+            pile = NEW_PILE
+        return Discard(me, card, pile)
+    raise TypedError(f"/{verb} is no Build-to-Ten move.")
+
+
+__all__ = ["TYPED_VERBS", "TypedError", "card_label", "parse_typed"]

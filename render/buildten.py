@@ -1,0 +1,231 @@
+"""Build-to-Ten's pictures: the build piles with the number each needs next, every seat's
+face-up stock card, stock and hand counts and discard-pile tops, and (on a seat's private
+picture only) its hand — the rummy pictures' felt, cards, chips and fonts.
+
+A `BuildPicture` is plain data the game's screens fill in; `hand` is None on the group's
+picture, so nothing private can reach it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PIL import Image
+
+from engine.cards import Card
+
+from . import palette as pal
+from .fonts import font
+from .sprites import HAND_CARD, PLAIN, Look, Size, card_back, card_sprite
+from .widgets import Canvas, draw_stock, stock_width
+
+WIDTH = 800
+MARGIN = 16
+TITLE_H = 34
+STATUS_H = 26
+TAB_H = 22
+GAP = 12
+PILE_CARD = Size(64, 90)  # build piles and face-up stock cards: the cards that matter most
+DISCARD_CARD = Size(44, 62)
+MINI = Size(13, 18)
+BUILD_H = PILE_CARD.h + 16
+SEAT_H = PILE_CARD.h + 18
+HAND_H = HAND_CARD.h + 40
+MAX_PILES = 4
+
+
+@dataclass(frozen=True)
+class SeatPicture:
+    name: str
+    face_up: str | None  # `7H`; None: the stock is empty
+    stock: int
+    hand: int
+    discards: tuple[tuple[str, int], ...]  # each pile's top face and its number of cards
+    is_turn: bool = False
+    is_computer: bool = False
+    is_you: bool = False
+
+
+@dataclass(frozen=True)
+class BuildPicture:
+    title: str
+    status: str
+    builds: tuple[tuple[str, int], ...]  # each build pile's top face and the number it needs
+    seats: tuple[SeatPicture, ...]
+    general: int
+    hand: tuple[str, ...] | None = None  # the private picture's hand (None: the group's)
+    selected: str | None = None  # a face in the hand, a pile top or the stock card chosen
+    hint: str | None = None
+
+
+_RANKS = {"A": 1, "Q": 12, "K": 13}
+
+
+def _card(face: str) -> Card:
+    """A face (`10H`, `QS`, `SHIFT`) as a card to draw; a joker draws as the rummy joker."""
+    if face in ("SHIFT", "SWAP"):
+        return Card(0, "")
+    rank = face[:-1]
+    return Card(_RANKS.get(rank) or int(rank), face[-1])
+
+
+def _draw_card(canvas: Canvas, face: str, x: float, y: float, size: Size,
+               look: Look = PLAIN) -> None:
+    canvas.paste(card_sprite(_card(face), look, size), x, y)
+    if face in ("SHIFT", "SWAP"):  # which joker: a band over its "JOKER" label
+        band = (round(x + 3), round(y + size.h * 0.68), round(x + size.w - 4),
+                round(y + size.h * 0.92))
+        canvas.draw.rectangle(band, fill=pal.JOKER)
+        canvas.text((band[0] + band[2]) / 2, (band[1] + band[3]) / 2, face,
+                    font(max(9, size.h // 7)), pal.WHITE, align="center",
+                    max_width=size.w - 6)
+
+
+def _empty_slot(canvas: Canvas, x: float, y: float, size: Size, label: str) -> None:
+    canvas.outline((round(x), round(y), round(x + size.w), round(y + size.h)), pal.MUTED,
+                   width=2, dashed=True)
+    canvas.text(x + size.w / 2, y + size.h / 2, label, font(13, bold=False), pal.MUTED,
+                align="center", max_width=size.w - 4)
+
+
+def _look(picture: BuildPicture, face: str) -> Look:
+    return Look(selected=face == picture.selected, hint=face == picture.hint)
+
+
+def _height(picture: BuildPicture) -> int:
+    h = MARGIN + TITLE_H + STATUS_H + TAB_H + BUILD_H + GAP
+    h += len(picture.seats) * (SEAT_H + 8) + GAP
+    if picture.hand is not None:
+        h += TAB_H + HAND_H + GAP
+    return h + MARGIN
+
+
+def draw_buildten(picture: BuildPicture) -> Image.Image:
+    canvas = Canvas(WIDTH, _height(picture))
+    y = MARGIN
+    stock_w = stock_width(picture.general)
+    canvas.text(MARGIN, y + TITLE_H / 2, picture.title, font(26), pal.WHITE,
+                max_width=WIDTH - 2 * MARGIN - stock_w - 16)
+    draw_stock(canvas, (WIDTH - MARGIN - stock_w, y, WIDTH - MARGIN, y + TITLE_H),
+               picture.general)
+    y += TITLE_H
+    canvas.text(MARGIN, y + STATUS_H / 2, picture.status, font(20), pal.CHANGED,
+                max_width=WIDTH - 2 * MARGIN)
+    y += STATUS_H
+    y = _draw_builds(canvas, picture, y)
+    for seat in picture.seats:
+        _draw_seat(canvas, picture, seat, y)
+        y += SEAT_H + 8
+    y += GAP
+    if picture.hand is not None:
+        _draw_hand(canvas, picture, y)
+    return canvas.image
+
+
+def _draw_builds(canvas: Canvas, picture: BuildPicture, y: int) -> int:
+    canvas.tab((MARGIN, y, MARGIN + 130, y + TAB_H), "Build piles", pal.TAB, pal.WHITE)
+    y += TAB_H
+    slot_w = (WIDTH - 2 * MARGIN - (MAX_PILES - 1) * GAP) / MAX_PILES
+    for i in range(MAX_PILES):
+        x = MARGIN + i * (slot_w + GAP)
+        canvas.tray((round(x), y, round(x + slot_w), y + BUILD_H))
+        cx, cy = x + 8, y + 8
+        if i < len(picture.builds):
+            face, needed = picture.builds[i]
+            _draw_card(canvas, face, cx, cy, PILE_CARD, _look(picture, face))
+            tx = cx + PILE_CARD.w + 10
+            canvas.text(tx, cy + 14, f"pile {i + 1}", font(15, bold=False), pal.MUTED)
+            canvas.text(tx, cy + 44, "needs", font(15, bold=False), pal.MUTED)
+            canvas.text(tx, cy + 72, "A" if needed == 1 else str(needed), font(30),
+                        pal.CHANGED)
+        else:
+            _empty_slot(canvas, cx, cy, PILE_CARD, "A / Q / K")
+            canvas.text(cx + PILE_CARD.w + 10, cy + 44, "free", font(15, bold=False),
+                        pal.MUTED)
+    return y + BUILD_H + GAP
+
+
+def _draw_seat(canvas: Canvas, picture: BuildPicture, seat: SeatPicture, y: int) -> None:
+    box = (MARGIN, y, WIDTH - MARGIN, y + SEAT_H)
+    canvas.tray(box, pal.TRAY)
+    chip = (MARGIN + 4, y + 4, MARGIN + 196, y + SEAT_H - 4)
+    fill = pal.CHANGED if seat.is_turn else pal.CHIP
+    ink = pal.INK if seat.is_turn else pal.WHITE
+    sub = pal.INK if seat.is_turn else pal.MUTED
+    canvas.tray(chip, fill, radius=9)
+    x = chip[0] + 9
+    top = chip[1] + 20
+    if seat.is_turn:
+        canvas.draw.polygon([(x, top - 7), (x + 10, top), (x, top + 7)], fill=ink)
+        x += 15
+    name = seat.name + (" (you)" if seat.is_you else "")
+    if seat.is_computer and "🤖" not in name:
+        name = "🤖 " + name
+    canvas.text(x, top, name, font(18), ink, max_width=chip[2] - 8 - x, robot_eyes=fill)
+    f = font(16, bold=False)
+    canvas.text(chip[0] + 9, chip[1] + 50, f"stock {seat.stock}", f, sub)
+    canvas.paste(card_back(MINI), chip[0] + 9, chip[1] + 70)
+    canvas.text(chip[0] + 9 + MINI.w + 5, chip[1] + 79, f"hand {seat.hand}", f, sub)
+    # the face-up stock card, the one to empty
+    fx = chip[2] + 14
+    if seat.face_up:
+        _draw_card(canvas, seat.face_up, fx, y + 9, PILE_CARD, _look(picture, seat.face_up))
+    else:
+        _empty_slot(canvas, fx, y + 9, PILE_CARD, "empty")
+    # up to 4 discard piles: their tops, and how many cards each holds
+    dx = fx + PILE_CARD.w + 22
+    canvas.text(dx, y + 12, "discards", font(14, bold=False), pal.MUTED)
+    step = DISCARD_CARD.w + 26
+    for i in range(MAX_PILES):
+        px = dx + i * step
+        py = y + 24
+        if i < len(seat.discards):
+            face, count = seat.discards[i]
+            look = _look(picture, face) if seat.is_you else Look()
+            _draw_card(canvas, face, px, py, DISCARD_CARD, look)
+            if count > 1:
+                canvas.text(px + DISCARD_CARD.w + 3, py + DISCARD_CARD.h - 8, f"×{count}",
+                            font(14, bold=False), pal.MUTED)
+        else:
+            _empty_slot(canvas, px, py, DISCARD_CARD, "")
+
+
+def _draw_hand(canvas: Canvas, picture: BuildPicture, y: int) -> None:
+    hand = picture.hand or ()
+    canvas.tab((MARGIN, y, MARGIN + 120, y + TAB_H), "Your hand", pal.TAB, pal.WHITE)
+    y += TAB_H
+    canvas.tray((MARGIN, y, WIDTH - MARGIN, y + HAND_H))
+    if not hand:
+        canvas.text(WIDTH / 2, y + HAND_H / 2, "No cards in your hand", font(18, bold=False),
+                    pal.MUTED, align="center")
+        return
+    for i, face in enumerate(hand):
+        x = MARGIN + 12 + i * (HAND_CARD.w + 14)
+        _draw_card(canvas, face, x, y + 8, HAND_CARD, _look(picture, face))
+        canvas.text(x + HAND_CARD.w / 2, y + HAND_CARD.h + 22, str(i + 1), font(17),
+                    pal.WHITE, align="center")
+
+
+def render_buildten(picture: BuildPicture) -> bytes:
+    """The picture as PNG bytes."""
+    return pal.to_png(draw_buildten(picture))
+
+
+__all__ = ["BuildPicture", "SeatPicture", "draw_buildten", "render_buildten", "sample_picture"]
+
+
+def sample_picture(seats: int = 4, private: bool = True) -> BuildPicture:
+    """A busy game for benchmarks and docs: four build piles, full discard piles."""
+    names = ("Raz", "Lia", "Computer 1", "Computer 2")
+    shown = ("2H", "8C", "10D", "KS")
+    tops = (("9C", 3), ("7D", 1), ("SHIFT", 1), ("QH", 6))
+    return BuildPicture(
+        "Build-to-Ten", f"{names[1]}'s turn",
+        (("6S", 7), ("KC", 5), ("9D", 10), ("AH", 2)),
+        tuple(SeatPicture(names[i], shown[i], 20 - 3 * i, 5 - i, tops[: 4 - i % 2],
+                          is_turn=i == 1, is_computer=i >= 2, is_you=private and i == 0)
+              for i in range(seats)),
+        37,
+        hand=("3D", "KC", "5H", "SWAP", "10S") if private else None,
+        selected="5H" if private else None,
+    )

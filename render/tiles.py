@@ -1,0 +1,111 @@
+"""Rummikub tiles and a rack (RULES.md §5): pure, tiles in, PNG bytes out.
+
+A tile is a cream face with its number in its colour. The four colours are black, crimson and
+the Okabe-Ito blue and orange (far apart in lightness as well as hue), and each also carries a
+small mark of its own under the number — square black, circle red, triangle blue, diamond
+orange — as the four-colour card option does, so no player has to tell the colours apart by
+hue alone. The joker is a face drawn from shapes.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from engine.cards import Card
+
+from .fonts import font
+
+RGB = tuple[int, int, int]
+CREAM: RGB = (250, 243, 222)
+EDGE: RGB = (176, 160, 128)
+RACK: RGB = (122, 82, 48)
+RACK_EDGE: RGB = (84, 54, 30)
+INK: dict[str, RGB] = {  # by colour letter (engine/tiles.py)
+    "K": (34, 34, 34),
+    "R": (196, 30, 58),
+    "B": (0, 114, 178),
+    "O": (230, 159, 0),
+}
+JOKER_INK: RGB = (204, 51, 102)
+TILE_W, TILE_H = 56, 76
+GAP = 6
+
+
+def _mark(draw: ImageDraw.ImageDraw, colour: str, cx: int, cy: int, r: int) -> None:
+    ink = INK[colour]
+    if colour == "K":
+        draw.rectangle((cx - r, cy - r, cx + r, cy + r), fill=ink)
+    elif colour == "R":
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=ink)
+    elif colour == "B":
+        draw.polygon([(cx, cy - r - 1), (cx + r + 1, cy + r), (cx - r - 1, cy + r)], fill=ink)
+    else:
+        draw.polygon([(cx, cy - r - 1), (cx + r + 1, cy), (cx, cy + r + 1), (cx - r - 1, cy)],
+                     fill=ink)
+
+
+def _joker(draw: ImageDraw.ImageDraw, w: int, h: int) -> None:
+    """A smiling face in the joker's ink: no font needed."""
+    cx, cy, r = w // 2, h // 2 - 4, w // 3
+    draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=JOKER_INK, width=3)
+    e = r // 3
+    draw.ellipse((cx - e - 4, cy - e, cx - e + 2, cy - e + 6), fill=JOKER_INK)
+    draw.ellipse((cx + e - 2, cy - e, cx + e + 4, cy - e + 6), fill=JOKER_INK)
+    draw.arc((cx - r // 2, cy - r // 3, cx + r // 2, cy + r // 2), 20, 160, fill=JOKER_INK,
+             width=3)
+    draw.polygon([(cx - r, cy - r + 4), (cx - r // 3, cy - r - 10), (cx, cy - r + 2),
+                  (cx + r // 3, cy - r - 10), (cx + r, cy - r + 4)], fill=JOKER_INK)
+
+
+@lru_cache(maxsize=128)
+def _tile_image(rank: int, colour: str, as_rank: int, as_colour: str) -> Image.Image:
+    img = Image.new("RGB", (TILE_W, TILE_H), RACK)
+    draw = ImageDraw.Draw(img)
+    draw.rounded_rectangle((0, 0, TILE_W - 1, TILE_H - 1), radius=8, fill=CREAM, outline=EDGE,
+                           width=2)
+    if rank == 0:
+        _joker(draw, TILE_W, TILE_H)
+        if as_rank:  # a joker on the table shows what it stands for, small
+            draw.text((TILE_W // 2 - 5, TILE_H - 12), str(as_rank), fill=INK[as_colour],
+                      font=font(13), anchor="mm")
+            _mark(draw, as_colour, TILE_W // 2 + 9, TILE_H - 12, 3)
+        return img
+    size = 30 if rank < 10 else 26
+    draw.text((TILE_W // 2, TILE_H // 2 - 7), str(rank), fill=INK[colour], font=font(size),
+              anchor="mm")
+    _mark(draw, colour, TILE_W // 2, TILE_H - 15, 5)
+    return img
+
+
+def tile_image(tile: Card) -> Image.Image:
+    """One tile (an engine Tile: its face ends in its colour letter, `7R`) as an RGB image."""
+    colour = "" if tile.is_joker else tile.face[-1]
+    as_colour = tile.play_face[-1] if tile.is_joker and tile.as_rank else ""
+    return _tile_image(tile.rank, colour, tile.as_rank, as_colour)
+
+
+def rack_image(tiles: Sequence[Card], per_row: int = 14) -> Image.Image:
+    """The private view's rack: tiles in rows of `per_row` on a wooden rack."""
+    rows = [list(tiles[i:i + per_row]) for i in range(0, len(tiles), per_row)] or [[]]
+    width = GAP + max(1, min(per_row, len(tiles))) * (TILE_W + GAP)
+    height = GAP + len(rows) * (TILE_H + GAP + 6)
+    img = Image.new("RGB", (width, height), RACK)
+    draw = ImageDraw.Draw(img)
+    for r, row in enumerate(rows):
+        y = GAP + r * (TILE_H + GAP + 6)
+        draw.rectangle((0, y + TILE_H, width, y + TILE_H + 6), fill=RACK_EDGE)  # the ledge
+        for c, tile in enumerate(row):
+            img.paste(tile_image(tile), (GAP + c * (TILE_W + GAP), y))
+    return img
+
+
+def rack_png(tiles: Sequence[Card], per_row: int = 14) -> bytes:
+    """PNG bytes of `rack_image` (an adaptive palette: the tile colours stay exact)."""
+    out = io.BytesIO()
+    rack_image(tiles, per_row).quantize(colors=96, dither=Image.Dither.NONE).save(
+        out, "PNG", compress_level=6)
+    return out.getvalue()
