@@ -343,14 +343,19 @@ async def test_a_lesson_is_one_language_english(store):
 
 async def test_discord_localisations_fit_discord():
     """Discord takes 1-100 characters for a description or choice name in any locale."""
+    from types import SimpleNamespace
+
     import discord
     from discord import app_commands
 
     from bot.adapters.discord_commands import CatalogTranslator, add_commands
+    from bot.games import default_games
 
     client = discord.Client(intents=discord.Intents.none())
     tree = app_commands.CommandTree(client)
-    add_commands(tree, adapter=None)  # the callbacks are never run here
+    games = default_games()  # every hosted game's variants are choices (Build-to-Ten's too)
+    service = SimpleNamespace(games=games, default_game=next(iter(games.values())))
+    add_commands(tree, adapter=SimpleNamespace(service=service))  # callbacks never run here
     await tree.set_translator(CatalogTranslator())
     payloads = [await c.get_translated_payload(tree, tree.translator) for c in tree.get_commands()]
     found = []
@@ -369,3 +374,133 @@ async def test_discord_localisations_fit_discord():
 
 
 CYRILLIC_WORD = re.compile(r"[\u0400-\u04ff]{3,}")
+
+
+# -- Build-to-Ten, in Hebrew and in Russian ------------------------------------------------
+
+# typed words a Build-to-Ten help text names as they are typed (/play stock new, /joker shift Lia)
+BT_TYPED = {"build", "to", "ten", "lesson", "new", "stock", "shift", "swap", "Lia", "qc"}
+
+
+def _bt_picture_words(screen) -> list[str]:
+    """The words a Build-to-Ten picture draws: its title, status, seat names and its words."""
+    picture = screen.painter.__closure__[0].cell_contents
+    texts = [picture.title, picture.status, *(s.name for s in picture.seats)]
+    texts += [v for v in vars(picture.words).values() if isinstance(v, str)]
+    return _english_words("\n".join(texts))
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+@pytest.mark.parametrize("seats", [2, 3])
+def test_a_whole_build_to_ten_game_has_no_english_word(lang, seats):
+    from types import SimpleNamespace
+
+    from bot.games.buildten import BuildTenGame
+    from bot.games.buildten import narrate as bt_narrate
+    from bot.games.buildten import screens as bt_screens
+    from bot.games.buildten.host import hint_line
+    from engine.buildten import Discard as BtDiscard
+    from engine.buildten import Joker as BtJoker
+    from engine.buildten import Pass as BtPass
+    from engine.buildten import Play as BtPlay
+    from engine.buildten import apply as bt_apply
+    from engine.buildten import new_game as bt_new_game
+    from engine.buildten import player_view as bt_view
+    from engine.buildten.ai import choose_action
+
+    game = BuildTenGame()
+    record = Record(rulebook="buildten", game_name="build-to-ten", lang=lang,
+                    seats=[SeatInfo(NAMES[i], str(i), lang=lang) for i in range(seats)])
+    found: dict[str, list[str]] = {}
+
+    def look(where: str, words: list[str]) -> None:
+        if words:
+            found.setdefault(where, []).extend(words)
+
+    look("lobby", _screen_words(lobby_screen(game, 1, record)))
+    with using(lang):
+        help_words = _english_words(game.help_text() + game.rules_text(None)
+                                    + game.rules_text("lesson"))
+        look("/help and /rules", [w for w in help_words if w not in BT_TYPED])
+        look("variants", _english_words(" ".join(v.title for v in game.variants())))
+    state = bt_new_game(seats, 11)
+    record.state = state.to_dict()
+    rng = random.Random(5)
+    labels = {i: NAMES[i] for i in range(seats)}
+    steps = screens_seen = refusals = 0
+    while not state.over and steps < 4000:
+        me = state.turn
+        view = bt_view(state, me)
+        action = choose_action(view, "medium")
+        with using(lang):
+            look("hint", _english_words(hint_line(action, record)))
+        if rng.random() < 0.15 and view.hand:  # refusals: a pass with cards, a wrong pile …
+            wrong = rng.choice([BtPass(me), BtPlay(me, view.hand[0], 3),
+                                BtJoker(me, view.hand[0], me), BtDiscard(me, view.hand[0], 3),
+                                BtPlay(me, view.hand[0], len(view.builds))])
+            try:
+                bt_apply(state, wrong)
+            except IllegalAction as error:
+                refusals += 1
+                with using(lang):
+                    look(f"refusal {error.code}", _english_words(bt_narrate.refusal(error)))
+        state, events = bt_apply(state, action)
+        steps += 1
+        with using(lang):
+            lines = bt_narrate.log_lines(events, labels)
+            lines += [x for e in events if (x := bt_narrate.notice(e))]
+        look("log and notices", _english_words("\n".join(lines)))
+        record.state = state.to_dict()
+        if lines:
+            record.log = [*record.log[-5:], *lines]
+        if steps % 4 == 0 or state.over:
+            for seat in range(seats):
+                ui = record.seat_ui(seat)
+                ui.selected = [action.card] if getattr(action, "card", None) else []
+                screen = bt_screens.private_screen(1, record, state, seat)
+                look("private (a card chosen)", _screen_words(screen))
+                ui.selected = []
+                screen = bt_screens.private_screen(1, record, state, seat)
+                look("private", _screen_words(screen))
+                look("private picture", _bt_picture_words(screen))
+            table = bt_screens.table_screen(1, record, state)
+            look("table", _screen_words(table))
+            look("table picture", _bt_picture_words(table))
+            screens_seen += 1
+    result = game._result_screen(SimpleNamespace(record=record, game_id=1), state)
+    look("result", _screen_words(result))
+    assert state.over and screens_seen > 10 and refusals > 3
+    assert not found, {k: sorted(set(v)) for k, v in found.items()}
+
+
+def test_build_to_ten_refusal_codes_are_sentences():
+    """Every bt_ code reads as a sentence of its own in Hebrew and Russian (not English)."""
+    from bot.games.buildten.narrate import refusal as bt_refusal
+
+    params = {"card": "7H", "pile": 2, "needed": 4, "target": 1}
+    for code in [c for c in REASONS if c.startswith("bt_")] + ["card_not_available",
+                                                              "card_not_in_hand"]:
+        error = IllegalAction("English", code=code, **params)
+        for lang in OTHERS:
+            with using(lang):
+                text = bt_refusal(error)
+            assert text != "English" and not _english_words(text), (code, lang, text)
+    with using("en"):
+        assert bt_refusal(IllegalAction("English", code="bt_no_free_pile")) == "English"
+
+
+def test_build_to_ten_hebrew_picture_is_right_to_left():
+    from bot.games.buildten import screens as bt_screens
+    from engine.buildten import new_game as bt_new_game
+
+    record = Record(rulebook="buildten", game_name="build-to-ten", lang="he",
+                    seats=[SeatInfo(NAMES[i], str(i), lang="he") for i in range(2)])
+    state = bt_new_game(2, 3)
+    record.state = state.to_dict()
+    screen = bt_screens.private_screen(1, record, state, 0)
+    picture = screen.painter.__closure__[0].cell_contents
+    assert picture.words.rtl and picture.title == "בונים עד עשר"
+    assert screen.painter()[:8] == b"\x89PNG\r\n\x1a\n" and screen.lang == "he"
+    record.lang = "ru"
+    assert not bt_screens.table_screen(1, record, state).painter.__closure__[0] \
+        .cell_contents.words.rtl

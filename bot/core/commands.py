@@ -87,7 +87,8 @@ class Commands:
         others = list(self.service.games.values())[1:]
         if not others:
             return ""
-        names = " · ".join(f"/newgame {g.name} ({g.title})" for g in others)
+        # each game by its first variant's title: in the reader's language
+        names = " · ".join(f"/newgame {g.name} ({g.variants()[0].title})" for g in others)
         return "\n" + narrate.OTHER_GAMES.format(games=names)
 
     def typed(self, record: Record, row: Any, actor: Actor, verb: str, args: str) -> Outcome:

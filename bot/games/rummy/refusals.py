@@ -76,6 +76,36 @@ SENTENCES: dict[str, str] = {
         "doesn't count as one of the three)"
     ),
     "joker_choice_needed": N_("Choose what the joker in group {group} stands for"),
+    # Rummikub (engine/tile_rules.py; not yet offered in chats)
+    "initial_meld_table_touched": N_(
+        "Your initial meld must be new combinations from your rack only: the table's "
+        "combinations can't be changed or added to on that turn"
+    ),
+    "initial_meld_too_low": N_(
+        "Your initial meld must be worth at least {need} from your rack alone (this is {value})"
+    ),
+    "joker_needs_rack_tile": N_(
+        "The joker standing for {card} keeps standing for it: only that tile laid from your "
+        "rack frees it"
+    ),
+    "freed_joker_needs_new_group": N_(
+        "A joker you free must go, this same move, into a new combination with at least two "
+        "tiles from your rack"
+    ),
+    "no_turn_timer": N_("This game has no turn timer"),
+    # Build-to-Ten (engine/buildten; bot/games/buildten/narrate.py fills {card} and {needs})
+    "bt_not_on_top": N_(
+        "The {card} is under other cards: only a discard pile's top card can be played."
+    ),
+    "bt_joker_on_pile": N_("A joker is played on a player, not onto a build pile."),
+    "bt_no_free_pile": N_("There are 4 build piles already: wait for one to reach 10."),
+    "bt_no_such_pile": N_("There is no pile {n}."),
+    "bt_wrong_number": N_("The {card} doesn't fit: that pile needs {needs}."),
+    "bt_not_a_joker": N_("Only a joker from your hand is played on a player."),
+    "bt_no_face_up": N_("That player shows no stock card."),
+    "bt_swap_needs_other": N_("A swap joker swaps your face-up card with another player's."),
+    "bt_discard_piles_full": N_("You have 4 discard piles: put it onto one of them."),
+    "bt_must_discard": N_("End your turn with a discard from your hand."),
     "illegal": N_("That is not a legal move"),
 }
 
