@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: play test test-fast lint simulate bench clean
+.PHONY: play test test-fast lint simulate bench clean locale
 
 $(STAMP): pyproject.toml setup.py engine/solver/_c.c
 	$(PYTHON) -m venv $(VENV)
@@ -30,6 +30,15 @@ simulate: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python bench/solver.py
 	$(BIN)/python bench/render.py
+
+# The catalogs: extract every msgid from bot/ and merge it into bot/i18n/locale/{he,ru}; the bot
+# compiles them in memory at start (bot/i18n), so nothing else needs building.
+LOCALE := bot/i18n/locale
+locale: $(STAMP)
+	$(BIN)/pybabel extract -F babel.cfg -k t -k tn:1,2 --no-location --width=100 \
+		--sort-output -o $(LOCALE)/messages.pot .
+	$(BIN)/pybabel update -i $(LOCALE)/messages.pot -d $(LOCALE) --no-fuzzy-matching \
+		--ignore-obsolete --width=100
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache

@@ -35,6 +35,8 @@ def main(argv: list[str] | None = None) -> int:
     play.add_argument("--data", default="data", metavar="DIR",
                       help="where the terminal keeps its games (DIR/terminal.db)")
     play.add_argument("--name", default=None, help="your name at the table")
+    play.add_argument("--lang", default=None, choices=("en", "he", "ru"),
+                      help="the language (default: the environment's locale, LC_ALL/LANG)")
     play.add_argument("--pictures", default=None, metavar="DIR",
                       help="also write the newest pictures (table.png, hand.png…) here")
 
@@ -119,6 +121,7 @@ def _play(args: argparse.Namespace, options: dict) -> int:
                 new=args.new,
                 name=args.name or _your_name(),
                 pictures=Path(args.pictures) if args.pictures else None,
+                lang=args.lang or _environment_language(),
             )
         )
     except KeyboardInterrupt:
@@ -128,6 +131,19 @@ def _play(args: argparse.Namespace, options: dict) -> int:
         print(f"rummy: {error} (details in {data / 'terminal.log'})", file=sys.stderr)
         return 1
     return 0
+
+
+def _environment_language() -> str:
+    """The terminal's language from the locale variables, as gettext reads them."""
+    import os
+
+    from bot.i18n import normalize
+
+    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(var, "").split(":")[0]
+        if value and value not in ("C", "POSIX"):
+            return normalize(value)
+    return "en"
 
 
 def _lesson(args: argparse.Namespace) -> int:

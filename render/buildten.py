@@ -3,7 +3,9 @@ face-up stock card, stock and hand counts and discard-pile tops, and (on a seat'
 picture only) its hand — the rummy pictures' felt, cards, chips and fonts.
 
 A `BuildPicture` is plain data the game's screens fill in; `hand` is None on the group's
-picture, so nothing private can reach it.
+picture, so nothing private can reach it. Its `words` are every word drawn (the bot fills them
+from its catalogs, like the rummy pictures' `PictureWords`); `rtl` lays Hebrew out right to left:
+titles, headings and seat chips from the right edge, the stock on the left.
 """
 
 from __future__ import annotations
@@ -35,6 +37,30 @@ MAX_PILES = 4
 
 
 @dataclass(frozen=True)
+class BuildWords:
+    """Every word drawn inside a Build-to-Ten picture, in the reader's language. `{n}`-style
+    templates are filled here."""
+
+    build_piles: str = "Build piles"
+    pile: str = "pile {n}"
+    needs: str = "needs"
+    free: str = "free"
+    you: str = "{name} (you)"
+    stock: str = "stock {n}"
+    hand: str = "hand {n}"
+    empty: str = "empty"
+    discards: str = "discards"
+    your_hand: str = "Your hand"
+    no_cards: str = "No cards in your hand"
+    shift: str = "SHIFT"
+    swap: str = "SWAP"
+    rtl: bool = False
+
+
+ENGLISH = BuildWords()
+
+
+@dataclass(frozen=True)
 class SeatPicture:
     name: str
     face_up: str | None  # `7H`; None: the stock is empty
@@ -56,6 +82,7 @@ class BuildPicture:
     hand: tuple[str, ...] | None = None  # the private picture's hand (None: the group's)
     selected: str | None = None  # a face in the hand, a pile top or the stock card chosen
     hint: str | None = None
+    words: BuildWords = ENGLISH
 
 
 _RANKS = {"A": 1, "Q": 12, "K": 13}
@@ -70,13 +97,14 @@ def _card(face: str) -> Card:
 
 
 def _draw_card(canvas: Canvas, face: str, x: float, y: float, size: Size,
-               look: Look = PLAIN) -> None:
+               look: Look = PLAIN, words: BuildWords = ENGLISH) -> None:
     canvas.paste(card_sprite(_card(face), look, size), x, y)
     if face in ("SHIFT", "SWAP"):  # which joker: a band over its "JOKER" label
         band = (round(x + 3), round(y + size.h * 0.68), round(x + size.w - 4),
                 round(y + size.h * 0.92))
         canvas.draw.rectangle(band, fill=pal.JOKER)
-        canvas.text((band[0] + band[2]) / 2, (band[1] + band[3]) / 2, face,
+        label = words.shift if face == "SHIFT" else words.swap
+        canvas.text((band[0] + band[2]) / 2, (band[1] + band[3]) / 2, label,
                     font(max(9, size.h // 7)), pal.WHITE, align="center",
                     max_width=size.w - 6)
 
@@ -101,16 +129,18 @@ def _height(picture: BuildPicture) -> int:
 
 
 def draw_buildten(picture: BuildPicture) -> Image.Image:
-    canvas = Canvas(WIDTH, _height(picture))
+    rtl = picture.words.rtl  # right to left: titles from the right edge, the stock on the left
+    canvas = Canvas(WIDTH, _height(picture), rtl=rtl)
     y = MARGIN
     stock_w = stock_width(picture.general)
-    canvas.text(MARGIN, y + TITLE_H / 2, picture.title, font(26), pal.WHITE,
-                max_width=WIDTH - 2 * MARGIN - stock_w - 16)
-    draw_stock(canvas, (WIDTH - MARGIN - stock_w, y, WIDTH - MARGIN, y + TITLE_H),
-               picture.general)
+    start, align = (WIDTH - MARGIN, "right") if rtl else (MARGIN, "left")
+    canvas.text(start, y + TITLE_H / 2, picture.title, font(26), pal.WHITE,
+                max_width=WIDTH - 2 * MARGIN - stock_w - 16, align=align)
+    sx = MARGIN if rtl else WIDTH - MARGIN - stock_w
+    draw_stock(canvas, (sx, y, sx + stock_w, y + TITLE_H), picture.general)
     y += TITLE_H
-    canvas.text(MARGIN, y + STATUS_H / 2, picture.status, font(20), pal.CHANGED,
-                max_width=WIDTH - 2 * MARGIN)
+    canvas.text(start, y + STATUS_H / 2, picture.status, font(20), pal.CHANGED,
+                max_width=WIDTH - 2 * MARGIN, align=align)
     y += STATUS_H
     y = _draw_builds(canvas, picture, y)
     for seat in picture.seats:
@@ -123,7 +153,8 @@ def draw_buildten(picture: BuildPicture) -> Image.Image:
 
 
 def _draw_builds(canvas: Canvas, picture: BuildPicture, y: int) -> int:
-    canvas.tab((MARGIN, y, MARGIN + 130, y + TAB_H), "Build piles", pal.TAB, pal.WHITE)
+    words = picture.words
+    canvas.tab(_tab_box(words, y, 130), words.build_piles, pal.TAB, pal.WHITE)
     y += TAB_H
     slot_w = (WIDTH - 2 * MARGIN - (MAX_PILES - 1) * GAP) / MAX_PILES
     for i in range(MAX_PILES):
@@ -132,16 +163,18 @@ def _draw_builds(canvas: Canvas, picture: BuildPicture, y: int) -> int:
         cx, cy = x + 8, y + 8
         if i < len(picture.builds):
             face, needed = picture.builds[i]
-            _draw_card(canvas, face, cx, cy, PILE_CARD, _look(picture, face))
+            _draw_card(canvas, face, cx, cy, PILE_CARD, _look(picture, face), words)
             tx = cx + PILE_CARD.w + 10
-            canvas.text(tx, cy + 14, f"pile {i + 1}", font(15, bold=False), pal.MUTED)
-            canvas.text(tx, cy + 44, "needs", font(15, bold=False), pal.MUTED)
+            canvas.text(tx, cy + 14, words.pile.format(n=i + 1), font(15, bold=False),
+                        pal.MUTED, max_width=x + slot_w - tx - 4)
+            canvas.text(tx, cy + 44, words.needs, font(15, bold=False), pal.MUTED,
+                        max_width=x + slot_w - tx - 4)
             canvas.text(tx, cy + 72, "A" if needed == 1 else str(needed), font(30),
                         pal.CHANGED)
         else:
             _empty_slot(canvas, cx, cy, PILE_CARD, "A / Q / K")
-            canvas.text(cx + PILE_CARD.w + 10, cy + 44, "free", font(15, bold=False),
-                        pal.MUTED)
+            canvas.text(cx + PILE_CARD.w + 10, cy + 44, words.free, font(15, bold=False),
+                        pal.MUTED, max_width=slot_w - PILE_CARD.w - 22)
     return y + BUILD_H + GAP
 
 
@@ -158,23 +191,27 @@ def _draw_seat(canvas: Canvas, picture: BuildPicture, seat: SeatPicture, y: int)
     if seat.is_turn:
         canvas.draw.polygon([(x, top - 7), (x + 10, top), (x, top + 7)], fill=ink)
         x += 15
-    name = seat.name + (" (you)" if seat.is_you else "")
+    words = picture.words
+    name = words.you.format(name=seat.name) if seat.is_you else seat.name
     if seat.is_computer and "🤖" not in name:
         name = "🤖 " + name
     canvas.text(x, top, name, font(18), ink, max_width=chip[2] - 8 - x, robot_eyes=fill)
     f = font(16, bold=False)
-    canvas.text(chip[0] + 9, chip[1] + 50, f"stock {seat.stock}", f, sub)
+    canvas.text(chip[0] + 9, chip[1] + 50, words.stock.format(n=seat.stock), f, sub,
+                max_width=chip[2] - chip[0] - 14)
     canvas.paste(card_back(MINI), chip[0] + 9, chip[1] + 70)
-    canvas.text(chip[0] + 9 + MINI.w + 5, chip[1] + 79, f"hand {seat.hand}", f, sub)
+    canvas.text(chip[0] + 9 + MINI.w + 5, chip[1] + 79, words.hand.format(n=seat.hand), f, sub,
+                max_width=chip[2] - chip[0] - MINI.w - 19)
     # the face-up stock card, the one to empty
     fx = chip[2] + 14
     if seat.face_up:
-        _draw_card(canvas, seat.face_up, fx, y + 9, PILE_CARD, _look(picture, seat.face_up))
+        _draw_card(canvas, seat.face_up, fx, y + 9, PILE_CARD, _look(picture, seat.face_up),
+                   words)
     else:
-        _empty_slot(canvas, fx, y + 9, PILE_CARD, "empty")
+        _empty_slot(canvas, fx, y + 9, PILE_CARD, words.empty)
     # up to 4 discard piles: their tops, and how many cards each holds
     dx = fx + PILE_CARD.w + 22
-    canvas.text(dx, y + 12, "discards", font(14, bold=False), pal.MUTED)
+    canvas.text(dx, y + 12, words.discards, font(14, bold=False), pal.MUTED)
     step = DISCARD_CARD.w + 26
     for i in range(MAX_PILES):
         px = dx + i * step
@@ -182,7 +219,7 @@ def _draw_seat(canvas: Canvas, picture: BuildPicture, seat: SeatPicture, y: int)
         if i < len(seat.discards):
             face, count = seat.discards[i]
             look = _look(picture, face) if seat.is_you else Look()
-            _draw_card(canvas, face, px, py, DISCARD_CARD, look)
+            _draw_card(canvas, face, px, py, DISCARD_CARD, look, words)
             if count > 1:
                 canvas.text(px + DISCARD_CARD.w + 3, py + DISCARD_CARD.h - 8, f"×{count}",
                             font(14, bold=False), pal.MUTED)
@@ -192,18 +229,26 @@ def _draw_seat(canvas: Canvas, picture: BuildPicture, seat: SeatPicture, y: int)
 
 def _draw_hand(canvas: Canvas, picture: BuildPicture, y: int) -> None:
     hand = picture.hand or ()
-    canvas.tab((MARGIN, y, MARGIN + 120, y + TAB_H), "Your hand", pal.TAB, pal.WHITE)
+    words = picture.words
+    canvas.tab(_tab_box(words, y, 120), words.your_hand, pal.TAB, pal.WHITE)
     y += TAB_H
     canvas.tray((MARGIN, y, WIDTH - MARGIN, y + HAND_H))
     if not hand:
-        canvas.text(WIDTH / 2, y + HAND_H / 2, "No cards in your hand", font(18, bold=False),
+        canvas.text(WIDTH / 2, y + HAND_H / 2, words.no_cards, font(18, bold=False),
                     pal.MUTED, align="center")
         return
     for i, face in enumerate(hand):
         x = MARGIN + 12 + i * (HAND_CARD.w + 14)
-        _draw_card(canvas, face, x, y + 8, HAND_CARD, _look(picture, face))
+        _draw_card(canvas, face, x, y + 8, HAND_CARD, _look(picture, face), words)
         canvas.text(x + HAND_CARD.w / 2, y + HAND_CARD.h + 22, str(i + 1), font(17),
                     pal.WHITE, align="center")
+
+
+def _tab_box(words: BuildWords, y: int, width: int) -> tuple[int, int, int, int]:
+    """A heading's tab: at the left edge, or the right one in a right-to-left language."""
+    if words.rtl:
+        return (WIDTH - MARGIN - width, y, WIDTH - MARGIN, y + TAB_H)
+    return (MARGIN, y, MARGIN + width, y + TAB_H)
 
 
 def render_buildten(picture: BuildPicture) -> bytes:
@@ -211,7 +256,8 @@ def render_buildten(picture: BuildPicture) -> bytes:
     return pal.to_png(draw_buildten(picture))
 
 
-__all__ = ["BuildPicture", "SeatPicture", "draw_buildten", "render_buildten", "sample_picture"]
+__all__ = ["ENGLISH", "BuildPicture", "BuildWords", "SeatPicture", "draw_buildten",
+           "render_buildten", "sample_picture"]
 
 
 def sample_picture(seats: int = 4, private: bool = True) -> BuildPicture:

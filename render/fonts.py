@@ -12,7 +12,7 @@ import unicodedata
 from functools import cache, lru_cache
 from pathlib import Path
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw, ImageFont, features
 
 FONT_DIR = Path(__file__).parent / "fonts"
 ROBOT = "\x00robot"  # a segment drawn as the robot shape
@@ -66,17 +66,59 @@ def clean(text: str) -> tuple[str, ...]:
     return tuple(s.strip() if s != ROBOT else s for s in segments if s == ROBOT or s.strip())
 
 
+RAQM = features.check("raqm")  # Pillow's wheels bring libraqm (bidi and shaping)
+
+
+def has_rtl(text: str) -> bool:
+    """Holds Hebrew (or another right-to-left script)."""
+    return any(unicodedata.bidirectional(ch) in ("R", "AL") for ch in text)
+
+
+def _direction(text: str) -> str | None:
+    return "rtl" if RAQM and has_rtl(text) else None
+
+
+def visual_order(text: str) -> str:
+    """Without raqm, a right-to-left line in drawing order: runs of Hebrew reversed, the runs
+    placed right to left, numbers and Latin words (cards, names) kept as they read."""
+    runs: list[list[str]] = []
+    kinds: list[bool] = []
+    for ch in text:
+        rtl = unicodedata.bidirectional(ch) in ("R", "AL")
+        neutral = not rtl and unicodedata.bidirectional(ch) in ("WS", "ON", "CS")
+        kind = kinds[-1] if neutral and kinds else rtl
+        if not kinds or kinds[-1] != kind:
+            runs.append([])
+            kinds.append(kind)
+        runs[-1].append(ch)
+    parts = ["".join(reversed(r)) if k else "".join(r) for r, k in zip(runs, kinds, strict=True)]
+    return "".join(reversed(parts))
+
+
+def right_to_left(segments: tuple[str, ...]) -> tuple[str, ...]:
+    """A line's segments for a right-to-left reader: the icon and the words swap sides when
+    the line holds Hebrew; without raqm each segment is put in drawing order by hand."""
+    if not any(s != ROBOT and has_rtl(s) for s in segments):
+        return segments
+    if not RAQM:
+        segments = tuple(s if s == ROBOT else visual_order(s) for s in segments)
+    return tuple(reversed(segments))
+
+
 @lru_cache(maxsize=8192)
 def text_length(text: str, f: Font) -> float:
     """Cached: measuring is the costliest part of laying out a big table."""
-    return f.getlength(text)
+    return f.getlength(text, direction=_direction(text))
 
 
 @lru_cache(maxsize=4096)
 def text_mask(text: str, f: Font) -> tuple[Image.Image, int, int]:
     """The antialiased coverage of `text` and its offset from the left-middle anchor. Labels
     repeat from render to render, so each is rasterized once and then only pasted."""
-    left, top, right, bottom = f.getbbox(text, anchor="lm")
+    direction = _direction(text)
+    left, top, right, bottom = f.getbbox(text, anchor="lm", direction=direction)
     mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
-    ImageDraw.Draw(mask).text((-left, -top), text, font=f, fill=255, anchor="lm")
+    ImageDraw.Draw(mask).text(
+        (-left, -top), text, font=f, fill=255, anchor="lm", direction=direction
+    )
     return mask, left, top

@@ -17,7 +17,7 @@ from engine.cards import Card, rank_order, suit_order
 
 from .fonts import font, text_length
 from .sprites import HAND_CARD, TABLE_CARD, Look, Size
-from .views import Ident, PrivateView, TableView
+from .views import ENGLISH, Ident, PictureWords, PrivateView, TableView
 
 Box = tuple[int, int, int, int]  # x0, y0, x1, y1; x1 and y1 exclusive
 
@@ -163,6 +163,7 @@ def _table_area(
     loose: Sequence[Card] = (),
     marks: dict[int, frozenset[str]] | None = None,
     look: dict[Ident, Look] | None = None,
+    words: PictureWords = ENGLISH,
 ) -> _Area:
     area = _Area(bottom=top)
     marks = marks or {}
@@ -174,7 +175,7 @@ def _table_area(
 
     flow = _Flow(top, card)
     if singles:
-        _panel(area, flow, "singles", "Singles", singles, spot)
+        _panel(area, flow, "singles", words.singles, singles, spot)
         flow.newline()
         flow.top += SECTION_GAP - ROW_GAP
     for i, cards in enumerate(groups):
@@ -194,7 +195,7 @@ def _table_area(
     if loose:
         flow.newline()
         flow.top += SECTION_GAP - ROW_GAP
-        _panel(area, flow, "loose", "Loose: place these", loose, spot)
+        _panel(area, flow, "loose", words.loose, loose, spot)
     area.bottom = flow.bottom
     return area
 
@@ -235,7 +236,7 @@ def table_layout(view: TableView) -> Layout:
         y = seats[0][3]
     y += SECTION_GAP
     marks = {i: frozenset({"changed"}) for i in view.changed}
-    area = _table_area(y, view.groups, view.singles, marks=marks)
+    area = _table_area(y, view.groups, view.singles, marks=marks, words=view.words)
     if not view.groups and not view.singles:
         sections["empty"] = (MARGIN, y, WIDTH - MARGIN, y + 60)
         area.bottom = y + 60
@@ -284,7 +285,7 @@ def private_layout(view: PrivateView) -> Layout:
     ):
         for i in indexes:
             marks[i] = marks.get(i, frozenset()) | {name}
-    area = _table_area(y, view.groups, view.singles, view.loose, marks, looks)
+    area = _table_area(y, view.groups, view.singles, view.loose, marks, looks, view.words)
     if not view.groups and not view.singles and not view.loose:
         sections["empty"] = (MARGIN, y, WIDTH - MARGIN, y + 44)
         area.bottom = y + 44
@@ -296,7 +297,9 @@ def private_layout(view: PrivateView) -> Layout:
     gap = HAND_GAP
     per_row = max(1, (WIDTH - 2 * MARGIN - 2 * PAD + gap) // (size.w + gap))
     rows = max(1, -(-len(hand) // per_row))
-    label = f"Your hand · {len(hand)} card{'s' if len(hand) != 1 else ''} · by {view.sort}"
+    label = view.hand_label or (
+        f"Your hand · {len(hand)} card{'s' if len(hand) != 1 else ''} · by {view.sort}"
+    )
     tray_top = y + TAB_H
     row_h = size.h + NUMBER_H
     tray_h = 2 * PAD + rows * row_h + (rows - 1) * HAND_ROW_GAP

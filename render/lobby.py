@@ -30,18 +30,21 @@ def draw_lobby(view: LobbyView) -> Image.Image:
         + slots * (SEAT_H + 6)
         + MARGIN
     )
-    canvas = Canvas(WIDTH, height)
+    canvas = Canvas(WIDTH, height, rtl=view.words.rtl)
     fan = _fan()
-    canvas.paste(fan, WIDTH - MARGIN - fan.width, MARGIN - 4)
+    rtl = view.words.rtl  # right to left: the words from the right edge, the fan on the left
+    canvas.paste(fan, MARGIN if rtl else WIDTH - MARGIN - fan.width, MARGIN - 4)
     text_w = WIDTH - 3 * MARGIN - fan.width
-    canvas.text(MARGIN, MARGIN + 26, view.title, font(36), pal.WHITE, max_width=text_w)
+    tx, align = (WIDTH - MARGIN, "right") if rtl else (MARGIN, "left")
+    canvas.text(tx, MARGIN + 26, view.title, font(36), pal.WHITE, max_width=text_w, align=align)
     canvas.text(
-        MARGIN,
+        tx,
         MARGIN + 66,
-        "Rummy Table · new game",
+        view.words.lobby,
         font(18, bold=False),
         pal.MUTED,
         max_width=text_w,
+        align=align,
     )
     y = MARGIN + 92
     f = font(18, bold=False)
@@ -63,7 +66,8 @@ def draw_lobby(view: LobbyView) -> Image.Image:
         y += CHIP_H + 8
     if option_rows:
         y += 10
-    canvas.text(MARGIN, y + 14, f"Seats {len(view.seats)}/{view.max_seats}", font(20), pal.WHITE)
+    seats = view.words.seats.format(taken=len(view.seats), max=view.max_seats)
+    canvas.text(tx, y + 14, seats, font(20), pal.WHITE, align=align)
     y += 36
     name_font = font(20)
     for k in range(slots):
@@ -84,7 +88,7 @@ def draw_lobby(view: LobbyView) -> Image.Image:
             )
         else:
             canvas.outline(box, pal.TAB, 2, dashed=True)
-            canvas.text(MARGIN + 48, mid, "open seat", font(18, bold=False), pal.MUTED)
+            canvas.text(MARGIN + 48, mid, view.words.open_seat, font(18, bold=False), pal.MUTED)
         y += SEAT_H + 6
     return canvas.image
 

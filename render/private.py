@@ -18,18 +18,20 @@ from .widgets import Canvas, draw_area, draw_empty, draw_legend
 
 def draw_private(view: PrivateView) -> Image.Image:
     layout = private_layout(view)
-    canvas = Canvas(layout.width, layout.height)
+    canvas = Canvas(layout.width, layout.height, rtl=view.words.rtl)
     title = layout.sections["title"]
+    rtl = view.words.rtl  # a right-to-left title starts at the right edge
     canvas.text(
-        title[0],
+        title[2] if rtl else title[0],
         (title[1] + title[3]) / 2,
         view.title,
         font(26),
         pal.WHITE,
         max_width=title[2] - title[0],
+        align="right" if rtl else "left",
     )
     if "empty" in layout.sections:
-        draw_empty(canvas, layout.sections["empty"], "The table is empty")
+        draw_empty(canvas, layout.sections["empty"], view.words.empty_table)
     draw_area(canvas, layout, view.four_color)
     number_font = font(17)
     for spot in layout.cards:
@@ -48,13 +50,13 @@ def draw_private(view: PrivateView) -> Image.Image:
         canvas.text(
             (hand.tray[0] + hand.tray[2]) / 2,
             (hand.tray[1] + hand.tray[3]) / 2,
-            "No cards left in your hand",
+            view.words.empty_hand,
             font(18, bold=False),
             pal.MUTED,
             align="center",
         )
     if "legend" in layout.sections:
-        draw_legend(canvas, layout.sections["legend"], layout.legend)
+        draw_legend(canvas, layout.sections["legend"], layout.legend, view.words)
     return canvas.image
 
 

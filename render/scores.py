@@ -54,8 +54,10 @@ def draw_scores(view: ScoreView) -> Image.Image:
     y = MARGIN + 34
     banner_h = 56 if view.final else 0
     height = y + banner_h + (CHART_H + 14 if chart else 0) + 34 + ROW_H * n + 12 + MARGIN
-    canvas = Canvas(WIDTH, height)
-    canvas.text(MARGIN, MARGIN + 17, view.title, font(26), pal.WHITE, max_width=WIDTH - 2 * MARGIN)
+    canvas = Canvas(WIDTH, height, rtl=view.words.rtl)
+    rtl = view.words.rtl  # a right-to-left title starts at the right edge
+    canvas.text(WIDTH - MARGIN if rtl else MARGIN, MARGIN + 17, view.title, font(26), pal.WHITE,
+                max_width=WIDTH - 2 * MARGIN, align="right" if rtl else "left")
     y += 6
     if view.final:
         _banner(canvas, view, y)
@@ -71,12 +73,13 @@ def draw_scores(view: ScoreView) -> Image.Image:
 
 def _banner(canvas: Canvas, view: ScoreView, y: int) -> None:
     names = [view.names[i] for i in view.winners]
+    words = view.words
     if not names:
-        text = "It's a draw"
+        text = words.draw
     elif len(names) == 1:
-        text = f"{names[0]} wins!"
+        text = words.wins.format(name=names[0])
     else:
-        text = f"{', '.join(names[:-1])} and {names[-1]} win!"
+        text = words.win.format(names=f"{', '.join(names[:-1])} {words.and_} {names[-1]}")
     f = font(30)
     crown = icon("crown", 40, pal.GOLD)
     width = canvas.text_width(text, f) + (52 if names else 0)
@@ -117,7 +120,7 @@ def _chart(canvas: Canvas, view: ScoreView, box: tuple[int, int, int, int]) -> N
         ty = py(view.target)
         for xs in range(int(x0), int(x1), 14):
             canvas.draw.line((xs, ty, min(xs + 8, x1), ty), fill=pal.INVALID, width=2)
-        canvas.text(x0 + 8, ty - 12, f"target {view.target}", font(16), pal.INVALID)
+        canvas.text(x0 + 8, ty - 12, view.words.target.format(n=view.target), font(16), pal.INVALID)
 
     # the lines antialiased: drawn supersampled on a transparent layer, then pasted
     w, h = box[2] - box[0], box[3] - box[1]
@@ -144,11 +147,12 @@ def _table(canvas: Canvas, view: ScoreView, y: int) -> None:
     last = len(view.rounds)
     if multi:
         canvas.text(
-            col_round, y + 18, f"round {last}" if last else "", head, pal.GREY, align="right"
+            col_round, y + 18, view.words.round.format(n=last) if last else "", head, pal.GREY,
+            align="right",
         )
-        canvas.text(col_total, y + 18, "total", head, pal.GREY, align="right")
+        canvas.text(col_total, y + 18, view.words.total, head, pal.GREY, align="right")
     else:
-        canvas.text(col_total, y + 18, "points", head, pal.GREY, align="right")
+        canvas.text(col_total, y + 18, view.words.points, head, pal.GREY, align="right")
     order = ranking(view)
     f = font(21)
     y += 34

@@ -19,38 +19,44 @@ MINI_CARD = Size(13, 18)
 
 def draw_table(view: TableView) -> Image.Image:
     layout = table_layout(view)
-    canvas = Canvas(layout.width, layout.height)
+    canvas = Canvas(layout.width, layout.height, rtl=view.words.rtl)
     title = layout.sections["title"]
     stock_w = stock_width(view.stock)
+    rtl = view.words.rtl  # right to left: the title from the right edge, the stock on the left
     canvas.text(
-        title[0],
+        title[2] if rtl else title[0],
         (title[1] + title[3]) / 2,
         view.title,
         font(26),
         pal.WHITE,
         max_width=title[2] - title[0] - stock_w - 16,
+        align="right" if rtl else "left",
     )
     if layout.stock:
-        draw_stock(canvas, layout.stock, view.stock)
+        box = layout.stock
+        if rtl:
+            box = (title[0], box[1], title[0] + stock_w, box[3])
+        draw_stock(canvas, box, view.stock)
     if "status" in layout.sections:
         box = layout.sections["status"]
         canvas.text(
-            box[0],
+            box[2] if rtl else box[0],
             (box[1] + box[3]) / 2,
             view.status,
             font(20),
             pal.CHANGED,
             max_width=box[2] - box[0],
+            align="right" if rtl else "left",
         )
     for seat, box in zip(view.seats, layout.seats, strict=True):
-        draw_seat(canvas, seat, box)
+        draw_seat(canvas, seat, box, view.words.points_short)
     if "empty" in layout.sections:
-        draw_empty(canvas, layout.sections["empty"], "No groups on the table yet")
+        draw_empty(canvas, layout.sections["empty"], view.words.no_groups)
     draw_area(canvas, layout, view.four_color)
     return canvas.image
 
 
-def draw_seat(canvas: Canvas, seat: SeatStrip, box: Box) -> None:
+def draw_seat(canvas: Canvas, seat: SeatStrip, box: Box, points: str = "{n} pts") -> None:
     """A chip per seat: name on top, cards in hand and running score below. The seat whose turn
     it is gets an amber chip and a pointer, so it stands out without reading."""
     fill = pal.CHANGED if seat.is_turn else pal.CHIP
@@ -75,7 +81,8 @@ def draw_seat(canvas: Canvas, seat: SeatStrip, box: Box) -> None:
     canvas.text(x0 + 9 + MINI_CARD.w + 5, bottom, cards_text, f, sub)
     if seat.score is not None:
         canvas.text(
-            x1 - 9, bottom, f"{seat.score} pts", f, sub, align="right", max_width=x1 - x0 - 60
+            x1 - 9, bottom, points.format(n=seat.score), f, sub, align="right",
+            max_width=x1 - x0 - 60,
         )
 
 

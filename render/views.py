@@ -14,6 +14,39 @@ Ident = tuple[int, str, int]  # Card.ident: the physical card, whatever a joker 
 
 
 @dataclass(frozen=True)
+class PictureWords:
+    """Every word drawn inside a picture, in the reader's language (the bot fills it from its
+    catalogs; the renderer knows no language). `{n}`-style templates are filled here. `rtl`:
+    lay out lines holding right-to-left script right to left."""
+
+    singles: str = "Singles"
+    loose: str = "Loose: place these"
+    empty_table: str = "The table is empty"
+    no_groups: str = "No groups on the table yet"
+    empty_hand: str = "No cards left in your hand"
+    changed: str = "changed"
+    invalid: str = "not valid yet"
+    hint: str = "hint"
+    placed: str = "from your hand"
+    points_short: str = "{n} pts"
+    draw: str = "It's a draw"
+    wins: str = "{name} wins!"
+    win: str = "{names} win!"
+    and_: str = "and"
+    round: str = "round {n}"
+    total: str = "total"
+    points: str = "points"
+    target: str = "target {n}"
+    lobby: str = "Rummy Table · new game"
+    seats: str = "Seats {taken}/{max}"
+    open_seat: str = "open seat"
+    rtl: bool = False
+
+
+ENGLISH = PictureWords()
+
+
+@dataclass(frozen=True)
 class SeatStrip:
     name: str
     cards: int  # cards in hand
@@ -32,6 +65,7 @@ class TableView:
     seats: tuple[SeatStrip, ...] = ()
     status: str = ""  # "Bob's turn"
     four_color: bool = False
+    words: PictureWords = ENGLISH
 
 
 @dataclass(frozen=True)
@@ -49,6 +83,8 @@ class PrivateView:
     hint_cards: frozenset[Ident] = frozenset()
     hint_groups: frozenset[int] = frozenset()
     four_color: bool = False
+    words: PictureWords = ENGLISH
+    hand_label: str = ""  # "Your hand · 7 cards · by suit" ("": made in English here)
 
 
 @dataclass(frozen=True)
@@ -60,6 +96,7 @@ class ScoreView:
     lower_is_better: bool = True
     final: bool = False
     winners: tuple[int, ...] = ()
+    words: PictureWords = ENGLISH
 
 
 @dataclass(frozen=True)
@@ -68,3 +105,4 @@ class LobbyView:
     options: tuple[str, ...]  # ("must lay: remind", "play to 200")
     seats: tuple[str, ...]  # ("Alice (host)", "Bob", "🤖 Computer (medium)")
     max_seats: int = 5
+    words: PictureWords = ENGLISH

@@ -8,11 +8,12 @@ from collections.abc import Sequence
 from PIL import Image, ImageDraw
 
 from . import palette as pal
-from .fonts import ROBOT, Font, clean, font, text_length, text_mask
+from .fonts import ROBOT, Font, clean, font, right_to_left, text_length, text_mask
 from .layout import TAB_FONT, Box, CardSpot, GroupSpot, Layout, Panel
 from .palette import RGB
 from .shapes import icon
 from .sprites import Size, card_back, card_sprite
+from .views import ENGLISH, PictureWords
 
 ELLIPSIS = "…"
 
@@ -20,9 +21,12 @@ ELLIPSIS = "…"
 class Canvas:
     """An RGB image plus its ImageDraw, with the few operations the renderers need."""
 
-    def __init__(self, width: int, height: int, ground: RGB = pal.FELT) -> None:
+    def __init__(
+        self, width: int, height: int, ground: RGB = pal.FELT, rtl: bool = False
+    ) -> None:
         self.image = Image.new("RGB", (width, height), ground)
         self.draw = ImageDraw.Draw(self.image)
+        self.rtl = rtl  # lines holding Hebrew are laid out right to left
 
     # text ----------------------------------------------------------------------------------
     def text_width(self, text: str, f: Font) -> int:
@@ -44,6 +48,8 @@ class Canvas:
         segments = clean(text)
         if max_width is not None:
             segments = _fit(segments, f, max_width)
+        if self.rtl:  # after the cut: the ellipsis stays at the end a reader reaches last
+            segments = right_to_left(segments)
         width = _width(segments, f)
         if align == "center":
             x -= width / 2
@@ -260,7 +266,9 @@ LEGEND_TEXT = {
 }
 
 
-def draw_legend(canvas: Canvas, box: Box, marks: Sequence[str]) -> None:
+def draw_legend(
+    canvas: Canvas, box: Box, marks: Sequence[str], words: PictureWords = ENGLISH
+) -> None:
     """A key for the marks in use, so a first-time player needs no help text."""
     f = font(16, bold=False)
     x = box[0]
@@ -276,4 +284,4 @@ def draw_legend(canvas: Canvas, box: Box, marks: Sequence[str]) -> None:
                 (x, y0, x + 24, y1), MARK_COLOR[mark], 3, dashed=mark == "invalid", radius=4
             )
         x += 32
-        x += canvas.text(x, mid, LEGEND_TEXT[mark], f, pal.WHITE) + 22
+        x += canvas.text(x, mid, getattr(words, mark, LEGEND_TEXT[mark]), f, pal.WHITE) + 22

@@ -60,7 +60,9 @@ async def test_a_member_and_two_computers_finish_a_game_by_components(harness: H
     fake = harness.fake
     commands = {c["name"]: c for c in fake.guild_commands(GUILD)}
     new = next(o for o in commands["rummy"]["options"] if o["name"] == "new")
-    assert {"name": "Build-to-Ten", "value": "buildten"} in new["options"][0]["choices"]
+    choices = {c["value"]: c for c in new["options"][0]["choices"]}
+    assert choices["buildten"]["name"] == "Build-to-Ten"
+    assert choices["buildten"]["name_localizations"] == {"ru": "Строим до десяти"}
     await harness.slash(ALICE, "new", {"rulebook": "buildten"})
     lobby = live_table(fake, TABLE)
     assert lobby is not None and "Build-to-Ten" in lobby.content
@@ -94,4 +96,4 @@ async def test_a_member_and_two_computers_finish_a_game_by_components(harness: H
     for message in fake.channel_messages(TABLE, include_deleted=True):
         assert "your hand" not in message.content
     board = await harness.slash(ALICE, None, {"rulebook": "buildten"}, name="leaderboard")
-    assert "alice" in board[0] and "1 games" in board[0], board
+    assert "alice" in board[0] and "1 game " in board[0], board

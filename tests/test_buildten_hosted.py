@@ -173,9 +173,9 @@ async def test_a_whole_game_by_presses_against_computers_with_a_restart(hosted):
     state = BuildState.from_dict(row.record["state"])
     assert state.over and state.winners
     board = await service.command(ALICE, "leaderboard", "build-to-ten")
-    assert "Alice" in board.reply and "1 games" in board.reply
+    assert "Alice" in board.reply and "1 game" in board.reply and "Build-to-Ten" in board.reply
     stats = await service.command(ALICE, "stats")
-    assert "buildten" in stats.reply
+    assert "Build-to-Ten" in stats.reply  # the variant's title, in the reader's language
     notes = [n.text for o in hosted["delivered"] for n in o.notes]
     assert any(t.startswith("🏁 Game over") for t in notes)
 

@@ -197,7 +197,7 @@ async def test_three_members_and_a_computer_play_machiavelli(harness: Harness) -
     board = await harness.slash(ALICE, None, name="leaderboard")
     assert all(name in board[0] for name in ("alice", "bob", "carol")), board
     stats = await harness.slash(ALICE, None, {"member": BOB}, name="stats")
-    assert "bob" in stats[0] and "1 games" in stats[0], stats
+    assert "bob" in stats[0] and "1 game" in stats[0], stats
     no_hand_in_public(fake)
     assert fake.unanswered == []
 

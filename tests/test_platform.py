@@ -230,7 +230,7 @@ async def test_a_whole_race_against_a_computer_with_results_and_a_leaderboard(ra
     assert row.status == "finished"
     assert row.record["state"]["winner"] == 0
     board = await service.command(ALICE, "leaderboard")
-    assert "Alice" in board.reply and "1 games" in board.reply
+    assert "Alice" in board.reply and "1 game" in board.reply
     stats = await service.command(ALICE, "stats")
     assert "twenty" in stats.reply and "🏆" in stats.reply
 

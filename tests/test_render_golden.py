@@ -15,12 +15,46 @@ from __future__ import annotations
 import io
 import os
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from PIL import Image, ImageChops, ImageStat
 
 from render import render_lobby, render_private, render_scores, render_table, samples
+
+
+def _hebrew_table() -> bytes:
+    """The demo table as a Hebrew group sees it: words from the catalog, laid out RTL."""
+    from bot.core.narrate import picture_words
+    from bot.i18n import t, using
+
+    with using("he"):
+        view = replace(
+            samples.demo_table(),
+            title="מניפולציה · " + t("Round {n}", n=2),
+            status=t("{name}'s turn", name="בוב"),
+            seats=tuple(replace(s, name=n) for s, n in zip(
+                samples.SEATS, ("אליס", "בוב", "Carol", "מחשב 1"), strict=False)),
+            words=picture_words(),
+        )
+    return render_table(view)
+
+
+def _hebrew_private() -> bytes:
+    """The demo private view in Hebrew (the title and hand tab as the bot makes them)."""
+    from bot.core.narrate import picture_words
+    from bot.games.rummy.screens import hand_label
+    from bot.i18n import _, t, tn, using
+
+    view = samples.demo_private()
+    with using("he"):
+        title = " · ".join(
+            [_("Your turn"), t("you drew {n}", n=1), tn("{n} card", "{n} cards", 13)]
+        )
+        view = replace(view, title=title, words=picture_words(),
+                       hand_label=hand_label(len(view.hand), view.sort))
+    return render_private(view)
 
 GOLDEN = Path(__file__).parent / "golden"
 UPDATE = os.environ.get("RUMMY_UPDATE_GOLDEN") == "1"
@@ -32,6 +66,8 @@ CASES: dict[str, Callable[[], bytes]] = {
     "scores": lambda: render_scores(samples.demo_scores()),
     "final": lambda: render_scores(samples.final_scores()),
     "lobby": lambda: render_lobby(samples.demo_lobby()),
+    "table_he": _hebrew_table,
+    "private_he": _hebrew_private,
 }
 
 BLOCK = 4  # compare 4x4 block averages: glyph edges that moved a pixel average out

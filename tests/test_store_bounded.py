@@ -354,7 +354,7 @@ async def test_migration_0002_moves_actions_out_of_old_rows(empty_store_url: str
     finally:
         await engine.dispose()
 
-    assert await upgrade(url) == "0002"
+    assert await upgrade(url, "0002") == "0002"
     store = await Store.open(url)
     try:
         first = await store.get_game(ids[0])
@@ -387,4 +387,4 @@ async def test_migration_0002_moves_actions_out_of_old_rows(empty_store_url: str
     assert records[ids[3]]["state"]["actions"] == actions
     assert records[ids[1]] == no_log and records[ids[2]] == lobby
     assert "game_actions" not in tables and "due_at" not in list(game_columns)
-    assert await upgrade(url) == "0002"  # and up again
+    assert await upgrade(url, "0002") == "0002"  # and up again

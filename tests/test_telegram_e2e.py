@@ -154,7 +154,7 @@ async def test_three_people_and_a_computer_play_manipulation(harness: Harness):
     board = tg.last_message(group, from_bot=True).text
     for name in ("Alice", "Bob", "Carol"):
         assert name in board
-    assert "1 games" in board
+    assert "1 game" in board
     winners = {record.seats[w].name for w in result["winners"]}
     assert winners
     # No private hand ever appeared in the group.

@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 from dataclasses import dataclass
 
+from bot import i18n
 from bot.core.record import Record
 from engine import Commit, Draw, GameState, Knock, Pass, player_view
 from engine.ai import choose_action
@@ -18,7 +19,7 @@ class Person:
     user: object  # FakeUser
     store: object = None
     game_id: int = 0
-
+    lang: str = "en"  # the language the bot speaks to this person in private
     @property
     def id(self) -> int:
         return self.user.id
@@ -97,7 +98,9 @@ class Person:
         def my_turn_shown() -> bool:
             # The private message is edited after the turn passes: wait for fresh buttons.
             message = self.private_message()
-            if message is None or not (message.caption or "").startswith("Your turn"):
+            with i18n.using(self.lang):
+                yours = i18n._("Your turn")
+            if message is None or not (message.caption or "").startswith(yours):
                 return False
             return self.tg.buttons(message)[-1][0][1].split(":")[1] == str(state.version)
 
@@ -110,16 +113,18 @@ class Person:
             placed = [c.free() for g in action.arrangement for c in g if c.ident in hand_ids]
             for card in placed:
                 await self.select(card)
-            await self.press(self.private_message(), lambda t, _d: "Auto-place" in t, "auto")
-            finish = "Knock" if isinstance(action, Knock) else "Done"
-            await self.press(self.private_message(), lambda t, _d, f=finish: f in t, finish)
+            # buttons by what they do (their callback data): the same in every language
+            await self.press(self.private_message(), lambda _t, d: d.endswith(":auto"), "auto")
+            finish = "knock" if isinstance(action, Knock) else "done"
+            await self.press(self.private_message(), lambda _t, d, f=finish: d.endswith(":" + f),
+                             finish)
             message = self.private_message()
             if message is not None and self.button(message, lambda _t, d: ":jk:" in d):
                 await self.press(message, lambda _t, d: ":jk:" in d, "joker choice")
             return
         if isinstance(action, Knock):
-            await self.press(message, lambda t, _d: "Knock" in t, "knock")
+            await self.press(message, lambda _t, d: d.endswith(":knock"), "knock")
             return
-        label = "Draw" if isinstance(action, Draw) else "Pass" if isinstance(action, Pass) else None
+        label = "draw" if isinstance(action, Draw) else "pass" if isinstance(action, Pass) else None
         assert label, f"unexpected action {action}"
-        await self.press(message, lambda t, _d, lb=label: t == lb, label)
+        await self.press(message, lambda _t, d, lb=label: d.endswith(":" + lb), label)

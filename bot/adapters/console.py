@@ -27,6 +27,7 @@ from bot.core.service import Actor, GameService
 from bot.core.views import Button, Outcome, Screen
 from bot.games.rummy import screens
 from bot.games.rummy.typed import TypedError, cards_arg
+from bot.i18n import N_, _, set_locale, t, using
 from engine.cards import Card
 
 log = logging.getLogger(__name__)
@@ -37,7 +38,7 @@ USER = "you"  # the person at the keyboard (user id and private chat id)
 STORE_FILE = "terminal.db"
 STALL_SECONDS = 120.0  # computer seats that make no move for this long have failed
 
-HELP = """Commands (cards like 7H 10S QD, * for a joker; or hand numbers like 1 4 5):
+HELP = N_("""Commands (cards like 7H 10S QD, * for a joker; or hand numbers like 1 4 5):
   lay 7H 8H 9H     put cards from your hand into a new group
   add B 10H        put cards into group B
   take B QS        take a card out of group B (it must be placed again before done)
@@ -50,7 +51,7 @@ HELP = """Commands (cards like 7H 10S QD, * for a joker; or hand numbers like 1 
                    tap to select, then New group / Add to / Auto-place)
   table · rules · leaderboard · stats · help · quit (the game is saved)
 Build-to-Ten (rummy play --game build-to-ten): press a card's number, then its target's; or
-  play 7h 2 · play stock new · play d1 3 · joker shift 2 · discard 9c 1 · pass · hint"""
+  play 7h 2 · play stock new · play d1 3 · joker shift 2 · discard 9c 1 · pass · hint""")
 
 
 @dataclass
@@ -68,7 +69,7 @@ def parse_seats(text: str) -> tuple[list[str], bool]:
     levels: list[str] = []
     you = []
     for i, item in enumerate(text.split(",")):
-        kind, _, level = item.strip().partition(":")
+        kind, _sep, level = item.strip().partition(":")
         if kind.lower() in ("you", "me", "human"):
             you.append(i)
         elif kind.lower() in ("cpu", "computer", "ai", "bot"):
@@ -104,13 +105,15 @@ class ConsoleGame:
         read: Callable[[str], str] = input,
         write: Callable[[str], None] = print,
         pictures: Path | None = None,
+        lang: str = "",
     ) -> None:
         self.service = service
         self.read = read
         self.write = write
         self.pictures = pictures
-        self.group = Actor(PLATFORM, GROUP_CHAT, USER, name)
-        self.me = Actor(PLATFORM, USER, USER, name, private=True)
+        # The terminal is one person: the "group" and the private chat speak their language.
+        self.group = Actor(PLATFORM, GROUP_CHAT, USER, name, lang=lang)
+        self.me = Actor(PLATFORM, USER, USER, name, private=True, lang=lang)
         self.game_id: int | None = None
         self.shown_revision = 0  # newest commit delivered (screens never go back)
         self.next_up = ""  # who moves next, as of that commit: "person", "computer" or ""
@@ -137,17 +140,19 @@ class ConsoleGame:
             else:
                 self.game_id = out.game_id
                 rules = out.group.detail.partition("\n")[0]  # the table's first line
-                self.write(f"Rummy Table — resuming your unfinished game: {rules}")
-                self.write("(--new starts a fresh game.) Type 'help' for commands.")
+                self.write(t("Rummy Table — resuming your unfinished game: {rules}", rules=rules))
+                self.write(_("(--new starts a fresh game.) Type 'help' for commands."))
                 out.reply = None
                 await self.deliver(out)  # the last log lines, for context
                 return True
+        set_locale(self.me.lang)
         game, variant = self.service.game_named(setup.rulebook)  # rummy, build-to-ten …
         settings = game.settings(variant, setup.options)  # ValueError names what's wrong
-        self.write(f"Rummy Table — {'; '.join((settings.title, *settings.describe()))}")
-        self.write("Type 'help' for commands.")
+        described = " · ".join((settings.title, *settings.describe()))  # in the reader's words
+        self.write(t("Rummy Table — {rules}", rules=described))
+        self.write(_("Type 'help' for commands."))
         if not setup.you_first:
-            self.write("(In the terminal you sit first, as the host of the table.)")
+            self.write(_("(In the terminal you sit first, as the host of the table.)"))
         out = await self.service.command(self.group, "newgame", setup.rulebook)
         if out.alert or out.game_id is None:
             self.write(f"✗ {out.reply}")
@@ -163,8 +168,10 @@ class ConsoleGame:
                 return False
             version = out.group.version if out.group is not None else version
         if out.group is not None:
-            seats = next(x for x in out.group.text.splitlines() if x.startswith("Seats:"))
-            self.write(seats)
+            with using(self.me.lang):
+                label = _prefix("Seats: {names}")
+            seats = [x for x in out.group.text.splitlines() if x.startswith(label)]
+            self.write("\n".join(seats))
         out = await self.service.press(self.group, pack(self.game_id, version, "start"))
         if out.alert:
             self.write(f"✗ {out.reply}")
@@ -179,8 +186,9 @@ class ConsoleGame:
         while True:
             if not await self._settle():
                 return
+            set_locale(self.me.lang)  # the terminal's own lines, in its language
             if self.over:
-                self.write("Thanks for playing! `rummy play` starts a new game.")
+                self.write(_("Thanks for playing! `rummy play` starts a new game."))
                 return
             self._show_view()
             try:
@@ -188,7 +196,7 @@ class ConsoleGame:
             except (EOFError, KeyboardInterrupt):
                 line = "quit"
             if line.lower() in ("quit", "exit", "q"):
-                self.write("Bye — the game is saved; `rummy play` picks it up again.")
+                self.write(_("Bye — the game is saved; `rummy play` picks it up again."))
                 return
             if not line:
                 continue
@@ -196,7 +204,10 @@ class ConsoleGame:
                 await self.handle(line)
             except Exception as error:  # never a traceback at the table: the log has it
                 log.exception("console command failed: %s", line)
-                self.write(f"✗ Something went wrong ({error}). The game is saved; try again.")
+                self.write(
+                    t("✗ Something went wrong ({error}). The game is saved; try again.",
+                      error=str(error))
+                )
 
     @property
     def over(self) -> bool:
@@ -217,7 +228,7 @@ class ConsoleGame:
             if self.shown_revision != seen:
                 seen, waited = self.shown_revision, 0.0
             elif waited >= STALL_SECONDS:
-                self.write("✗ The computer players stopped (see the log). The game is saved.")
+                self.write(_("✗ The computer players stopped (see the log). The game is saved."))
                 return False
         return True
 
@@ -225,13 +236,13 @@ class ConsoleGame:
 
     async def handle(self, line: str) -> None:
         """One typed line -> service calls; prints the core's answer."""
-        verb, _, rest = line.partition(" ")
+        verb, _sep, rest = line.partition(" ")
         verb = verb.lower().lstrip("/")
         rest = rest.strip()
         if verb.isdigit() and not rest:
             await self._press_number(int(verb))
         elif verb in ("help", "h", "?"):
-            self.write(HELP)
+            self.write(_(HELP))
         elif verb == "table":
             self._shown_private = None
         elif verb in ("hand", "cards"):
@@ -248,11 +259,13 @@ class ConsoleGame:
         elif verb in ("rules", "leaderboard", "stats"):
             await self._answer(await self.service.command(self.group, verb, rest))
         else:
-            self.write(f"✗ Unknown command '{verb}'. Type 'help' for the list.")
+            self.write(t("✗ Unknown command '{verb}'. Type 'help' for the list.", verb=verb))
 
     async def _press_number(self, number: int) -> None:
         if not 1 <= number <= len(self.listed):
-            self.write(f"✗ There is no button [{number}]. Type 'help' for the commands.")
+            self.write(
+                t("✗ There is no button [{number}]. Type 'help' for the commands.", number=number)
+            )
             return
         button = self.listed[number - 1]
         owner = self._listed_from.get(button.action)
@@ -264,7 +277,7 @@ class ConsoleGame:
             any(b.action == action for b in screen.cards)  # any card (the buttons: a page)
             or any(b.action == action for r in screen.buttons for b in r)
         ):
-            self.write(f"✗ There is no {action!r} button now.")
+            self.write(t("✗ There is no '{action}' button now.", action=action))
             return
         data = pack(screen.game_id, screen.version, action)
         await self._answer(await self.service.press(self.me, data))
@@ -273,7 +286,7 @@ class ConsoleGame:
         """Auto-place: select exactly these cards, then tap Auto-place (as the buttons do)."""
         screen = self.private
         if screen is None or screen.game_id is None or not screen.cards:
-            self.write("✗ Auto-place works on your turn, with your cards.")
+            self.write(_("✗ Auto-place works on your turn, with your cards."))
             return
         tokens = [b.action[3:] for b in screen.cards]  # s0:/s1: + the card's token
         hand = [Card.from_token(t) for t in tokens]  # numbered as the card buttons are
@@ -286,7 +299,7 @@ class ConsoleGame:
         for card in wanted:
             match = next((c for c in hand if c.face == card.face and c not in chosen), None)
             if match is None:
-                self.write(f"✗ You have no {card.pretty()}")
+                self.write(t("✗ You have no {card}", card=card.pretty()))
                 return
             chosen.append(match)
         game_id, version = screen.game_id, screen.version
@@ -360,6 +373,7 @@ class ConsoleGame:
     def _show_view(self) -> None:
         """Before a prompt: the table and my private message, as far as they changed (a new
         table: all of it; else the new lines of the text, and the buttons if they changed)."""
+        set_locale(self.me.lang)  # the labels this terminal reads the screens by
         screen = self.private
         old = self._shown_private
         if screen is None:
@@ -386,7 +400,9 @@ class ConsoleGame:
         detail = screen.detail
         if self.table is not None and self.table.version > screen.version and self.table.detail:
             detail = self.table.detail.partition("\n")[2]
-        return "\n".join(x for x in detail.splitlines() if not x.startswith("Hand: "))
+        with using(self.me.lang):
+            hand = _prefix("Hand: {cards}")
+        return "\n".join(x for x in detail.splitlines() if not x.startswith(hand))
 
     def _buttons_text(self, screen: Screen) -> str:
         """The private message's buttons (and the table's, but My cards) with numbers. The
@@ -398,7 +414,8 @@ class ConsoleGame:
         lines = []
         for owner, row in rows:
             cards = all(_is_card(b) for b in row)
-            parts = ["Hand:" if cards and not lines else "     " if cards else ""]
+            hand = _prefix("Hand: {cards}").rstrip()
+            parts = [hand if cards and not lines else " " * len(hand) if cards else ""]
             for b in row:
                 if b.action == "noop":
                     parts.append(b.label)
@@ -431,14 +448,20 @@ def _hand_buttons(screen: Screen) -> list[list[Button]]:
     return rows
 
 
+def _prefix(msgid: str) -> str:
+    """A screen line's label before its value ("Hand: "), in the current language."""
+    return _(msgid).partition("{")[0]
+
+
 def _private_text(screen: Screen) -> str:
     """The private message's text but what the terminal shows otherwise: the working copy (the
     table block marks it) and, on my turn, the hand (the numbered card buttons are the hand)."""
-    skip = ["Working copy: "]
+    hand = _prefix("Hand: {cards}")
+    skip = [_prefix("Working copy: {groups}")]
     if screen.cards:
-        skip.append("Hand: ")
+        skip.append(hand)
     lines = [
-        x for x in screen.text.splitlines() if not x.startswith(tuple(skip)) and x != "Hand: "
+        x for x in screen.text.splitlines() if not x.startswith(tuple(skip)) and x != hand
     ]
     return "\n".join(dict.fromkeys(lines))  # the hint can be both the hint line and the notice
 
@@ -453,6 +476,7 @@ async def play(
     read: Callable[[str], str] = input,
     write: Callable[[str], None] = print,
     pictures: Path | None = None,
+    lang: str = "",
 ) -> None:
     """Open the store as `rummy run` does, serve the console platform, play one game."""
     from bot.store import Store
@@ -470,7 +494,9 @@ async def play(
     service.fair_use = FairUse(
         user_rate=unlimited, user_burst=unlimited, chat_rate=unlimited, chat_burst=unlimited
     )
-    console = ConsoleGame(service, name=name, read=read, write=write, pictures=pictures)
+    console = ConsoleGame(
+        service, name=name, read=read, write=write, pictures=pictures, lang=lang
+    )
     try:
         await service.start()  # resumes a saved game's computer turns
         if await console.open(setup, new=new):

@@ -23,12 +23,14 @@ import yarl
 from discord import app_commands
 from discord.gateway import DiscordWebSocket
 
+from bot.core import narrate
 from bot.core.buttons import LESSON_PREFIX
 from bot.core.lessons import LessonService, pack_lesson
 from bot.core.names import clean_name
 from bot.core.per_game import LimitedDict
-from bot.core.service import NOT_OURS, Actor, GameService, pack
+from bot.core.service import Actor, GameService, pack
 from bot.core.views import Button, Outcome, Screen
+from bot.i18n import _, current, every, set_locale, t, using
 
 from .budgets import Bucket
 from .delivery import (
@@ -44,7 +46,7 @@ from .delivery import (
     Step,
     Unreachable,
 )
-from .discord_commands import add_commands
+from .discord_commands import CatalogTranslator, add_commands
 from .discord_layout import render
 from .discord_ui import GameButton, GameSelect, build_view, claims
 
@@ -60,7 +62,7 @@ TYPED = ("lay", "add", "take", "move", "split", "done", "reset", "draw", "pass",
          "giveup", "hint")
 # Typed in a DM, for the DM's own game too (slash commands synced to one server only are not
 # offered in DMs): the word typed -> the core's verb.
-TYPED_GAME = {"leave": "leave", "end": "endgame", "endgame": "endgame"}
+TYPED_GAME = {"leave": "leave", "end": "endgame", "endgame": "endgame", "language": "language"}
 
 
 def configure_endpoints(api_base: str | None, gateway_url: str | None) -> None:
@@ -114,6 +116,7 @@ class RummyClient(discord.Client):
     async def setup_hook(self) -> None:
         # Registered on every start, so components sent by an earlier process still work.
         self.add_dynamic_items(GameButton, GameSelect)
+        await self.tree.set_translator(CatalogTranslator())  # descriptions per member locale
         await self.adapter.sync_commands()
 
     async def on_message(self, message: discord.Message) -> None:
@@ -225,7 +228,7 @@ class DiscordAdapter:
 
     @staticmethod
     async def _apologize(interaction: discord.Interaction) -> None:
-        text = "Sorry, something went wrong there. The game is saved — please try again."
+        text = narrate.SORRY
         with contextlib.suppress(discord.HTTPException):
             if interaction.response.is_done():
                 await interaction.followup.send(text, ephemeral=True)
@@ -235,8 +238,12 @@ class DiscordAdapter:
     @staticmethod
     def actor(interaction: discord.Interaction) -> Actor:
         user = interaction.user
+        # The member's client language (Discord has no Hebrew: /rummy language chooses it).
+        lang = str(getattr(interaction.locale, "value", "") or "")
+        set_locale(lang)  # until the service knows better (a /language choice, a seat)
         return Actor(PLATFORM, str(interaction.channel_id or 0), str(user.id),
-                     clean_name(user.display_name), private=interaction.guild_id is None)
+                     clean_name(user.display_name), private=interaction.guild_id is None,
+                     lang=lang)
 
     @staticmethod
     async def _defer(interaction: discord.Interaction, **kwargs: Any) -> bool:
@@ -260,7 +267,7 @@ class DiscordAdapter:
                 ctx.alive = await self._defer(interaction, ephemeral=not public, thinking=True)
                 actor = self.actor(interaction)
                 if actor.private and verb in CHANNEL_ONLY:
-                    outcome = Outcome(reply="Use this in the server channel where you play.")
+                    outcome = Outcome(reply=_("Use this in the server channel where you play."))
                 elif about is not None:
                     slow = self.service.fair_use.check(actor.platform, actor.user, actor.chat_id)
                     outcome = (Outcome(reply=slow, alert=True) if slow else
@@ -269,8 +276,8 @@ class DiscordAdapter:
                     outcome = await self.service.command(actor, verb, args)
                 if verb == "join" and not outcome.alert and outcome.game_id is not None:
                     await self._check_dms(outcome, actor)
-                if verb == "hint" and outcome.reply == "OK":
-                    outcome.reply = "💡 The hint is on your cards."
+                if verb == "hint" and outcome.reply in every("OK"):
+                    outcome.reply = _("💡 The hint is on your cards.")
                 await self._answer(ctx, outcome)
             except Exception:
                 log.exception("/%s failed", verb)
@@ -299,7 +306,7 @@ class DiscordAdapter:
         user = interaction.user
         channel = await self._dm(str(user.id))
         return Actor(PLATFORM, str(channel.id), str(user.id), clean_name(user.display_name),
-                     private=True)
+                     private=True, lang=str(getattr(interaction.locale, "value", "") or ""))
 
     async def _lesson_press(self, interaction: discord.Interaction, data: str) -> Outcome:
         actor = await self._learner(interaction)
@@ -336,9 +343,9 @@ class DiscordAdapter:
         async with self._working():
             with contextlib.suppress(discord.HTTPException):
                 if interaction.response.is_done():
-                    await interaction.followup.send(NOT_OURS, ephemeral=True)
+                    await interaction.followup.send(narrate.NOT_OURS, ephemeral=True)
                 else:
-                    await interaction.response.send_message(NOT_OURS, ephemeral=True)
+                    await interaction.response.send_message(narrate.NOT_OURS, ephemeral=True)
 
     async def on_press(self, interaction: discord.Interaction, data: str) -> None:
         async with self._working():
@@ -415,9 +422,11 @@ class DiscordAdapter:
                     await self.deliver(_lesson_outcome(outcome))
                     return
                 if verb not in TYPED and verb not in TYPED_GAME.values():
-                    await message.channel.send("Use the buttons on your cards, or type a move: "
-                                               "`lay 7H 8H 9H` · `add B 10H` · `move B:QS A` · "
-                                               "`split B 4` · `take B QS` · `done` · `draw`.")
+                    await message.channel.send(_(
+                        "Use the buttons on your cards, or type a move: `lay 7H 8H 9H` · "
+                        "`add B 10H` · `move B:QS A` · `split B 4` · `take B QS` · `done` · "
+                        "`draw`."
+                    ))
                     return
                 actor = Actor(PLATFORM, str(message.channel.id), str(message.author.id),
                               clean_name(message.author.display_name), private=True)
@@ -473,16 +482,20 @@ class DiscordAdapter:
             return
         try:
             channel = await self._dm(actor.user)
-            await channel.send(f"You're seated at Rummy Table in <#{outcome.chat_id}>. "
-                               "Your cards will come here when the game starts.")
+            await channel.send(_(
+                "You're seated at Rummy Table in {channel}. Your cards will come here when "
+                "the game starts."
+            ).format(channel=f"<#{outcome.chat_id}>"))
             closed = False
         except discord.Forbidden as error:
             if error.code != CLOSED_DMS:
                 log.warning("cannot DM %s: %s", actor.user, error)
                 return
             closed = True
-            outcome.reply = ("You joined. Your DMs are closed, so I'll show your cards here, "
-                             "only to you: press Show my hand (or My cards) once the game starts.")
+            outcome.reply = _(
+                "You joined. Your DMs are closed, so I'll show your cards here, only to you: "
+                "press Show my hand (or My cards) once the game starts."
+            )
         await self.delivery.remember(outcome.game_id, {f"dmclosed:{actor.user}": closed},
                                      outcome.refs)
 
@@ -520,9 +533,11 @@ class DiscordAdapter:
             return
         refs.set(f"advised:{user}", True)
         name = outcome.names.get(user, "Player")
-        screen = Screen(f"{name}, your DMs are closed — use Show my hand (only you will see "
-                        "your cards).", [[Button("🂠 Show my hand", "cards")]],
-                        game_id=outcome.game_id, version=0)
+        with using(outcome.group.lang if outcome.group is not None else current()):  # channel
+            text = t("{name}, your DMs are closed — use Show my hand (only you will see "
+                     "your cards).", name=name)
+            screen = Screen(text, [[Button(_("🂠 Show my hand"), "cards")]],
+                            game_id=outcome.game_id, version=0)
         await channel.send(render(screen.text), view=build_view(screen))
 
     async def _show_private(self, run: Run, step: Step) -> None:

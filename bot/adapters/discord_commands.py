@@ -10,11 +10,12 @@ import discord
 from discord import app_commands
 
 from bot.core.names import clean_name
+from bot.i18n import N_, _, using
 
 if TYPE_CHECKING:
     from .discord import DiscordAdapter
 
-HELP = """🃏 **Rummy Table** — rearrangement rummy in this channel.
+HELP = N_("""🃏 **Rummy Table** — rearrangement rummy in this channel.
 `/rummy new [rulebook]` open a game here · `/rummy join` / `/rummy leave` take or give up a seat
 `/rummy hand` show my cards again · `/rummy hint` a card I can play · `/rummy rules [rulebook]`
 `/rummy end` the host ends the game · `/leaderboard [rulebook]` · `/stats [member]`
@@ -23,76 +24,121 @@ Your cards come by DM: pick cards in the menu, then New group / Add to / Take fr
 and Done. You can also type moves there: `lay 7H 8H 9H` · `add B 10H` · `move B:QS A` ·
 `split B 4` · `take B QS` · `done` · `reset` · `draw` · `pass`.
 DMs closed? Press **Show my hand** / **My cards** and your cards show here, only to you.
+`/rummy language` the language I speak (English, Hebrew, Russian)
 Also here: **Build-to-Ten** (`/rummy new` → Build-to-Ten, or its lesson): a card, then where it
-goes; typed: `play 7h 2` · `discard 9c 1` · `joker shift 2` · `hint`."""
+goes; typed: `play 7h 2` · `discard 9c 1` · `joker shift 2` · `hint`.""")
+
+
+# Discord's locales we speak (it has no Hebrew: Hebrew readers choose with /rummy language)
+DISCORD_LANGUAGES = {discord.Locale.russian: "ru"}
+TRANSLATED = frozenset({
+    app_commands.TranslationContextLocation.command_description,
+    app_commands.TranslationContextLocation.group_description,
+    app_commands.TranslationContextLocation.parameter_description,
+    app_commands.TranslationContextLocation.choice_name,
+})
+
+
+class CatalogTranslator(app_commands.Translator):
+    """The slash commands' descriptions and choices from our catalogs (discord.py asks at
+    sync time and sends them as description_localizations). Command names stay English: one
+    spelling in help texts and docs."""
+
+    async def translate(
+        self,
+        string: app_commands.locale_str,
+        locale: discord.Locale,
+        context: app_commands.TranslationContextTypes,
+    ) -> str | None:
+        lang = DISCORD_LANGUAGES.get(locale)
+        if lang is None or context.location not in TRANSLATED:
+            return None
+        with using(lang):
+            text = _(string.message)
+        return text if text != string.message else None
 
 
 def add_commands(tree: app_commands.CommandTree, adapter: DiscordAdapter) -> None:
     # every variant of every hosted game (the rummy rulebooks, build-to-ten …): Discord allows 25
-    rulebooks = [
-        app_commands.Choice(name=v.title, value=v.name)
-        for game in adapter.service.games.values() for v in game.variants()
-    ][:25]
-    # the lesson service's lessons are the default game's (the rummy rulebooks)
-    lessons = [app_commands.Choice(name=v.title, value=v.name)
-               for v in adapter.service.default_game.variants()][:25]
-    rummy = app_commands.Group(name="rummy", description="Rearrangement rummy in this channel")
+    # (titles in English: the choices' names are localised by the translator from the catalogs)
+    with using("en"):
+        rulebooks = [
+            app_commands.Choice(name=v.title, value=v.name)
+            for game in adapter.service.games.values() for v in game.variants()
+        ][:25]
+        # the lesson service's lessons are the default game's (the rummy rulebooks)
+        lessons = [app_commands.Choice(name=v.title, value=v.name)
+                   for v in adapter.service.default_game.variants()][:25]
+    rummy = app_commands.Group(name="rummy", description=N_("Rearrangement rummy in this channel"))
 
-    @rummy.command(name="new", description="Open a game in this channel")
-    @app_commands.describe(rulebook="The rules to play (default: Manipulation)")
+    @rummy.command(name="new", description=N_("Open a game in this channel"))
+    @app_commands.describe(rulebook=N_("The rules to play (default: Manipulation)"))
     @app_commands.choices(rulebook=rulebooks)
     async def new(interaction: discord.Interaction, rulebook: str | None = None) -> None:
         await adapter.slash(interaction, "newgame", rulebook or "")
 
-    @rummy.command(name="join", description="Take a seat in this channel's game")
+    @rummy.command(name="join", description=N_("Take a seat in this channel's game"))
     async def join(interaction: discord.Interaction) -> None:
         await adapter.slash(interaction, "join")
 
-    @rummy.command(name="leave", description="Leave the game (a computer takes your seat)")
+    @rummy.command(name="leave", description=N_("Leave the game (a computer takes your seat)"))
     async def leave(interaction: discord.Interaction) -> None:
         await adapter.slash(interaction, "leave")
 
-    @rummy.command(name="hand", description="Show my cards again")
+    @rummy.command(name="hand", description=N_("Show my cards again"))
     async def hand(interaction: discord.Interaction) -> None:
         await adapter.slash(interaction, "hand")
 
-    @rummy.command(name="table", description="Show the table again, with its buttons")
+    @rummy.command(name="table", description=N_("Show the table again, with its buttons"))
     async def table(interaction: discord.Interaction) -> None:
         await adapter.slash(interaction, "table")
 
-    @rummy.command(name="hint", description="Show a card I can play")
+    @rummy.command(name="hint", description=N_("Show a card I can play"))
     async def hint(interaction: discord.Interaction) -> None:
         await adapter.slash(interaction, "hint")
 
-    @rummy.command(name="rules", description="How to play")
-    @app_commands.describe(rulebook="One rulebook's rules")
+    @rummy.command(name="rules", description=N_("How to play"))
+    @app_commands.describe(rulebook=N_("One rulebook's rules"))
     @app_commands.choices(rulebook=rulebooks)
     async def rules(interaction: discord.Interaction, rulebook: str | None = None) -> None:
         await adapter.slash(interaction, "rules", rulebook or "")
 
-    @rummy.command(name="lesson", description="Learn to play, step by step, in your DMs")
-    @app_commands.describe(rulebook="The rules to learn (default: Manipulation)")
+    @rummy.command(name="lesson", description=N_("Learn to play, step by step, in your DMs"))
+    @app_commands.describe(rulebook=N_("The rules to learn (default: Manipulation)"))
     @app_commands.choices(rulebook=lessons)
     async def lesson(interaction: discord.Interaction, rulebook: str | None = None) -> None:
         await adapter.lesson(interaction, rulebook or "")
 
-    @rummy.command(name="end", description="End this channel's game (host only)")
+    @rummy.command(name="end", description=N_("End this channel's game (host only)"))
     async def end(interaction: discord.Interaction) -> None:
         await adapter.slash(interaction, "endgame")
 
-    @rummy.command(name="help", description="The commands and how to play here")
+    @rummy.command(name="help", description=N_("The commands and how to play here"))
     async def help_(interaction: discord.Interaction) -> None:
-        await interaction.response.send_message(HELP, ephemeral=True)
+        with using(adapter.actor(interaction).lang):
+            text = _(HELP)
+        await interaction.response.send_message(text, ephemeral=True)
 
-    @app_commands.command(name="leaderboard", description="Who wins here")
-    @app_commands.describe(rulebook="Only games of this rulebook")
+    @rummy.command(name="language", description=N_("The language I speak to you (in a channel: "
+                                                   "the channel's)"))
+    @app_commands.describe(language=N_("English, Hebrew or Russian"))
+    @app_commands.choices(language=[
+        app_commands.Choice(name="English", value="en"),
+        app_commands.Choice(name="עברית", value="he"),
+        app_commands.Choice(name="Русский", value="ru"),
+    ])
+    async def language(interaction: discord.Interaction, language: str | None = None) -> None:
+        await adapter.slash(interaction, "language", language or "")
+
+    @app_commands.command(name="leaderboard", description=N_("Who wins here"))
+    @app_commands.describe(rulebook=N_("Only games of this rulebook"))
     @app_commands.choices(rulebook=rulebooks)
     async def leaderboard(interaction: discord.Interaction,
                           rulebook: str | None = None) -> None:
         await adapter.slash(interaction, "leaderboard", rulebook or "", public=True)
 
-    @app_commands.command(name="stats", description="A member's results (yours by default)")
-    @app_commands.describe(member="Whose results", rulebook="Only games of this rulebook")
+    @app_commands.command(name="stats", description=N_("A member's results (yours by default)"))
+    @app_commands.describe(member=N_("Whose results"), rulebook=N_("Only games of this rulebook"))
     @app_commands.choices(rulebook=rulebooks)
     async def stats(interaction: discord.Interaction, member: discord.User | None = None,
                     rulebook: str | None = None) -> None:

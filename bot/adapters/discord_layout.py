@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from bot.core.buttons import LESSON_PREFIX
 from bot.core.service import pack
 from bot.core.views import Button, Screen
+from bot.i18n import N_, _, current, using
 
 PREFIX = "rt:"
 MAX_ROWS = 5
@@ -43,9 +44,10 @@ _TICK = "✓"
 PRIMARY, SECONDARY, SUCCESS, DANGER = 1, 2, 3, 4
 _STYLES = {"join": PRIMARY, "start": PRIMARY, "auto": PRIMARY, "new": PRIMARY, "cards": PRIMARY,
            "next": PRIMARY, "done": SUCCESS, "knock": SUCCESS, "giveup": DANGER}
-_PLACEHOLDERS = {"add": "Add the selected cards to group…", "take": "Take from group…",
-                 "tc": "Take which card…", "rb": "Rulebook…", "timer": "Turn timer…",
-                 "cpu": "Computer level…", "jk": "The joker stands for…"}
+_PLACEHOLDERS = {"add": N_("Add the selected cards to group…"), "take": N_("Take from group…"),
+                 "tc": N_("Take which card…"), "rb": N_("Rulebook…"), "timer": N_("Turn timer…"),
+                 "cpu": N_("Computer level…"), "jk": N_("The joker stands for…")}
+CHOOSE = N_("Choose…")
 
 
 @dataclass(frozen=True)
@@ -133,9 +135,10 @@ def _placeholder(block: _Block) -> str:
     if notes:
         return notes[0]
     head = block.key.split(":")[0]
-    if head == "opt":
-        return block.key.split(":", 1)[1].replace("_", " ").capitalize() + "…"
-    return _PLACEHOLDERS.get(head, "Choose…")
+    if head == "opt" and block.buttons:  # "must lay: remind": the option's name, translated
+        name = _strip_tick(block.buttons[0].label)[0].partition(":")[0].strip()
+        return (name[:1].upper() + name[1:] or block.key.split(":", 1)[1]) + "…"
+    return _(_PLACEHOLDERS.get(head, CHOOSE))
 
 
 def _strip_tick(label: str) -> tuple[str, bool]:
@@ -145,9 +148,15 @@ def _strip_tick(label: str) -> tuple[str, bool]:
 
 
 def layout(screen: Screen) -> list[list[Spec]]:
-    """The screen's buttons as at most 5 Discord rows (empty: no components)."""
+    """The screen's buttons as at most 5 Discord rows (empty: no components), the menus'
+    placeholders in the screen's language."""
     if screen.game_id is None or not screen.buttons:
         return []
+    with using(screen.lang or current()):
+        return _layout(screen)
+
+
+def _layout(screen: Screen) -> list[list[Spec]]:
     game, version = screen.game_id, screen.version
     lesson = any(b.action.startswith(LESSON_PREFIX) for row in screen.buttons for b in row)
     buttons = _lesson_rows(screen) if lesson else screen.buttons
@@ -166,7 +175,7 @@ def layout(screen: Screen) -> list[list[Spec]]:
             label, ticked = _strip_tick(b.label)
             options.append(OptionSpec(label[:100], b.action[3:], ticked))
         kind = CARDS_PAGED if paged else CARDS
-        hint = "Select cards (this page)…" if paged else "Select cards…"
+        hint = _("Select cards (this page)…") if paged else _("Select cards…")
         out.append([SelectSpec(cid(kind), hint, tuple(options),
                                0, len(options))])
     blocks = _blocks(others)
@@ -213,7 +222,7 @@ _COMMANDS = [
     (re.compile(r"\ba group\b(?= with /join)"), "a server channel"),
     (re.compile(r"(?<![\w/])/newgame\b"), "/rummy new"),
     (re.compile(r"(?<![\w/])/endgame\b"), "/rummy end"),
-    (re.compile(r"(?<![\w/])/(join|leave|hand|hint|rules)\b"), r"/rummy \1"),
+    (re.compile(r"(?<![\w/])/(join|leave|hand|hint|rules|language)\b"), r"/rummy \1"),
     (re.compile(r"in a group chat: add me to a group and send"), "in a server channel with"),
     (re.compile(r"\bour private chat\b"), "your DMs"),
 ]

@@ -32,27 +32,30 @@ from telegram.ext import (
 
 from bot.adapters.delivery import Chat, Delivery, Gone, Run, Sender, Step, Unreachable
 from bot.adapters.telegram_limiter import ChatRateLimiter
+from bot.core import narrate
 from bot.core.lessons import PREFIX as LESSON_PREFIX
 from bot.core.lessons import VERBS as LESSON_VERBS
 from bot.core.lessons import LessonService
 from bot.core.service import Actor, GameService, pack
 from bot.core.views import Outcome, Screen
+from bot.i18n import LANGUAGES, N_, _, isolate, using
 
 log = logging.getLogger(__name__)
 PLATFORM = "telegram"
-COMMANDS = [
-    ("newgame", "Open a game here: /newgame [rulebook]"),
-    ("join", "Take a seat in this chat's game"),
-    ("leave", "Leave the game (a computer takes your seat)"),
-    ("hand", "Send my cards again"),
-    ("hint", "Show a card I can play"),
-    ("table", "Show the table again (with its buttons)"),
-    ("rules", "The rules: /rules [rulebook]"),
-    ("leaderboard", "Leaderboard: /leaderboard [rulebook]"),
-    ("stats", "My results"),
-    ("endgame", "End this chat's game (host)"),
-    ("lesson", "Learn to play, step by step: /lesson [rulebook]"),
-    ("help", "How to play"),
+COMMANDS = [  # the command menu; descriptions in English, translated per language_code
+    ("newgame", N_("Open a game here: /newgame [rulebook]")),
+    ("join", N_("Take a seat in this chat's game")),
+    ("leave", N_("Leave the game (a computer takes your seat)")),
+    ("hand", N_("Send my cards again")),
+    ("hint", N_("Show a card I can play")),
+    ("table", N_("Show the table again (with its buttons)")),
+    ("rules", N_("The rules: /rules [rulebook]")),
+    ("leaderboard", N_("Leaderboard: /leaderboard [rulebook]")),
+    ("stats", N_("My results")),
+    ("endgame", N_("End this chat's game (host)")),
+    ("lesson", N_("Learn to play, step by step: /lesson [rulebook]")),
+    ("language", N_("My language (in a group: the group's): /language en|he|ru")),
+    ("help", N_("How to play")),
 ]
 
 
@@ -168,6 +171,11 @@ class TelegramAdapter:
             raise ValueError("a webhook needs a secret token (TELEGRAM_WEBHOOK_SECRET)")
         await self.app.initialize()
         await self.app.bot.set_my_commands([BotCommand(c, d) for c, d in COMMANDS])
+        for lang in LANGUAGES[1:]:  # Telegram shows a person the list for their language_code
+            with using(lang):
+                await self.app.bot.set_my_commands(
+                    [BotCommand(c, _(d)) for c, d in COMMANDS], language_code=lang
+                )
         await self.app.start()
         if not self.app.updater:
             return
@@ -213,6 +221,7 @@ class TelegramAdapter:
             str(user.id if user else 0),
             name,
             private=chat.type == "private",
+            lang=(user.language_code or "") if user else "",
         )
 
     async def on_command(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -251,7 +260,7 @@ class TelegramAdapter:
             await self._lesson_reply(actor, await self.lessons.command(actor, verb, rest))
             return
         if verb.lower() not in self.service.typed_verbs:
-            await self._send_text(int(actor.chat_id), "Type /help for the commands.")
+            await self._send_text(int(actor.chat_id), _("Type /help for the commands."))
             return
         outcome = await self.service.command(actor, verb, rest)
         if outcome.reply and outcome.alert:
@@ -278,11 +287,9 @@ class TelegramAdapter:
     async def on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         log.error("update failed", exc_info=context.error)
         if isinstance(update, Update) and update.effective_chat:
-            with contextlib.suppress(TelegramError):
-                await context.bot.send_message(
-                    update.effective_chat.id,
-                    "Sorry, something went wrong there. The game is saved — please try again.",
-                )
+            user = update.effective_user
+            with contextlib.suppress(TelegramError), using(user.language_code if user else None):
+                await context.bot.send_message(update.effective_chat.id, narrate.SORRY)
 
     async def _lesson_reply(self, actor: Actor, outcome: Outcome) -> None:
         """A lesson answers in its screen; a text only for an error or when there is none."""
@@ -301,9 +308,11 @@ class TelegramAdapter:
 
     async def _deep_link_advice(self, chat_id: str, name: str, game_id: int | None) -> None:
         link = f"https://t.me/{self.username}?start=join-{game_id or 0}"
-        await self._send_text(
-            int(chat_id), f"{name}, open a private chat with me so I can send your cards: {link}"
+        # the name isolated, the link bare: an isolate mark would end up inside the URL
+        text = _("{name}, open a private chat with me so I can send your cards: {link}").format(
+            name=isolate(name), link=link
         )
+        await self._send_text(int(chat_id), text)
 
     # -- outgoing -----------------------------------------------------------------------
 

@@ -1,9 +1,12 @@
 """Typed and slash commands: /help, /rules, /newgame, /join, /leave, /endgame, /table,
-/leaderboard, /stats, and a game's typed moves (handed to the game)."""
+/leaderboard, /stats, /language, and a game's typed moves (handed to the game)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
+
+from bot import i18n
+from bot.i18n import fill, using
 
 from . import narrate
 from .buttons import Press, pack
@@ -26,6 +29,10 @@ class Commands:
     async def run(self, actor: Actor, verb: str, args: str) -> Outcome:
         svc = self.service
         game = svc.default_game
+        if verb not in svc.typed_verbs:  # a move answers in the seat's language (the record's)
+            await svc.speak_to(actor)
+        if verb in ("language", "lang"):
+            return await self.language(actor, args)
         if verb == "help" and args:  # /help build-to-ten: that game's help
             return Outcome(reply=svc.game_named(args)[0].help_text(), alert=False)
         if verb in ("help", "start") and not (verb == "start" and args):
@@ -73,17 +80,21 @@ class Commands:
             return await self.unit.mutate(
                 row.id, lambda r, rec: self.typed(rec, r, actor, verb, args)
             )
-        raise Refusal(narrate.UNKNOWN_VERB.format(verb=verb), alert=False)
+        raise Refusal(fill(narrate.UNKNOWN_VERB, verb=verb), alert=False)
 
     def other_games(self) -> str:
         """/help's last line: the other games this bot hosts, and how to open one."""
         others = list(self.service.games.values())[1:]
         if not others:
             return ""
-        names = " · ".join(f"/newgame {g.name} ({g.title})" for g in others)
+        # each game by its first variant's title: in the reader's language
+        names = " · ".join(f"/newgame {g.name} ({g.variants()[0].title})" for g in others)
         return "\n" + narrate.OTHER_GAMES.format(games=names)
 
     def typed(self, record: Record, row: Any, actor: Actor, verb: str, args: str) -> Outcome:
+        seat = record.seat_of(actor.user)
+        if seat is not None:
+            i18n.set_locale(record.lang_of(seat))
         if record.state is None:
             raise Refusal(narrate.NOT_STARTED)
         seat = record.seat_of(actor.user)
@@ -153,11 +164,12 @@ class Commands:
             game = self.unit.game_of(record)
             info = record.seats[seat]
             info.computer, info.was_human = game.default_level, True
-            record.add_log(narrate.LEFT_FOR_COMPUTER.format(name=info.name))
+            with using(record.lang):
+                record.add_log(fill(narrate.LEFT_FOR_COMPUTER, name=info.name))
             out = game.screens(self.unit.table(row, record))
             out.reply, out.alert = narrate.YOU_LEFT, False
             if not record.humans():
-                out.group = close(self.unit, row, record, narrate.NOBODY_LEFT)
+                out.group = close(self.unit, row, record, "NOBODY_LEFT")
             out.private_notes[actor.user] = narrate.YOU_LEFT_NOTE
             return out
 
@@ -167,15 +179,82 @@ class Commands:
         def change(row: Any, record: Record) -> Outcome:
             if actor.user != record.host:
                 raise Refusal(narrate.HOST_ENDS_ONLY)
-            record.add_log(narrate.HOST_ENDED_LOG)
+            with using(record.lang):
+                record.add_log(narrate.HOST_ENDED_LOG)
             out = Outcome(reply=narrate.GAME_ENDED, alert=False)
-            why = narrate.HOST_ENDED if record.state else narrate.HOST_CLOSED
+            why = "HOST_ENDED" if record.state else "HOST_CLOSED"
             out.group = close(self.unit, row, record, why)
             return out
 
         out = await self.unit.mutate(game_id, change, status="ended")
         self.service.scheduler.forget(game_id)
         return out
+
+    async def language(self, actor: Actor, args: str) -> Outcome:
+        """/language [en|he|ru]: a person's language in private (stored with the player, and
+        their seats' screens follow), the group's in a group (the game's table follows)."""
+        store = self.service.store
+        lang = i18n.supported(args.split()[0]) if args.strip() else None
+        if lang is None:
+            current = i18n.language_name(i18n.current())
+            if not actor.private:
+                chosen = await store.chat_language(actor.platform, actor.chat_id)
+                row = await store.active_game(actor.platform, actor.chat_id)
+                group = chosen or (row.record.get("lang") if row else None) or i18n.current()
+                current = i18n.language_name(group)
+            return Outcome(reply=fill(narrate.LANGUAGE_NOW, name=current), alert=False)
+        if actor.private:
+            await store.set_language(actor.platform, actor.user, actor.name, lang)
+            i18n.set_locale(lang)
+            out = Outcome()
+            player_id = await store.player(actor.platform, actor.user, actor.name)
+            for row in await store.games_for_player(player_id):
+                if row.status in ("lobby", "playing"):
+                    changed = await self.unit.mutate(
+                        row.id, lambda r, rec: self._seat_language(r, rec, actor.user, lang)
+                    )
+                    # One outcome goes out (a person is rarely in two games at once: the
+                    # other's screens follow at its next change).
+                    if changed.private and not out.private:
+                        out = changed
+            out.reply, out.alert = narrate.LANGUAGE_SET, False
+            return out
+        row = await store.active_game(actor.platform, actor.chat_id)
+        if row is not None and row.record.get("host") not in ("", actor.user):
+            raise Refusal(narrate.LANGUAGE_HOST)  # mid-game, the host decides
+        await store.set_chat_language(actor.platform, actor.chat_id, lang)
+        with using(lang):
+            reply = narrate.LANGUAGE_GROUP
+        if row is None:
+            return Outcome(reply=reply, alert=False)
+        out = await self.unit.mutate(row.id, lambda r, rec: self._group_language(r, rec, lang))
+        out.reply, out.alert = reply, False
+        return out
+
+    def _seat_language(self, row: Any, record: Record, user: str, lang: str) -> Outcome:
+        seat = record.seat_of(user)
+        if seat is None:
+            return Outcome()
+        record.seats[seat].lang = lang
+        if record.state is None:
+            return Outcome()
+        game = self.unit.game_of(record)
+        return Outcome(private={user: game.private_screen(self.unit.table(row, record), seat)})
+
+    def _group_language(self, row: Any, record: Record, lang: str) -> Outcome:
+        record.lang = lang
+        if record.state is None:  # posted anew: the newest message, in the new language
+            return Outcome(group=self.service.lobby.screen(row.id, record), group_new=True)
+        game = self.unit.game_of(record)
+        return Outcome(group=game.table_screen(self.unit.table(row, record)), group_new=True)
+
+    def _title(self, variant: str) -> str:
+        """A variant's title in the reader's language (an unknown one as it was saved)."""
+        game, words = self.service.game_named(variant)  # a rummy rulebook, buildten …
+        try:
+            return game.settings(words, {}).title
+        except ValueError:
+            return variant.title()
 
     async def leaderboard(self, actor: Actor, variant: str | None) -> str:
         if variant:
@@ -186,16 +265,16 @@ class Commands:
                 return str(error)
         chat = None if actor.private else actor.chat_id
         rows = await self.service.store.leaderboard(actor.platform, chat, variant)
-        title = narrate.BOARD_TITLE.format(
+        title = fill(narrate.BOARD_TITLE,
             scope=narrate.BOARD_OVERALL if chat is None else narrate.BOARD_CHAT,
-            variant=variant.title() if variant else narrate.BOARD_ALL,
+            variant=self._title(variant) if variant else narrate.BOARD_ALL,
         )
         if not rows:
             return title + "\n" + narrate.BOARD_EMPTY
         lines = [title]
         for i, r in enumerate(rows, 1):
             lines.append(
-                narrate.BOARD_LINE.format(
+                narrate.board_line(
                     rank=i, name=r.name, rating=r.rating, games=r.games, wins=r.wins,
                     rate=r.win_rate, points=r.avg_points,
                 )
@@ -208,14 +287,14 @@ class Commands:
         if stats is None:
             return narrate.STATS_NONE
         lines = [
-            narrate.STATS_LINE.format(
+            narrate.stats_line(
                 name=stats.name, rating=stats.rating, games=stats.games, wins=stats.wins,
                 rate=stats.win_rate, points=stats.avg_points,
             )
         ]
         for when, rb, points, won in stats.history[:5]:
             lines.append(
-                narrate.STATS_GAME.format(when=when, variant=rb, points=points,
+                fill(narrate.STATS_GAME, when=when, variant=self._title(rb), points=points,
                                           won=" 🏆" if won else "")
             )
         return "\n".join(lines)

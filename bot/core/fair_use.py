@@ -12,7 +12,9 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 
-SLOW_DOWN = "Slow down a little — try again in a moment."
+from bot.i18n import N_, _
+
+SLOW_DOWN = N_("Slow down a little — try again in a moment.")  # English; said translated
 
 
 @dataclass
@@ -60,7 +62,7 @@ class FairUse:
     def check(self, platform: str, user: str, chat: str) -> str | None:
         """None if this press may go ahead, else the sentence to answer with."""
         if not self.users.take(f"{platform}:{user}"):
-            return SLOW_DOWN
+            return _(SLOW_DOWN)
         if not self.chats.take(f"{platform}:{chat}"):
-            return SLOW_DOWN
+            return _(SLOW_DOWN)
         return None

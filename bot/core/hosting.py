@@ -54,11 +54,16 @@ class Settings:
     variant: str
     title: str
     options: Mapping[str, Any]
+    # key -> "must lay: remind", in the language the settings were made in (the game's words)
+    labels: Mapping[str, str] = field(default_factory=dict)
+
+    def label(self, key: str) -> str:
+        if key in self.labels:
+            return self.labels[key]
+        return f"{key.replace('_', ' ')}: {str(self.options[key]).replace('_', ' ')}"
 
     def describe(self) -> tuple[str, ...]:
-        return tuple(
-            f"{k.replace('_', ' ')}: {str(v).replace('_', ' ')}" for k, v in self.options.items()
-        )
+        return tuple(self.label(k) for k in self.options)
 
 
 @dataclass(frozen=True)

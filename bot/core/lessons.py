@@ -21,6 +21,7 @@ adapter sends `Button.action` as it is and routes presses starting with `L:` to
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import logging
 from collections.abc import Awaitable, Callable
@@ -29,6 +30,7 @@ from typing import Any
 
 from bot.games.rummy.screens import groups_text, private_picture
 from bot.games.rummy.typed import TypedError, parse_typed
+from bot.i18n import using
 from bot.store import GameExists, StaleGame
 from engine import (
     Action,
@@ -201,6 +203,19 @@ SIMPLE: dict[str, type[Action]] = {
 UI_ONLY = ("s0", "s1", "noop", "cancel", "addm", "takem", "splm", "take", "spl", "more")
 
 
+def _in_english(method: Callable[..., Awaitable[Outcome]]) -> Callable[..., Awaitable[Outcome]]:
+    """A lesson speaks English until its content (lessons/content) is translated: the whole
+    screen in one language rather than Hebrew buttons around English instructions. The real
+    game a finished lesson hands over to speaks the learner's language again."""
+
+    @functools.wraps(method)
+    async def english(*args: Any, **kwargs: Any) -> Outcome:
+        with using("en"):
+            return await method(*args, **kwargs)
+
+    return english
+
+
 class LessonService:
     """Lessons for the chat adapters: start, button presses, typed moves; all state in the store."""
 
@@ -211,6 +226,7 @@ class LessonService:
 
     # -- entry points ---------------------------------------------------------------------
 
+    @_in_english
     async def start(
         self, actor: Any, rulebook: str | None = None, *, progress: LessonState | None = None
     ) -> Outcome:
@@ -245,6 +261,7 @@ class LessonService:
             return None
         return _Lesson.load(row.record).progress
 
+    @_in_english
     async def press(self, actor: Any, data: str) -> Outcome:
         """A button from a lesson screen (`L:<game id>:<ver>:<action>`)."""
         try:
@@ -270,6 +287,7 @@ class LessonService:
             closed_ok=head in UI_ONLY,
         )
 
+    @_in_english
     async def command(self, actor: Any, verb: str, args: str = "") -> Outcome:
         """Typed: /lesson [rulebook], and in a lesson /lay 5H 6H 7H, /done, /skip, /quit…"""
         try:

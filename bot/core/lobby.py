@@ -7,6 +7,8 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
+from bot import i18n
+from bot.i18n import fill, using
 from render import LobbyView, render_lobby
 
 from . import narrate
@@ -28,7 +30,7 @@ def _rows(buttons: list[Button], width: int) -> list[list[Button]]:
 def seat_names(record: Record) -> list[str]:
     names = []
     for s in record.seats:
-        name = f"🤖 {s.name} ({s.computer})" if s.is_computer else s.name
+        name = f"🤖 {s.name} ({narrate.level(s.computer)})" if s.is_computer else s.name
         if s.user == record.host and not s.is_computer:
             name += narrate.HOST_MARK
         names.append(name)
@@ -36,26 +38,34 @@ def seat_names(record: Record) -> list[str]:
 
 
 def lobby_screen(game: HostedGame, game_id: int, record: Record, menu: str = "") -> Screen:
+    """The lobby as the group reads it (in the group's language)."""
+    with using(record.lang):
+        return _lobby_screen(game, game_id, record, menu)
+
+
+def _lobby_screen(game: HostedGame, game_id: int, record: Record, menu: str) -> Screen:
     settings = game.settings(record.rulebook, record.options)
     options = settings.describe()
     seats = seat_names(record)
-    view = LobbyView(settings.title, options, tuple(seats), game.max_seats)
+    view = LobbyView(
+        settings.title, options, tuple(seats), game.max_seats, narrate.picture_words()
+    )
     timer = (
-        narrate.TIMER_MINUTES.format(minutes=record.turn_seconds // 60)
+        fill(narrate.TIMER_MINUTES, minutes=record.turn_seconds // 60)
         if record.turn_seconds >= 60
-        else narrate.TIMER_SECONDS.format(seconds=record.turn_seconds)
+        else fill(narrate.TIMER_SECONDS, seconds=record.turn_seconds)
     )
     text = "\n".join(
         [
             " · ".join([settings.title, *options, timer]),
-            narrate.SEATS.format(names=", ".join(seats) or narrate.NO_SEATS),
-            narrate.LOBBY_HELP.format(low=game.min_seats, high=game.max_seats),
+            fill(narrate.SEATS, names=", ".join(seats) or narrate.NO_SEATS),
+            fill(narrate.LOBBY_HELP, low=game.min_seats, high=game.max_seats),
         ]
     )
     back = [Button(narrate.BACK, "menu:")]
     if menu == "rulebook":
         choices = [
-            Button(("✓ " if v.name == record.rulebook else "") + v.name.title(), f"rb:{v.name}")
+            Button(("✓ " if v.name == record.rulebook else "") + v.title, f"rb:{v.name}")
             for v in game.variants()
         ]
         buttons = [*_rows(choices, 4), back]
@@ -65,7 +75,7 @@ def lobby_screen(game: HostedGame, game_id: int, record: Record, menu: str = "")
             [
                 Button(
                     ("✓ " if v == settings.options[key] else "")
-                    + f"{key.replace('_', ' ')}: {str(v).replace('_', ' ')}",
+                    + game.settings(record.rulebook, {**settings.options, key: v}).label(key),
                     f"opt:{key}:{v}",
                 )
                 for v in values
@@ -74,14 +84,18 @@ def lobby_screen(game: HostedGame, game_id: int, record: Record, menu: str = "")
         ]
         rows.append(
             [
-                Button(("✓ " if record.turn_seconds == t else "") + f"⏱ {t // 60} min",
-                       f"timer:{t}")
+                Button(
+                    ("✓ " if record.turn_seconds == t else "")
+                    + fill(narrate.TIMER_BUTTON, minutes=t // 60),
+                    f"timer:{t}",
+                )
                 for t in TIMER_CHOICES
             ]
         )
         buttons = [*rows, back]
     elif menu == "computer":
-        buttons = [[Button(f"🤖 {lv}", f"cpu:{lv}") for lv in game.levels], back]
+        levels = [Button(f"🤖 {narrate.level(lv)}", f"cpu:{lv}") for lv in game.levels]
+        buttons = [levels, back]
     else:
         buttons = [
             [
@@ -96,7 +110,10 @@ def lobby_screen(game: HostedGame, game_id: int, record: Record, menu: str = "")
             ],
         ]
     key = hashlib.blake2b(repr(("lobby", view)).encode(), digest_size=10).hexdigest()
-    return Screen(text, buttons, key, lambda: render_lobby(view), game_id, record.lobby_version)
+    return Screen(
+        text, buttons, key, lambda: render_lobby(view), game_id, record.lobby_version,
+        lang=i18n.current(),
+    )
 
 
 class Lobby:
@@ -124,13 +141,13 @@ class Lobby:
             )
         menu = ""
         reply = None
-        full = narrate.FULL.format(seats=game.max_seats)
+        full = narrate.full(game.max_seats)
         if verb == "join":
             if record.seat_of(user) is not None:
                 raise Refusal(narrate.ALREADY_SEATED, alert=False)
             if len(record.seats) >= game.max_seats:
                 raise Refusal(full)
-            record.seats.append(SeatInfo(name, user, player_id))
+            record.seats.append(SeatInfo(name, user, player_id, lang=i18n.current()))
             reply = narrate.JOINED
         elif verb == "leave":
             seat = record.seat_of(user)
@@ -152,16 +169,16 @@ class Lobby:
             if len(record.seats) >= game.max_seats:
                 raise Refusal(full)
             number = sum(1 for s in record.seats if s.is_computer) + 1
-            record.seats.append(
-                SeatInfo(narrate.COMPUTER_NAME.format(number=number), None, None, level)
-            )
+            with using(record.lang):  # a name everybody reads: the group's language
+                name = fill(narrate.COMPUTER_NAME, number=number)
+            record.seats.append(SeatInfo(name, None, None, level))
         elif verb == "rb":
             try:
                 settings = game.settings(press.str(), {})
             except ValueError as error:
                 raise Refusal(str(error)) from None
             record.rulebook, record.options = settings.variant, dict(settings.options)
-            reply = narrate.VARIANT_SET.format(title=settings.title)
+            reply = fill(narrate.VARIANT_SET, title=settings.title)
         elif verb == "opt":
             key, value = press.str(0), press.str(1)
             try:
@@ -181,7 +198,7 @@ class Lobby:
     def start(self, row: Any, record: Record) -> Outcome:
         game = self.unit.game_of(record)
         if len(record.seats) < game.min_seats:
-            raise Refusal(narrate.TOO_FEW.format(seats=game.min_seats))
+            raise Refusal(narrate.too_few(game.min_seats))
         if not record.humans():
             raise Refusal(narrate.NO_PERSON)
         return game.start(self.unit.table(row, record))

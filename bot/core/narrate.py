@@ -1,94 +1,198 @@
 """The platform's sentences: every word the core itself says to a person (lobby, seats,
 commands, timers, refusals). A game's own sentences live with the game (bot/games/*/narrate.py).
-One place, so the languages issue translates here and nowhere else."""
+Every msgid is English; `narrate.NAME` gives it in the current language (bot.i18n)."""
 
 from __future__ import annotations
 
-# -- buttons and presses -------------------------------------------------------------------
-NOT_OURS = "That button is not from this bot."
-SORRY = "Sorry, something went wrong there. The game is saved — please try again."
-TOO_SLOW = "That took too long — please try again."
-BUSY = "The game is busy — try again."
-GONE = "That game no longer exists."
-OVER = "This game is over. Start a new one with /newgame."
-PLAYERS_ONLY = "These buttons belong to a player of this game."
-OTHER_CHAT = "That button belongs to a game in another chat."
-STARTED_JOIN_NEXT = "The game has started; join the next one."
-OLD_LOBBY_BUTTON = "That lobby button is from before the game started."
-NOT_PLAYING = "You're not playing in this game."
-CARDS_SENT = "I sent your cards in our private chat."
+from bot.i18n import N_, _, fill, is_rtl, ngettext, tn
+from render.views import PictureWords
 
-# -- the lobby -----------------------------------------------------------------------------
-NOT_FOR_LOBBY = "That button is not for the lobby."
-HOST_ONLY = "Only the host can do that."
-LOBBY_STALE = "That button is out of date — here is the lobby as it is now."
-ALREADY_SEATED = "You're already seated."
-FULL = "The table is full ({seats} seats)."
-JOINED = "You joined. I'll send your cards in our private chat."
-NOT_SEATED = "You're not seated."
-LEFT_TABLE = "You left the table."
-UNKNOWN_LEVEL = "Unknown level."
-VARIANT_SET = "Rulebook: {title}"
-TOO_FEW = "A game needs at least {seats} seats: invite someone or add a computer."
-NO_PERSON = "At least one person must play."
-COMPUTER_NAME = "Computer {number}"
-LOBBY_HELP = (
-    "Join with the button. The host picks the rulebook, adds computers and starts "
-    "({low}–{high} seats)."
-)
-SEATS = "Seats: {names}"
-NO_SEATS = "none yet"
-HOST_MARK = " (host)"
-TIMER_MINUTES = "turn timer {minutes} min"
-TIMER_SECONDS = "turn timer {seconds} s"
-JOIN, LEAVE, ADD_COMPUTER = "Join", "Leave", "+ Computer ▾"
-VARIANT_MENU, OPTIONS_MENU, START = "Rulebook ▾", "Options ▾", "Start ▶"
-BACK = "◀ Back"
+_MESSAGES: dict[str, str] = {
+    "NOT_OURS": N_("That button is not from this bot."),
+    "SORRY": N_("Sorry, something went wrong there. The game is saved — please try again."),
+    "TOO_SLOW": N_("That took too long — please try again."),
+    "BUSY": N_("The game is busy — try again."),
+    "GONE": N_("That game no longer exists."),
+    "OVER": N_("This game is over. Start a new one with /newgame."),
+    "PLAYERS_ONLY": N_("These buttons belong to a player of this game."),
+    "OTHER_CHAT": N_("That button belongs to a game in another chat."),
+    "STARTED_JOIN_NEXT": N_("The game has started; join the next one."),
+    "OLD_LOBBY_BUTTON": N_("That lobby button is from before the game started."),
+    "NOT_PLAYING": N_("You're not playing in this game."),
+    "CARDS_SENT": N_("I sent your cards in our private chat."),
+    "NOT_FOR_LOBBY": N_("That button is not for the lobby."),
+    "HOST_ONLY": N_("Only the host can do that."),
+    "LOBBY_STALE": N_("That button is out of date — here is the lobby as it is now."),
+    "ALREADY_SEATED": N_("You're already seated."),
+    "JOINED": N_("You joined. I'll send your cards in our private chat."),
+    "NOT_SEATED": N_("You're not seated."),
+    "LEFT_TABLE": N_("You left the table."),
+    "UNKNOWN_LEVEL": N_("Unknown level."),
+    "VARIANT_SET": N_("Rulebook: {title}"),
+    "NO_PERSON": N_("At least one person must play."),
+    "COMPUTER_NAME": N_("Computer {number}"),
+    "LOBBY_HELP": N_(
+        "Join with the button. The host picks the rulebook, adds computers and starts "
+        "({low}–{high} seats)."
+    ),
+    "SEATS": N_("Seats: {names}"),
+    "NO_SEATS": N_("none yet"),
+    "HOST_MARK": N_(" (host)"),
+    "TIMER_MINUTES": N_("turn timer {minutes} min"),
+    "TIMER_SECONDS": N_("turn timer {seconds} s"),
+    "TIMER_BUTTON": N_("⏱ {minutes} min"),
+    "JOIN": N_("Join"),
+    "LEAVE": N_("Leave"),
+    "ADD_COMPUTER": N_("+ Computer ▾"),
+    "VARIANT_MENU": N_("Rulebook ▾"),
+    "OPTIONS_MENU": N_("Options ▾"),
+    "START": N_("Start ▶"),
+    "BACK": N_("◀ Back"),
+    "START_IN_GROUP": N_("Start a game in a group chat: add me to a group and send /newgame."),
+    "GAME_HERE": N_(
+        "There is already a game in this chat — see the message above (or the host can /endgame)."
+    ),
+    "GAME_HERE_SHORT": N_("There is already a game in this chat."),
+    "NEW_GAME": N_("New {title} game. Join with the button!"),
+    "UNKNOWN_COMMAND": N_("Unknown command. Try /help."),
+    "UNKNOWN_VERB": N_("Unknown command /{verb}. Try /help."),
+    "OTHER_GAMES": N_("Other games here: {games}"),
+    "TOO_LONG": N_(
+        "That's too long for a move ({length:,} characters; at most {limit}). Try /help."
+    ),
+    "WELCOME": N_("Welcome! I'll send your cards here when your game starts.\n\n"),
+    "LESSON_QUIT": N_("This is a lesson: /quit stops it."),
+    "JOIN_THERE": N_("Join a game in its group chat: /join there."),
+    "NO_GAME": N_("There is no game in this chat. Start one with /newgame."),
+    "NOT_RUNNING": N_("You're not in a running game. Join one in a group with /join."),
+    "ANOTHER_CHAT": N_("That game is in another chat."),
+    "NOT_SEATED_GAME": N_("You're not seated in this game."),
+    "LEFT_FOR_COMPUTER": N_("{name} left; a computer plays the seat"),
+    "YOU_LEFT": N_("You left; a computer takes your seat."),
+    "YOU_LEFT_NOTE": N_("You left the game; a computer plays your seat."),
+    "HOST_ENDS_ONLY": N_("Only the host can end the game."),
+    "HOST_ENDED_LOG": N_("The host ended the game"),
+    "GAME_ENDED": N_("Game ended."),
+    "HOST_ENDED": N_("🛑 The host ended the game."),
+    "HOST_CLOSED": N_("🛑 The host closed the lobby."),
+    "NOBODY_LEFT": N_("🛑 Nobody is left to play — the game is over."),
+    "IDLE_CLOSED": N_(
+        "⌛ Nobody has played here for a day — the game is closed. /newgame starts another."
+    ),
+    "NOT_STARTED": N_("The game hasn't started yet."),
+    "LANGUAGE_NOW": N_(
+        "Language: {name}. Change it with /language en · /language he · /language ru"
+    ),
+    "LANGUAGE_SET": N_("I'll speak English with you here."),
+    "LANGUAGE_GROUP": N_("This group's language is now English."),
+    "LANGUAGE_HOST": N_("Only the host can change the language while a game is on."),
+    "NOT_RUNNING_GAME": N_("This game is not running."),
+    "NOT_YOUR_TURN": N_("It's not your turn."),
+    "TIME_LEFT": N_("⏱ {minutes}:{seconds:02d} left for your turn."),
+    "BOARD_TITLE": N_("🏆 Leaderboard — {scope} · {variant}"),
+    "BOARD_OVERALL": N_("overall"),
+    "BOARD_CHAT": N_("this chat"),
+    "BOARD_ALL": N_("all rulebooks"),
+    "BOARD_EMPTY": N_("No finished games yet."),
+    "BOARD_MORE": N_("/leaderboard tahiti · /stats"),
+    "STATS_NONE": N_("No finished games for you yet."),
+    "STATS_GAME": N_("  {when:%Y-%m-%d} {variant}: {points} pts{won}"),
+}
 
-# -- commands ------------------------------------------------------------------------------
-START_IN_GROUP = "Start a game in a group chat: add me to a group and send /newgame."
-GAME_HERE = (
-    "There is already a game in this chat — see the message above (or the host can /endgame)."
-)
-GAME_HERE_SHORT = "There is already a game in this chat."
-NEW_GAME = "New {title} game. Join with the button!"
-UNKNOWN_COMMAND = "Unknown command. Try /help."
-UNKNOWN_VERB = "Unknown command /{verb}. Try /help."
-OTHER_GAMES = "Other games here: {games}"
-TOO_LONG = "That's too long for a move ({length:,} characters; at most {limit}). Try /help."
-WELCOME = "Welcome! I'll send your cards here when your game starts.\n\n"
-LESSON_QUIT = "This is a lesson: /quit stops it."
-JOIN_THERE = "Join a game in its group chat: /join there."
-NO_GAME = "There is no game in this chat. Start one with /newgame."
-NOT_RUNNING = "You're not in a running game. Join one in a group with /join."
-ANOTHER_CHAT = "That game is in another chat."
-NOT_SEATED_GAME = "You're not seated in this game."
-LEFT_FOR_COMPUTER = "{name} left; a computer plays the seat"
-YOU_LEFT = "You left; a computer takes your seat."
-YOU_LEFT_NOTE = "You left the game; a computer plays your seat."
-HOST_ENDS_ONLY = "Only the host can end the game."
-HOST_ENDED_LOG = "The host ended the game"
-GAME_ENDED = "Game ended."
-HOST_ENDED = "🛑 The host ended the game."
-HOST_CLOSED = "🛑 The host closed the lobby."
-NOBODY_LEFT = "🛑 Nobody is left to play — the game is over."
-IDLE_CLOSED = "⌛ Nobody has played here for a day — the game is closed. /newgame starts another."
-NOT_STARTED = "The game hasn't started yet."
-NOT_YOUR_TURN = "It's not your turn."
-TIME_LEFT = "⏱ {minutes}:{seconds:02d} left for your turn."
 
-# -- scores --------------------------------------------------------------------------------
-BOARD_TITLE = "🏆 Leaderboard — {scope} · {variant}"
-BOARD_OVERALL, BOARD_CHAT, BOARD_ALL = "overall", "this chat", "all rulebooks"
-BOARD_EMPTY = "No finished games yet."
-BOARD_LINE = (
-    "{rank}. {name}  rating {rating:.1f} · {games} games · {wins:g} wins ({rate:.0%}) · "
-    "avg {points:.0f} pts"
-)
-BOARD_MORE = "/leaderboard tahiti · /stats"
-STATS_NONE = "No finished games for you yet."
-STATS_LINE = (
-    "📊 {name}: rating {rating:.1f} · {games} games · {wins:g} wins ({rate:.0%}) · "
-    "avg {points:.0f} pts"
-)
-STATS_GAME = "  {when:%Y-%m-%d} {variant}: {points} pts{won}"
+def __getattr__(name: str) -> str:
+    """`narrate.NOT_OURS` and the rest: the sentence in the current language."""
+    try:
+        return _(_MESSAGES[name])
+    except KeyError:
+        raise AttributeError(name) from None
+
+
+def __dir__() -> list[str]:
+    return sorted(_MESSAGES)
+
+
+# -- sentences with a count: the catalog's plural forms (Russian: 1 место, 2 места, 5 мест) --
+
+
+def full(seats: int) -> str:
+    return tn("The table is full ({n} seat).", "The table is full ({n} seats).", seats)
+
+
+def too_few(seats: int) -> str:
+    return tn(
+        "A game needs at least {n} seat: invite someone or add a computer.",
+        "A game needs at least {n} seats: invite someone or add a computer.",
+        seats,
+    )
+
+
+def _record(rating: float, games: int, wins: float, rate: float, points: float) -> str:
+    """rating · games · wins (rate) · average points: a leaderboard line's and /stats' tail."""
+    whole = float(wins).is_integer()
+    # A draw counts half a win: a fraction takes the form Russian uses for 2-4 ("1,5 победы").
+    won = fill(
+        ngettext("{count} win", "{count} wins", int(wins) if whole else 2),
+        count=f"{wins:g}",
+    )
+    return fill(
+        _("rating {rating:.1f} · {games} · {won} ({rate:.0%}) · avg {points:.0f} pts"),
+        rating=rating,
+        games=tn("{n} game", "{n} games", games),
+        won=won,
+        rate=rate,
+        points=points,
+    )
+
+
+def board_line(
+    rank: int, name: str, rating: float, games: int, wins: float, rate: float, points: float
+) -> str:
+    return fill(
+        "{rank}. {name}  {record}",
+        rank=rank,
+        name=name,
+        record=_record(rating, games, wins, rate, points),
+    )
+
+
+def stats_line(
+    name: str, rating: float, games: int, wins: float, rate: float, points: float
+) -> str:
+    return fill("📊 {name}: {record}", name=name, record=_record(rating, games, wins, rate, points))
+
+
+_LEVELS = {"easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard")}
+
+
+def level(name: str | None) -> str:
+    """A computer level's word (a game's own level names pass through)."""
+    return _(_LEVELS[name]) if name in _LEVELS else str(name)
+
+
+def picture_words() -> PictureWords:
+    """The words inside the pictures, in the current language."""
+    return PictureWords(
+        singles=_("Singles"),
+        loose=_("Loose: place these"),
+        empty_table=_("The table is empty"),
+        no_groups=_("No groups on the table yet"),
+        empty_hand=_("No cards left in your hand"),
+        changed=_("changed"),
+        invalid=_("not valid yet"),
+        hint=_("hint"),
+        placed=_("from your hand"),
+        points_short=_("{n} pts"),
+        draw=_("It's a draw"),
+        wins=_("{name} wins!"),
+        win=_("{names} win!"),
+        and_=_("and"),
+        round=_("round {n}"),
+        total=_("total"),
+        points=_("points"),
+        target=_("target {n}"),
+        lobby=_("Rummy Table · new game"),
+        seats=_("Seats {taken}/{max}"),
+        open_seat=_("open seat"),
+        rtl=is_rtl(),
+    )

@@ -23,6 +23,7 @@ class SeatInfo:
     computer: str | None = None  # level for a computer seat
     timeouts: int = 0  # turn timer expiries in a row
     was_human: bool = False  # a person's seat taken over by the computer
+    lang: str = ""  # the language of this person's private screens ("" : the group's)
 
     @property
     def is_computer(self) -> bool:
@@ -59,6 +60,7 @@ class Record:
     lesson: dict[str, Any] | None = None
     lobby_version: int = 0  # in the lobby's buttons: a stale lobby button can't act twice
     game_name: str = "rummy"  # which hosted game (bot/games): older records are all rummy
+    lang: str = ""  # the group's language (the host's at /newgame, or the chat's /language)
     # not saved: the log lines added since this record was loaded (the outcome carries them)
     added: list[str] = field(default_factory=list, compare=False, repr=False)
 
@@ -79,6 +81,7 @@ class Record:
                     "computer": s.computer,
                     "timeouts": s.timeouts,
                     "was_human": s.was_human,
+                    "lang": s.lang,
                 }
                 for s in self.seats
             ],
@@ -104,6 +107,7 @@ class Record:
             "lesson": self.lesson,
             "lobby_version": self.lobby_version,
             "game_name": self.game_name,
+            "lang": self.lang,
         }
 
     @classmethod
@@ -144,6 +148,16 @@ class Record:
 
     def seat_ui(self, seat: int) -> SeatUI:
         return self.ui.setdefault(str(seat), SeatUI())
+
+    def lang_of(self, seat: int | None) -> str:
+        """The language of a seat's private screens (the group's when it chose none)."""
+        if seat is None or not 0 <= seat < len(self.seats):
+            return self.lang
+        return self.seats[seat].lang or self.lang
+
+    def lang_of_user(self, user: str) -> str:
+        seat = self.seat_of(user)
+        return self.lang if seat is None else self.lang_of(seat)
 
     def humans(self) -> list[int]:
         return [i for i, s in enumerate(self.seats) if not s.is_computer]

@@ -11,6 +11,8 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any
 
+from bot.i18n import fill, using
+
 from . import narrate
 from .lobby import lobby_screen
 from .record import Record
@@ -24,8 +26,11 @@ IDLE_SWEEP = 600  # seconds between looks for such games
 
 
 def close(unit: Unit, row: Any, record: Record, why: str) -> Screen:
-    """End the game (status "ended" when saved) and the group's last screen: no buttons."""
+    """End the game (status "ended" when saved) and the group's last screen: no buttons.
+    `why`: the name of the narrate sentence, said in the group's language."""
     record.refs["ended"] = True
+    with using(record.lang):
+        why = getattr(narrate, why)
     if record.state is None:
         screen = lobby_screen(unit.game_of(record), row.id, record)
         screen.text = why
@@ -192,9 +197,10 @@ class Scheduler:
         left = max(0, int(deadline - self.clock()))
         out = Outcome()
         if info.user:
-            out.private_notes[info.user] = narrate.TIME_LEFT.format(
-                minutes=left // 60, seconds=left % 60
-            )
+            with using(record.lang_of(seat)):
+                out.private_notes[info.user] = fill(
+                    narrate.TIME_LEFT, minutes=left // 60, seconds=left % 60
+                )
         return out
 
     def _timeout(self, row: Any, record: Record, deadline: float) -> Outcome:
@@ -205,7 +211,7 @@ class Scheduler:
         if out.reply:  # nobody pressed: the group is told (UX §4), above the table
             out.notes.append(Screen(out.reply, game_id=row.id))
         if not record.humans():  # nothing would ever be scheduled for this game again
-            out.group = close(self.unit, row, record, narrate.NOBODY_LEFT)
+            out.group = close(self.unit, row, record, "NOBODY_LEFT")
         return out
 
     # -- the store's daily care ---------------------------------------------------------
@@ -236,7 +242,7 @@ class Scheduler:
                 if record.lesson:  # a lesson just stops; /lesson resumes nothing
                     record.refs["ended"] = True
                     return Outcome()
-                return Outcome(group=close(self.unit, row, record, narrate.IDLE_CLOSED))
+                return Outcome(group=close(self.unit, row, record, "IDLE_CLOSED"))
 
             try:
                 out = await self.unit.mutate(game_id, change, status="ended")

@@ -16,6 +16,9 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from bot import i18n
+from bot.i18n import fill
+
 from . import buttons, narrate
 from .buttons import Press, pack
 from .commands import MAX_VERB, Commands
@@ -32,6 +35,7 @@ log = logging.getLogger(__name__)
 
 Deliver = Callable[[Outcome], Awaitable[None]]
 MAX_TYPED = 300  # characters of a typed move's arguments (Telegram allows 4,096)
+# English, for tests and tools (code says narrate.NOT_OURS: the current language)
 NOT_OURS = narrate.NOT_OURS
 NOBODY_LEFT = narrate.NOBODY_LEFT
 IDLE_CLOSED = narrate.IDLE_CLOSED
@@ -62,10 +66,12 @@ class Actor:
     user: str
     name: str
     private: bool = False
+    lang: str = ""  # the client's language (Telegram language_code, Discord locale); "" unknown
 
     def __post_init__(self) -> None:
         # A display name is the client's: no bidi tricks, no passing for a computer seat.
         self.name = clean_name(self.name)
+        self.lang = i18n.normalize(self.lang) if self.lang else ""
 
 
 def _default_games() -> dict[str, HostedGame]:
@@ -199,6 +205,7 @@ class GameService:
     async def new_game(self, actor: Actor, variant: str | None = None) -> Outcome:
         from bot.store import GameExists
 
+        lang = await self.speak_to(actor)
         if actor.private:
             return Outcome(reply=narrate.START_IN_GROUP)
         game, variant = self.game_named(variant)
@@ -209,13 +216,15 @@ class GameService:
         if await self.store.active_game(actor.platform, actor.chat_id) is not None:
             return Outcome(reply=narrate.GAME_HERE, alert=True)
         player_id = await self.store.player(actor.platform, actor.user, actor.name)
+        chosen = await self.store.chat_language(actor.platform, actor.chat_id)
         record = Record(
             rulebook=settings.variant,
             options=dict(settings.options),
             host=actor.user,
-            seats=[SeatInfo(actor.name, actor.user, player_id)],
+            seats=[SeatInfo(actor.name, actor.user, player_id, lang=lang)],
             seed=new_seed(self.rng),
             game_name=game.name,
+            lang=chosen or lang,  # the group's choice, else the host's language
         )
         try:
             row = await self.store.create_game(actor.platform, actor.chat_id, record.to_dict())
@@ -227,7 +236,7 @@ class GameService:
             chat_id=actor.chat_id,
             group=self.lobby.screen(row.id, record),
             group_new=True,
-            reply=narrate.NEW_GAME.format(title=settings.title),
+            reply=fill(narrate.NEW_GAME, title=settings.title),
             revision=row.version,
             refs={},
         )
@@ -239,14 +248,16 @@ class GameService:
 
         game = self.default_game
         settings = game.settings(variant, {})
+        lang = await self.speak_to(actor)
         player_id = await self.store.player(actor.platform, actor.user, actor.name)
         record = Record(
             rulebook=settings.variant,
             options=dict(settings.options),
             host=actor.user,
+            lang=lang,  # a game in the learner's private chat
             seats=[
-                SeatInfo(actor.name, actor.user, player_id),
-                SeatInfo(narrate.COMPUTER_NAME.format(number=1), None, None, level),
+                SeatInfo(actor.name, actor.user, player_id, lang=lang),
+                SeatInfo(fill(narrate.COMPUTER_NAME, number=1), None, None, level),
             ],
             seed=new_seed(self.rng),
             game_name=game.name,
@@ -263,16 +274,18 @@ class GameService:
         """A button press. Answers stale, foreign, forged and unknown buttons clearly.
         `metered=False`: a later step of one interaction already counted (a Discord menu's
         picks arrive as several presses)."""
+        i18n.set_locale(actor.lang)  # until the record says which language the seat reads
         press = buttons.parse(data)
         if press is None:
-            return Outcome(reply=NOT_OURS, alert=True)
+            return Outcome(reply=narrate.NOT_OURS, alert=True)
         slow = metered and self.fair_use.check(actor.platform, actor.user, actor.chat_id)
         if slow:
             return Outcome(reply=slow, alert=True)
         try:
             player_id = None
-            if press.verb == "join":
+            if press.verb == "join":  # the seat reads the person's chosen language
                 player_id = await self.store.player(actor.platform, actor.user, actor.name)
+                i18n.set_locale(await self.speak_to(actor))
             return await self.unit.mutate(
                 press.game_id, lambda row, rec: self._press(row, rec, actor, press, player_id)
             )
@@ -280,7 +293,7 @@ class GameService:
             return answer(refusal)
         except Exception:  # never a traceback in chat; the game is as it was saved
             log.exception("press %r failed", data)
-            return Outcome(reply=SORRY, alert=True)
+            return Outcome(reply=narrate.SORRY, alert=True)
 
     async def set_selection(
         self, actor: Actor, game_id: int, version: int, tokens: list[str]
@@ -288,10 +301,14 @@ class GameService:
         """Select exactly these items of my private screen (a multi-select menu, as on
         Discord)."""
 
+        i18n.set_locale(actor.lang)
+
         def change(row: Any, record: Record) -> Outcome:
-            if record.state is None or row.status != "playing":
-                raise Refusal("This game is not running.")
             seat = record.seat_of(actor.user)
+            if seat is not None:
+                i18n.set_locale(record.lang_of(seat))
+            if record.state is None or row.status != "playing":
+                raise Refusal(narrate.NOT_RUNNING_GAME)
             if seat is None or not self.from_here(row, actor, seat):
                 raise Refusal(narrate.PLAYERS_ONLY)
             game = self.unit.game_of(record)
@@ -307,7 +324,7 @@ class GameService:
             return answer(refusal)
         except Exception:
             log.exception("selection in game %s failed", game_id)
-            return Outcome(reply=SORRY, alert=True)
+            return Outcome(reply=narrate.SORRY, alert=True)
 
     @staticmethod
     def from_here(row: Any, actor: Actor, seat: int | None) -> bool:
@@ -325,8 +342,10 @@ class GameService:
     ) -> Outcome:
         verb = press.verb
         if record.lesson:
-            raise Refusal(NOT_OURS)
+            raise Refusal(narrate.NOT_OURS)
         seat = record.seat_of(actor.user)
+        if seat is not None:  # a seated person reads the language of their seat
+            i18n.set_locale(record.lang_of(seat))
         if not self.from_here(row, actor, seat if verb != "join" else None):
             raise Refusal(narrate.PLAYERS_ONLY if actor.private else narrate.OTHER_CHAT)
         if row.status in ("finished", "ended"):
@@ -354,13 +373,21 @@ class GameService:
 
     # -- typed and slash commands --------------------------------------------------------
 
+    async def speak_to(self, actor: Actor) -> str:
+        """The language to answer this person in: their /language choice, else their
+        client's. Also the context's language from here on."""
+        lang = await self.store.language(actor.platform, actor.user) or actor.lang
+        i18n.set_locale(lang)
+        return i18n.current()
+
     async def command(self, actor: Actor, verb: str, args: str = "") -> Outcome:
         verb = verb[: MAX_VERB + 64].lower().lstrip("/").split("@")[0]
+        i18n.set_locale(actor.lang)
         if len(verb) > MAX_VERB:
             return Outcome(reply=narrate.UNKNOWN_COMMAND, alert=False)
         if len(args) > MAX_TYPED:
             return Outcome(
-                reply=narrate.TOO_LONG.format(length=len(args), limit=MAX_TYPED), alert=True
+                reply=fill(narrate.TOO_LONG, length=len(args), limit=MAX_TYPED), alert=True
             )
         slow = self.fair_use.check(actor.platform, actor.user, actor.chat_id)
         if slow:
@@ -371,10 +398,12 @@ class GameService:
             return answer(refusal)
         except Exception:  # never a traceback in chat; the game is as it was saved
             log.exception("command /%s failed", verb)
-            return Outcome(reply=SORRY, alert=True)
+            return Outcome(reply=narrate.SORRY, alert=True)
 
     async def leaderboard(self, actor: Actor, variant: str | None) -> str:
+        await self.speak_to(actor)
         return await self.commands.leaderboard(actor, variant)
 
     async def stats(self, actor: Actor, variant: str | None) -> str:
+        await self.speak_to(actor)
         return await self.commands.stats(actor, variant)

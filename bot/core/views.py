@@ -38,6 +38,9 @@ class Screen:
     # The screen's one-off line(s), also in `text`: the answer to the last move (an error, a
     # hint, a lesson's feedback); a client that prints screens one after another shows it once.
     notice: str = ""
+    # The language the screen was made in (its reader's): an adapter's own words around it
+    # (Discord's select placeholders) follow it. "" : not known (the current language).
+    lang: str = ""
 
     @cached_property
     def image(self) -> bytes | None:

@@ -88,6 +88,7 @@ players = Table(
     Column("is_computer", Boolean, nullable=False, default=False),
     Column("created_at", UTCDateTime, nullable=False),
     Column("updated_at", UTCDateTime, nullable=False),
+    Column("language", String(8), nullable=True),  # /language; NULL: the client's
     UniqueConstraint("platform", "user_id"),
 )
 
@@ -97,6 +98,7 @@ chats = Table(
     Column("platform", String(16), primary_key=True),
     Column("chat_id", String(64), primary_key=True),
     Column("created_at", UTCDateTime, nullable=False),
+    Column("language", String(8), nullable=True),  # /language in a group; NULL: the host's
 )
 
 games = Table(

@@ -110,6 +110,50 @@ class Store:
         async with self._writer.begin() as conn:
             return await upsert_player(conn, platform, str(user_id), name)
 
+    # -- languages (/language) -------------------------------------------------------------
+
+    async def language(self, platform: str, user_id: str) -> str | None:
+        """The language a person chose with /language (None: none chosen)."""
+        async with self._engine.connect() as conn:
+            return (
+                await conn.execute(
+                    select(db.players.c.language).where(
+                        db.players.c.platform == platform, db.players.c.user_id == str(user_id)
+                    )
+                )
+            ).scalar_one_or_none()
+
+    async def set_language(self, platform: str, user_id: str, name: str, lang: str) -> None:
+        async with self._writer.begin() as conn:
+            await upsert_player(conn, platform, str(user_id), name)
+            await conn.execute(
+                update(db.players)
+                .where(db.players.c.platform == platform, db.players.c.user_id == str(user_id))
+                .values(language=lang)
+            )
+
+    async def chat_language(self, platform: str, chat_id: str) -> str | None:
+        """The language a group chose with /language (None: none chosen)."""
+        async with self._engine.connect() as conn:
+            return (
+                await conn.execute(
+                    select(db.chats.c.language).where(
+                        db.chats.c.platform == platform, db.chats.c.chat_id == str(chat_id)
+                    )
+                )
+            ).scalar_one_or_none()
+
+    async def set_chat_language(self, platform: str, chat_id: str, lang: str) -> None:
+        async with self._writer.begin() as conn:
+            chat = insert_for(conn, db.chats).values(
+                platform=platform, chat_id=str(chat_id), created_at=db.utcnow(), language=lang
+            )
+            await conn.execute(
+                chat.on_conflict_do_update(
+                    index_elements=["platform", "chat_id"], set_={"language": lang}
+                )
+            )
+
     # -- games -----------------------------------------------------------------------------
 
     async def create_game(

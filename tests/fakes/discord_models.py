@@ -141,6 +141,7 @@ class FakeUser:
     name: str
     bot: bool = False
     dm_open: bool = True  # False → bot DMs fail with 403 / 50007
+    locale: str = "en-US"  # the member's client language (sent with their interactions)
 
     def payload(self) -> dict[str, Any]:
         return {

@@ -891,7 +891,7 @@ class FakeDiscord:
             "data": data,
             "token": token,
             "version": 1,
-            "locale": "en-US",
+            "locale": user.locale,
             "channel_id": str(channel.id),
             "channel": channel.payload(),
             "app_permissions": str(guild.permissions_of(self.bot_id) if guild else 0),

@@ -10,6 +10,7 @@ from bot.core.buttons import IDX, Press
 from bot.core.hosting import Refusal, Results, Settings, Table, Variant
 from bot.core.record import TIMEOUTS_BEFORE_COMPUTER, Record
 from bot.core.views import Outcome, Screen
+from bot.i18n import N_, _, current, t, tn, using
 from engine.actions import IllegalAction
 from engine.buildten import (
     Action,
@@ -20,7 +21,6 @@ from engine.buildten import (
     Pass,
     Play,
     apply,
-    card_label,
     new_game,
     player_view,
     standings,
@@ -30,20 +30,22 @@ from engine.buildten.ai import LEVELS, choose_action
 from lessons import buildten as lesson
 
 from . import narrate, screens
+from .narrate import card_name
 from .texts import help_text, rules_text
 from .typed import TYPED_VERBS, TypedError, parse_typed
 
 NAME = "build-to-ten"  # the game's name: /newgame build-to-ten
 VARIANT = "buildten"  # the game (a button word: letters, digits, _), for leaderboards
-LESSON = "buildten_lesson"  # the lesson: the worked example in a real game against a computer
+LESSON = screens.LESSON_VARIANT  # the lesson: the worked example in a real game against a computer
 LESSON_WORDS = ("lesson", LESSON)
 SETTLE = -1  # _advance's lesson step: the current one, passed over where it can't be met
 MAX_TIMEOUT_ACTIONS = 200  # a computer finishing a person's turn: far above a real turn
+LESSON_TITLE = N_("Build-to-Ten lesson")
 
 
 def _state(record: Record) -> BuildState:
     if record.state is None:
-        raise Refusal("The game hasn't started yet.")
+        raise Refusal(_("The game hasn't started yet."))
     return BuildState.from_dict({k: v for k, v in record.state.items() if k != "lesson"})
 
 
@@ -65,19 +67,26 @@ def _names(record: Record) -> dict[int, str]:
 
 def hint_line(action: Action, record: Record) -> str:
     if isinstance(action, Play):
-        where = "a new pile" if action.pile == NEW_PILE else f"pile {action.pile + 1}"
-        return f"💡 Play the {card_label(action.card)} onto {where}."
+        card = card_name(action.card)
+        if action.pile == NEW_PILE:
+            return t("💡 Play the {card} onto a new pile.", card=card)
+        return t("💡 Play the {card} onto pile {n}.", card=card, n=action.pile + 1)
     if isinstance(action, Joker):
-        return f"💡 Play the {card_label(action.card)} on {record.seats[action.target].name}."
+        return t("💡 Play the {card} on {name}.", card=card_name(action.card),
+                 name=record.seats[action.target].name)
     if isinstance(action, Discard):
-        where = "a new discard pile" if action.pile == NEW_PILE else f"D{action.pile + 1}"
-        return f"💡 Nothing more to build: discard the {card_label(action.card)} onto {where}."
-    return "💡 End your turn."
+        card = card_name(action.card)
+        if action.pile == NEW_PILE:
+            return t("💡 Nothing more to build: discard the {card} onto a new discard pile.",
+                     card=card)
+        return t("💡 Nothing more to build: discard the {card} onto D{n}.", card=card,
+                 n=action.pile + 1)
+    return _("💡 End your turn.")
 
 
 class BuildTenGame:
     name = NAME
-    title = "Build-to-Ten"
+    title = "Build-to-Ten"  # English: the game's name in /help's list (screens.TITLE: translated)
     min_seats = 2
     max_seats = 4
     levels = LEVELS
@@ -92,16 +101,18 @@ class BuildTenGame:
     # -- rules ------------------------------------------------------------------------
 
     def variants(self) -> Sequence[Variant]:
-        return (Variant(VARIANT, self.title, {}), Variant(LESSON, lesson.TITLE, {}))
+        return (Variant(VARIANT, _(screens.TITLE), {}), Variant(LESSON, _(LESSON_TITLE), {}))
 
     def settings(self, variant: str | None, options: Mapping[str, Any]) -> Settings:
         if variant not in (None, "", NAME, VARIANT, *LESSON_WORDS):
-            raise ValueError(f"Build-to-Ten has no variant {variant!r} (there is: lesson).")
+            raise ValueError(t("Build-to-Ten has no variant {variant} (there is: lesson).",
+                               variant=repr(variant)))
         if options:
-            raise ValueError(f"Build-to-Ten has no option {sorted(options)[0]!r}.")
+            raise ValueError(t("Build-to-Ten has no option {option}.",
+                               option=repr(sorted(options)[0])))
         if variant in LESSON_WORDS:
-            return Settings(LESSON, lesson.TITLE, {})
-        return Settings(VARIANT, self.title, {})
+            return Settings(LESSON, _(LESSON_TITLE), {})
+        return Settings(VARIANT, _(screens.TITLE), {})
 
     def to_move(self, state: Mapping[str, Any]) -> int | None:
         return None if state["over"] else state["turn"]
@@ -128,8 +139,8 @@ class BuildTenGame:
         if record.rulebook == LESSON:
             seats = record.seats
             if len(seats) != 2 or seats[0].is_computer or not seats[1].is_computer:
-                raise Refusal("The lesson is for one person and one computer: add a computer "
-                              "(🤖), then Start.")
+                raise Refusal(_("The lesson is for one person and one computer: add a computer "
+                                "(🤖), then Start."))
             state = lesson.lesson_position(record.seed)
             _save(record, state, 0)
             record.seat_ui(lesson.LEARNER).notice = lesson.INTRO
@@ -138,10 +149,11 @@ class BuildTenGame:
             state = new_game(len(record.seats), record.seed)
             _save(record, state, None)
             first = screens.seat_label(record, state.first)
-            record.add_log(f"Build-to-Ten for {state.players}: {first} shows the highest card "
-                           "and starts")
+            with using(screens.group_lang(record)):  # the log is the group's
+                record.add_log(t("Build-to-Ten for {n}: {first} shows the highest card and "
+                                 "starts", n=state.players, first=first))
         table.turn_started(self.to_move(record.state))
-        return self._everything(table, state, reply="The game starts!", new=True)
+        return self._everything(table, state, reply=_("The game starts!"), new=True)
 
     def screens(self, table: Table, *, new: bool = False) -> Outcome:
         return self._everything(table, _state(table.record), new=new)
@@ -156,14 +168,14 @@ class BuildTenGame:
         record = table.record
         state = _state(record)
         if seat is None:
-            raise Refusal("These buttons belong to a player of this game.")
+            raise Refusal(_("These buttons belong to a player of this game."))
         if press.verb not in self.vocabulary:
-            raise Refusal("Not a button of this game.")
+            raise Refusal(_("Not a button of this game."))
         if press.version != state.version:
-            raise Refusal("That button is out of date — here are fresh ones.", alert=False,
+            raise Refusal(_("That button is out of date — here are fresh ones."), alert=False,
                           outcome=self._mine(table, state, seat, user))
         if state.over or state.turn != seat:
-            raise Refusal("It's not your turn.")
+            raise Refusal(_("It's not your turn."))
         ui = record.seat_ui(seat)
         ui.notice = ""
         view = player_view(state, seat)
@@ -176,18 +188,19 @@ class BuildTenGame:
         if verb == "bsrc":
             card = screens.source_card(view, press.int())
             if card is None:
-                raise Refusal("That card isn't there any more.",
+                raise Refusal(_("That card isn't there any more."),
                               outcome=self._mine(table, state, seat, user))
             if card not in view.hand and not screens.fitting_piles(view, card):
-                needs = ", ".join(f"pile {i + 1} needs {len(b) + 1}"
-                                  for i, b in enumerate(view.builds)) or "no pile yet"
-                raise Refusal(f"The {card_label(card)} fits no build pile now ({needs}).")
+                needs = ", ".join(t("pile {n} needs {needed}", n=i + 1, needed=len(b) + 1)
+                                  for i, b in enumerate(view.builds)) or _("no pile yet")
+                raise Refusal(t("The {card} fits no build pile now ({needs}).",
+                                card=card_name(card), needs=needs))
             ui.selected, ui.mode = [card], "target"
             return self._mine(table, state, seat, user)
         if verb == "bpass":
             return self._act(table, state, Pass(seat), user)
         if not ui.selected:
-            raise Refusal("Tap a card first.", outcome=self._mine(table, state, seat, user))
+            raise Refusal(_("Tap a card first."), outcome=self._mine(table, state, seat, user))
         card, n = ui.selected[0], press.int()
         pile = NEW_PILE if n == screens.NEW else n
         act: Action
@@ -203,9 +216,10 @@ class BuildTenGame:
         record = table.record
         state = _state(record)
         if verb not in self.typed_verbs:
-            raise Refusal(f"/{verb} is not a move of Build-to-Ten: see /help build-to-ten.")
+            raise Refusal(t("/{verb} is not a move of Build-to-Ten: see /help build-to-ten.",
+                            verb=verb))
         if state.over or state.turn != seat:
-            raise Refusal("It's not your turn.")
+            raise Refusal(_("It's not your turn."))
         record.seat_ui(seat).notice = ""
         if verb == "hint":
             return self._hint(table, state, seat, user)
@@ -216,12 +230,12 @@ class BuildTenGame:
             raise Refusal(str(error)) from None
         out = self._act(table, state, act, user)
         if not out.reply:
-            out.reply, out.alert = "OK", False
+            out.reply, out.alert = _("OK"), False
         return out
 
     def select(self, table: Table, seat: int, user: str, version: int,
                items: Sequence[str]) -> Outcome:
-        raise Refusal("Build-to-Ten has no menus: tap a card, then where it goes.")
+        raise Refusal(_("Build-to-Ten has no menus: tap a card, then where it goes."))
 
     def computer_step(self, table: Table) -> Outcome | None:
         record = table.record
@@ -238,7 +252,7 @@ class BuildTenGame:
         record = table.record
         state = old = _state(record)
         events: list[Event] = []
-        for _ in range(MAX_TIMEOUT_ACTIONS):
+        for _step in range(MAX_TIMEOUT_ACTIONS):
             if state.over or state.turn != seat:
                 break
             act = choose_action(player_view(state, seat), self.default_level)
@@ -249,8 +263,13 @@ class BuildTenGame:
         taken_over = info.timeouts >= TIMEOUTS_BEFORE_COMPUTER
         if taken_over:
             info.computer, info.was_human = self.default_level, True
-        note = (f"⏰ Time ran out for {info.name}: the computer played the turn"
-                + (" and keeps the seat." if taken_over else "."))
+        with using(screens.group_lang(record)):  # said to the group
+            if taken_over:
+                note = t("⏰ Time ran out for {name}: the computer played the turn and keeps "
+                         "the seat.", name=info.name)
+            else:
+                note = t("⏰ Time ran out for {name}: the computer played the turn.",
+                         name=info.name)
         record.add_log(note)
         out = self._advance(table, old, state, events)
         out.reply = note
@@ -292,9 +311,9 @@ class BuildTenGame:
         try:
             new, events = apply(state, act)
         except IllegalAction as error:
-            ui.notice = f"✗ {error}"
+            ui.notice = f"✗ {narrate.refusal(error)}"
             out = self._mine(table, state, act.seat, user)
-            out.reply, out.alert = str(error), True
+            out.reply, out.alert = narrate.refusal(error), True
             return out
         ui.selected, ui.mode = [], "main"
         table.record.seats[act.seat].timeouts = 0
@@ -317,13 +336,16 @@ class BuildTenGame:
         if lesson_step == SETTLE:
             lesson_step = lesson.settle(_lesson(record), new)
         _save(record, new, lesson_step)
-        for line in narrate.log_lines(events, _names(record)):
+        with using(screens.group_lang(record)):  # the log is the group's
+            lines = narrate.log_lines(events, _names(record))
+        for line in lines:
             record.add_log(line)
         if new.turn != old.turn or new.over:
             table.turn_started(self.to_move(record.state))
             out = self._everything(table, new, new=True)
             for event in events:  # the new player's draw, on their own screen
-                line = narrate.notice(event)
+                with using(screens.seat_lang(record, event.seat)):
+                    line = narrate.notice(event)
                 info = record.seats[event.seat] if event.seat is not None else None
                 if line and info and info.user and not info.is_computer and event.seat == new.turn:
                     record.seat_ui(event.seat).notice = line
@@ -334,7 +356,8 @@ class BuildTenGame:
         user = record.seats[seat].user
         out = Outcome(group=screens.table_screen(game_id, record, new))
         if user and not record.seats[seat].is_computer:
-            notes = [n for e in events if (n := narrate.notice(e))]
+            with using(screens.seat_lang(record, seat)):  # the seat's own lines, in its language
+                notes = [n for e in events if (n := narrate.notice(e))]
             record.seat_ui(seat).notice = " ".join(notes)
             out.private[user] = screens.private_screen(game_id, record, new, seat)
         return out
@@ -352,13 +375,18 @@ class BuildTenGame:
         return out
 
     def _result_screen(self, table: Table, state: BuildState) -> Screen:
+        with using(screens.group_lang(table.record)):  # said to the group
+            return self._results(table, state)
+
+    def _results(self, table: Table, state: BuildState) -> Screen:
         record = table.record
         lines = ["🏁 " + screens.status(record, state)]
         for rank, seat in enumerate(standings(state), 1):
             left = len(state.stocks[seat])
-            lines.append(f"{rank}. {screens.seat_label(record, seat)} — {left} stock "
-                         f"card{'s' if left != 1 else ''} left")
+            lines.append(tn("{rank}. {name} — {n} stock card left",
+                            "{rank}. {name} — {n} stock cards left", left, rank=rank,
+                            name=screens.seat_label(record, seat)))
         if state.stuck:
-            lines.append("(stuck: nothing left to draw and a full round without a build)")
+            lines.append(_("(stuck: nothing left to draw and a full round without a build)"))
         return Screen("\n".join(lines), [], game_id=table.game_id, version=state.version,
-                      phase="game_over")
+                      phase="game_over", lang=current())

@@ -1,14 +1,44 @@
-"""Build-to-Ten's log lines and one-line notices, from the engine's events (English)."""
+"""Build-to-Ten's log lines, one-line notices and refusals, from the engine's events and codes.
+Every msgid is English; bot.i18n gives it in the reader's language (the log: the group's, a
+notice: its seat's)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
+from bot.games.rummy.refusals import SENTENCES
+from bot.games.rummy.refusals import refusal as shared_refusal
+from bot.i18n import _, current, fill, t, tn
+from engine import IllegalAction
 from engine.buildten import Event, card_label
+from engine.buildten.cards import joker_kind
+
+
+def card_name(card: str) -> str:
+    """A card as the player reads it: `7♥`, `Q♣`, a joker by its name in the reader's words."""
+    kind = joker_kind(card)
+    if kind == "SHIFT":
+        return _("shift joker")
+    if kind == "SWAP":
+        return _("swap joker")
+    return card_label(card)
+
+
+def joker_short(card: str) -> str:
+    """A joker's button word: 🔀 shift, 🔁 swap."""
+    return _("🔀 shift") if joker_kind(card) == "SHIFT" else _("🔁 swap")
 
 
 def pile_name(pile: int) -> str:
-    return f"pile {pile + 1}"
+    return t("pile {n}", n=pile + 1)
+
+
+def and_names(names: Sequence[str]) -> str:
+    """"A", "A and B", "A, B and C" in the current language."""
+    if len(names) < 2:
+        return "".join(names)
+    return t("{first} and {last}", first=", ".join(names[:-1]), last=names[-1])
 
 
 def log_lines(events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
@@ -18,39 +48,84 @@ def log_lines(events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
         who = names.get(e.seat, "") if e.seat is not None else ""
         d = e.data
         if e.kind == "played":
-            source = {"stock": "from the stock", "hand": "from the hand",
-                      "discard": "from a discard pile"}[d["source"]]
-            lines.append(f"{who} plays {card_label(d['card'])} {source} onto "
-                         f"{pile_name(d['pile'])} (now {d['number']})")
+            card, pile, number = card_name(d["card"]), pile_name(d["pile"]), d["number"]
+            if d["source"] == "stock":
+                lines.append(t("{who} plays {card} from the stock onto {pile} (now {number})",
+                               who=who, card=card, pile=pile, number=number))
+            elif d["source"] == "hand":
+                lines.append(t("{who} plays {card} from the hand onto {pile} (now {number})",
+                               who=who, card=card, pile=pile, number=number))
+            else:
+                lines.append(t("{who} plays {card} from a discard pile onto {pile} (now "
+                               "{number})", who=who, card=card, pile=pile, number=number))
         elif e.kind == "completed":
-            lines.append(f"{pile_name(d['pile'])} reached 10 and is set aside")
+            lines.append(t("{pile} reached 10 and is set aside", pile=pile_name(d["pile"])))
         elif e.kind == "joker":
             target = names.get(d["target"], "?")
-            whose = "their own" if d["target"] == e.seat else f"{target}'s"
             if d["kind"] == "SHIFT":
-                lines.append(f"{who} shifts {whose} {card_label(d['old'])} under the stock: "
-                             f"{card_label(d['new'])} turns up")
+                if d["target"] == e.seat:
+                    lines.append(t("{who} shifts their own {old} under the stock: {new} turns "
+                                   "up", who=who, old=card_name(d["old"]),
+                                   new=card_name(d["new"])))
+                else:
+                    lines.append(t("{who} shifts {target}'s {old} under the stock: {new} turns "
+                                   "up", who=who, target=target, old=card_name(d["old"]),
+                                   new=card_name(d["new"])))
             else:
-                lines.append(f"{who} swaps face-up cards with {target}: "
-                             f"{target} gets {card_label(d['new'])}")
+                lines.append(t("{who} swaps face-up cards with {target}: {target} gets {new}",
+                               who=who, target=target, new=card_name(d["new"])))
         elif e.kind == "discarded":
-            lines.append(f"{who} discards {card_label(d['card'])}")
+            lines.append(t("{who} discards {card}", who=who, card=card_name(d["card"])))
         elif e.kind == "passed":
-            lines.append(f"{who} ends the turn with an empty hand")
+            lines.append(t("{who} ends the turn with an empty hand", who=who))
         elif e.kind == "rebuilt":
-            lines.append(f"the general stock is rebuilt ({d['cards']} cards)")
+            lines.append(tn("the general stock is rebuilt ({n} card)",
+                            "the general stock is rebuilt ({n} cards)", d["cards"]))
         elif e.kind == "won":
-            lines.append(f"{who} empties the stock and wins!")
+            lines.append(t("{who} empties the stock and wins!", who=who))
         elif e.kind == "stuck":
-            won = " and ".join(names.get(w, "?") for w in d["winners"])
-            lines.append(f"nobody can build any more: {won} with the fewest stock cards win")
+            won = [names.get(w, "?") for w in d["winners"]]
+            lines.append(tn("nobody can build any more: {won} with the fewest stock cards wins",
+                            "nobody can build any more: {won} with the fewest stock cards win",
+                            len(won), won=and_names(won)))
     return lines
 
 
 def notice(event: Event) -> str | None:
     """A line for the mover's own screen."""
     if event.kind == "drew":
-        return f"You drew {event.data['cards']} card{'s' if event.data['cards'] > 1 else ''}."
+        return tn("You drew {n} card.", "You drew {n} cards.", event.data["cards"])
     if event.kind == "revealed":
-        return f"Your stock turns up {card_label(event.data['card'])}."
+        return t("Your stock turns up {card}.", card=card_name(event.data["card"]))
     return None
+
+
+# -- the engine's refusals ------------------------------------------------------------------
+
+def _needs(needed: int) -> str:
+    if needed == 1:
+        return _("an A or a wild card")
+    return t("a {n} or a wild card", n=needed)
+
+
+def refusal(error: IllegalAction) -> str:
+    """What a player reads for a refused Build-to-Ten action, in the current language (English:
+    the engine's own sentence). Its codes' sentences are in the refusals table
+    (bot/games/rummy/refusals.py); the shared turn codes read as the rummy games' do."""
+    if current() == "en" or error.code == "illegal":
+        return str(error)
+    p: dict[str, Any] = error.params
+    card = card_name(p["card"]) if isinstance(p.get("card"), str) else ""
+    code = error.code
+    if code == "card_not_available":
+        return t("The {card} is not yours to play: your face-up stock card, your hand and "
+                 "your discard tops are.", card=card)
+    if code == "card_not_in_hand":
+        return t("The {card} is not in your hand.", card=card)
+    if code == "unknown_action":
+        return _("That is not a move of Build-to-Ten.")
+    if code.startswith("bt_") and code in SENTENCES:
+        values = {"card": card, "n": int(p.get("pile", 0)) + 1,
+                  "needs": _needs(int(p.get("needed", 1)))}
+        return fill(_(SENTENCES[code]), **values)
+    return shared_refusal(error)  # game over, not your turn, no such seat

@@ -7,17 +7,33 @@ import hashlib
 
 from bot.core.record import Record
 from bot.core.views import Button, Screen
-from engine.buildten import BuildState, BuildView, card_label, is_joker, player_view
+from bot.i18n import N_, _, current, is_rtl, t, tn, using
+from engine.buildten import BuildState, BuildView, is_joker, player_view
 from engine.buildten.cards import face, fits, joker_kind
 from engine.buildten.rules import joker_targets
 from engine.buildten.state import MAX_BUILD_PILES, MAX_DISCARD_PILES
 from lessons import buildten as lesson
-from render.buildten import BuildPicture, SeatPicture, render_buildten
+from render.buildten import BuildPicture, BuildWords, SeatPicture, render_buildten
 
-TITLE = "Build-to-Ten"
+from .narrate import and_names, card_name, joker_short
+
+TITLE = N_("Build-to-Ten")
 # source buttons: 0 the face-up stock card, 1-5 the hand, 6-9 the discard tops
 STOCK_SOURCE, HAND_SOURCE, DISCARD_SOURCE = 0, 1, 6
 NEW = 4  # the target index of a new build or discard pile
+
+
+LESSON_VARIANT = "buildten_lesson"  # (host.LESSON) its steps are English: the whole game is
+
+
+def group_lang(record: Record) -> str:
+    """The group's language; a lesson game stays English as a whole, like the rummy lessons
+    (no translated buttons around English instructions) until lessons/buildten.py is."""
+    return "en" if record.rulebook == LESSON_VARIANT else record.lang
+
+
+def seat_lang(record: Record, seat: int | None) -> str:
+    return "en" if record.rulebook == LESSON_VARIANT else record.lang_of(seat)
 
 
 def seat_label(record: Record, seat: int) -> str:
@@ -44,9 +60,30 @@ def source_card(view: BuildView, index: int) -> str | None:
 
 def status(record: Record, state: BuildState) -> str:
     if state.over:
-        won = " and ".join(seat_label(record, w) for w in state.winners)
-        return f"Game over · {won} win{'s' if len(state.winners) == 1 else ''}"
-    return f"{seat_label(record, state.turn)}'s turn"
+        won = [seat_label(record, w) for w in state.winners]
+        return tn("Game over · {won} wins", "Game over · {won} win", len(won),
+                  won=and_names(won))
+    return t("{name}'s turn", name=seat_label(record, state.turn))
+
+
+def picture_words() -> BuildWords:
+    """The words inside the pictures, in the current language."""
+    return BuildWords(
+        build_piles=_("Build piles"),
+        pile=_("pile {n}"),
+        needs=_("needs"),
+        free=_("free"),
+        you=_("{name} (you)"),
+        stock=_("stock {n}"),
+        hand=_("hand {n}"),
+        empty=_("empty"),
+        discards=_("discards"),
+        your_hand=_("Your hand"),
+        no_cards=_("No cards in your hand"),
+        shift=_("SHIFT"),
+        swap=_("SWAP"),
+        rtl=is_rtl(),
+    )
 
 
 def _picture(record: Record, state: BuildState, seat: int | None,
@@ -65,11 +102,12 @@ def _picture(record: Record, state: BuildState, seat: int | None,
         for i in range(state.players)
     )
     return BuildPicture(
-        TITLE, status(record, state),
+        _(TITLE), status(record, state),
         tuple((face(b[-1]), len(b) + 1) for b in view.builds),
         seats, view.general_count,
         hand=tuple(face(c) for c in view.hand) if seat is not None else None,
         selected=face(selected) if selected else None,
+        words=picture_words(),
     )
 
 
@@ -77,31 +115,40 @@ def table_detail(record: Record, view: BuildView) -> str:
     """The whole picture as text (a terminal, a screen reader): piles, then every seat."""
     lines = []
     for i, b in enumerate(view.builds):
-        lines.append(f"pile {i + 1}: {card_label(b[-1])} on top, needs {len(b) + 1}")
-    lines += [f"free build piles: {MAX_BUILD_PILES - len(view.builds)}",
-              f"general stock: {view.general_count}"]
+        lines.append(t("pile {n}: {card} on top, needs {needed}", n=i + 1,
+                       card=card_name(b[-1]), needed=len(b) + 1))
+    lines += [t("free build piles: {n}", n=MAX_BUILD_PILES - len(view.builds)),
+              t("general stock: {n}", n=view.general_count)]
     for i in range(view.players):
-        up = card_label(view.face_up[i]) if view.face_up[i] else "nothing"
-        piles = " | ".join(" ".join(card_label(c) for c in p) for p in view.discards[i])
-        lines.append(f"{seat_label(record, i)}: shows {up}, stock {view.stock_counts[i]}, "
-                     f"hand {view.hand_counts[i]}, discards: {piles or '—'}")
+        up = card_name(view.face_up[i]) if view.face_up[i] else _("nothing")
+        piles = " | ".join(" ".join(card_name(c) for c in p) for p in view.discards[i])
+        lines.append(t("{name}: shows {card}, stock {stock}, hand {hand}, discards: {piles}",
+                       name=seat_label(record, i), card=up, stock=view.stock_counts[i],
+                       hand=view.hand_counts[i], piles=piles or "—"))
     return "\n".join(lines)
 
 
 def table_screen(game_id: int, record: Record, state: BuildState) -> Screen:
+    """The group's table, in the group's language."""
+    with using(group_lang(record)):
+        return _table_screen(game_id, record, state)
+
+
+def _table_screen(game_id: int, record: Record, state: BuildState) -> Screen:
     picture = _picture(record, state, None)
     view = player_view(state, 0)
-    lines = [status(record, state) + f" · general stock {view.general_count}"]
+    lines = [status(record, state) + " · " + t("general stock {n}", n=view.general_count)]
     for i in range(state.players):
-        up = card_label(view.face_up[i]) if view.face_up[i] else "—"
-        lines.append(f"{seat_label(record, i)}: {up} · stock {view.stock_counts[i]}")
+        up = card_name(view.face_up[i]) if view.face_up[i] else "—"
+        lines.append(t("{name}: {card} · stock {n}", name=seat_label(record, i), card=up,
+                       n=view.stock_counts[i]))
     if record.log:
-        lines.append("Last: " + record.log[-1])
-    buttons = [] if state.over else [[Button("🂠 My cards", "cards")]]
+        lines.append(t("Last: {line}", line=record.log[-1]))
+    buttons = [] if state.over else [[Button(_("🂠 My cards"), "cards")]]
     detail = table_detail(record, view)
     return Screen("\n".join(lines), buttons, _key("bt-table", picture),
                   lambda: render_buildten(picture), game_id, state.version,
-                  detail=detail, phase="game_over" if state.over else "play")
+                  detail=detail, phase="game_over" if state.over else "play", lang=current())
 
 
 def fitting_piles(view: BuildView, card: str) -> list[int]:
@@ -116,20 +163,19 @@ def _source_buttons(view: BuildView) -> list[list[Button]]:
     me = view.seat
     top = []
     if view.face_up[me]:
-        top.append(Button(f"⬆ {card_label(view.face_up[me])}", f"bsrc:{STOCK_SOURCE}"))
+        top.append(Button(f"⬆ {card_name(view.face_up[me])}", f"bsrc:{STOCK_SOURCE}"))
     for i, pile in enumerate(view.discards[me]):
-        top.append(Button(f"D{i + 1} {card_label(pile[-1])}", f"bsrc:{DISCARD_SOURCE + i}"))
+        top.append(Button(f"D{i + 1} {card_name(pile[-1])}", f"bsrc:{DISCARD_SOURCE + i}"))
     hand = [Button(_hand_label(c), f"bsrc:{HAND_SOURCE + i}") for i, c in enumerate(view.hand)]
     rows = [r for r in (top[:5], top[5:], hand) if r]
-    last = [Button("💡 Hint", "hint")]
+    last = [Button(_("💡 Hint"), "hint")]
     if not view.hand:
-        last.append(Button("⏭ End turn", "bpass"))
+        last.append(Button(_("⏭ End turn"), "bpass"))
     return [*rows, last]
 
 
 def _hand_label(card: str) -> str:
-    kind = joker_kind(card)
-    return {"SHIFT": "🔀 shift", "SWAP": "🔁 swap"}.get(kind or "", card_label(card))
+    return joker_short(card) if joker_kind(card) else card_name(card)
 
 
 def _target_buttons(record: Record, state: BuildState, view: BuildView,
@@ -139,28 +185,35 @@ def _target_buttons(record: Record, state: BuildState, view: BuildView,
     if is_joker(card):
         targets = joker_targets(state, me, card)
         rows.append([
-            Button(f"{'🔀' if joker_kind(card) == 'SHIFT' else '🔁'} {record.seats[t].name}"
-                   f" ({card_label(view.face_up[t] or '')})", f"bjk:{t}")
-            for t in targets
+            Button(f"{'🔀' if joker_kind(card) == 'SHIFT' else '🔁'} {record.seats[n].name}"
+                   f" ({card_name(view.face_up[n] or '')})", f"bjk:{n}")
+            for n in targets
         ])
     else:
-        piles = [Button("▶ new pile" if i == NEW else
-                        f"▶ pile {i + 1} ({len(view.builds[i]) + 1})", f"bpile:{i}")
+        piles = [Button(_("▶ new pile") if i == NEW else
+                        t("▶ pile {n} ({needed})", n=i + 1, needed=len(view.builds[i]) + 1),
+                        f"bpile:{i}")
                  for i in fitting_piles(view, card)]
         if piles:
             rows.append(piles)
     if card in view.hand:
         mine = view.discards[me]
-        drops = [Button(f"⤵ D{i + 1} ({card_label(p[-1])})", f"bdisc:{i}")
+        drops = [Button(f"⤵ D{i + 1} ({card_name(p[-1])})", f"bdisc:{i}")
                  for i, p in enumerate(mine)]
         if len(mine) < MAX_DISCARD_PILES:
-            drops.append(Button("⤵ new discard pile", f"bdisc:{NEW}"))
+            drops.append(Button(_("⤵ new discard pile"), f"bdisc:{NEW}"))
         rows.append(drops)
-    rows.append([Button("✖ Cancel", "cancel")])
+    rows.append([Button(_("✖ Cancel"), "cancel")])
     return [r for r in rows if r]
 
 
 def private_screen(game_id: int, record: Record, state: BuildState, seat: int) -> Screen:
+    """A seat's private screen, in that person's language (a lesson's step stays English)."""
+    with using(seat_lang(record, seat)):
+        return _private_screen(game_id, record, state, seat)
+
+
+def _private_screen(game_id: int, record: Record, state: BuildState, seat: int) -> Screen:
     view = player_view(state, seat)
     ui = record.seat_ui(seat)
     selected = ui.selected[0] if ui.selected else None
@@ -178,27 +231,27 @@ def private_screen(game_id: int, record: Record, state: BuildState, seat: int) -
         lines.append(status(record, state))
         buttons: list[list[Button]] = []
     elif not mine:
-        lines.append(f"Waiting for {seat_label(record, state.turn)}.")
+        lines.append(t("Waiting for {name}.", name=seat_label(record, state.turn)))
         buttons = []
     elif selected is None:
-        lines.append("Your turn: tap a card to play — your stock card ⬆, a hand card or a "
-                     "discard top — then where it goes. End with a discard.")
+        lines.append(_("Your turn: tap a card to play — your stock card ⬆, a hand card or a "
+                       "discard top — then where it goes. End with a discard."))
         buttons = _source_buttons(view)
     else:
         if is_joker(selected):
-            where = "Tap a player."
+            where = _("Tap a player.")
         elif not fitting_piles(view, selected):
-            where = "It fits no build pile now: discard it ⤵ to end your turn, or ✖ Cancel."
+            where = _("It fits no build pile now: discard it ⤵ to end your turn, or ✖ Cancel.")
         elif selected in view.hand:
-            where = "A build pile ▶, or discard it ⤵ to end your turn."
+            where = _("A build pile ▶, or discard it ⤵ to end your turn.")
         else:
-            where = "A build pile ▶."
-        lines.append(f"{card_label(selected)}: where to? {where}")
+            where = _("A build pile ▶.")
+        lines.append(t("{card}: where to? {where}", card=card_name(selected), where=where))
         buttons = _target_buttons(record, state, view, selected)
     picture = _picture(record, state, seat, selected)
-    hand = " ".join(card_label(c) for c in view.hand) or "(empty)"
-    detail = table_detail(record, view) + f"\nyour hand: {hand}"
+    hand = " ".join(card_name(c) for c in view.hand) or _("(empty)")
+    detail = table_detail(record, view) + "\n" + t("your hand: {cards}", cards=hand)
     return Screen("\n".join(lines), buttons, _key("bt-private", picture, seat),
                   lambda: render_buildten(picture), game_id, state.version,
                   detail=detail, phase="game_over" if state.over else "play",
-                  notice=ui.notice)
+                  notice=ui.notice, lang=current())

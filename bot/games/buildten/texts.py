@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-HELP = """🔟 Build-to-Ten — a build-pile card game for 2–4 in this chat.
+from bot.i18n import N_, _, t
+
+HELP = N_("""🔟 Build-to-Ten — a build-pile card game for 2–4 in this chat.
 /newgame build-to-ten — open a game here · /join, /leave · /endgame (the host)
 /newgame build-to-ten lesson — learn it: the worked example in a real game against a computer
 /rules build-to-ten — how to play · /leaderboard build-to-ten · /stats
@@ -10,9 +12,9 @@ In our private chat a move is two taps: a card (your face-up stock card, a hand 
 discard top), then where it goes (a build pile; for a joker, a player). End your turn with a
 discard: a hand card, then one of your discard piles. 💡 Hint shows a card you can play.
 Or type: /play 7h 2 (the 7♥ onto pile 2) · /play stock new · /play d1 3 (discard pile 1's
-top) · /joker shift Lia · /joker swap 2 · /discard 9c 1 · /pass (empty hand only) · /hint"""
+top) · /joker shift Lia · /joker swap 2 · /discard 9c 1 · /pass (empty hand only) · /hint""")
 
-RULES = """Build-to-Ten (2–4 players, 100 cards: two decks without Jacks and 4 jokers; Q and K
+RULES = N_("""Build-to-Ten (2–4 players, 100 cards: two decks without Jacks and 4 jokers; Q and K
 are wild). Each player gets a personal stock (20 cards with 2 players, 15 with 3, 10 with 4);
 its top card lies face up. Empty your stock first to win.
 • The highest face-up card starts (a Q or K shown, or a tie: reshuffle and turn again).
@@ -27,14 +29,14 @@ hand, and the tops of your discard piles. Played all 5 hand cards? Draw 5 more a
 shift yourself). Swap joker: swap your face-up card with another player's. Jokers are played
 from the hand, any number a turn, and don't end it.
 • The general stock, used up, is rebuilt from the completed piles and used jokers.
-• No card built for a full round while nothing is left to draw: the fewest stock cards win."""
+• No card built for a full round while nothing is left to draw: the fewest stock cards win.""")
 
 
 def help_text() -> str:
-    return HELP
+    return _(HELP)
 
 
 def rules_text(variant: str | None) -> str:
     if variant not in (None, "", "build-to-ten", "buildten", "lesson", "buildten_lesson"):
-        raise ValueError(f"Build-to-Ten has no variant {variant!r}.")
-    return RULES
+        raise ValueError(t("Build-to-Ten has no variant {variant}.", variant=repr(variant)))
+    return _(RULES)

@@ -9,10 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.i18n import _, t
 from engine.buildten import Action, BuildView, Discard, Joker, Pass, Play, card_label
 from engine.buildten.actions import NEW_PILE
 from engine.buildten.cards import face, fits, joker_kind, parse_face
 from engine.buildten.state import MAX_BUILD_PILES, MAX_DISCARD_PILES
+
+from .narrate import card_name
 
 TYPED_VERBS = frozenset({"play", "joker", "discard", "pass", "hint"})
 
@@ -27,23 +30,25 @@ def _card(view: BuildView, word: str, *, hand_only: bool = False) -> str:
     if not hand_only and word in ("stock", "s"):
         card = view.face_up[me]
         if card is None:
-            raise TypedError("Your stock is empty.")
+            raise TypedError(_("Your stock is empty."))
         return card
     if not hand_only and len(word) == 2 and word[0] == "d" and word[1].isdigit():
         i = int(word[1]) - 1
         if not 0 <= i < len(view.discards[me]):
-            raise TypedError(f"You have no discard pile {i + 1}.")
+            raise TypedError(t("You have no discard pile {n}.", n=i + 1))
         return view.discards[me][i][-1]
     f = parse_face(word)
     if f is None:
-        raise TypedError(f"{word!r} is no card: type it like 7h, 10s, qc, shift or swap.")
+        raise TypedError(t("{word} is no card: type it like 7h, 10s, qc, shift or swap.",
+                           word=repr(word)))
     places = list(view.hand) if hand_only else [
         *(c for c in (view.face_up[me],) if c), *view.hand,
         *(p[-1] for p in view.discards[me])]
     card = next((c for c in places if face(c) == f), None)
     if card is None:
-        where = "in your hand" if hand_only else "among your cards to play"
-        raise TypedError(f"There is no {f} {where}.")
+        if hand_only:
+            raise TypedError(t("There is no {card} in your hand.", card=f))
+        raise TypedError(t("There is no {card} among your cards to play.", card=f))
     return card
 
 
@@ -55,7 +60,7 @@ def _pile(word: str | None, limit: int, count: int) -> int | None:
     if word.isdigit() and 1 <= int(word) <= limit:
         n = int(word) - 1
         return NEW_PILE if n == count else n
-    raise TypedError(f"Piles are 1 to {limit}, or new.")
+    raise TypedError(t("Piles are 1 to {limit}, or new.", limit=limit))
 
 
 def parse_typed(view: BuildView, verb: str, args: str, names: Sequence[str]) -> Action:
@@ -65,7 +70,7 @@ def parse_typed(view: BuildView, verb: str, args: str, names: Sequence[str]) -> 
         return Pass(me)
     if verb == "play":
         if not 1 <= len(words) <= 2:
-            raise TypedError("Type /play 7h 2 (a card, then a build pile 1–4 or new).")
+            raise TypedError(_("Type /play 7h 2 (a card, then a build pile 1–4 or new)."))
         card = _card(view, words[0])
         pile = _pile(words[1] if len(words) > 1 else None, MAX_BUILD_PILES, len(view.builds))
         if pile is None:
@@ -73,14 +78,15 @@ def parse_typed(view: BuildView, verb: str, args: str, names: Sequence[str]) -> 
             if fits(card, 1) and len(view.builds) < MAX_BUILD_PILES:
                 fitting.append(NEW_PILE)
             if not fitting:
-                raise TypedError(f"The {card_label(card)} fits no build pile now.")
+                raise TypedError(t("The {card} fits no build pile now.", card=card_name(card)))
             if len(fitting) != 1:
-                raise TypedError(f"Onto which pile? Type /play {words[0]} and a pile number.")
+                raise TypedError(t("Onto which pile? Type /play {card} and a pile number.",
+                                     card=words[0]))
             pile = fitting[0]
         return Play(me, card, pile)
     if verb == "joker":
         if len(words) != 2 or words[0].lower() not in ("shift", "swap"):
-            raise TypedError("Type /joker shift Lia or /joker swap 2.")
+            raise TypedError(_("Type /joker shift Lia or /joker swap 2."))
         card = _card(view, words[0], hand_only=True)
         assert joker_kind(card)
         who = words[1]
@@ -90,20 +96,22 @@ def parse_typed(view: BuildView, verb: str, args: str, names: Sequence[str]) -> 
         elif who.lower() in lowered:
             target = lowered.index(who.lower())
         else:
-            raise TypedError(f"No player {who!r}: type a name or a seat number.")
+            raise TypedError(t("No player {who}: type a name or a seat number.", who=repr(who)))
         return Joker(me, card, target)
     if verb == "discard":
         if not 1 <= len(words) <= 2:
-            raise TypedError("Type /discard 9c 1 (a hand card, then your discard pile 1–4 or new).")
+            raise TypedError(
+                _("Type /discard 9c 1 (a hand card, then your discard pile 1–4 or new)."))
         card = _card(view, words[0], hand_only=True)
         count = len(view.discards[me])
         pile = _pile(words[1] if len(words) > 1 else None, MAX_DISCARD_PILES, count)
         if pile is None:
             if count >= MAX_DISCARD_PILES:
-                raise TypedError(f"Onto which of your 4 piles? Type /discard {words[0]} 1.")
+                raise TypedError(t("Onto which of your 4 piles? Type /discard {card} 1.",
+                                   card=words[0]))
             pile = NEW_PILE
         return Discard(me, card, pile)
-    raise TypedError(f"/{verb} is no Build-to-Ten move.")
+    raise TypedError(t("/{verb} is no Build-to-Ten move.", verb=verb))
 
 
 __all__ = ["TYPED_VERBS", "TypedError", "card_label", "parse_typed"]

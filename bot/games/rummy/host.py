@@ -10,6 +10,7 @@ from bot.core.buttons import RUMMY_VERBS, Press
 from bot.core.hosting import Refusal, Results, Settings, Table, Variant
 from bot.core.record import TIMEOUTS_BEFORE_COMPUTER, Record
 from bot.core.views import Outcome, Screen
+from bot.i18n import _, current, t, using
 from engine import (
     RULEBOOKS,
     Finish,
@@ -26,7 +27,8 @@ from engine.actions import Action
 from engine.ai import LEVELS, choose_action
 from engine.rulebooks import option_choices
 
-from . import narrate, screens
+from . import narrate, screens, words
+from .refusals import refusal
 from .texts import help_text, rules_text
 from .turns import turn_action
 from .typed import TYPED_VERBS, TypedError, parse_typed
@@ -36,8 +38,25 @@ MAX_TIMEOUT_ACTIONS = 60  # a computer finishing a turn takes a few actions; thi
 
 def _state(record: Record) -> GameState:
     if record.state is None:
-        raise Refusal("The game hasn't started yet.")
+        raise Refusal(_("The game hasn't started yet."))
     return GameState.from_dict(record.state)
+
+
+def _unknown_settings(name: str, english: str) -> str:
+    """The engine's sentence for a rulebook or option it doesn't have, in the reader's
+    language (English: the engine's own)."""
+    if current() == "en":
+        return english
+    key = name.lower()
+    if key not in RULEBOOKS:
+        return t("Unknown rulebook '{name}'. Rulebooks: {names}", name=name[:40],
+                 names=", ".join(RULEBOOKS))
+    choices = option_choices(key)
+    if not choices:
+        return t("{title} has no options", title=words.title(key))
+    have = " · ".join(words.option(k, v) for k, values in choices.items() for v in values)
+    return t("{title} has no such option. Its options: {options}", title=words.title(key),
+             options=have)
 
 
 def _labels(record: Record) -> dict[int, str]:
@@ -58,16 +77,16 @@ class RummyGame:
     # -- rules ------------------------------------------------------------------------
 
     def variants(self) -> Sequence[Variant]:
-        return tuple(
-            Variant(name, get_rulebook(name).title, option_choices(name)) for name in RULEBOOKS
-        )
+        return tuple(Variant(name, words.title(name), option_choices(name)) for name in RULEBOOKS)
 
     def settings(self, variant: str | None, options: Mapping[str, Any]) -> Settings:
+        name = variant or self.default_variant
         try:
-            rules = get_rulebook(variant or self.default_variant, **dict(options))
-        except TypeError as error:  # an unknown option's name
-            raise ValueError(str(error)) from None
-        return Settings(rules.name, rules.title, dict(rules.options))
+            rules = get_rulebook(name, **dict(options))
+        except (TypeError, ValueError) as error:  # an unknown rulebook, option or value
+            raise ValueError(_unknown_settings(name, str(error))) from None
+        labels = {k: words.option(k, v) for k, v in rules.options.items()}
+        return Settings(rules.name, words.title(rules.name), dict(rules.options), labels)
 
     def to_move(self, state: Mapping[str, Any]) -> int | None:
         return state["turn"] if state["phase"] == "play" else None
@@ -81,7 +100,7 @@ class RummyGame:
             return None
         totals = state["result"].get("totals") or state["scores"]
         return Results(
-            tuple(int(t) for t in totals),
+            tuple(int(x) for x in totals),
             tuple(state["result"].get("winners", [])),
             record.rules.higher_is_better,
         )
@@ -95,9 +114,10 @@ class RummyGame:
         record = table.record
         state = new_game(record.rules, len(record.seats), record.seed)
         record.state = state.to_dict()
-        record.add_log(narrate.started(record.rules.title, len(record.seats)))
+        with using(record.lang):
+            record.add_log(narrate.started(words.title(record.rulebook), len(record.seats)))
         table.turn_started(self.to_move(record.state))
-        return self._everything(table, state, reply="The game starts!", new=True)
+        return self._everything(table, state, reply=_("The game starts!"), new=True)
 
     def screens(self, table: Table, *, new: bool = False) -> Outcome:
         return self._everything(table, _state(table.record), new=new)
@@ -113,13 +133,13 @@ class RummyGame:
         state = _state(record)
         if verb in ("next", "finish"):
             if seat is None:
-                raise Refusal("Only the players can go on.")
+                raise Refusal(_("Only the players can go on."))
             if press.version != state.version:
-                raise Refusal("That button is out of date.")
+                raise Refusal(_("That button is out of date."))
             act: Action = NextRound(seat) if verb == "next" else Finish(seat)
             return self._act(table, state, act, user)
         if seat is None:
-            raise Refusal("These buttons belong to a player of this game.")
+            raise Refusal(_("These buttons belong to a player of this game."))
         if verb in ("sort", "pg"):  # how I look at my hand, any time
             ui = record.seat_ui(seat)
             if verb == "sort":
@@ -129,19 +149,19 @@ class RummyGame:
             return self._mine(table, state, seat, user)
         if press.version != state.version:
             raise Refusal(
-                "That button is out of date — here are fresh ones.",
+                _("That button is out of date — here are fresh ones."),
                 alert=False,
                 outcome=self._mine(table, state, seat, user),
             )
         if state.phase != "play" or state.turn != seat:
-            raise Refusal("It's not your turn.")
+            raise Refusal(_("It's not your turn."))
         ui = record.seat_ui(seat)
         try:
             act = turn_action(state, seat, ui, press)
         except IllegalAction as error:  # Auto-place found no way
-            ui.notice = f"✗ {error}"
+            ui.notice = f"✗ {refusal(error)}"
             out = self._mine(table, state, seat, user)
-            out.reply, out.alert = str(error), True
+            out.reply, out.alert = refusal(error), True
             return out
         if act is None:
             return self._mine(table, state, seat, user)
@@ -151,7 +171,7 @@ class RummyGame:
         record = table.record
         state = _state(record)
         if state.phase != "play" or state.turn != seat:
-            raise Refusal("It's not your turn.")
+            raise Refusal(_("It's not your turn."))
         ui = record.seat_ui(seat)
         ui.notice = ""  # as for a button: an old notice would read as this move's answer
         hand = screens.sorted_hand(player_view(state, seat).draft_hand, ui.sort)
@@ -166,7 +186,7 @@ class RummyGame:
                 return out
             state = GameState.from_dict(record.state)
         if not out.reply:
-            out.reply = "OK"
+            out.reply = _("OK")
             out.alert = False
         return out
 
@@ -177,13 +197,13 @@ class RummyGame:
         state = _state(record)
         if version != state.version or state.turn != seat or state.phase != "play":
             raise Refusal(
-                "That menu is out of date — here is a fresh one.",
+                _("That menu is out of date — here is a fresh one."),
                 alert=False,
                 outcome=self._mine(table, state, seat, user),
             )
         ui = record.seat_ui(seat)
         hand = {c.token for c in screens.placeable(player_view(state, seat), ui.sort)}
-        ui.selected = [t for t in items if t in hand]
+        ui.selected = [x for x in items if x in hand]
         ui.notice = ""
         return self._mine(table, state, seat, user)
 
@@ -202,7 +222,7 @@ class RummyGame:
         state = old = _state(record)
         info = record.seats[seat]
         events: list = []
-        for _ in range(MAX_TIMEOUT_ACTIONS):
+        for _step in range(MAX_TIMEOUT_ACTIONS):
             if state.phase != "play" or state.turn != seat:
                 break
             state, evs = apply(state, choose_action(player_view(state, seat), self.default_level))
@@ -211,7 +231,8 @@ class RummyGame:
         taken_over = info.timeouts >= TIMEOUTS_BEFORE_COMPUTER
         if taken_over:
             info.computer, info.was_human = self.default_level, True
-        note = narrate.time_ran_out(info.name, taken_over, TIMEOUTS_BEFORE_COMPUTER)
+        with using(record.lang):  # said to the group
+            note = narrate.time_ran_out(info.name, taken_over, TIMEOUTS_BEFORE_COMPUTER)
         record.add_log(note)
         out = self._advance(table, old, state, events)
         out.reply = note
@@ -243,14 +264,14 @@ class RummyGame:
             ui.mode = "joker"
             ui.joker_group = ask.group
             ui.joker_options = [list(o) for o in ask.options]
-            ui.notice = str(ask)
+            ui.notice = refusal(ask)
             out = self._mine(table, state, seat, user)
-            out.reply, out.alert = str(ask), False
+            out.reply, out.alert = refusal(ask), False
             return out
         except IllegalAction as error:
-            ui.notice = f"✗ {error}"
+            ui.notice = f"✗ {refusal(error)}"
             out = self._mine(table, state, seat, user)
-            out.reply, out.alert = str(error), True
+            out.reply, out.alert = refusal(error), True
             return out
         if clear_selection:
             ui.selected = []
@@ -262,7 +283,9 @@ class RummyGame:
         """Store the new state and build the screens that changed."""
         record, game_id = table.record, table.game_id
         record.state = new.to_dict()
-        for line in narrate.log_lines(events, _labels(record)):
+        with using(record.lang):  # the log is the group's
+            lines = narrate.log_lines(events, _labels(record))
+        for line in lines:
             record.add_log(line)
         turn_over = new.turn != old.turn or new.phase != old.phase or new.round != old.round
         if turn_over:
@@ -272,7 +295,8 @@ class RummyGame:
         seat = new.turn
         user = record.seats[seat].user
         for event in events:
-            line = narrate.notice(event)
+            with using(record.lang_of(seat)):  # the seat's own line, in its language
+                line = narrate.notice(event)
             if line is not None and (user or event.kind == "give_up_confirm"):
                 record.seat_ui(seat).notice = line
         if user:
@@ -314,7 +338,8 @@ class RummyGame:
         for event in events or []:
             if event.kind == "drew" and event.seat is not None:
                 info = record.seats[event.seat]
-                line = narrate.notice(event)
+                with using(record.lang_of(event.seat)):
+                    line = narrate.notice(event)
                 if info.user and not info.is_computer and line:
                     record.seat_ui(event.seat).notice = line
                     out.private[info.user] = screens.private_screen(

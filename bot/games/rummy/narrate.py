@@ -1,20 +1,26 @@
 """Rummy's sentences: the engine's events and refusals made into words for the log, the group
-and a seat's notice line. The one place the rummy game's hosting makes sentences (the
-languages issue translates here)."""
+and a seat's notice line. The one place the rummy game's hosting makes sentences; every msgid
+is English and bot.i18n gives it in the reader's language."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
-from engine import Event
+from bot.i18n import _, t, tn
+from engine import Event, group_label
 from engine.cards import Card
-from engine.game import hint_line
-
-TIMEOUTS_NOTE = " After {n} time-outs in a row, a computer takes the seat."
 
 
 def pretty(tokens: Iterable[str]) -> str:
     return " ".join(Card.from_token(t).pretty() for t in tokens)
+
+
+def _and(items: Sequence[str]) -> str:
+    """"A", "A and B", "A, B and C" in the current language."""
+    if len(items) < 2:
+        return "".join(items)
+    return t("{first} and {last}", first=", ".join(items[:-1]), last=items[-1])
 
 
 def log_lines(events: Sequence[Event], who: dict[int, str]) -> list[str]:
@@ -23,18 +29,48 @@ def log_lines(events: Sequence[Event], who: dict[int, str]) -> list[str]:
     for e in events:
         name = who.get(e.seat, "") if e.seat is not None else ""
         if e.kind == "laid":
-            how = " (rearranging the table)" if e.data.get("rearranged") else ""
-            lines.append(f"{name} laid {pretty(e.data['placed'])}{how}")
+            cards = pretty(e.data["placed"])
+            if e.data.get("rearranged"):
+                lines.append(
+                    t("{name} laid {cards} (rearranging the table)", name=name, cards=cards)
+                )
+            else:
+                lines.append(t("{name} laid {cards}", name=name, cards=cards))
         elif e.kind == "drew" and e.data.get("count"):
-            n = e.data["count"]
-            lines.append(f"{name} drew {n} card{'s' * (n != 1)}")
+            lines.append(tn("{name} drew {n} card", "{name} drew {n} cards", e.data["count"],
+                            name=name))
         elif e.kind == "passed":
-            lines.append(f"{name} passed")
+            lines.append(t("{name} passed", name=name))
         elif e.kind == "knocked":
-            lines.append(f"{name} knocked!")
+            lines.append(t("{name} knocked!", name=name))
         elif e.kind == "gave_up":
-            lines.append(f"{name} gave up the move and drew {e.data['count']}")
+            lines.append(t("{name} gave up the move and drew {count}", name=name,
+                           count=e.data["count"]))
     return lines
+
+
+def hint_line(hint: dict[str, Any] | None) -> str:
+    """What a hint says to the player (the table picture outlines the same groups)."""
+    if not hint:
+        return _("No card of yours can be played now.")
+    card = Card.from_token(hint["card"]).pretty()
+    labels = [group_label(g) for g in hint.get("groups", [])]
+    tokens = hint.get("singles", [])
+    where = []
+    if labels:
+        where.append(
+            t("it changes group {group}", group=labels[0]) if len(labels) == 1
+            else t("it changes groups {groups}", groups=_and(labels))
+        )
+    if tokens:
+        where.append(tn("with the single {cards} from the table",
+                        "with the singles {cards} from the table", len(tokens),
+                        cards=pretty(tokens)))
+    how = ", ".join(where) or _("as a new group")
+    if hint.get("rearrange"):
+        return t("💡 You can play {card} — {how}; you need to rearrange the table.", card=card,
+                 how=how)
+    return t("💡 You can play {card} — {how}.", card=card, how=how)
 
 
 def notice(event: Event) -> str | None:
@@ -43,25 +79,29 @@ def notice(event: Event) -> str | None:
         hint = hint_line(event.private.get("hint"))
         if event.kind == "hint":
             return hint
-        return (
-            "You must lay cards if you can. " + hint
-            + " Tap Draw (or Pass) again to go ahead anyway."
+        return t(
+            "You must lay cards if you can. {hint} Tap Draw (or Pass) again to go ahead anyway.",
+            hint=hint,
         )
     if event.kind == "give_up_confirm":
-        return (
+        return _(
             "Give up puts everything back and you draw 3 cards "
             "— tap Give up (+3) again to confirm."
         )
     if event.kind == "drew":
         cards = pretty(event.private.get("cards", []))
-        return f"You drew {cards}." if cards else None
+        return t("You drew {cards}.", cards=cards) if cards else None
     return None
 
 
 def started(title: str, seats: int) -> str:
-    return f"{title} started with {seats} seats"
+    return tn("{title} started with {n} seat", "{title} started with {n} seats", seats,
+              title=title)
 
 
 def time_ran_out(name: str, taken_over: bool, limit: int) -> str:
-    note = f"⏱ {name}'s time ran out — the computer played for {name}."
-    return note + (TIMEOUTS_NOTE.format(n=limit) if taken_over else "")
+    note = t("⏱ {name}'s time ran out — the computer played for {name}.", name=name)
+    if taken_over:
+        note += " " + tn("After {n} time-out in a row, a computer takes the seat.",
+                         "After {n} time-outs in a row, a computer takes the seat.", limit)
+    return note

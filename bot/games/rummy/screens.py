@@ -6,8 +6,10 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 
+from bot.core.narrate import picture_words
 from bot.core.record import Record
 from bot.core.views import Button, Screen
+from bot.i18n import _, current, t, tn, using
 from engine import (
     GameState,
     PlayerView,
@@ -17,7 +19,6 @@ from engine import (
     player_view,
 )
 from engine.cards import Card, rank_order, suit_order
-from engine.game import hint_line
 from render import (
     PrivateView,
     ScoreView,
@@ -27,6 +28,9 @@ from render import (
     render_scores,
     render_table,
 )
+
+from . import words
+from .narrate import hint_line
 
 CARDS_PER_ROW = 8
 CARD_ROWS = 2
@@ -42,8 +46,8 @@ def pretty(cards: Sequence[Card]) -> str:
 def groups_text(groups: Sequence[Sequence[Card]], singles: Sequence[Card] = ()) -> str:
     parts = [f"{group_label(i)} {''.join(c.pretty() for c in g)}" for i, g in enumerate(groups)]
     if singles:
-        parts.append("singles " + " ".join(c.pretty() for c in singles))
-    return " · ".join(parts) if parts else "(empty table)"
+        parts.append(t("singles {cards}", cards=" ".join(c.pretty() for c in singles)))
+    return " · ".join(parts) if parts else _("(empty table)")
 
 
 def _key(*parts: object) -> str:
@@ -65,28 +69,42 @@ def seat_label(record: Record, seat: int) -> str:
 def status_line(record: Record, state: GameState) -> str:
     rules = record.rules
     name = seat_label(record, state.turn)
-    parts = [f"Round {state.round}"] if rules.game_end.rounds != "one" else []
+    parts = [t("Round {n}", n=state.round)] if rules.game_end.rounds != "one" else []
     if state.phase == "play":
-        parts.append(f"{name}'s turn")
+        parts.append(t("{name}'s turn", name=name))
         if state.final_turns is not None:
-            parts.append("final turns")
+            parts.append(_("final turns"))
     elif state.phase == "round_over":
-        parts.append("round over")
+        parts.append(_("round over"))
     else:
-        parts.append("game over")
-    parts.append(f"stock {len(state.stock)}")
+        parts.append(_("game over"))
+    parts.append(t("stock {n}", n=len(state.stock)))
     parts += [f"{seat_label(record, i)} {len(h)}" for i, h in enumerate(state.hands)]
     line = " · ".join(parts)
     if rules.game_end.rounds != "one":
-        line += (
-            " · (scores: "
-            + " · ".join(f"{seat_label(record, i)} {s}" for i, s in enumerate(state.scores))
-            + ")"
+        line += " · " + t(
+            "(scores: {scores})",
+            scores=" · ".join(f"{seat_label(record, i)} {s}" for i, s in enumerate(state.scores)),
         )
     return line
 
 
+def hand_label(cards: int, sort: str) -> str:
+    """The hand's tab in the private picture: "Your hand · 7 cards · by suit"."""
+    return t(
+        "Your hand · {cards} · by {sort}",
+        cards=tn("{n} card", "{n} cards", cards),
+        sort=_("suit") if sort == "suit" else _("rank"),
+    )
+
+
 def table_screen(game_id: int, record: Record, state: GameState) -> Screen:
+    """The group's table, in the group's language."""
+    with using(record.lang):
+        return _table_screen(game_id, record, state)
+
+
+def _table_screen(game_id: int, record: Record, state: GameState) -> Screen:
     rules = record.rules
     strips = tuple(
         SeatStrip(
@@ -99,13 +117,15 @@ def table_screen(game_id: int, record: Record, state: GameState) -> Screen:
         for i, h in enumerate(state.hands)
     )
     changed = frozenset((state.last or {}).get("groups", []))
-    title = rules.title + (f" · Round {state.round}" if rules.game_end.rounds != "one" else "")
+    title = words.title(rules.name) + (
+        " · " + t("Round {n}", n=state.round) if rules.game_end.rounds != "one" else ""
+    )
     status = (
-        f"{seat_label(record, state.turn)}'s turn"
+        t("{name}'s turn", name=seat_label(record, state.turn))
         if state.phase == "play"
-        else "Round over"
+        else _("Round over")
         if state.phase == "round_over"
-        else "Game over"
+        else _("Game over")
     )
     view = TableView(
         title,
@@ -115,15 +135,16 @@ def table_screen(game_id: int, record: Record, state: GameState) -> Screen:
         len(state.stock),
         strips,
         status,
+        words=picture_words(),
     )
     lines = [status_line(record, state)]
     if record.log:
-        lines.append("Last: " + record.log[-1])
+        lines.append(t("Last: {line}", line=record.log[-1]))
     lines.append(groups_text(state.table, state.singles))
     text = "\n".join(lines)
     if len(text) > 1000:
         text = text[:997] + "…"
-    buttons = [[Button("🂠 My cards", "cards")]]
+    buttons = [[Button(_("🂠 My cards"), "cards")]]
     if state.phase != "play":
         buttons = round_end_buttons(record, state)
     return Screen(
@@ -133,8 +154,10 @@ def table_screen(game_id: int, record: Record, state: GameState) -> Screen:
         lambda: render_table(view),
         game_id,
         state.version,
-        detail=rules.describe() + "\n" + table_detail(record, state),
+        detail=words.describe(rules.name, dict(rules.options)) + "\n"
+        + table_detail(record, state),
         phase=state.phase,
+        lang=current(),
     )
 
 
@@ -160,13 +183,13 @@ def table_detail(
             mark = "+"
         lines.append(f" {mark}{group_label(i):>2}  {pretty(group)}")
     if not groups:
-        lines.append("    (the table is empty)")
+        lines.append("    " + _("(the table is empty)"))
     if singles:
-        lines.append("  singles: " + pretty(singles))
+        lines.append("  " + t("singles: {cards}", cards=pretty(singles)))
     if draft is not None and draft.loose:
-        lines.append("  loose (place before Done): " + pretty(draft.loose))
+        lines.append("  " + t("loose (place before Done): {cards}", cards=pretty(draft.loose)))
     if changed:
-        lines.append("  (your working copy: * changed, ✗ not a valid group yet)")
+        lines.append("  " + _("(your working copy: * changed, ✗ not a valid group yet)"))
     return "\n".join(lines)
 
 
@@ -175,53 +198,59 @@ def round_end_buttons(record: Record, state: GameState) -> list[list[Button]]:
     and on every player's private screen, so a lost table message can't strand the game."""
     if state.phase != "round_over":
         return []
-    buttons = [Button("▶ Next round", "next")]
+    buttons = [Button(_("▶ Next round"), "next")]
     if record.rules.game_end.finish_by_choice:
-        buttons.append(Button("■ Finish", "finish"))
+        buttons.append(Button(_("■ Finish"), "finish"))
     return [buttons]
 
 
 def score_screen(game_id: int, record: Record, state: GameState) -> Screen:
+    """The scoreboard after a round or the game, in the group's language."""
+    with using(record.lang):
+        return _score_screen(game_id, record, state)
+
+
+def _score_screen(game_id: int, record: Record, state: GameState) -> Screen:
     rules = record.rules
     names = tuple(seat_label(record, i) for i in range(state.players))
     final = state.phase == "game_over"
     result = state.result or {}
     view = ScoreView(
-        f"{rules.title} · " + ("final result" if final else f"after round {state.round}"),
+        words.title(rules.name) + " · "
+        + (_("final result") if final else t("after round {n}", n=state.round)),
         names,
         tuple(tuple(r["points"]) for r in state.rounds),
         rules.play_to or None,
         lower_is_better=not rules.higher_is_better,
         final=final,
         winners=tuple(result.get("winners", state.rounds[-1]["winners"] if state.rounds else ())),
+        words=picture_words(),
     )
     last = state.rounds[-1] if state.rounds else None
     lines = []
     if last:
-        how = {"out": "went out", "knock": "knock", "blocked": "blocked", "stock": "stock ran out"}
+        how = {"out": _("went out"), "knock": _("knock"), "blocked": _("blocked"),
+               "stock": _("stock ran out")}
         winners = ", ".join(names[w] for w in last["winners"])
-        lines.append(
-            f"Round {state.round} over ({how.get(last['how'], last['how'])}) — won by {winners}"
-        )
-        lines.append(
-            "This round: " + " · ".join(f"{names[i]} {p}" for i, p in enumerate(last["points"]))
-        )
+        lines.append(t("Round {n} over ({how}) — won by {winners}", n=state.round,
+                       how=how.get(last["how"], last["how"]), winners=winners))
+        lines.append(t("This round: {points}",
+                       points=" · ".join(f"{names[i]} {p}" for i, p in enumerate(last["points"]))))
     if final:
         totals = result.get("totals", state.scores)
         if result.get("draw"):
-            lines.append(
-                "🏁 Game over — a draw between " + ", ".join(names[w] for w in result["winners"])
-            )
+            lines.append(t("🏁 Game over — a draw between {names}",
+                           names=", ".join(names[w] for w in result["winners"])))
         else:
-            lines.append(
-                "🏁 Game over — "
-                + " and ".join(names[w] for w in result.get("winners", []))
-                + " won!"
-            )
-        lines.append("Final: " + " · ".join(f"{names[i]} {t}" for i, t in enumerate(totals)))
-        lines.append("See /leaderboard")
+            won = [names[w] for w in result.get("winners", [])]
+            lines.append(tn("🏁 Game over — {names} won!", "🏁 Game over — {names} won!",
+                            len(won), names=_join_and(won)))
+        lines.append(t("Final: {totals}",
+                       totals=" · ".join(f"{names[i]} {x}" for i, x in enumerate(totals))))
+        lines.append(_("See /leaderboard"))
     elif rules.game_end.rounds != "one":
-        lines.append("Totals: " + " · ".join(f"{names[i]} {t}" for i, t in enumerate(state.scores)))
+        lines.append(t("Totals: {totals}",
+                       totals=" · ".join(f"{names[i]} {x}" for i, x in enumerate(state.scores))))
     return Screen(
         "\n".join(lines),
         [],
@@ -230,6 +259,7 @@ def score_screen(game_id: int, record: Record, state: GameState) -> Screen:
         game_id,
         state.version,
         phase=state.phase,
+        lang=current(),
     )
 
 
@@ -270,6 +300,8 @@ def private_picture(
         frozenset(),
         hint_cards,
         hint_groups,
+        words=picture_words(),
+        hand_label=hand_label(len(view.draft_hand), sort),
     )
 
 
@@ -281,7 +313,18 @@ def placeable(view: PlayerView, sort: str) -> list[Card]:
     return sorted_hand(view.draft_hand, sort) + extra
 
 
+def _join_and(names: Sequence[str]) -> str:
+    """"Alice and Bob" (the game-over line's winners; English's " and " between all)."""
+    return (" " + _("and") + " ").join(names)
+
+
 def private_screen(game_id: int, record: Record, state: GameState, seat: int) -> Screen:
+    """A seat's private screen, in that person's language."""
+    with using(record.lang_of(seat)):
+        return _private_screen(game_id, record, state, seat)
+
+
+def _private_screen(game_id: int, record: Record, state: GameState, seat: int) -> Screen:
     view = player_view(state, seat)
     ui = record.seat_ui(seat)
     mine = view.my_turn and not record.seats[seat].is_computer
@@ -294,12 +337,13 @@ def private_screen(game_id: int, record: Record, state: GameState, seat: int) ->
         view, title, ui.sort, hint_cards, frozenset(hint.get("groups", [])) if hint else frozenset()
     )
     hand, groups, loose, draft = list(picture.hand), picture.groups, picture.loose, view.draft
-    hand_line = "Hand: " + "  ".join(f"{i + 1} {c.pretty()}" for i, c in enumerate(hand))
+    hand_line = t("Hand: {cards}",
+                  cards="  ".join(f"{i + 1} {c.pretty()}" for i, c in enumerate(hand)))
     lines = [title, hand_line]
     if draft is not None and view.changed:
-        lines.append("Working copy: " + groups_text(groups, ()))
+        lines.append(t("Working copy: {groups}", groups=groups_text(groups, ())))
     if loose:
-        lines.append("Loose (place before Done): " + pretty(loose))
+        lines.append(t("Loose (place before Done): {cards}", cards=pretty(loose)))
     if hint:
         lines.append(hint_line(hint))
     if ui.notice:
@@ -312,7 +356,7 @@ def private_screen(game_id: int, record: Record, state: GameState, seat: int) ->
         cards = card_buttons(record, seat, placeable(view, ui.sort), len(hand))
         buttons = _private_buttons(record, state, seat, cards, groups)
     else:
-        buttons = [*round_end_buttons(record, state), [Button("⇅ Sort", "sort")]]
+        buttons = [*round_end_buttons(record, state), [Button(_("⇅ Sort"), "sort")]]
     return Screen(
         text,
         buttons,
@@ -324,6 +368,7 @@ def private_screen(game_id: int, record: Record, state: GameState, seat: int) ->
         cards=cards if any(_is_card(b) for row in buttons for b in row) else [],
         phase=state.phase,
         notice=ui.notice,
+        lang=current(),
     )
 
 
@@ -348,19 +393,21 @@ def card_buttons(record: Record, seat: int, hand: list[Card], in_hand: int) -> l
 def _private_title(record: Record, state: GameState, seat: int, view) -> str:
     n = len(view.hand)
     if state.phase == "round_over":
-        return f"Round over · {n} cards left"
+        return tn("Round over · {n} card left", "Round over · {n} cards left", n)
     if state.phase == "game_over":
-        return "Game over"
+        return _("Game over")
     if not view.my_turn:
-        return f"{seat_label(record, state.turn)}'s turn · you have {n} cards"
-    parts = ["Your turn"]
+        return t("{name}'s turn", name=seat_label(record, state.turn)) + " · " + tn(
+            "you have {n} card", "you have {n} cards", n
+        )
+    parts = [_("Your turn")]
     if view.draws:
-        parts.append(f"you drew {view.draws}")
+        parts.append(t("you drew {n}", n=view.draws))
     if state.final_turns is not None:
-        parts.append("final turn: lay or pass")
+        parts.append(_("final turn: lay or pass"))
     if not view.first_lay_done:
-        parts.append("first lay: a run of three from your hand")
-    parts.append(f"{n} cards")
+        parts.append(_("first lay: a run of three from your hand"))
+    parts.append(tn("{n} card", "{n} cards", n))
     return " · ".join(parts)
 
 
@@ -381,9 +428,9 @@ def _private_buttons(
         ]
         label = group_label(ui.joker_group or 0)
         return [
-            [Button(f"Joker in {label} stands for:", "noop")],
+            [Button(t("Joker in {group} stands for:", group=label), "noop")],
             *_rows(options, 4),
-            [Button("Cancel", "cancel")],
+            [Button(_("Cancel"), "cancel")],
         ]
     pages = max(1, -(-len(hand) // PAGE))
     page = min(ui.page, pages - 1)
@@ -395,43 +442,43 @@ def _private_buttons(
                 Button("◀", f"pg:{(page - 1) % pages}"),
                 Button(f"{page + 1}/{pages}", "noop"),
                 Button("▶", f"pg:{(page + 1) % pages}"),
-                Button("⇅ Sort", "sort"),
+                Button(_("⇅ Sort"), "sort"),
             ]
         )
     if ui.mode == "add":
         rows += _rows([Button(group_label(i), f"add:{i}") for i in range(len(groups))])
-        rows.append([Button("Cancel", "cancel")])
+        rows.append([Button(_("Cancel"), "cancel")])
     elif ui.mode == "take":
         rows += _rows([Button(group_label(i), f"take:{i}") for i in range(len(groups))])
-        rows.append([Button("Cancel", "cancel")])
+        rows.append([Button(_("Cancel"), "cancel")])
     elif ui.mode.startswith("take:"):
         g = int(ui.mode.split(":")[1])
         if g < len(groups):
             rows += _rows([Button(c.pretty(), f"tc:{g}:{c.token}") for c in groups[g]])
-        rows.append([Button("Cancel", "cancel")])
+        rows.append([Button(_("Cancel"), "cancel")])
     else:
         row = [
-            Button("New group", "new"),
-            Button("Add to ▸", "addm"),
-            Button("Take from ▸", "takem"),
-            Button("✨ Auto-place", "auto"),
+            Button(_("New group"), "new"),
+            Button(_("Add to ▸"), "addm"),
+            Button(_("Take from ▸"), "takem"),
+            Button(_("✨ Auto-place"), "auto"),
         ]
         if pages == 1:
             row.append(Button("⇅", "sort"))
         rows.append(row)
     last = []
     if "commit" in legal:
-        last.append(Button("✔ Done", "done"))
+        last.append(Button(_("✔ Done"), "done"))
     if "give_up" in legal:
-        last.append(Button("Give up (+3)", "giveup"))
+        last.append(Button(_("Give up (+3)"), "giveup"))
     elif "reset" in legal:
-        last.append(Button("↺ Reset", "reset"))
+        last.append(Button(_("↺ Reset"), "reset"))
     if "knock" in legal:  # Carousel: the Draw button becomes Knock
-        last.append(Button("✊ Knock", "knock"))
+        last.append(Button(_("✊ Knock"), "knock"))
     elif "draw" in legal:
-        last.append(Button("Draw", "draw"))
+        last.append(Button(_("Draw"), "draw"))
     elif "pass" in legal:
-        last.append(Button("Pass", "pass"))
-    last.append(Button("💡 Hint", "hint"))
+        last.append(Button(_("Pass"), "pass"))
+    last.append(Button(_("💡 Hint"), "hint"))
     rows.append(last)
     return rows

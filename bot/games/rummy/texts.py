@@ -1,66 +1,77 @@
-"""User-facing strings that are longer than a line (English)."""
+"""/help and /rules: the strings longer than a line (msgids in English; bot.i18n translates)."""
 
 from __future__ import annotations
 
+from bot.i18n import N_, _, fill
 from engine import RULEBOOKS, get_rulebook
 
-HELP = """🃏 Rummy Table — rearrangement rummy in this chat.
+HELP = N_("""🃏 Rummy Table — rearrangement rummy in this chat.
 /newgame [rulebook] — open a game here (rulebooks: {rulebooks})
 /join, /leave — take or give up a seat (a computer takes over a seat left mid-game)
 /hand — send my cards again · /hint — show a card I can play
 /rules [rulebook] — the rules (in full: docs/rules.md in the bot's source repository)
 /leaderboard [rulebook] · /stats — scores that last
+/language en|he|ru — the language I speak to you (in a group: the group's)
 /endgame — the host ends the game
 In our private chat: tap cards to select them, then New group / Add to / Take from /
 Auto-place, and Done. Or type: /lay 7H 8H 9H · /add B 10H · /move B:QS A · /split B 4 ·
-/take B QS · /done · /reset · /draw · /pass"""
+/take B QS · /done · /reset · /draw · /pass""")
 
-RULES_DOC = "docs/rules.md in the bot's source repository"
-MORE = "All the rules, with every option: " + RULES_DOC + "."
+MORE = N_("All the rules, with every option: docs/rules.md in the bot's source repository.")
 
-COMMON = """Every group on the table must be a set (3–4 cards of one rank, different suits) or a
+COMMON = N_("""Every group on the table must be a set (3–4 cards of one rank, different suits) or a
 run (3+ cards of one suit in order). On your turn rebuild the table as you like — split groups,
 move cards, open new ones — as long as you add at least one card from your hand and every group
 is valid at the end. A card never goes from the table back to a hand. You build on a private
 copy: Done plays it, Reset puts it back. With the stock empty you pass; when everyone passes in
-a row the round is blocked."""
+a row the round is blocked.""")
 
 RULES = {
-    "manipulation": """Manipulation: 7 cards each, two decks. Ace high only (Q-K-A). You must lay if
+    "manipulation": N_(
+        """Manipulation: 7 cards each, two decks. Ace high only (Q-K-A). You must lay if
 you can: draw one card at a time until you can (must-lay: remind shows you a hint when you tap Draw
 while you have a move). Penalties for cards left: ace 15, tens and faces 10, others 5. Rounds go on
-until someone reaches the target (200 or 300); the lowest total wins.""",
-    "machiavelli": """Machiavelli: 13 cards each. Ace high or low, never both. Play cards or draw
+until someone reaches the target (200 or 300); the lowest total wins."""),
+    "machiavelli": N_(
+        """Machiavelli: 13 cards each. Ace high or low, never both. Play cards or draw
 one (drawing ends the turn). Give back, draw 3: once you changed the table, Reset becomes
-Give up (+3). One round: whoever empties their hand wins.""",
-    "shanghai": """Shanghai: 10 cards each (dealt 3-3-3-1). Ace low only (A-2-3). Must lay if you
+Give up (+3). One round: whoever empties their hand wins."""),
+    "shanghai": N_(
+        """Shanghai: 10 cards each (dealt 3-3-3-1). Ace low only (A-2-3). Must lay if you
 can, drawing one card at a time until you can. 1 point per card left; rounds continue as long as you
-like; the lowest total leads.""",
-    "guadeloupe": """Guadeloupe: 5 cards each. Ace high or low. Play cards (then draw one unless
-you went out), or draw two. One round: whoever empties their hand wins.""",
-    "carousel": """Carousel: 10 cards each, with jokers. Always draw first; then lay, or draw again
+like; the lowest total leads."""),
+    "guadeloupe": N_(
+        """Guadeloupe: 5 cards each. Ace high or low. Play cards (then draw one unless
+you went out), or draw two. One round: whoever empties their hand wins."""),
+    "carousel": N_(
+        """Carousel: 10 cards each, with jokers. Always draw first; then lay, or draw again
 (up to three; the third ends your turn). Knock when your hand would be worth 5 or less (joker 25,
 face 10, ace 1). Undercuts score 10 more; going out scores the others' points plus 25. The game
-ends at 150.""",
-    "vatican": """Vatican: 13 cards each, with jokers. Draw one card or lay, never both. Your first
+ends at 150."""),
+    "vatican": N_(
+        """Vatican: 13 cards each, with jokers. Draw one card or lay, never both. Your first
 lay must include a run of three cards of one suit from your hand (a joker doesn't count). A joker
-on the table stays beside its cards until the real card is on the table.""",
-    "tahiti": """Tahiti: 5 cards each and 4 face-up singles on the table you may use. One joker per
+on the table stays beside its cards until the real card is on the table."""),
+    "tahiti": N_(
+        """Tahiti: 5 cards each and 4 face-up singles on the table you may use. One joker per
 group; a group with a joker can't be rearranged — only added to from your hand — until you lay the
-real card it stands for. Penalties: joker 30, ace 11, face 10, others face value.""",
+real card it stands for. Penalties: joker 30, ace 11, face 10, others face value."""),
 }
 
 
 def help_text() -> str:
-    return HELP.format(rulebooks=", ".join(RULEBOOKS))
+    return fill(_(HELP), rulebooks=", ".join(RULEBOOKS))
 
 
 def rules_text(name: str | None) -> str:
     if not name:
-        return (
-            COMMON + "\n\nRulebooks: " + ", ".join(RULEBOOKS) + ". /rules NAME for one.\n\n" + MORE
-        )
+        rulebooks = fill(_("Rulebooks: {names}. /rules NAME for one."), names=", ".join(RULEBOOKS))
+        return _(COMMON) + "\n\n" + rulebooks + "\n\n" + _(MORE)
     rules = get_rulebook(name)  # ValueError names the rulebooks
     return (
-        RULES[rules.name].replace("\n", " ") + "\n\n" + COMMON.replace("\n", " ") + "\n\n" + MORE
+        _(RULES[rules.name]).replace("\n", " ")
+        + "\n\n"
+        + _(COMMON).replace("\n", " ")
+        + "\n\n"
+        + _(MORE)
     )

@@ -6,6 +6,7 @@ from __future__ import annotations
 from bot.core.buttons import Press
 from bot.core.hosting import Refusal
 from bot.core.record import SeatUI
+from bot.i18n import N_, _
 from engine import (
     Commit,
     GameState,
@@ -26,10 +27,10 @@ from .typed import cannot_place
 # The buttons that are one engine action of the seat, with no argument: the typed words'.
 SIMPLE = WORD_ACTIONS
 NEEDS_SELECTION = {
-    "addm": "Select the cards to add first.",
-    "new": "Select cards first (tap them).",
-    "add": "Select cards first (tap them).",
-    "auto": "Select the cards to place, then tap Auto-place.",
+    "addm": N_("Select the cards to add first."),
+    "new": N_("Select cards first (tap them)."),
+    "add": N_("Select cards first (tap them)."),
+    "auto": N_("Select the cards to place, then tap Auto-place."),
 }
 
 
@@ -45,7 +46,7 @@ def turn_action(state: GameState, seat: int, ui: SeatUI, press: Press) -> Action
     if verb in ("s1", "s0"):
         token = press.str()
         if token not in tokens:
-            raise Refusal("That card is no longer in your hand.", alert=False)
+            raise Refusal(_("That card is no longer in your hand."), alert=False)
         ui.selected = [t for t in ui.selected if t in tokens and t != token]
         if verb == "s1":
             ui.selected.append(token)
@@ -54,7 +55,7 @@ def turn_action(state: GameState, seat: int, ui: SeatUI, press: Press) -> Action
         ui.mode = "main"
         return None
     if verb in NEEDS_SELECTION and not selected:
-        ui.notice = NEEDS_SELECTION[verb]
+        ui.notice = _(NEEDS_SELECTION[verb])
         return None
     if verb in ("addm", "takem"):
         ui.mode = "add" if verb == "addm" else "take"
@@ -71,14 +72,14 @@ def turn_action(state: GameState, seat: int, ui: SeatUI, press: Press) -> Action
         mine = {c.token for c in view.draft_hand}
         selected = [c for c in selected if c.token in mine]  # it places hand cards
         if not selected:
-            ui.notice = NEEDS_SELECTION["auto"]
+            ui.notice = _(NEEDS_SELECTION["auto"])
             return None
         return auto_place(state, seat, selected, ui.sort)
     if verb == "jk":
         return Commit(seat, None, {press.int(0): tuple(press.str(1).split(","))})
     if verb in SIMPLE:
         return SIMPLE[verb](seat)
-    raise Refusal("Unknown button.")
+    raise Refusal(_("Unknown button."))
 
 
 def auto_place(state: GameState, seat: int, selected: list[Card], sort: str) -> Action:

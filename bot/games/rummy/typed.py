@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.i18n import _, current, t, tn
 from engine import (
     Action,
     Move,
@@ -31,22 +32,25 @@ def cards_arg(text: str, hand: Sequence[Card]) -> tuple[Card, ...]:
     out: list[Card] = []
     tokens = text.replace(",", " ").split()
     if len(tokens) > MAX_CARDS:
-        raise TypedError(f"That's more than {MAX_CARDS} cards")
+        raise TypedError(t("That's more than {n} cards", n=MAX_CARDS))
     for token in tokens:
         if token.isdigit():
             if not (token.isascii() and len(token) <= 3):  # '²'.isdigit() is True
-                raise TypedError(f"'{token[:8]}' is not a card number")
+                raise TypedError(t("'{token}' is not a card number", token=token[:8]))
             index = int(token)
             if not 1 <= index <= len(hand):
-                raise TypedError(f"There is no card number {index} in your hand")
+                raise TypedError(t("There is no card number {n} in your hand", n=index))
             out.append(hand[index - 1])
         else:
             try:
                 out.extend(parse_cards(token))
             except ValueError as error:
-                raise TypedError(str(error)) from None
+                raise TypedError(
+                    str(error) if current() == "en"
+                    else t("'{token}' is not a card: write them like 7H 10S QD *", token=token[:8])
+                ) from None
     if not out:
-        raise TypedError("Name the cards, like 7H 8H 9H (or their numbers)")
+        raise TypedError(_("Name the cards, like 7H 8H 9H (or their numbers)"))
     return tuple(out)
 
 
@@ -54,7 +58,9 @@ def _group(label: str) -> int:
     try:
         return group_index(label)
     except ValueError as error:
-        raise TypedError(str(error)) from None
+        raise TypedError(
+            str(error) if current() == "en" else t("There is no group {group}", group=label[:8])
+        ) from None
 
 
 def _move_parts(rest: str) -> tuple[str, str, str] | None:
@@ -73,7 +79,7 @@ def _move_parts(rest: str) -> tuple[str, str, str] | None:
 def parse_typed(seat: int, verb: str, rest: str, hand: Sequence[Card]) -> list[Action]:
     """The actions for one typed command; `hand` is the seat's sorted, unplaced hand."""
     if len(rest) > MAX_TYPED or len(verb) > 40:
-        raise TypedError(f"That's too long for a move (at most {MAX_TYPED} characters)")
+        raise TypedError(t("That's too long for a move (at most {n} characters)", n=MAX_TYPED))
     verb = verb.lower().lstrip("/").split("@")[0]
     rest = rest.strip()
     if verb == "give" and rest.lower() == "up":
@@ -83,29 +89,31 @@ def parse_typed(seat: int, verb: str, rest: str, hand: Sequence[Card]) -> list[A
     if verb == "lay":
         return [Place(seat, cards_arg(rest, hand), None)]
     if verb == "add":
-        label, _, cards = rest.partition(" ")
+        label, _sep, cards = rest.partition(" ")
         if not cards.strip():
-            raise TypedError("Write it as: /add B 10H")
+            raise TypedError(_("Write it as: /add B 10H"))
         return [Place(seat, cards_arg(cards, hand), _group(label))]
     if verb == "take":
-        label, _, cards = rest.partition(" ")
+        label, _sep, cards = rest.partition(" ")
         if not cards.strip():
-            raise TypedError("Write it as: /take B QS")
+            raise TypedError(_("Write it as: /take B QS"))
         return [Take(seat, _group(label), c) for c in cards_arg(cards, ())]
     if verb == "move":
         parts = _move_parts(rest)
         if parts is None:
-            raise TypedError("Write it as: /move B:QS A  (or 'new' as the target group)")
+            raise TypedError(_("Write it as: /move B:QS A  (or 'new' as the target group)"))
         source, cards, target = parts
         to = None if target.lower() == "new" else _group(target)
         return [Move(seat, cards_arg(cards, ()), _group(source), to)]
     if verb == "split":
-        label, _, at = rest.partition(" ")
+        label, _sep, at = rest.partition(" ")
         at = at.strip()
         if not (at.isascii() and at.isdecimal() and len(at) <= 3):
-            raise TypedError("Write it as: /split B 4  (split group B after its 4th card)")
+            raise TypedError(_("Write it as: /split B 4  (split group B after its 4th card)"))
         return [Split(seat, _group(label), int(at))]
-    raise TypedError(f"Unknown move '/{verb}'. Moves: /lay /add /move /split /take /done /reset")
+    raise TypedError(
+        t("Unknown move '/{verb}'. Moves: /lay /add /move /split /take /done /reset", verb=verb)
+    )
 
 
 def cannot_place(cards: Sequence[Card], partners: Sequence[Card] = ()) -> str:
@@ -113,15 +121,21 @@ def cannot_place(cards: Sequence[Card], partners: Sequence[Card] = ()) -> str:
     (`partners`) that would let them go, if any."""
     names = " ".join(c.pretty() for c in cards)
     if partners:
-        alone = "on its own" if len(cards) == 1 else "on their own"
-        them = "it" if len(partners) == 1 else "them"
-        return (
-            f"{names} can't go on the table {alone}, even with rearranging — it can with "
-            f"{' '.join(c.pretty() for c in partners)} from your hand: select {them} too"
+        others = " ".join(c.pretty() for c in partners)
+        alone = tn(
+            "{cards} can't go on the table on its own, even with rearranging",
+            "{cards} can't go on the table on their own, even with rearranging",
+            len(cards), cards=names,
         )
+        helper = tn(
+            "it can with {cards} from your hand: select it too",
+            "it can with {cards} from your hand: select them too",
+            len(partners), cards=others,
+        )
+        return alone + " — " + helper
     if len(cards) == 1:
-        return f"{names} can't go anywhere, even with rearranging"
-    return f"{names} can't all go on the table together, even with rearranging"
+        return t("{cards} can't go anywhere, even with rearranging", cards=names)
+    return t("{cards} can't all go on the table together, even with rearranging", cards=names)
 
 
 TYPED_VERBS = frozenset({"lay", "add", "take", "move", "split", "give", *SIMPLE})

@@ -1,0 +1,188 @@
+"""The engine's refusals as sentences in the reader's language.
+
+The engine raises `IllegalAction(code, **params)` (engine/reasons.py lists the codes) with an
+English sentence made from the same values. English readers get that sentence as it is (the
+engine's wording, unchanged); other languages get the catalog's sentence for the code, filled
+from the params. A refusal made outside the engine (code "illegal": Auto-place, typed moves)
+was already made in the reader's language where it was raised.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from bot.i18n import N_, _, current, fill, ngettext, t
+from engine import IllegalAction, group_label
+from engine.cards import Card
+
+# code -> msgid; the params a sentence names are filled by `_values`
+SENTENCES: dict[str, str] = {
+    "seat_not_in_game": N_("That seat is not in this game"),
+    "game_over": N_("The game is over"),
+    "round_over": N_("The round is over: start the next round"),
+    "round_in_play": N_("The round is still being played"),
+    "not_your_turn": N_("It's not your turn"),
+    "unknown_action": N_("Unknown action {kind}"),
+    "finish_not_by_choice": N_("This game ends by its own rules, not by choice"),
+    "finish_before_round_over": N_("Finish after the round is over"),
+    "stock_empty": N_("The stock is empty: lay cards or pass"),
+    "final_turns_no_draw": N_("The stock has run out: lay cards or pass"),
+    "draw_first": N_("Draw a card first"),
+    "pass_needs_empty_stock": N_("You can pass only when the stock is empty: draw a card instead"),
+    "give_up_first": N_("Finish your move with Done, or give up (+3), before drawing"),
+    "reset_is_give_up": N_("Once you have changed the table, Reset becomes Give up (+3)"),
+    "no_give_up": N_("There is no Give up in this game: use Reset"),
+    "nothing_to_give_up": N_("You haven't changed the table: there is nothing to give up"),
+    "no_knocking": N_("There is no knocking in this game"),
+    "knock_in_final_turns": N_("Nobody may knock once the stock has run out"),
+    "knock_after_draw": N_("You can knock only after your first or second draw"),
+    "no_such_group": N_("There is no group {group}"),
+    "no_such_card": N_("There is no {card} there"),
+    "card_not_available": N_("You have no {card}"),
+    "nothing_selected": N_("Select the cards to place first"),
+    "take_needs_card": N_("Name the card to take"),
+    "move_needs_cards": N_("Name the cards to move"),
+    "split_out_of_range": N_("Group {group} can't be split after card {at}"),
+    "loose_cards": N_("Place the loose cards first: {cards}"),
+    "table_card_to_hand": N_(
+        "{cards} must stay on the table: a card on the table can never go back into a hand"
+    ),
+    "nothing_added": N_("You must add at least one card from your hand"),
+    "group_too_small": N_("Group {group} has fewer than 3 cards: a set or run needs at least 3"),
+    "group_two_jokers": N_("Group {group} holds two jokers: a group may hold only one"),
+    "group_invalid": N_("Group {group} is not a set or a run"),
+    "group_invalid_with_ace": N_(
+        "Group {group} is not a set or a run: mind where the ace may go in this rulebook"
+    ),
+    "joker_keeps_card": N_(
+        "The joker standing for {card} must keep standing for {card} until the real {card} "
+        "is on the table"
+    ),
+    "joker_immobile": N_(
+        "The joker standing for {card} can't leave the cards beside it until the real {card} "
+        "is on the table"
+    ),
+    "group_locked": N_(
+        "Group {group} holds a joker, so none of its cards can move: you can only add cards "
+        "from your hand, or free the joker by laying the real {card} from your hand"
+    ),
+    "locked_group_took_table_card": N_(
+        "A group that holds a joker can only take cards from your hand ({card} came from the "
+        "table)"
+    ),
+    "first_lay_run3": N_(
+        "Your first lay must include a run of three cards of one suit from your hand (a joker "
+        "doesn't count as one of the three)"
+    ),
+    "joker_choice_needed": N_("Choose what the joker in group {group} stands for"),
+    # Rummikub (engine/tile_rules.py; not yet offered in chats)
+    "initial_meld_table_touched": N_(
+        "Your initial meld must be new combinations from your rack only: the table's "
+        "combinations can't be changed or added to on that turn"
+    ),
+    "initial_meld_too_low": N_(
+        "Your initial meld must be worth at least {need} from your rack alone (this is {value})"
+    ),
+    "joker_needs_rack_tile": N_(
+        "The joker standing for {card} keeps standing for it: only that tile laid from your "
+        "rack frees it"
+    ),
+    "freed_joker_needs_new_group": N_(
+        "A joker you free must go, this same move, into a new combination with at least two "
+        "tiles from your rack"
+    ),
+    "no_turn_timer": N_("This game has no turn timer"),
+    # Build-to-Ten (engine/buildten; bot/games/buildten/narrate.py fills {card} and {needs})
+    "bt_not_on_top": N_(
+        "The {card} is under other cards: only a discard pile's top card can be played."
+    ),
+    "bt_joker_on_pile": N_("A joker is played on a player, not onto a build pile."),
+    "bt_no_free_pile": N_("There are 4 build piles already: wait for one to reach 10."),
+    "bt_no_such_pile": N_("There is no pile {n}."),
+    "bt_wrong_number": N_("The {card} doesn't fit: that pile needs {needs}."),
+    "bt_not_a_joker": N_("Only a joker from your hand is played on a player."),
+    "bt_no_face_up": N_("That player shows no stock card."),
+    "bt_swap_needs_other": N_("A swap joker swaps your face-up card with another player's."),
+    "bt_discard_piles_full": N_("You have 4 discard piles: put it onto one of them."),
+    "bt_must_discard": N_("End your turn with a discard from your hand."),
+    "illegal": N_("That is not a legal move"),
+}
+
+
+def card_name(face: str) -> str:
+    """A card as the player sees it ("Q♥"; a joker by its name)."""
+    if face.startswith("*") and len(face) == 1:
+        return _("joker")
+    try:
+        return Card.from_token(face).pretty()
+    except (ValueError, KeyError, IndexError):
+        return face
+
+
+def _cards(tokens: Iterable[str]) -> str:
+    return " ".join(card_name(x) for x in tokens)
+
+
+def _values(params: dict[str, Any]) -> dict[str, Any]:
+    values: dict[str, Any] = {}
+    for key, value in params.items():
+        if key == "group" and isinstance(value, int):
+            values[key] = group_label(value)
+        elif key in ("card", "face") and isinstance(value, str):
+            values["card"] = card_name(value)
+        elif key == "cards" and isinstance(value, list | tuple):
+            values[key] = _cards(value)
+        elif isinstance(value, str | int | float):
+            values[key] = value
+    if "face" in params and "cards" not in values:
+        values["cards"] = values.get("card", "")
+    return values
+
+
+def _knock_limit(values: dict[str, Any]) -> str:
+    limit = values.get("limit", 0)
+    return fill(
+        ngettext(
+            "You can knock only with {limit} point or fewer in hand (you have {left})",
+            "You can knock only with {limit} points or fewer in hand (you have {left})",
+            limit,
+        ),
+        limit=limit,
+        left=values.get("left", 0),
+    )
+
+
+def _not_in_hand(values: dict[str, Any]) -> str:
+    have = values.get("have", 0)
+    card = values.get("card", "")
+    if not have:
+        return t("You have no {card} in your hand", card=card)
+    return fill(
+        ngettext("You have only {n} {card} in your hand", "You have only {n} {card} in your hand",
+                 have),
+        n=have,
+        card=card,
+    )
+
+
+SPECIAL: dict[str, Callable[[dict[str, Any]], str]] = {
+    "knock_limit": _knock_limit,
+    "card_not_in_hand": _not_in_hand,
+}
+
+
+def refusal(error: IllegalAction) -> str:
+    """What a player reads for a refused action, in the current language."""
+    if current() == "en" or error.code == "illegal":
+        return str(error)
+    values = _values(error.params)
+    if error.code in SPECIAL:
+        return SPECIAL[error.code](values)
+    msgid = SENTENCES.get(error.code)
+    if msgid is None:  # a code this table lacks: the test on engine/reasons.py keeps it whole
+        return str(error)
+    try:
+        return fill(_(msgid), **values)
+    except (KeyError, IndexError):  # a param the engine did not send: say it plainly
+        return _(SENTENCES["illegal"])

@@ -1,0 +1,155 @@
+"""Every word a person reads, in English, Hebrew or Russian: gettext catalogs made with Babel.
+
+The catalogs are `bot/i18n/locale/<lang>/LC_MESSAGES/messages.po` (English is the msgids
+themselves). They are compiled in memory the first time a language is used (Babel's own
+.po reader and .mo writer), so there is no binary in the repository and no stale .mo after an
+edit; `make locale` extracts and updates them.
+
+The language is a context variable: the service sets the acting person's language for a
+command (asyncio copies it into the worker thread), and the screens of other people are made
+inside `using(their language)`. Code that makes a sentence calls `_`, `ngettext` or `t`.
+"""
+
+from __future__ import annotations
+
+import gettext as _gettext
+import io
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+LANGUAGES: tuple[str, ...] = ("en", "he", "ru")
+DEFAULT = "en"
+RTL = frozenset({"he"})
+NAMES: Mapping[str, str] = {"en": "English", "he": "עברית", "ru": "Русский"}
+LOCALE_DIR = Path(__file__).with_name("locale")
+DOMAIN = "messages"
+
+# Unicode bidi isolates: FSI (direction from the first strong character) ... PDI.
+FSI, PDI = "\u2068", "\u2069"
+BIDI_CONTROLS = frozenset("\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+_current: ContextVar[str] = ContextVar("rummy_locale", default=DEFAULT)
+
+
+def normalize(code: str | None) -> str:
+    """A supported language for a client's code ("he-IL", "iw", "ru_RU.UTF-8", "en-GB" …);
+    anything else is English."""
+    if not code:
+        return DEFAULT
+    base = str(code).strip().lower().replace("_", "-").split(".")[0].split("-")[0]
+    base = {"iw": "he"}.get(base, base)
+    return base if base in LANGUAGES else DEFAULT
+
+
+def supported(code: str | None) -> str | None:
+    """The language a person asked for by name or code, or None when we don't speak it."""
+    if not code:
+        return None
+    word = str(code).strip().lower()
+    for lang, name in NAMES.items():
+        if word in (lang, name.lower()):
+            return lang
+    lang = normalize(word)
+    return lang if lang != DEFAULT or word.startswith("en") else None
+
+
+def current() -> str:
+    return _current.get()
+
+
+def set_locale(lang: str | None) -> None:
+    """The language of what follows in this context (a command's worker thread, say)."""
+    _current.set(normalize(lang))
+
+
+@contextmanager
+def using(lang: str | None) -> Iterator[str]:
+    """Make sentences in `lang` inside the block (someone else's screen, the group's table)."""
+    token = _current.set(normalize(lang))
+    try:
+        yield _current.get()
+    finally:
+        _current.reset(token)
+
+
+def po_path(lang: str) -> Path:
+    return LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+@cache
+def translations(lang: str) -> _gettext.NullTranslations:
+    """The compiled catalog of a language (English, or a missing catalog: the msgids)."""
+    path = po_path(lang)
+    if lang == DEFAULT or not path.exists():
+        return _gettext.NullTranslations()
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    with path.open("rb") as handle:
+        catalog = read_po(handle, locale=lang)
+    buffer = io.BytesIO()
+    write_mo(buffer, catalog, use_fuzzy=False)
+    buffer.seek(0)
+    return _gettext.GNUTranslations(buffer)
+
+
+def _(msgid: str) -> str:
+    """`msgid` in the current language."""
+    return translations(_current.get()).gettext(msgid)
+
+
+def N_(msgid: str) -> str:
+    """Marks a msgid for extraction where it is translated later (module constants)."""
+    return msgid
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """The plural form for `n` by the catalog's Plural-Forms (Russian has three)."""
+    return translations(_current.get()).ngettext(singular, plural, n)
+
+
+def is_rtl(lang: str | None = None) -> bool:
+    return (lang or _current.get()) in RTL
+
+
+def isolate(text: str) -> str:
+    """In a right-to-left language, a value inside a sentence (a card, a name, a number with
+    a sign) keeps its own direction: FSI … PDI. Unchanged in English and Russian."""
+    if not text or not is_rtl():
+        return text
+    return FSI + text + PDI
+
+
+def strip_bidi(text: str) -> str:
+    """Text without bidi controls (pictures lay the line out themselves)."""
+    return "".join(ch for ch in text if ch not in BIDI_CONTROLS)
+
+
+def fill(template: str, **params: Any) -> str:
+    """`template.format(**params)` with every text value isolated (see `isolate`)."""
+    return template.format(
+        **{k: isolate(v) if isinstance(v, str) else v for k, v in params.items()}
+    )
+
+
+def t(msgid: str, **params: Any) -> str:
+    """Translate, then fill the placeholders (text values bidi-isolated in Hebrew)."""
+    return fill(_(msgid), **params)
+
+
+def tn(singular: str, plural: str, n: int, **params: Any) -> str:
+    """The plural form for `n`, filled; `{n}` is there for the template to use."""
+    return fill(ngettext(singular, plural, n), n=n, **params)
+
+
+def every(msgid: str) -> frozenset[str]:
+    """`msgid` in every language (to recognise an answer, whichever language it came in)."""
+    return frozenset(translations(lang).gettext(msgid) for lang in LANGUAGES)
+
+
+def language_name(lang: str) -> str:
+    return NAMES.get(lang, NAMES[DEFAULT])
