@@ -4,7 +4,9 @@ and by typing commands."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import os
 from pathlib import Path
 
 import pytest
@@ -17,6 +19,10 @@ from bot.core.service import GameService
 from bot.store import Store
 
 pytestmark = pytest.mark.e2e  # whole games through the fake server: `make test-fast` skips
+# Under Telegram's real limits a whole game takes minutes (a person's screen is edited about once
+# a second): CI plays two rulebooks; RUMMY_E2E_ALL=1 plays every one and the long 3-person game.
+ALL = os.environ.get("RUMMY_E2E_ALL") == "1"
+long_game = pytest.mark.skipif(not ALL, reason="a long whole game: RUMMY_E2E_ALL=1 plays it")
 
 GROUP = -100123
 
@@ -101,6 +107,7 @@ async def harness(tmp_path):
             await h.down()
 
 
+@long_game
 async def test_three_people_and_a_computer_play_manipulation(harness: Harness):
     tg = harness.tg
     group = tg.group(GROUP, "Friday rummy")
@@ -122,7 +129,7 @@ async def test_three_people_and_a_computer_play_manipulation(harness: Harness):
     seats = {11: 0, 12: 1, 13: 2}
     persons = {p.id: Person(tg, p) for p in people}
     restarted = False
-    for _step in range(4000):
+    for _step in range(8000):
         row = await harness.store.get_game(row.id)
         if row.status != "playing":
             break
@@ -133,7 +140,7 @@ async def test_three_people_and_a_computer_play_manipulation(harness: Harness):
             continue
         turn = state["turn"]
         if record.seats[turn].is_computer:
-            await tg.settle(quiet=0.1, timeout=20)
+            await asyncio.sleep(0.05)  # computers move at the pace of the people's screens
             continue
         if not restarted and state["round"] == 2:
             # Kill the bot mid-game; the same database brings the game back.
@@ -198,8 +205,8 @@ async def test_bad_input_is_answered_clearly(harness: Harness):
     await harness.expect(group, "Only the host")
 
 
-@pytest.mark.parametrize("rulebook", ["machiavelli", "shanghai", "guadeloupe", "carousel",
-                                      "vatican", "tahiti"])
+@pytest.mark.parametrize("rulebook", ["machiavelli", "tahiti"] if not ALL else [
+    "machiavelli", "shanghai", "guadeloupe", "carousel", "vatican", "tahiti"])
 async def test_one_person_and_computers_play_each_rulebook(harness: Harness, rulebook: str):
     tg = harness.tg
     group = tg.group(GROUP, "Rummy night")
@@ -212,7 +219,7 @@ async def test_one_person_and_computers_play_each_rulebook(harness: Harness, rul
     await harness.press_group(alice, "Start")
     row = await harness.game()
     person = Person(tg, alice)
-    for _step in range(3000):
+    for _step in range(8000):
         row = await harness.store.get_game(row.id)
         if row.status != "playing":
             break
@@ -223,7 +230,8 @@ async def test_one_person_and_computers_play_each_rulebook(harness: Harness, rul
             await harness.press_group(alice, "Finish" if rulebook == "shanghai" else "Next round")
             continue
         if record.seats[state["turn"]].is_computer:
-            await tg.settle(quiet=0.1, timeout=20)
+            # Computers move at the pace of the people's screens (their private budget).
+            await asyncio.sleep(0.05)
             continue
         await person.take_turn(harness.store, row.id, state["turn"])
     row = await harness.store.get_game(row.id)

@@ -71,7 +71,7 @@ class Person:
         # The screen changes after the answer, within the private chat's budget (~1 a second);
         # a press that changes nothing shows nothing new.
         with contextlib.suppress(TimeoutError):
-            await self.tg.wait_until(lambda: self._looks() != before, timeout=4)
+            await self.tg.wait_until(lambda: self._looks() != before, timeout=1.5)
         answer = self.tg.answers[query].get("text") or ""
         assert "out of date" not in answer, f"{what}: pressed a stale button"
 

@@ -135,7 +135,10 @@ class Scheduler:
                 return
             if outcome.reply == "idle":
                 return
-            await self.deliver(outcome)
+            try:
+                await self.deliver(outcome)
+            except Exception:  # the move is saved; a screen lost here must not stop the game
+                log.exception("delivering a computer's move in game %s failed", game_id)
 
     def _computer_step(self, row: Any, record: Record) -> Outcome:
         if row.status != "playing":
