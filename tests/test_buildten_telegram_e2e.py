@@ -89,13 +89,13 @@ async def test_a_person_and_two_computers_finish_a_game_by_buttons(harness: Harn
     row = await harness.game()
     assert row.status == "playing" and Record.from_dict(row.record).game_name == "build-to-ten"
     restarted = False
-    for step in range(3000):
+    for step in range(12000):
         row = await harness.store.get_game(row.id)
         if row.status != "playing":
             break
         state = BuildState.from_dict(row.record["state"])
         if state.turn != 0:
-            await tg.settle(quiet=0.1, timeout=20)
+            await asyncio.sleep(0.05)  # computers move at the pace of the people's screens
             continue
         if not restarted and step > 5:
             await harness.down()  # kill the bot mid-game; the same database brings it back
@@ -113,7 +113,7 @@ async def test_a_person_and_two_computers_finish_a_game_by_buttons(harness: Harn
     await harness.say(group, alice, "/leaderboard build-to-ten")
     await harness.expect(group, "Leaderboard")
     board = tg.last_message(group, from_bot=True).text
-    assert "Alice" in board and "1 games" in board
+    assert "Alice" in board and "1 game" in board
     # nothing of Alice's hand ever appeared in the group: its screens carry no "your hand"
     for message in tg.messages(group, include_deleted=True):
         assert "your hand" not in (message.caption or "") + (message.text or "")

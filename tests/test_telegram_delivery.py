@@ -123,6 +123,8 @@ async def test_an_older_screen_never_replaces_a_newer_one(bot):
     hand = person.private_message()
     assert (hand.caption or "").startswith("Your turn")
     assert shown_version(tg, hand) == now["version"]
+    # The group's table follows within its budget (a few seconds), newest state only.
+    await tg.wait_until(lambda: shown_version(tg, table_message(tg)) >= now["version"], 20)
     assert shown_version(tg, table_message(tg)) == now["version"]
 
 

@@ -420,11 +420,14 @@ class Delivery:
         """The adapter posted something else in a group chat (a reply): the table is buried."""
         self.bury(chat_id, 1)
 
-    async def close(self) -> None:
-        """Stop every lane (the adapter is stopping): their waiters are cancelled."""
-        self.closed = True  # what comes after this is not sent (the process is going)
+    async def close(self, timeout: float = 10.0) -> None:
+        """The adapter is stopping: take no more, let what waits go out (a screen lost here is
+        a person who never sees their turn after the restart), then stop what is left."""
+        self.closed = True
         tasks = [lane.task for lane in self.lanes.values() if lane.task is not None]
         tasks += list(self._finishing)
+        if tasks:
+            await asyncio.wait(tasks, timeout=timeout)
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
