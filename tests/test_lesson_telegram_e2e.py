@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from fakes.telegram_server import FakeTelegram
+from telegram.ext import AIORateLimiter
 
 from bot.adapters.telegram import TelegramAdapter
 from bot.app import build_services
@@ -27,16 +28,20 @@ LABELS = {
 
 
 async def test_manipulation_lesson_by_telegram(tmp_path):
-    async with FakeTelegram() as tg:
+    # Without flood control on either side (why: a scripted learner presses as fast as the
+    # fake answers, 100+ presses in one private chat, and its checks read the screen right after
+    # each press; the real limits are played by tests/test_telegram_pace_e2e.py and the group
+    # games of tests/test_telegram_e2e.py).
+    async with FakeTelegram(flood=None) as tg:
         store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'r.db'}")
-        # built as `rummy run` builds them: one lesson service, handed to the adapter, the
-        # production limiter (the lesson's computer moves without its pause: CI time)
+        # built as `rummy run` builds them: one lesson service, handed to the adapter
         service, lessons = build_services(store, computer_delay=0.0, tick=0.05)
         adapter = TelegramAdapter(
             service,
             tg.token,
             base_url=tg.base_url,
             base_file_url=tg.base_file_url,
+            rate_limiter=AIORateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=3),
             poll_timeout=1,
             lessons=lessons,
         )
