@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import random
+import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from fakes.discord_server import Control, FakeDiscord, FakeInteraction, FakeMessage
+from felt import SLOW
 
 from bot.core.record import Record
 from engine import Commit, Draw, GameState, Knock, Pass, player_view
@@ -69,6 +72,14 @@ class Person:
     store: Any = None
     game_id: int = 0
     refreshes: int = 0  # times the view was stale and the person had to press something
+    # press -> this person's own view changed, in seconds (SLOW when it didn't within 1.5 s)
+    waits: list[float] = field(default_factory=list)
+    # seconds a person looks at their new view before the next press (seeded by their id)
+    think: tuple[float, float] = (0.0, 0.0)
+    rng: random.Random = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.rng = random.Random(self.id)
 
     @property
     def fake(self) -> FakeDiscord:
@@ -143,23 +154,48 @@ class Person:
         assert message is not None
         return message
 
-    async def press(self, predicate: Callable[[Control], bool], what: str) -> None:
+    def _looks(self) -> tuple:
+        message = self.private_message()
+        if message is None:
+            return ()
+        return (message.id, message.edited_at, message.content, str(message.components))
+
+    async def _timed(self, act_: Any) -> list[str]:
+        """Run a press; note how long until this person's own view changed."""
+        before, pressed = self._looks(), time.monotonic()
+        task = asyncio.ensure_future(act_)
+        try:
+            await self.fake.wait_until(lambda: self._looks() != before, timeout=SLOW,
+                                       what="the view to change")
+            self.waits.append(time.monotonic() - pressed)
+        except TimeoutError:
+            self.waits.append(SLOW)
+        return await task
+
+    async def _look(self) -> FakeMessage:
         message = await self.screen()
-        answers = await self.click(message, predicate, what)
+        if self.think[1]:
+            await asyncio.sleep(self.rng.uniform(*self.think))
+            message = await self.screen()
+        return message
+
+    async def press(self, predicate: Callable[[Control], bool], what: str) -> None:
+        message = await self._look()
+        answers = await self._timed(self.click(message, predicate, what))
         assert not any("out of date" in a for a in answers), f"{what}: stale button ({answers})"
 
     async def select(self, tokens: list[str]) -> None:
         """Pick these hand cards in the card menu, paging (▶) through a long hand."""
         wanted = set(tokens)
         for _ in range(6):
-            message = await self.screen()
+            message = await self._look()
             menu = find(self.fake, message, lambda c: (c.custom_id or "").split(":")[-1]
                         .startswith("@cards"))
             assert menu is not None, f"{self.name}: no card menu"
             shown = {o.value for o in menu.options if o.default}
             values = [o.value for o in menu.options if o.default or o.value in wanted]
             if set(values) != shown:
-                answers = await self.pick(message, menu, values)
+                answers = await self._timed(self.pick(message, menu, values))
                 assert not any("out of date" in a for a in answers), answers
             wanted -= {o.value for o in menu.options}
             if not wanted:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from fakes.telegram_server import FakeTelegram
+from felt import pace
 from tg_players import Person
 
 from bot.adapters.telegram import TelegramAdapter
@@ -24,6 +25,9 @@ pytestmark = pytest.mark.e2e  # whole games through the fake server: `make test-
 ALL = os.environ.get("RUMMY_E2E_ALL") == "1"
 long_game = pytest.mark.skipif(not ALL, reason="a long whole game: RUMMY_E2E_ALL=1 plays it")
 
+# A person looks at their new screen before the next tap (Telegram lets a bot answer one
+# private chat about once a second: a script tapping faster measures the script).
+THINK = (0.7, 1.3)
 GROUP = -100123
 
 
@@ -152,6 +156,10 @@ async def test_three_people_and_a_computer_play_manipulation(harness: Harness):
     row = await harness.store.get_game(row.id)
     assert row.status == "finished", "the game did not finish"
     assert restarted
+    # Issue 15: under the real limits, nobody waits for their own screen.
+    felt = pace([w for p in persons.values() for w in p.waits])
+    print(f"press -> own screen over the whole game: {felt}")
+    assert felt["p95"] <= 1.0, felt
     result = Record.from_dict(row.record).state["result"]
     # The game is saved before the bot has drawn its last table; a player sees that, then asks.
     await harness.expect(group, "game over")
@@ -218,7 +226,7 @@ async def test_one_person_and_computers_play_each_rulebook(harness: Harness, rul
     await harness.press_group(alice, "easy")
     await harness.press_group(alice, "Start")
     row = await harness.game()
-    person = Person(tg, alice)
+    person = Person(tg, alice, think=THINK)
     for _step in range(8000):
         row = await harness.store.get_game(row.id)
         if row.status != "playing":
@@ -236,6 +244,10 @@ async def test_one_person_and_computers_play_each_rulebook(harness: Harness, rul
         await person.take_turn(harness.store, row.id, state["turn"])
     row = await harness.store.get_game(row.id)
     assert row.status == "finished"
+    # Issue 15: a whole game under the real limits, and Alice never waits for her own screen.
+    felt = pace(person.waits)
+    print(f"{rulebook}: press -> own screen over the whole game: {felt}")
+    assert felt["n"] >= 10 and felt["p95"] <= 1.0, (felt, [round(w, 2) for w in person.waits])
     # The result card follows the last move (a computer's move is delivered in the background).
     await tg.wait_until(lambda: any("Game over" in (m.caption or "") for m in tg.messages(group)),
                         timeout=20)

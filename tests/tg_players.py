@@ -4,8 +4,11 @@ the bot really sent (deciding what to do the way a player who knows the rules wo
 from __future__ import annotations
 
 import asyncio
-import contextlib
-from dataclasses import dataclass
+import random
+import time
+from dataclasses import dataclass, field
+
+from felt import SLOW
 
 from bot import i18n
 from bot.core.record import Record
@@ -20,6 +23,16 @@ class Person:
     store: object = None
     game_id: int = 0
     lang: str = "en"  # the language the bot speaks to this person in private
+    # press -> this person's own screen changed, in seconds (SLOW when it didn't within 1.5 s)
+    waits: list[float] = field(default_factory=list)
+    # seconds a person looks at their new screen before the next tap (seeded by their id);
+    # (0, 0): a script tapping as fast as the bot answers
+    think: tuple[float, float] = (0.0, 0.0)
+    rng: random.Random = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.rng = random.Random(self.user.id)
+
     @property
     def id(self) -> int:
         return self.user.id
@@ -62,16 +75,23 @@ class Person:
 
     async def press(self, message, predicate, what: str) -> None:
         message = await self.fresh_message()
+        if self.think[1]:
+            await asyncio.sleep(self.rng.uniform(*self.think))
+            message = await self.fresh_message()
         found = self.button(message, predicate)
         assert found, f"{self.user.first_name}: no button for {what} in {self.tg.buttons(message)}"
         chat = self.tg.private_chat(self.user)
         before = self._looks()
+        pressed = time.monotonic()
         query = await self.tg.press(chat, message.message_id, found[1], self.user)
+        # Every press a scripted person makes changes their screen (a selection, an arrangement,
+        # the turn passing): how long it takes is what the person feels.
+        try:
+            await self.tg.wait_until(lambda: self._looks() != before, timeout=SLOW)
+            self.waits.append(time.monotonic() - pressed)
+        except TimeoutError:
+            self.waits.append(SLOW)
         await self.tg.wait_until(lambda: query in self.tg.answers, timeout=20)
-        # The screen changes after the answer, within the private chat's budget (~1 a second);
-        # a press that changes nothing shows nothing new.
-        with contextlib.suppress(TimeoutError):
-            await self.tg.wait_until(lambda: self._looks() != before, timeout=1.5)
         answer = self.tg.answers[query].get("text") or ""
         assert "out of date" not in answer, f"{what}: pressed a stale button"
 
