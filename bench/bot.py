@@ -51,6 +51,7 @@ import resource
 import shutil
 import signal
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -69,6 +70,8 @@ from bot_fake import BenchTelegram, Press  # noqa: E402
 from bot_players import LoadGame, solo  # noqa: E402
 
 from bot.store import Store  # noqa: E402
+from bot.store.engine import make_engine  # noqa: E402
+from bot.store.urls import database_url  # noqa: E402
 
 TARGET_MS = 60.0
 PG_ADMIN = "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
@@ -143,10 +146,14 @@ class Database:
 class ChildBot:
     """bench/bot_server.py in its own interpreter."""
 
-    def __init__(self, tg: BenchTelegram, db_url: str, stages: bool, lab: bool = False) -> None:
-        self.args = [sys.executable, str(HERE / "bot_server.py"), "--base-url", tg.base_url,
+    def __init__(self, tg: BenchTelegram, db_url: str, stages: bool, lab: bool = False,
+                 root: Path = ROOT) -> None:
+        server = root / "bench" / "bot_server.py"
+        # An older bot_server (--before) has no --lab: it always ran without limits.
+        lab_flag = ["--lab"] if lab and '"--lab"' in server.read_text() else []
+        self.args = [sys.executable, str(server), "--base-url", tg.base_url,
                      "--token", tg.token, "--db", db_url] + (["--stages"] if stages else []) + (
-                         ["--lab"] if lab else [])
+                         lab_flag)
         self.proc: asyncio.subprocess.Process | None = None
         self.stderr = tempfile.TemporaryFile()  # noqa: SIM115 (closed in stop())
 
@@ -358,11 +365,12 @@ def _machine_cpu() -> tuple[float, float]:
     return float(sum(values) - idle), float(sum(values))
 
 
-async def run(args: argparse.Namespace) -> dict[str, Any]:
+async def run(args: argparse.Namespace, root: Path = ROOT) -> dict[str, Any]:
+    """One benchmark of the bot in `root` (this tree, or --before's older one)."""
     loop = asyncio.get_running_loop()
     database = Database(args.db)
     db_url = await database.create()
-    store = await Store.open(db_url)  # migrates before the bot starts; the users read states
+    store: Store | None = None
     pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
     result: dict[str, Any] = {"db": args.db, "mode": "inproc" if args.inproc else "process",
                               "limits": "lab" if args.lab else "production",
@@ -372,8 +380,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     load: dict[str, Any] = {}
     try:
         async with BenchTelegram(**({"flood": None} if args.lab else {})) as tg:
-            bot = (InProcessBot if args.inproc else ChildBot)(tg, db_url, args.stages, args.lab)
+            bot = (ChildBot(tg, db_url, args.stages, args.lab, root) if not args.inproc
+                   else InProcessBot(tg, db_url, args.stages, args.lab))
             await bot.start()
+            # The bot migrated the database with its own code; the users only read states
+            # (an older bot's schema is not this tree's head).
+            store = Store(make_engine(database_url(db_url)))
             profiler = Profiler(bot.pid, profile_dir) if args.profile else None
             result["profiled_pid"] = bot.pid
             try:
@@ -426,7 +438,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                               "internal_errors": [repr(e) for e in tg.internal_errors[:5]]}
     finally:
         pool.shutdown(cancel_futures=True)
-        await store.close()
+        if store is not None:
+            await store.close()
         await database.drop()
     result["loadavg_end"] = round(os.getloadavg()[0], 1)
     result["solo"] = solo_figures(measured)
@@ -555,6 +568,11 @@ def print_report(r: dict[str, Any], args: argparse.Namespace) -> None:
         print("failed Bot API calls:", dict(failed.most_common(5)))
     if r["fake"]["internal_errors"]:
         print("fake server errors:", r["fake"]["internal_errors"])
+    requests = {m: n for m, n in r["fake"]["requests"].items() if m != "getUpdates"}
+    answered = r["solo"]["answered"] + (r["load"] or {}).get("answered", 0)
+    if answered:
+        print(f"Bot API requests (both phases): {sum(requests.values()) / answered:.2f} per press "
+              f"answered; {requests}")
     for name, c in r["cpu"].items():
         presses = r["solo"]["answered"] if name == "solo" else (r["load"] or {}).get("answered", 0)
         per_press = c.get("bot_process_s", 0) * 1000 / presses if presses else 0
@@ -680,9 +698,52 @@ def json_figures(r: dict[str, Any]) -> dict[str, Any]:
             "answer_ms": load["answer"], "edit_ms": load["edit"],
             "screens_backwards": len(load["screens_backwards"])}
     out |= {"bot_errors": r["bot"].get("errors"), "cpu_s": r["cpu"], "db": r["db"],
+            "requests": r["fake"]["requests"],
             "failure": r.get("failure"),
             "mode": r["mode"], "loadavg": [r["loadavg_start"], r["loadavg_end"]]}
     return out
+
+
+# -- --before REV: the same benchmark of an older bot, side by side in one run -----------------
+
+
+def older_tree(rev: str) -> Path:
+    """A checkout of `rev` in a temporary git worktree, its solver's C part built (copied when
+    its source is this tree's)."""
+    folder = Path(tempfile.mkdtemp(prefix="rummy-before-"))
+    subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(folder), rev],
+                   check=True, capture_output=True)
+    source, built = folder / "engine/solver/_c.c", sorted((ROOT / "engine/solver").glob("_c.*.so"))
+    if source.exists():
+        if built and source.read_bytes() == (ROOT / "engine/solver/_c.c").read_bytes():
+            shutil.copy(built[0], folder / "engine/solver")
+        else:
+            subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace"], cwd=folder,
+                           check=True, capture_output=True)
+    return folder
+
+
+def compare(before: dict[str, Any], after: dict[str, Any], rev: str) -> dict[str, Any]:
+    """The figures side by side, and after / before."""
+    def figures(r: dict[str, Any]) -> dict[str, float]:
+        load, cpu = r["load"] or {}, r["cpu"]
+        return {
+            "solo press->answer median ms": r["solo"]["all"]["answer"]["median"],
+            "solo bot CPU ms per press": cpu.get("solo", {}).get("bot_cpu_ms_per_press", 0),
+            "load presses/s": load.get("actions_per_s", 0),
+            "load press->answer p95 ms": load.get("p95_ms", 0),
+            "load bot CPU ms per press": cpu.get("load", {}).get("bot_cpu_ms_per_press", 0),
+        }
+
+    old, new = figures(before), figures(after)
+    print(f"\nBefore ({rev}) and after (this tree), one run, the same load and machine")
+    print(f"{'figure':32} {'before':>9} {'after':>9} {'after/before':>13}")
+    ratios = {}
+    for key in old:
+        ratios[key] = round(new[key] / old[key], 2) if old[key] else None
+        ratio = f"{ratios[key]:.2f}" if ratios[key] is not None else "-"
+        print(f"{key:32} {old[key]:>9} {new[key]:>9} {ratio:>13}")
+    return {"rev": rev, "before": old, "after": new, "after_over_before": ratios}
 
 
 def main() -> None:
@@ -704,6 +765,9 @@ def main() -> None:
     parser.add_argument("--profile-out", type=Path, default=None,
                         help="with --profile: keep py-spy's raw stacks in this folder")
     parser.add_argument("--only", choices=("solo", "load"), help="run one phase only")
+    parser.add_argument("--before", metavar="REV",
+                        help="also benchmark the bot at git revision REV (first), side by side; "
+                             "implies --lab (older bots ran without limits)")
     parser.add_argument("--lab", action="store_true",
                         help="no rate limits on either side (the bot's own cost); by default the "
                              "production limiter against a fake that enforces Telegram's limits")
@@ -715,11 +779,28 @@ def main() -> None:
     if args.games < 1 or args.presses < 1:
         parser.error("--games and --presses must be positive")
     t0 = time.monotonic()
+    if args.before:
+        if args.inproc:
+            parser.error("--before runs each bot in its own process")
+        args.lab = True
+        tree = older_tree(args.before)
+        try:
+            print(f"== before: {args.before}")
+            older = asyncio.run(run(args, tree))
+            print_report(older, args)
+        finally:
+            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)],
+                           capture_output=True)
+        print("\n== after: this tree")
     result = asyncio.run(run(args))
     print_report(result, args)
+    side = compare(older, result, args.before) if args.before else None
     print(f"\n(total {time.monotonic() - t0:.0f} s)")
     if args.json:
-        print(json.dumps(json_figures(result)))
+        figures = json_figures(result)
+        if side is not None:
+            figures = {"after": figures, "before": json_figures(older), "compare": side}
+        print(json.dumps(figures))
     if result.get("failure"):
         sys.exit(1)
 

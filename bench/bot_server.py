@@ -233,8 +233,11 @@ class BotUnderTest:
             for handler in handlers:
                 if isinstance(handler, CallbackQueryHandler):
                     st.wrap_async(handler, "callback", "on_button (total)")
-        for name in ("render_private", "render_table", "render_lobby", "render_scores"):
+        from bot.core import lobby
+
+        for name in ("render_private", "render_table", "render_scores"):
             st.wrap_sync(screens, name, f"render: {name}")
+        st.wrap_sync(lobby, "render_lobby", "render: render_lobby")
         for name in ("private_screen", "table_screen"):
             st.wrap_sync(screens, name, f"screens.{name} (no picture)")
         record_cls = record_module.Record

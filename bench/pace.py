@@ -134,7 +134,15 @@ async def scenario(name: str, people: int, computers: int, in_group: bool, press
                     return message is not None and _version(tg, message) == v and any(
                         t in ("Draw", "Pass") for r in tg.buttons(message) for t, _ in r)
 
-                await tg.wait_until(mine, timeout=120)
+                try:
+                    await tg.wait_until(mine, timeout=120)
+                except TimeoutError:
+                    newest = _newest_with_buttons(tg, private)
+                    raise RuntimeError(
+                        f"{person.first_name}'s screen never showed their turn at version "
+                        f"{version}; it shows version {newest and _version(tg, newest)}: "
+                        f"{newest and newest.caption!r} {newest and tg.buttons(newest)}; "
+                        f"the store: {state['phase']}, turn {state['turn']}") from None
                 await asyncio.sleep(rng.uniform(1.0, 3.0))  # a person looks, then taps
                 message = _newest_with_buttons(tg, private)
                 data = next(d for r in tg.buttons(message) for t, d in r if t in ("Draw", "Pass"))
@@ -146,6 +154,10 @@ async def scenario(name: str, people: int, computers: int, in_group: bool, press
                     return message is not None and _version(tg, message) > v
 
                 def shown(v=version) -> bool:
+                    newest = next((m for m in reversed(tg.messages(chat))
+                                   if m.from_bot and m.photo_bytes), None)
+                    if newest is not None and not newest.buttons:
+                        return True  # the game is over: its last table has no buttons
                     message = _newest_with_buttons(tg, chat)
                     return message is not None and _version(tg, message) > v
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 from typing import Any
 
 from telegram import (
@@ -31,6 +32,7 @@ from telegram.ext import (
 )
 
 from bot.adapters.delivery import Chat, Delivery, Gone, Run, Sender, Step, Unreachable
+from bot.adapters.telegram_http import AiohttpRequest
 from bot.adapters.telegram_limiter import ChatRateLimiter
 from bot.core import narrate
 from bot.core.lessons import PREFIX as LESSON_PREFIX
@@ -128,7 +130,12 @@ class TelegramAdapter:
             builder = builder.base_file_url(base_file_url or base_url.replace("/bot", "/file/bot"))
         # One chat's flood control (429) holds back that chat only (AIORateLimiter: all).
         builder = builder.rate_limiter(rate_limiter or ChatRateLimiter(max_retries=3))
-        builder = builder.get_updates_read_timeout(poll_timeout + 5)
+        # aiohttp: the HTTP parsing in C (bot/adapters/telegram_http.py); httpx: PTB's own.
+        if (os.environ.get("TELEGRAM_HTTP") or "aiohttp") == "aiohttp":
+            builder = builder.request(AiohttpRequest()).get_updates_request(
+                AiohttpRequest(connection_pool_size=2, read_timeout=poll_timeout + 5))
+        else:
+            builder = builder.get_updates_read_timeout(poll_timeout + 5)
         self.app: Application = builder.build()
         self.poll_timeout = poll_timeout
         self.delivery = Delivery(
