@@ -3,6 +3,11 @@
 in the reader's language. This package is pure (no bot, no catalogs): whoever shows a lesson
 installs its translators here once (bot/core/lessons.py does, at import), and until then the
 words stay English — the msgids themselves.
+
+The msgids live in bot/i18n's messages.po with the game's own words, not in a domain of their
+own: the lessons name the game's buttons and reuse its entries ("✔ Done", "Cancel", "Hand:
+{cards}"), one catalog keeps one word for one thing, and the completeness test of
+tests/test_i18n.py covers them with no second machinery.
 """
 
 from __future__ import annotations

@@ -11,6 +11,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from test_buildten_hosted import hosted, settle  # noqa: F401  (the fixture)
 from test_i18n import OTHERS, _english_words, _picture_words
 from test_lessons import ACTOR, WRONG, Learner
 
@@ -204,3 +205,63 @@ def test_every_lesson_text_is_translated(lang):
                 problems.append((text, translated))
     assert len(_lesson_texts()) > 200
     assert not problems, problems
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+async def test_the_build_to_ten_lesson_speaks_the_learners_language(hosted, lang):
+    """The worked example in a real game, in Hebrew and in Russian: every step's instruction,
+    nudge and success in the learner's language, no English word on the learner's screen."""
+    from dataclasses import replace as with_
+
+    from test_buildten_hosted import ALICE
+
+    from bot.core.buttons import pack
+    from bot.core.record import Record
+    from engine.buildten import BuildState
+    from engine.buildten.cards import face
+
+    alice = with_(ALICE, lang=lang)
+    service = hosted["service"]
+    gid = (await service.new_game(alice, "build-to-ten lesson")).game_id
+    await service.press(alice, pack(gid, 0, "menu:computer"))
+    version = Record.from_dict((await service.store.get_game(gid)).record).lobby_version
+    await service.press(alice, pack(gid, version, "cpu:medium"))
+    version = Record.from_dict((await service.store.get_game(gid)).record).lobby_version
+    seen: list[str] = []
+
+    def look(out: Outcome) -> None:
+        seen.append(out.reply or "")
+        screen = out.private.get("alice")
+        if screen is not None:
+            seen.extend([screen.text, *(b.label for row in screen.buttons for b in row)])
+
+    look(await service.press(alice, pack(gid, version, "start")))
+
+    async def tap(*actions: str) -> None:
+        row = await service.store.get_game(gid)
+        for action in actions:
+            look(await service.press(alice, pack(gid, row.record["state"]["version"], action),
+                                     metered=False))
+
+    async def index(card: str) -> int:
+        row = await service.store.get_game(gid)
+        state = BuildState.from_dict({k: v for k, v in row.record["state"].items()
+                                      if k != "lesson"})
+        return 1 + [face(c) for c in state.hands[0]].index(card)
+
+    await tap("bsrc:1", "bdisc:4")  # a move of another kind: the step's nudge
+    await tap("bsrc:0", "bpile:0")
+    for card in ("3D", "KC", "5H"):
+        await tap(f"bsrc:{await index(card)}", "bpile:0")
+    await tap("bsrc:0", "bpile:0")
+    await tap(f"bsrc:{await index('9C')}", "bdisc:4")
+    await settle(service.store, gid, lambda r: r.record["state"]["turn"] == 0)
+    await tap(f"bsrc:{await index('SHIFT')}", "bjk:0")
+    text = "\n".join(seen)
+    with using(lang):
+        expected = [_(bt_lesson.INTRO), _(bt_lesson.DONE), _(bt_lesson.STEPS[0].nudge),
+                    *(_(s.success) for s in bt_lesson.STEPS)]
+    missing = [x for x in expected if x not in text]
+    assert not missing, missing
+    english = [w for w in _english_words(text) if w != "Alice"]
+    assert not english, sorted(set(english))
