@@ -238,7 +238,7 @@ def demo_text(step: Step) -> str:
                 out.append(t("move {what}", what=rest))
             case _:
                 out.append(_(BUTTONS[verb]) if verb in BUTTONS else verb)
-    return " → ".join(out)
+    return _(" → ").join(out)  # (Hebrew points the other way: ←)
 
 
 def show_me(state: LessonState) -> str:
