@@ -158,7 +158,8 @@ def _draw_builds(canvas: Canvas, picture: BuildPicture, y: int) -> int:
     y += TAB_H
     slot_w = (WIDTH - 2 * MARGIN - (MAX_PILES - 1) * GAP) / MAX_PILES
     for i in range(MAX_PILES):
-        x = MARGIN + i * (slot_w + GAP)
+        slot = MAX_PILES - 1 - i if words.rtl else i  # right to left: pile 1 on the right
+        x = MARGIN + slot * (slot_w + GAP)
         canvas.tray((round(x), y, round(x + slot_w), y + BUILD_H))
         cx, cy = x + 8, y + 8
         if i < len(picture.builds):

@@ -12,9 +12,12 @@ from babel.messages.pofile import read_po
 from bot import i18n
 from bot.i18n import rules
 
-# The singular "you": the pronoun and its suffixed forms (yours, to you, with you…), which read
-# the same in either gender but speak to one person.
-PRONOUNS = ("אתה", "שלך", "לך", "אותך", "עליך", "ממך", "אליך", "איתך", "בשבילך", "במקומך", "לעצמך")
+# The singular "you": the pronoun (also as "you m/f", את/ה) and its suffixed forms (yours, to
+# you, with you…), which read the same in either gender but speak to one person.
+PRONOUNS = (
+    "אתה", "את/ה", "אתה/את", "שלך", "לך", "אותך", "עליך", "ממך", "אליך", "איתך", "בשבילך",
+    "במקומך", "לעצמך",
+)
 # Masculine singular imperatives of the game's verbs (press, choose, write, send, tap, add, take,
 # draw, pass, try, put, wait, give, leave, open, play, look, use, check, go on, type).
 IMPERATIVES = (
@@ -71,6 +74,7 @@ def test_the_hebrew_rules_page_speaks_to_everyone(key):
 def test_the_check_finds_the_masculine_singular():
     assert masculine("לחץ על „משוך” כדי לקבל את הקלף שלך") == ["לחץ", "משוך", "שלך"]
     assert masculine("אתה יכול לכתוב") == ["אתה"]
+    assert masculine("נועה (את/ה)") == ["את/ה"]
     assert masculine("הצטרפת. אשלח לך את הקלפים") == ["הצטרפת", "לך"]
     assert not masculine("לחצו על „למשוך” כדי לקבל את הקלף שלכם; הצטרפתם")
     assert not masculine("הוספת הקלפים שנבחרו לקבוצה")  # a noun, not "you added"
