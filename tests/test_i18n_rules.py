@@ -22,8 +22,17 @@ SCRIPT = {"he": re.compile(r"[\u0590-\u05ff]"), "ru": re.compile(r"[\u0400-\u04f
 # Every section the English page had when it was translated (a section added later, such as
 # Rummikub's, reads in English until it is translated: see the fallback test).
 TRANSLATED = (
-    "intro", "what-every-rulebook-shares", "manipulation", "machiavelli", "shanghai",
-    "guadeloupe", "carousel", "vatican", "tahiti", "playing-in-a-chat", "coming-later",
+    "intro",
+    "what-every-rulebook-shares",
+    "manipulation",
+    "machiavelli",
+    "shanghai",
+    "guadeloupe",
+    "carousel",
+    "vatican",
+    "tahiti",
+    "playing-in-a-chat",
+    "coming-later",
     "build-to-ten-a-second-game",
 )
 _NUMBER = re.compile(r"(?<![\w.])\d+(?![\w])")

@@ -240,13 +240,17 @@ async def test_the_build_to_ten_lesson_speaks_the_learners_language(hosted, lang
     async def tap(*actions: str) -> None:
         row = await service.store.get_game(gid)
         for action in actions:
-            look(await service.press(alice, pack(gid, row.record["state"]["version"], action),
-                                     metered=False))
+            look(
+                await service.press(
+                    alice, pack(gid, row.record["state"]["version"], action), metered=False
+                )
+            )
 
     async def index(card: str) -> int:
         row = await service.store.get_game(gid)
-        state = BuildState.from_dict({k: v for k, v in row.record["state"].items()
-                                      if k != "lesson"})
+        state = BuildState.from_dict(
+            {k: v for k, v in row.record["state"].items() if k != "lesson"}
+        )
         return 1 + [face(c) for c in state.hands[0]].index(card)
 
     await tap("bsrc:1", "bdisc:4")  # a move of another kind: the step's nudge
@@ -259,8 +263,12 @@ async def test_the_build_to_ten_lesson_speaks_the_learners_language(hosted, lang
     await tap(f"bsrc:{await index('SHIFT')}", "bjk:0")
     text = "\n".join(seen)
     with using(lang):
-        expected = [_(bt_lesson.INTRO), _(bt_lesson.DONE), _(bt_lesson.STEPS[0].nudge),
-                    *(_(s.success) for s in bt_lesson.STEPS)]
+        expected = [
+            _(bt_lesson.INTRO),
+            _(bt_lesson.DONE),
+            _(bt_lesson.STEPS[0].nudge),
+            *(_(s.success) for s in bt_lesson.STEPS),
+        ]
     missing = [x for x in expected if x not in text]
     assert not missing, missing
     english = [w for w in _english_words(text) if w != "Alice"]
