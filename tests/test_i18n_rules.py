@@ -95,5 +95,8 @@ def test_a_missing_section_falls_back_to_english(tmp_path: Path, monkeypatch):
         assert not rules.translated("rummikub", "he")
         assert rules.section("manipulation", "ru") == "## Manipulation\n\nSeven cards."  # no page
         assert "# החוקים" in rules.document("he") and "Tiles." in rules.document("he")
+        monkeypatch.setattr(rules, "DOCS", tmp_path / "nowhere")  # an install without docs/
+        rules.sections.cache_clear()
+        assert rules.section("manipulation", "he") == "" and full_rules("") == ""
     finally:
         rules.sections.cache_clear()

@@ -458,7 +458,7 @@ def full_rules(name: str) -> str:
     name = name.strip()
     if not name:
         shared = ("intro", "what-every-rulebook-shares")
-        return "\n\n".join(rules_doc.section(k, current()) for k in shared)
+        return "\n\n".join(x for k in shared if (x := rules_doc.section(k, current())))
     key = rules_doc.rulebook_key(name)
     return rules_doc.section(key, current()) if key else ""
 
