@@ -60,6 +60,8 @@ def main(argv: list[str] | None = None) -> int:
     les.add_argument("--data", default="data", metavar="DIR",
                      help="where the terminal keeps its games and lessons (DIR/terminal.db)")
     les.add_argument("--name", default=None, help="your name")
+    les.add_argument("--lang", default=None, choices=("en", "he", "ru"),
+                     help="the language (default: the environment's locale, LC_ALL/LANG)")
 
     mig = sub.add_parser("migrate", help="bring the database to the newest schema")
     mig.add_argument("--url", default=None, help="database URL (default: DATABASE_URL or SQLite)")
@@ -163,7 +165,8 @@ def _lesson(args: argparse.Namespace) -> int:
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
     try:
-        run_lesson(args.rulebook, url=store_url(data), name=args.name or _your_name())
+        run_lesson(args.rulebook, url=store_url(data), name=args.name or _your_name(),
+                   lang=args.lang or _environment_language())
     except KeyboardInterrupt:
         print("\nBye — the lesson is saved; `rummy lesson` picks it up again.")
     except Exception as error:  # the log file has the details

@@ -16,12 +16,14 @@ from engine.buildten import BuildState, Event, joker_kind, number, player_view, 
 from engine.buildten.actions import Action
 from engine.buildten.ai.moves import chain_to, stock_fits
 
+from .words import N_
+
 LEARNER = 0
-TITLE = "Build-to-Ten lesson"
-INTRO = ("📘 The lesson plays a real game against one computer. Empty your personal stock "
-         "first: its face-up card is the one to play.")
-DONE = ("🎓 That's the game! From here it is a real game: empty your stock before the "
-        "computer does. 💡 Hint shows a playable card any time.")
+TITLE = N_("Build-to-Ten lesson")
+INTRO = (N_("📘 The lesson plays a real game against one computer. Empty your personal stock "
+         "first: its face-up card is the one to play."))
+DONE = (N_("🎓 That's the game! From here it is a real game: empty your stock before the "
+        "computer does. 💡 Hint shows a playable card any time."))
 
 
 @dataclass(frozen=True)
@@ -38,29 +40,29 @@ class Step:
 
 
 STEPS: tuple[Step, ...] = (
-    Step("stock", "The pile in the middle stands at A and needs a 2 — your face-up stock card "
-         "is the 2♥. Tap ⬆ 2♥, then ▶ pile 1.", frozenset({"play"}), "stock_played",
-         "✓ One stock card gone, and the next one turned up at once: the 6♠.",
-         "First play your 2♥ from the stock: tap ⬆ 2♥, then ▶ pile 1."),
-    Step("chain", "The pile needs a 3, your 6♠ waits. Build up to it from your hand: the 3♦, "
-         "then the K♣ (Q and K are wild: it stands for the 4), then the 5♥.",
+    Step("stock", N_("The pile in the middle stands at A and needs a 2 — your face-up stock card "
+         "is the 2♥. Tap ⬆ 2♥, then ▶ pile 1."), frozenset({"play"}), "stock_played",
+         N_("✓ One stock card gone, and the next one turned up at once: the 6♠."),
+         N_("First play your 2♥ from the stock: tap ⬆ 2♥, then ▶ pile 1.")),
+    Step("chain", N_("The pile needs a 3, your 6♠ waits. Build up to it from your hand: the 3♦, "
+         "then the K♣ (Q and K are wild: it stands for the 4), then the 5♥."),
          frozenset({"play"}), "stock_fits",
-         "✓ The pile needs a 6 now — just what your stock shows.",
-         "Build the pile up to 6 from your hand: 3♦, K♣, 5♥."),
-    Step("stock_again", "Now the 6♠ fits: play it from your stock (⬆ 6♠, then the pile).",
+         N_("✓ The pile needs a 6 now — just what your stock shows."),
+         N_("Build the pile up to 6 from your hand: 3♦, K♣, 5♥.")),
+    Step("stock_again", N_("Now the 6♠ fits: play it from your stock (⬆ 6♠, then the pile)."),
          frozenset({"play"}), "stock_played",
-         "✓ Two stock cards gone in one turn. The 10♣ turned up: it needs a pile at 9.",
-         "Play the 6♠ from your stock: ⬆ 6♠, then ▶ pile 1."),
-    Step("discard", "Nothing more fits. End your turn with a discard: tap the 9♣, then ⤵ new "
+         N_("✓ Two stock cards gone in one turn. The 10♣ turned up: it needs a pile at 9."),
+         N_("Play the 6♠ from your stock: ⬆ 6♠, then ▶ pile 1.")),
+    Step("discard", N_("Nothing more fits. End your turn with a discard: tap the 9♣, then ⤵ new "
          "discard pile. Tip: keep each discard pile running downward (a 9, later an 8 on it): "
-         "its top is playable, so they come back in order.", frozenset({"discard"}),
-         "discarded", "✓ Your turn is over; the computer plays now.",
-         "A turn ends with a discard: tap the 9♣, then ⤵ new discard pile."),
-    Step("shift", "You drew a shift joker. Your 10♣ is stuck: tap 🔀 shift, then yourself — the "
+         "its top is playable, so they come back in order."), frozenset({"discard"}),
+         "discarded", N_("✓ Your turn is over; the computer plays now."),
+         N_("A turn ends with a discard: tap the 9♣, then ⤵ new discard pile.")),
+    Step("shift", N_("You drew a shift joker. Your 10♣ is stuck: tap 🔀 shift, then yourself — the "
          "10♣ goes under your stock and the next card turns up. (A swap joker trades your "
-         "face-up card for another player's.)", frozenset({"joker"}), "shifted_self",
-         "✓ A new card turned up. Jokers never end the turn: play on!",
-         "Use the shift joker on yourself: tap 🔀 shift, then your own name."),
+         "face-up card for another player's.)"), frozenset({"joker"}), "shifted_self",
+         N_("✓ A new card turned up. Jokers never end the turn: play on!"),
+         N_("Use the shift joker on yourself: tap 🔀 shift, then your own name.")),
 )
 
 

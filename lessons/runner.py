@@ -37,14 +37,16 @@ from engine.actions import (
 )
 from engine.ai import choose_action
 from engine.cards import Card, parse_cards
-from engine.game import Event, apply, hint_line, player_view
+from engine.game import Event, apply, player_view
 from engine.moves import group_index
 from engine.rulebooks import get_rulebook
 from engine.scenario import deal_scenario
 from engine.state import GameState
 
+from . import words
 from .content import LESSONS
 from .model import Goal, Lesson, Position, Step
+from .words import N_, _, t, tn
 
 LEARNER = 0
 MAX_COMPUTER_ACTIONS = 40  # a computer turn is a few actions; this only guards against a loop
@@ -104,7 +106,9 @@ class Feedback:
 def get_lesson(name: str) -> Lesson:
     key = str(name).strip().lower()
     if key not in LESSONS:
-        raise ValueError(f"Unknown lesson {name!r}. Lessons: {', '.join(LESSONS)}")
+        raise ValueError(
+            t("Unknown lesson {name}. Lessons: {names}.", name=repr(name), names=", ".join(LESSONS))
+        )
     return LESSONS[key]
 
 
@@ -125,7 +129,7 @@ def build_position(position: Position) -> GameState:
         game.hands[1] += game.stock
         game.stock = []
     for move in position.setup:
-        game, _ = apply(game, parse_move(move))
+        game, _events = apply(game, parse_move(move))
     return game
 
 
@@ -148,7 +152,12 @@ def lesson_game(state: LessonState) -> GameState:
 def step_label(state: LessonState) -> str:
     """`Lesson 1/12 · Sets and runs`."""
     lesson = get_lesson(state.lesson)
-    return f"Lesson {state.step + 1}/{len(lesson.steps)} · {lesson_step(state).title}"
+    return t(
+        "Lesson {n}/{total} · {title}",
+        n=state.step + 1,
+        total=len(lesson.steps),
+        title=_(lesson_step(state).title),
+    )
 
 
 # -- the demo notation (the same words as typed moves) -----------------------------------------
@@ -159,11 +168,11 @@ _SIMPLE: dict[str, type[Action]] = TYPED_WORDS
 def parse_move(text: str, seat: int = LEARNER) -> Action:
     """`lay 5H 6H 7H`, `add A 8H`, `take A 5S`, `move A:5S B`, `split A 3`, `choose A 9C`,
     `done`, `reset`, `draw`, `pass`, `knock`, `giveup`, `hint`, `next`, `finish`."""
-    verb, _, rest = text.strip().partition(" ")
+    verb, _sep, rest = text.strip().partition(" ")
     verb, rest = verb.lower(), rest.strip()
     if verb in _SIMPLE:
         return _SIMPLE[verb](seat)
-    label, _, tail = rest.partition(" ")
+    label, _sep, tail = rest.partition(" ")
     if verb == "lay":
         return Place(seat, tuple(parse_cards(rest)), None)
     if verb == "add":
@@ -175,7 +184,7 @@ def parse_move(text: str, seat: int = LEARNER) -> Action:
     if verb == "choose":
         return Commit(seat, None, {group_index(label): tuple(tail.upper().split())})
     if verb == "move":
-        source, _, cards = label.partition(":")
+        source, _sep, cards = label.partition(":")
         target = None if tail.lower() == "new" else group_index(tail)
         return Move(seat, tuple(parse_cards(cards)), group_index(source), target)
     raise ValueError(f"Unknown move {text!r}")
@@ -184,7 +193,7 @@ def parse_move(text: str, seat: int = LEARNER) -> Action:
 def choose_joker(state: LessonState, text: str) -> Commit:
     """Done with the waiting joker's card: `9C` (or `A 9C`, naming its group as in demos)."""
     if not state.joker:
-        raise ValueError("No joker is waiting for a choice")
+        raise ValueError(_("No joker is waiting for a choice."))
     faces = tuple(t for t in text.upper().replace(",", " ").split() if len(t) > 1)
     return Commit(LEARNER, None, {state.joker["group"]: faces})
 
@@ -193,48 +202,52 @@ def _pretty_faces(text: str) -> str:
     return " ".join(c.pretty() for c in parse_cards(text))
 
 
+# The buttons a demo presses, as the screens label them (bot/core/lessons.py).
+BUTTONS: dict[str, str] = {
+    "done": N_("✔ Done"),
+    "reset": N_("↺ Reset"),
+    "draw": N_("Draw"),
+    "pass": N_("Pass"),
+    "knock": N_("✊ Knock"),
+    "giveup": N_("Give up (+3)"),
+    "next": N_("▶ Next round"),
+    "finish": N_("■ Finish"),
+}
+
+
 def demo_text(step: Step) -> str:
     """The demo as button presses: `select 5♥ 6♥ 7♥ → New group → ✔ Done`."""
     out = []
     for line in step.demo:
-        verb, _, rest = line.partition(" ")
-        label, _, tail = rest.partition(" ")
+        verb, _sep, rest = line.partition(" ")
+        label, _sep, tail = rest.partition(" ")
         match verb:
             case "lay":
-                out.append(f"select {_pretty_faces(rest)} → New group")
+                out.append(t("select {cards} → New group", cards=_pretty_faces(rest)))
             case "add":
-                out.append(f"select {_pretty_faces(tail)} → Add to ▸ {label}")
-            case "take":
-                out.append(f"Take from ▸ {label} ▸ {_pretty_faces(tail)}")
-            case "split":
-                out.append(f"Split ▸ {label} after card {tail}")
-            case "choose":
-                out.append(f"the joker is {_pretty_faces(tail)}")
-            case "move":
-                out.append(f"move {rest}")
-            case _:
                 out.append(
-                    {
-                        "done": "✔ Done",
-                        "reset": "↺ Reset",
-                        "draw": "Draw",
-                        "pass": "Pass",
-                        "knock": "✊ Knock",
-                        "giveup": "Give up (+3)",
-                        "next": "▶ Next round",
-                        "finish": "■ Finish",
-                    }.get(verb, verb)
+                    t("select {cards} → Add to ▸ {group}", cards=_pretty_faces(tail), group=label)
                 )
-    return " → ".join(out)
+            case "take":
+                out.append(t("Take from ▸ {group} ▸ {card}", group=label, card=_pretty_faces(tail)))
+            case "split":
+                out.append(t("✂ Split ▸ {group} after card {n}", group=label, n=tail))
+            case "choose":
+                out.append(t("the joker is {card}", card=_pretty_faces(tail)))
+            case "move":
+                out.append(t("move {what}", what=rest))
+            case _:
+                out.append(_(BUTTONS[verb]) if verb in BUTTONS else verb)
+    return _(" → ").join(out)  # (Hebrew points the other way: ←)
 
 
 def show_me(state: LessonState) -> str:
     """What "Show me" says: the step's own words, then the moves that do it."""
     step = lesson_step(state)
-    parts = [step.show] if step.show else []
+    parts = [_(step.show)] if step.show else []
     if step.demo:
-        parts.append("Do this: " + demo_text(step) + ".")
-        parts.append("Or type: " + " · ".join("/" + d for d in step.demo))
+        parts.append(t("Do this: {moves}.", moves=demo_text(step)))
+        parts.append(t("Or type: {moves}", moves=" · ".join("/" + d for d in step.demo)))
     return "\n".join(parts)
 
 
@@ -310,45 +323,47 @@ REASON_KEYS: dict[str, str] = {
 }
 
 _ACE_NUDGES = {
-    "high": "The ace is high only here: Q-K-A is a run, A-2-3 is not.",
-    "low": "The ace is low only here: A-2-3 is a run, Q-K-A is not.",
-    "either": "An ace goes at one end of a run — high or low, never both, never in the middle.",
-    "ends": "An ace goes at one end of a run — A-2-3 or Q-K-A — never in the middle.",
+    "high": N_("The ace is high only here: Q-K-A is a run, A-2-3 is not."),
+    "low": N_("The ace is low only here: A-2-3 is a run, Q-K-A is not."),
+    "either": N_("An ace goes at one end of a run — high or low, never both, never in the middle."),
+    "ends": N_("An ace goes at one end of a run — A-2-3 or Q-K-A — never in the middle."),
 }
 
 DEFAULT_NUDGES: dict[str, str] = {
-    "too_few": "A set or a run needs at least 3 cards.",
-    "not_meld": "Every group must be a set (3–4 cards of one rank, all different suits) or a "
-    "run (3 or more cards of one suit in order).",
-    "back_to_hand": "A card on the table never goes back into a hand: put it into a group.",
-    "nothing_added": "Every lay adds at least one card from your hand.",
-    "loose": "Cards you took out of a group must go into a group before Done.",
-    "first_lay": "Your first lay needs a run of three cards of one suit from your hand.",
-    "joker_keep": "A joker keeps its card until the real card is on the table.",
-    "joker_immobile": "This joker stays beside its cards until the real card is on the table.",
-    "locked": "A group with a joker only takes cards from your hand.",
-    "two_jokers": "A group may hold only one joker.",
-    "knock_limit": "You may knock only when your hand would be worth 5 points or fewer.",
-    "draw_first": "Every turn starts with a draw.",
-    "stock_empty": "The stock is empty: pass instead.",
-    "pass_stock": "You pass only when the stock is empty.",
-    "give_up_first": "Finish the move with Done, or Give up (+3).",
-    "reset_is_give_up": "Once the table changed, Reset has become Give up (+3).",
-    "no_card": "Check the cards in your hand and the group letters on the picture.",
-    "no_group": "The groups are labelled A, B, C… on the picture.",
-    "legal_other": "Read the step again, or tap 💡 Show me.",
-    "drew": "You don't need to draw in this step.",
-    "passed": "You don't need to pass in this step.",
-    "gave_up": "You don't need to give up in this step.",
-    "unchanged": "Change your copy first; Reset then puts it back.",
+    "too_few": N_("A set or a run needs at least 3 cards."),
+    "not_meld": N_(
+        "Every group must be a set (3–4 cards of one rank, all different suits) or a "
+        "run (3 or more cards of one suit in order)."
+    ),
+    "back_to_hand": N_("A card on the table never goes back into a hand: put it into a group."),
+    "nothing_added": N_("Every lay adds at least one card from your hand."),
+    "loose": N_("Cards you took out of a group must go into a group before Done."),
+    "first_lay": N_("Your first lay needs a run of three cards of one suit from your hand."),
+    "joker_keep": N_("A joker keeps its card until the real card is on the table."),
+    "joker_immobile": N_("This joker stays beside its cards until the real card is on the table."),
+    "locked": N_("A group with a joker only takes cards from your hand."),
+    "two_jokers": N_("A group may hold only one joker."),
+    "knock_limit": N_("You may knock only when your hand would be worth 5 points or fewer."),
+    "draw_first": N_("Every turn starts with a draw."),
+    "stock_empty": N_("The stock is empty: pass instead."),
+    "pass_stock": N_("You pass only when the stock is empty."),
+    "give_up_first": N_("Finish the move with Done, or Give up (+3)."),
+    "reset_is_give_up": N_("Once the table changed, Reset has become Give up (+3)."),
+    "no_card": N_("Check the cards in your hand and the group letters on the picture."),
+    "no_group": N_("The groups are labelled A, B, C… on the picture."),
+    "legal_other": N_("Read the step again, or tap 💡 Show me."),
+    "drew": N_("You don't need to draw in this step."),
+    "passed": N_("You don't need to pass in this step."),
+    "gave_up": N_("You don't need to give up in this step."),
+    "unchanged": N_("Change your copy first; Reset then puts it back."),
 }
 
 _MISS_LEADS = {
-    "legal_other": "That move is legal, but it isn't what this step asks.",
-    "drew": "That drew a card.",
-    "passed": "That passed your turn.",
-    "gave_up": "That gave up the move.",
-    "unchanged": "There is nothing to put back yet.",
+    "legal_other": N_("That move is legal, but it isn't what this step asks."),
+    "drew": N_("That drew a card."),
+    "passed": N_("That passed your turn."),
+    "gave_up": N_("That gave up the move."),
+    "unchanged": N_("There is nothing to put back yet."),
 }
 
 
@@ -436,10 +451,10 @@ def _judge(
 
 def _nudge(step: Step, key: str, rules_ace: str) -> str:
     if key in step.nudges:
-        return step.nudges[key]
+        return _(step.nudges[key])
     if key == "ace":
-        return _ACE_NUDGES[rules_ace]
-    return DEFAULT_NUDGES.get(key, "")
+        return _(_ACE_NUDGES[rules_ace])
+    return _(DEFAULT_NUDGES.get(key, ""))
 
 
 def _sentence(text: str) -> str:
@@ -449,12 +464,12 @@ def _sentence(text: str) -> str:
 
 def _wrong(state: LessonState, step: Step, key: str, reason: str) -> tuple[LessonState, Feedback]:
     rules = get_rulebook(state.game["rulebook"])
-    lead = _sentence(reason) if reason else _MISS_LEADS.get(key, "")
+    lead = _sentence(reason) if reason else _(_MISS_LEADS.get(key, ""))
     if not reason and key in _TAKEN_BACK:  # a legal move that missed the goal is undone
-        lead += " It was taken back."
+        lead += " " + _("It was taken back.")
     lines = ["✗ " + lead, _nudge(step, key, rules.ace)]
     if state.attempts + 1 >= 2:
-        lines.append("Tap 💡 Show me to see how.")
+        lines.append(_("Tap 💡 Show me to see how."))
     new = replace(state, attempts=state.attempts + 1, mistakes=state.mistakes + 1, joker=None)
     return new, Feedback("wrong", "\n".join(x for x in lines if x), key, reason)
 
@@ -462,18 +477,17 @@ def _wrong(state: LessonState, step: Step, key: str, reason: str) -> tuple[Lesso
 def _progress_text(step: Step, key: str, events: list[Event]) -> str:
     for event in events:
         if event.kind == "reminder":
-            return (
-                "You must lay cards if you can. "
-                + hint_line(event.private.get("hint"))
-                + " Tap Draw again to go ahead anyway."
+            return t(
+                "You must lay cards if you can. {hint} Tap Draw again to go ahead anyway.",
+                hint=words.hint(event.private.get("hint")),
             )
         if event.kind == "hint":
-            return hint_line(event.private.get("hint"))
+            return words.hint(event.private.get("hint"))
         if event.kind == "give_up_confirm":
-            return "Give up puts everything back and you draw 3 cards — tap Give up (+3) again."
+            return _("Give up puts everything back and you draw 3 cards — tap Give up (+3) again.")
         if event.kind == "drew" and event.seat == LEARNER:
-            cards = " ".join(Card.from_token(t).pretty() for t in event.private.get("cards", []))
-            return f"You drew {cards}." if cards else "The stock is empty."
+            cards = " ".join(Card.from_token(c).pretty() for c in event.private.get("cards", []))
+            return t("You drew {cards}.", cards=cards) if cards else _("The stock is empty.")
     return ""
 
 
@@ -482,29 +496,49 @@ def _progress_text(step: Step, key: str, events: list[Event]) -> str:
 
 def seat_name(seat: int, players: int) -> str:
     if seat == LEARNER:
-        return "You"
-    return "Computer" if players == 2 else f"Computer {seat}"
+        return _("You")
+    return _("Computer") if players == 2 else t("Computer {number}", number=seat)
 
 
 def event_lines(game: GameState, events: Iterable[Event]) -> list[str]:
+    """What the seats did, one line each: the learner's own lines first-person ("You laid …"),
+    a computer's marked 🤖 (`_advance` keeps only those)."""
     lines = []
     for e in events:
-        who = seat_name(e.seat, game.players) if e.seat is not None else ""
+        if e.seat is None:
+            continue
+        mine = e.seat == LEARNER
+        who = seat_name(e.seat, game.players)
         if e.kind == "laid":
-            cards = " ".join(Card.from_token(t).pretty() for t in e.data["placed"])
-            lines.append(f"{who} laid {cards}" + (" (rearranging)" if e.data["rearranged"] else ""))
-        elif e.kind == "drew" and e.seat != LEARNER:
-            n = e.data["count"]
-            lines.append(f"{who} drew {n} card{'s' * (n != 1)}")
-        elif e.kind in ("passed", "knocked"):
-            lines.append(f"{who} {e.kind}")
-    return [f"🤖 {line}" if not line.startswith("You") else line for line in lines]
+            cards = " ".join(Card.from_token(c).pretty() for c in e.data["placed"])
+            if e.data["rearranged"]:
+                line = (
+                    t("You laid {cards} (rearranging)", cards=cards)
+                    if mine
+                    else t("{who} laid {cards} (rearranging)", who=who, cards=cards)
+                )
+            else:
+                line = (
+                    t("You laid {cards}", cards=cards)
+                    if mine
+                    else t("{who} laid {cards}", who=who, cards=cards)
+                )
+        elif e.kind == "drew" and not mine:
+            line = tn("{who} drew {n} card", "{who} drew {n} cards", e.data["count"], who=who)
+        elif e.kind == "passed":
+            line = _("You passed") if mine else t("{who} passed", who=who)
+        elif e.kind == "knocked":
+            line = _("You knocked") if mine else t("{who} knocked", who=who)
+        else:
+            continue
+        lines.append(line if mine else f"🤖 {line}")
+    return lines
 
 
 def run_computers(game: GameState) -> tuple[GameState, list[str]]:
     """The computer seats play until it is the learner's turn again (or the round ends)."""
     lines: list[str] = []
-    for _ in range(MAX_COMPUTER_ACTIONS):
+    for _turn in range(MAX_COMPUTER_ACTIONS):
         if game.phase != "play" or game.turn == LEARNER:
             break
         action = choose_action(player_view(game, game.turn), "medium")
@@ -517,15 +551,35 @@ def round_text(game: GameState) -> str:
     """`Round over — you went out. Points: You 0 · Computer 40.`"""
     last = game.rounds[-1]
     names = [seat_name(i, game.players) for i in range(game.players)]
-    winners = " and ".join(names[w] for w in last["winners"]).replace("You", "you")
-    how = {
-        "out": f"{winners} went out",
-        "knock": f"after a knock, {winners} won",
-        "blocked": f"blocked, {winners} won",
-        "stock": f"stock ran out, {winners} won",
-    }.get(last["how"], winners)
+    mine = LEARNER in last["winners"]
+    others = [names[w] for w in last["winners"] if w != LEARNER]
+    winners = (
+        others[0]
+        if len(others) == 1
+        else t(
+            "{first} and {second}",
+            first=", ".join(others[:-1]),
+            second=others[-1] if others else "",
+        )
+    )
+    if mine and not others:
+        how = {
+            "out": _("you went out"),
+            "knock": _("after a knock, you won"),
+            "blocked": _("blocked, you won"),
+            "stock": _("stock ran out, you won"),
+        }.get(last["how"], _("you won"))
+    else:
+        if mine:
+            winners = t("you and {others}", others=winners)
+        how = {
+            "out": t("{winners} went out", winners=winners),
+            "knock": t("after a knock, {winners} won", winners=winners),
+            "blocked": t("blocked, {winners} won", winners=winners),
+            "stock": t("stock ran out, {winners} won", winners=winners),
+        }.get(last["how"], winners)
     points = " · ".join(f"{names[i]} {p}" for i, p in enumerate(last["points"]))
-    return f"Round over — {how}. Points: {points}."
+    return t("Round over — {how}. Points: {points}.", how=how, points=points)
 
 
 # -- acting ----------------------------------------------------------------------------------
@@ -534,7 +588,7 @@ def round_text(game: GameState) -> str:
 def lesson_act(state: LessonState, action: Action) -> tuple[LessonState, Feedback]:
     """Apply one of the learner's actions and judge it; the returned state is new."""
     if state.finished:
-        return state, Feedback("finished", "This lesson is complete.")
+        return state, Feedback("finished", _("This lesson is complete."))
     if action.seat != LEARNER:
         raise ValueError("In a lesson the learner is seat 0")
     step = lesson_step(state)
@@ -544,9 +598,9 @@ def lesson_act(state: LessonState, action: Action) -> tuple[LessonState, Feedbac
     except JokerChoiceNeeded as ask:
         options = [list(o) for o in ask.options]
         waiting = replace(state, joker={"group": ask.group, "options": options})
-        return waiting, Feedback("choose", ask.reason, "joker")
+        return waiting, Feedback("choose", words.refusal(ask), "joker")
     except IllegalAction as error:
-        return _wrong(state, step, classify(error), error.reason)
+        return _wrong(state, step, classify(error), words.refusal(error))
     verdict, key = _judge(step, game, new, action, events)
     if verdict == "miss":
         return _wrong(state, step, key, "")
@@ -561,8 +615,8 @@ def _advance(
 ) -> tuple[LessonState, Feedback]:
     lesson = get_lesson(state.lesson)
     step = lesson.steps[state.step]
-    lines = [("✓ " + step.success) if step.success else "✓ Well done."]
-    lines += [line for line in event_lines(game, events) if not line.startswith("You")]
+    lines = ["✓ " + (_(step.success) if step.success else _("Well done."))]
+    lines += [line for line in event_lines(game, events) if line.startswith("🤖")]
     rounds = len(before.rounds)
     if step.computers:
         game, log = run_computers(game)
@@ -573,7 +627,7 @@ def _advance(
     finished = index >= len(lesson.steps)
     if finished:
         index = state.step
-        lines.append("🎓 " + lesson.outro if lesson.outro else "🎓 Lesson complete!")
+        lines.append("🎓 " + (_(lesson.outro) if lesson.outro else _("Lesson complete!")))
     else:
         following = lesson.steps[index]
         if following.position is not None:
@@ -598,7 +652,7 @@ def _advance(
 def skip_step(state: LessonState) -> tuple[LessonState, Feedback]:
     """Skip: the step's demo is played for the learner, so a following step can go on from it."""
     if state.finished:
-        return state, Feedback("finished", "This lesson is complete.")
+        return state, Feedback("finished", _("This lesson is complete."))
     step = lesson_step(state)
     index = state.step
     game = lesson_game(state)
@@ -610,7 +664,9 @@ def skip_step(state: LessonState) -> tuple[LessonState, Feedback]:
         if current.finished or current.step != index:
             done = replace(current, skipped=[*state.skipped, index], mistakes=state.mistakes)
             return done, Feedback(
-                "skipped", "⏭ Skipped: " + demo_text(step) + ".\n" + feedback.text, "skipped"
+                "skipped",
+                t("⏭ Skipped: {moves}.", moves=demo_text(step)) + "\n" + feedback.text,
+                "skipped",
             )
     # The demo could not finish from here (it always can from the step's own position).
     done, feedback = _advance(state, game, game, [], "skipped")

@@ -158,60 +158,74 @@ def _draw_builds(canvas: Canvas, picture: BuildPicture, y: int) -> int:
     y += TAB_H
     slot_w = (WIDTH - 2 * MARGIN - (MAX_PILES - 1) * GAP) / MAX_PILES
     for i in range(MAX_PILES):
-        x = MARGIN + i * (slot_w + GAP)
+        slot = MAX_PILES - 1 - i if words.rtl else i  # right to left: pile 1 on the right
+        x = MARGIN + slot * (slot_w + GAP)
         canvas.tray((round(x), y, round(x + slot_w), y + BUILD_H))
-        cx, cy = x + 8, y + 8
+        # right to left: the card on the slot's right, its words right-aligned beside it
+        cx, cy = (x + slot_w - 8 - PILE_CARD.w if words.rtl else x + 8), y + 8
+        tx, align = (cx - 10, "right") if words.rtl else (cx + PILE_CARD.w + 10, "left")
+        room = (tx - x - 4) if words.rtl else (x + slot_w - tx - 4)
         if i < len(picture.builds):
             face, needed = picture.builds[i]
             _draw_card(canvas, face, cx, cy, PILE_CARD, _look(picture, face), words)
-            tx = cx + PILE_CARD.w + 10
             canvas.text(tx, cy + 14, words.pile.format(n=i + 1), font(15, bold=False),
-                        pal.MUTED, max_width=x + slot_w - tx - 4)
+                        pal.MUTED, max_width=room, align=align)
             canvas.text(tx, cy + 44, words.needs, font(15, bold=False), pal.MUTED,
-                        max_width=x + slot_w - tx - 4)
+                        max_width=room, align=align)
             canvas.text(tx, cy + 72, "A" if needed == 1 else str(needed), font(30),
-                        pal.CHANGED)
+                        pal.CHANGED, align=align)
         else:
             _empty_slot(canvas, cx, cy, PILE_CARD, "A / Q / K")
-            canvas.text(cx + PILE_CARD.w + 10, cy + 44, words.free, font(15, bold=False),
-                        pal.MUTED, max_width=slot_w - PILE_CARD.w - 22)
+            canvas.text(tx, cy + 44, words.free, font(15, bold=False),
+                        pal.MUTED, max_width=slot_w - PILE_CARD.w - 22, align=align)
     return y + BUILD_H + GAP
 
 
 def _draw_seat(canvas: Canvas, picture: BuildPicture, seat: SeatPicture, y: int) -> None:
+    words = picture.words
+    rtl = words.rtl  # right to left: the row mirrored (the chip on the right, piles leftward)
+
+    def at(x: float, width: float = 0) -> float:
+        """x (of something `width` wide) on a left-to-right row, or its mirrored place."""
+        return WIDTH - x - width if rtl else x
+
+    align = "right" if rtl else "left"
     box = (MARGIN, y, WIDTH - MARGIN, y + SEAT_H)
     canvas.tray(box, pal.TRAY)
-    chip = (MARGIN + 4, y + 4, MARGIN + 196, y + SEAT_H - 4)
+    left, right = MARGIN + 4, MARGIN + 196  # the chip, on a left-to-right row
+    chip = (round(at(right)), y + 4, round(at(left)), y + SEAT_H - 4) if rtl else (
+        left, y + 4, right, y + SEAT_H - 4)
     fill = pal.CHANGED if seat.is_turn else pal.CHIP
     ink = pal.INK if seat.is_turn else pal.WHITE
     sub = pal.INK if seat.is_turn else pal.MUTED
     canvas.tray(chip, fill, radius=9)
-    x = chip[0] + 9
+    x = left + 9
     top = chip[1] + 20
     if seat.is_turn:
-        canvas.draw.polygon([(x, top - 7), (x + 10, top), (x, top + 7)], fill=ink)
+        tip = at(x + 10)
+        canvas.draw.polygon([(at(x), top - 7), (tip, top), (at(x), top + 7)], fill=ink)
         x += 15
-    words = picture.words
     name = words.you.format(name=seat.name) if seat.is_you else seat.name
     if seat.is_computer and "🤖" not in name:
         name = "🤖 " + name
-    canvas.text(x, top, name, font(18), ink, max_width=chip[2] - 8 - x, robot_eyes=fill)
+    canvas.text(at(x), top, name, font(18), ink, max_width=right - 8 - x, robot_eyes=fill,
+                align=align)
     f = font(16, bold=False)
-    canvas.text(chip[0] + 9, chip[1] + 50, words.stock.format(n=seat.stock), f, sub,
-                max_width=chip[2] - chip[0] - 14)
-    canvas.paste(card_back(MINI), chip[0] + 9, chip[1] + 70)
-    canvas.text(chip[0] + 9 + MINI.w + 5, chip[1] + 79, words.hand.format(n=seat.hand), f, sub,
-                max_width=chip[2] - chip[0] - MINI.w - 19)
+    canvas.text(at(left + 9), chip[1] + 50, words.stock.format(n=seat.stock), f, sub,
+                max_width=right - left - 14, align=align)
+    canvas.paste(card_back(MINI), at(left + 9, MINI.w), chip[1] + 70)
+    canvas.text(at(left + 9 + MINI.w + 5), chip[1] + 79, words.hand.format(n=seat.hand), f, sub,
+                max_width=right - left - MINI.w - 19, align=align)
     # the face-up stock card, the one to empty
-    fx = chip[2] + 14
+    fx = right + 14
     if seat.face_up:
-        _draw_card(canvas, seat.face_up, fx, y + 9, PILE_CARD, _look(picture, seat.face_up),
-                   words)
+        _draw_card(canvas, seat.face_up, at(fx, PILE_CARD.w), y + 9, PILE_CARD,
+                   _look(picture, seat.face_up), words)
     else:
-        _empty_slot(canvas, fx, y + 9, PILE_CARD, words.empty)
+        _empty_slot(canvas, at(fx, PILE_CARD.w), y + 9, PILE_CARD, words.empty)
     # up to 4 discard piles: their tops, and how many cards each holds
     dx = fx + PILE_CARD.w + 22
-    canvas.text(dx, y + 12, words.discards, font(14, bold=False), pal.MUTED)
+    canvas.text(at(dx), y + 12, words.discards, font(14, bold=False), pal.MUTED, align=align)
     step = DISCARD_CARD.w + 26
     for i in range(MAX_PILES):
         px = dx + i * step
@@ -219,12 +233,12 @@ def _draw_seat(canvas: Canvas, picture: BuildPicture, seat: SeatPicture, y: int)
         if i < len(seat.discards):
             face, count = seat.discards[i]
             look = _look(picture, face) if seat.is_you else Look()
-            _draw_card(canvas, face, px, py, DISCARD_CARD, look, words)
+            _draw_card(canvas, face, at(px, DISCARD_CARD.w), py, DISCARD_CARD, look, words)
             if count > 1:
-                canvas.text(px + DISCARD_CARD.w + 3, py + DISCARD_CARD.h - 8, f"×{count}",
-                            font(14, bold=False), pal.MUTED)
+                canvas.text(at(px + DISCARD_CARD.w + 3), py + DISCARD_CARD.h - 8, f"×{count}",
+                            font(14, bold=False), pal.MUTED, align=align)
         else:
-            _empty_slot(canvas, px, py, DISCARD_CARD, "")
+            _empty_slot(canvas, at(px, DISCARD_CARD.w), py, DISCARD_CARD, "")
 
 
 def _draw_hand(canvas: Canvas, picture: BuildPicture, y: int) -> None:

@@ -11,7 +11,7 @@ shows ~30 px wide in a 500 px chat bubble, and the longest run (13 cards) still 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from engine.cards import Card, rank_order, suit_order
 
@@ -240,7 +240,7 @@ def table_layout(view: TableView) -> Layout:
     if not view.groups and not view.singles:
         sections["empty"] = (MARGIN, y, WIDTH - MARGIN, y + 60)
         area.bottom = y + 60
-    return Layout(
+    layout = Layout(
         width=WIDTH,
         height=area.bottom + MARGIN,
         cards=tuple(area.cards),
@@ -250,6 +250,7 @@ def table_layout(view: TableView) -> Layout:
         stock=stock,
         sections=sections,
     )
+    return right_to_left(layout) if view.words.rtl else layout
 
 
 def _seat_boxes(top: int, n: int) -> tuple[Box, ...]:
@@ -325,7 +326,7 @@ def private_layout(view: PrivateView) -> Layout:
         y += 10
         sections["legend"] = (MARGIN, y, WIDTH - MARGIN, y + LEGEND_H)
         y += LEGEND_H
-    return Layout(
+    layout = Layout(
         width=WIDTH,
         height=y + MARGIN,
         cards=tuple(cards),
@@ -334,6 +335,46 @@ def private_layout(view: PrivateView) -> Layout:
         legend=legend,
         sections=sections,
     )
+    return right_to_left(layout) if view.words.rtl else layout
+
+
+def right_to_left(layout: Layout) -> Layout:
+    """The same layout for a right-to-left reader: each group and panel moves to the mirrored
+    place (group A on the right, its tab at its right edge); the cards inside keep their order
+    (a run still reads 7 8 9, the hand keeps its numbers 1 2 3 from the left)."""
+    width = layout.width
+
+    def shift(box: Box, dx: int) -> Box:
+        return (box[0] + dx, box[1], box[2] + dx, box[3])
+
+    def block(trays: Sequence[Box], tab: Box) -> tuple[int, Box]:
+        left = min(b[0] for b in (*trays, tab))
+        right = max(b[2] for b in (*trays, tab))
+        dx = (width - right) - left
+        return dx, (right + dx - (tab[2] - tab[0]), tab[1], right + dx, tab[3])
+
+    moves: dict[tuple[str, int | None], int] = {}
+    groups = []
+    for g in layout.groups:
+        dx, tab = block(g.trays, g.tab)
+        moves[("group", g.index)] = dx
+        groups.append(replace(g, trays=tuple(shift(t, dx) for t in g.trays), tab=tab))
+    panels = []
+    for panel in layout.panels:
+        dx, tab = block((panel.tray,), panel.tab)
+        moves[(panel.kind, None)] = dx
+        panels.append(replace(panel, tray=shift(panel.tray, dx), tab=tab))
+    cards = tuple(
+        replace(c, box=shift(c.box, moves.get(_owner(c), 0))) for c in layout.cards
+    )
+    return replace(layout, cards=cards, groups=tuple(groups), panels=tuple(panels))
+
+
+def _owner(spot: CardSpot) -> tuple[str, int | None]:
+    """The group or panel a card is drawn in (right_to_left's key)."""
+    if spot.area == "group":
+        return ("group", spot.group)
+    return ("singles" if spot.area == "single" else spot.area, None)
 
 
 def _uses(mark: str, marks: dict[int, frozenset[str]], view: PrivateView) -> bool:

@@ -49,8 +49,9 @@ def draw_lobby(view: LobbyView) -> Image.Image:
     y = MARGIN + 92
     f = font(18, bold=False)
     for row in option_rows:
-        x = MARGIN
+        used = 0  # the row's width so far (right to left: the chips flow from the right edge)
         for text, w in row:
+            x = WIDTH - MARGIN - used - w if rtl else MARGIN + used
             canvas.tray((x, y, x + w, y + CHIP_H), pal.TAB, radius=CHIP_H // 2)
             canvas.text(
                 x + w / 2,
@@ -62,7 +63,7 @@ def draw_lobby(view: LobbyView) -> Image.Image:
                 max_width=w - 20,
                 robot_eyes=pal.TAB,
             )
-            x += w + 8
+            used += w + 8
         y += CHIP_H + 8
     if option_rows:
         y += 10
@@ -73,22 +74,28 @@ def draw_lobby(view: LobbyView) -> Image.Image:
     for k in range(slots):
         box = (MARGIN, y, WIDTH - MARGIN, y + SEAT_H)
         mid = y + SEAT_H / 2
+        # right to left: the seat number on the right, the name right-aligned beside it
+        circle = WIDTH - MARGIN - 23 if rtl else MARGIN + 23
+        name_x = WIDTH - MARGIN - 48 if rtl else MARGIN + 48
         if k < len(view.seats):
             canvas.tray(box, pal.CHIP, radius=10)
-            canvas.draw.ellipse((MARGIN + 10, mid - 13, MARGIN + 36, mid + 13), fill=pal.TAB)
-            canvas.text(MARGIN + 23, mid, str(k + 1), font(16), pal.WHITE, align="center")
+            canvas.draw.ellipse((circle - 13, mid - 13, circle + 13, mid + 13), fill=pal.TAB)
+            canvas.text(circle, mid, str(k + 1), font(16), pal.WHITE, align="center")
             canvas.text(
-                MARGIN + 48,
+                name_x,
                 mid,
                 view.seats[k],
                 name_font,
                 pal.WHITE,
                 max_width=WIDTH - 2 * MARGIN - 60,
                 robot_eyes=pal.CHIP,
+                align=align,
             )
         else:
             canvas.outline(box, pal.TAB, 2, dashed=True)
-            canvas.text(MARGIN + 48, mid, view.words.open_seat, font(18, bold=False), pal.MUTED)
+            canvas.text(
+                name_x, mid, view.words.open_seat, font(18, bold=False), pal.MUTED, align=align
+            )
         y += SEAT_H + 6
     return canvas.image
 

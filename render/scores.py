@@ -84,6 +84,10 @@ def _banner(canvas: Canvas, view: ScoreView, y: int) -> None:
     crown = icon("crown", 40, pal.GOLD)
     width = canvas.text_width(text, f) + (52 if names else 0)
     x = max(MARGIN, (WIDTH - width) / 2)
+    if names and canvas.rtl:  # right to left: the crown after the words, on the right
+        drawn = canvas.text(x, y + 24, text, f, pal.GOLD, max_width=WIDTH - MARGIN - x - 52)
+        canvas.paste(crown, x + drawn + 12, y + 4)
+        return
     if names:
         canvas.paste(crown, x, y + 4)
         x += 52
@@ -142,17 +146,26 @@ def _table(canvas: Canvas, view: ScoreView, y: int) -> None:
     multi = _show_chart(view)  # several rounds: round points, total, the chart's markers
     box = (MARGIN, y, WIDTH - MARGIN, y + 34 + ROW_H * n)
     canvas.tray(box, pal.WHITE, radius=10)
+    rtl = canvas.rtl  # right to left: the row mirrored (place and name on the right)
+
+    def at(x: float, width: float = 0) -> float:
+        """x (of something `width` wide) on a left-to-right row, or its mirrored place."""
+        return WIDTH - x - width if rtl else x
+
+    def side(align: str) -> str:
+        return {"left": "right", "right": "left"}.get(align, align) if rtl else align
+
     head = font(16, bold=False)
     col_round, col_total = WIDTH - MARGIN - 190, WIDTH - MARGIN - 24
     last = len(view.rounds)
     if multi:
         canvas.text(
-            col_round, y + 18, view.words.round.format(n=last) if last else "", head, pal.GREY,
-            align="right",
+            at(col_round), y + 18, view.words.round.format(n=last) if last else "", head,
+            pal.GREY, align=side("right"),
         )
-        canvas.text(col_total, y + 18, view.words.total, head, pal.GREY, align="right")
+        canvas.text(at(col_total), y + 18, view.words.total, head, pal.GREY, align=side("right"))
     else:
-        canvas.text(col_total, y + 18, view.words.points, head, pal.GREY, align="right")
+        canvas.text(at(col_total), y + 18, view.words.points, head, pal.GREY, align=side("right"))
     order = ranking(view)
     f = font(21)
     y += 34
@@ -162,30 +175,31 @@ def _table(canvas: Canvas, view: ScoreView, y: int) -> None:
                 (MARGIN + 4, y, WIDTH - MARGIN - 5, y + ROW_H - 1), fill=pal.LIGHT
             )
         mid = y + ROW_H / 2
-        canvas.text(MARGIN + 14, mid, f"{place + 1}.", f, pal.INK)
+        canvas.text(at(MARGIN + 14), mid, f"{place + 1}.", f, pal.INK, align=side("left"))
         x = MARGIN + 50
         if multi:
-            canvas.paste(_marker_icon(i), x, mid - 9)
+            canvas.paste(_marker_icon(i), at(x, 22), mid - 9)
             x += 30
         if i in view.winners:
             crown = icon("crown", 22, pal.GOLD)
-            canvas.paste(crown, x, mid - 12)
+            canvas.paste(crown, at(x, crown.width), mid - 12)
             x += 28
         canvas.text(
-            x, mid, view.names[i], f, pal.INK, max_width=col_round - 110 - x, robot_eyes=pal.WHITE
+            at(x), mid, view.names[i], f, pal.INK, max_width=col_round - 110 - x,
+            robot_eyes=pal.WHITE, align=side("left"),
         )
         total = sum(r[i] for r in view.rounds)
         if multi and view.rounds:
             pts = view.rounds[-1][i]
             canvas.text(
-                col_round,
+                at(col_round),
                 mid,
                 f"+{pts}" if pts >= 0 else str(pts),
                 font(21, False),
                 pal.GREY,
-                align="right",
+                align=side("right"),
             )
-        canvas.text(col_total, mid, str(total), f, pal.INK, align="right")
+        canvas.text(at(col_total), mid, str(total), f, pal.INK, align=side("right"))
         y += ROW_H
 
 

@@ -49,6 +49,8 @@ def draw_table(view: TableView) -> Image.Image:
             align="right" if rtl else "left",
         )
     for seat, box in zip(view.seats, layout.seats, strict=True):
+        if rtl:  # the first seat on the right, where a right-to-left reader starts
+            box = (layout.width - box[2], box[1], layout.width - box[0], box[3])
         draw_seat(canvas, seat, box, view.words.points_short)
     if "empty" in layout.sections:
         draw_empty(canvas, layout.sections["empty"], view.words.no_groups)
@@ -64,25 +66,33 @@ def draw_seat(canvas: Canvas, seat: SeatStrip, box: Box, points: str = "{n} pts"
     sub = pal.INK if seat.is_turn else pal.MUTED
     canvas.tray(box, fill, radius=9)
     x0, y0, x1, y1 = box
-    x = x0 + 9
+    rtl = canvas.rtl  # right to left: the chip mirrored (name and cards on the right)
+    x = x1 - 9 if rtl else x0 + 9
     top = y0 + 16
     if seat.is_turn:
-        canvas.draw.polygon([(x, top - 7), (x + 10, top), (x, top + 7)], fill=ink)
-        x += 15
+        tip = x - 10 if rtl else x + 10
+        canvas.draw.polygon([(x, top - 7), (tip, top), (x, top + 7)], fill=ink)
+        x += -15 if rtl else 15
     name = seat.name
     if seat.is_computer and "🤖" not in name:
         name = "🤖 " + name
-    canvas.text(x, top, name, font(18), ink, max_width=x1 - 8 - x, robot_eyes=fill)
+    canvas.text(
+        x, top, name, font(18), ink, max_width=(x - x0 - 8) if rtl else (x1 - 8 - x),
+        robot_eyes=fill, align="right" if rtl else "left",
+    )
     bottom = y1 - 15
     mini = card_back(MINI_CARD)
-    canvas.paste(mini, x0 + 9, bottom - MINI_CARD.h / 2)
+    canvas.paste(mini, x1 - 9 - MINI_CARD.w if rtl else x0 + 9, bottom - MINI_CARD.h / 2)
     f = font(17, bold=False)
     cards_text = f"{seat.cards}"
-    canvas.text(x0 + 9 + MINI_CARD.w + 5, bottom, cards_text, f, sub)
+    if rtl:
+        canvas.text(x1 - 9 - MINI_CARD.w - 5, bottom, cards_text, f, sub, align="right")
+    else:
+        canvas.text(x0 + 9 + MINI_CARD.w + 5, bottom, cards_text, f, sub)
     if seat.score is not None:
         canvas.text(
-            x1 - 9, bottom, points.format(n=seat.score), f, sub, align="right",
-            max_width=x1 - x0 - 60,
+            x0 + 9 if rtl else x1 - 9, bottom, points.format(n=seat.score), f, sub,
+            align="left" if rtl else "right", max_width=x1 - x0 - 60,
         )
 
 

@@ -271,10 +271,13 @@ def draw_legend(
 ) -> None:
     """A key for the marks in use, so a first-time player needs no help text."""
     f = font(16, bold=False)
-    x = box[0]
+    rtl = canvas.rtl  # right to left: from the right edge, each swatch right of its word
+    used = 0  # the width the row has taken so far
     y0, y1 = box[1] + 3, box[3] - 3
     mid = (box[1] + box[3]) / 2
     for mark in marks:
+        text = getattr(words, mark, LEGEND_TEXT[mark])
+        x = box[2] - used - 24 if rtl else box[0] + used  # the swatch's left edge
         if mark == "placed":
             canvas.draw.rounded_rectangle((x, y0, x + 17, y1 - 1), 3, fill=pal.PLACED)
             canvas.draw.polygon([(x + 10, y0), (x + 17, y0), (x + 17, y0 + 7)], fill=pal.EAR)
@@ -283,5 +286,7 @@ def draw_legend(
             canvas.outline(
                 (x, y0, x + 24, y1), MARK_COLOR[mark], 3, dashed=mark == "invalid", radius=4
             )
-        x += 32
-        x += canvas.text(x, mid, getattr(words, mark, LEGEND_TEXT[mark]), f, pal.WHITE) + 22
+        if rtl:
+            used += 32 + canvas.text(x - 8, mid, text, f, pal.WHITE, align="right") + 22
+        else:
+            used += 32 + canvas.text(x + 32, mid, text, f, pal.WHITE) + 22

@@ -45,10 +45,11 @@ OTHERS = [lang for lang in i18n.LANGUAGES if lang != i18n.DEFAULT]
 def _code_msgids() -> set[str | tuple[str, str]]:
     """Every msgid the code marks (what `make locale` extracts, with the same keywords)."""
     found: set = set()
-    for _file, _line, message, _comments, _context in extract_from_dir(
-        str(ROOT / "bot"), method_map=[("**.py", "python")], keywords=KEYWORDS
-    ):
-        found.add(message if isinstance(message, str) else tuple(message))
+    for top in ("bot", "lessons"):  # babel.cfg's map
+        for _file, _line, message, _comments, _context in extract_from_dir(
+            str(ROOT / top), method_map=[("**.py", "python")], keywords=KEYWORDS
+        ):
+            found.add(message if isinstance(message, str) else tuple(message))
     return found
 
 
@@ -324,21 +325,6 @@ async def test_language_choices_are_stored(store):
     await store.set_chat_language("telegram", "-5", "en")
     assert await store.chat_language("telegram", "-5") == "en"
     assert await store.language("discord", "7") is None  # per platform
-
-
-async def test_a_lesson_is_one_language_english(store):
-    """Lessons are not translated yet: a Hebrew reader's lesson is English throughout (no Hebrew
-    buttons around English instructions)."""
-    from bot.core.lessons import LessonService
-    from bot.core.service import Actor
-
-    learner = Actor("telegram", "77", "77", "Yael", private=True, lang="he")
-    with using("he"):  # as an adapter leaves it after reading the member's locale
-        out = await LessonService(store).start(learner, "tahiti")
-        assert i18n.current() == "he"  # (the lesson's English did not leak out)
-    screen = out.private["77"]
-    words = screen.text + " ".join(b.label for row in screen.buttons for b in row)
-    assert not re.search(r"[\u0590-\u05ff]", words), words
 
 
 async def test_discord_localisations_fit_discord():

@@ -27,7 +27,8 @@ from bot.core.service import Actor, GameService
 from bot.core.views import Button, Outcome, Screen
 from bot.games.rummy import screens
 from bot.games.rummy.typed import TypedError, cards_arg
-from bot.i18n import N_, _, set_locale, t, using
+from bot.i18n import N_, _, current, set_locale, t, using
+from bot.i18n import rules as rules_doc
 from engine.cards import Card
 
 log = logging.getLogger(__name__)
@@ -256,6 +257,8 @@ class ConsoleGame:
             await self._auto(rest)
         elif verb in self.service.typed_verbs:  # every hosted game's (the game reads its own)
             await self._answer(await self.service.command(self.me, verb, rest))
+        elif verb == "rules" and (text := full_rules(rest)):
+            self.write(text)  # the terminal has room for the whole section
         elif verb in ("rules", "leaderboard", "stats"):
             await self._answer(await self.service.command(self.group, verb, rest))
         else:
@@ -446,6 +449,18 @@ def _hand_buttons(screen: Screen) -> list[list[Button]]:
         if row:
             rows.append(row)
     return rows
+
+
+def full_rules(name: str) -> str:
+    """`rules [rulebook]` in a terminal: the rules page's section (the shared rules without a
+    name) in the current language, English where it is untranslated; "" for a name the page
+    has no section for (the service's /rules answers it)."""
+    name = name.strip()
+    if not name:
+        shared = ("intro", "what-every-rulebook-shares")
+        return "\n\n".join(x for k in shared if (x := rules_doc.section(k, current())))
+    key = rules_doc.rulebook_key(name)
+    return rules_doc.section(key, current()) if key else ""
 
 
 def _prefix(msgid: str) -> str:

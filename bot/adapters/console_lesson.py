@@ -21,16 +21,17 @@ from pathlib import Path
 from bot.core.lessons import LessonService, unpack_lesson
 from bot.core.service import Actor
 from bot.core.views import Outcome, Screen
+from bot.i18n import N_, _, t, using
 from lessons import LessonState
 
 from .console import PLATFORM, USER
 
-HELP = """Type moves as in the game (cards like 7H 10S QD, * for a joker; or hand numbers 1 2 3):
+HELP = N_("""Type moves as in the game (cards like 7H 10S QD, * for a joker; or hand numbers 1 2 3):
   lay 5H 6H 7H   new group        add A 8H    add to group A     take A 5S   take a card out
   split A 3      split group A after its 3rd card                 move A:5S B  move a card
   done · reset · draw · pass · knock · giveup · next · finish · choose 9C (a joker's card)
   show   explain this step        skip   do it for me            restart  the step again
-  quit   stop here (the lesson is saved)"""
+  quit   stop here (the lesson is saved)""")
 # The lesson screens' buttons a person types instead (the card and menu buttons are typed
 # moves here), by their action.
 WORDS = {
@@ -43,7 +44,13 @@ WORDS = {
     "next": "next",
     "finish": "finish",
 }
-SHOWN_ELSEWHERE = ("Table: ", "Loose (place before Done): ", "Hand: ")  # the detail shows them
+# The screen lines the detail shows too, by their msgids (their labels are compared).
+SHOWN_ELSEWHERE = ("Table: {groups}", "Loose (place before Done): {cards}", "Hand: {cards}")
+
+
+def _prefixes() -> tuple[str, ...]:
+    """The labels of `SHOWN_ELSEWHERE` in the current language ("Hand: ")."""
+    return tuple(_(msgid).partition("{")[0] for msgid in SHOWN_ELSEWHERE)
 
 
 class ConsoleLesson:
@@ -56,11 +63,12 @@ class ConsoleLesson:
         name: str = "You",
         read: Callable[[str], str] = input,
         write: Callable[[str], None] = print,
+        lang: str = "",
     ) -> None:
         self.lessons = lessons
         self.read = read
         self.write = write
-        self.me = Actor(PLATFORM, USER, USER, name, private=True)
+        self.me = Actor(PLATFORM, USER, USER, name, private=True, lang=lang)
         self.game_id: int | None = None
         self.screen: Screen | None = None
         self._heading: list[str] = []  # the step heading and instructions last printed
@@ -70,7 +78,14 @@ class ConsoleLesson:
         self, rulebook: str | None = None, progress: LessonState | None = None
     ) -> LessonState | None:
         """Run the lesson until it ends, the learner quits or the input runs out; where it
-        stands then (None if it could not start)."""
+        stands then (None if it could not start). The terminal's own lines speak the
+        learner's language, as the lesson does."""
+        with using(await self.lessons.language(self.me)):
+            return await self._run(rulebook, progress)
+
+    async def _run(
+        self, rulebook: str | None = None, progress: LessonState | None = None
+    ) -> LessonState | None:
         out = await self.lessons.start(self.me, rulebook, progress=progress)
         if out.game_id is None or USER not in out.private:
             self.write(f"✗ {out.reply}")
@@ -78,7 +93,9 @@ class ConsoleLesson:
         self.game_id = out.game_id
         state = await self.lessons.progress(self.me, self.game_id)
         name = state.lesson if state is not None else rulebook or "manipulation"
-        self.write(f"Rummy Table — {name.title()} lesson. Type 'help' for the commands.")
+        self.write(
+            t("Rummy Table — {rulebook} lesson. Type 'help' for the commands.", rulebook=name)
+        )
         self.show(out)
         while await self.lessons.active(self.me) == self.game_id:
             self._prompt_view()
@@ -86,20 +103,20 @@ class ConsoleLesson:
                 line = self.read("> ").strip()
             except (EOFError, KeyboardInterrupt):
                 break
-            verb, _, rest = line.partition(" ")
+            verb, _sep, rest = line.partition(" ")
             verb = verb.lower().lstrip("/")
             if not verb:
                 continue
             if verb in ("quit", "exit", "q"):
-                self.write("Bye — the lesson is saved; `rummy lesson` picks it up again.")
+                self.write(_("Bye — the lesson is saved; `rummy lesson` picks it up again."))
                 break
             if verb in ("help", "h", "?"):
-                self.write(HELP)
+                self.write(_(HELP))
                 continue
             self.show(await self.lessons.command(self.me, verb, rest.strip()))
         state = await self.lessons.progress(self.me, self.game_id)
         if state is not None and state.finished:
-            self.write(f"Play a real game: rummy play --rulebook {name}")
+            self.write(t("Play a real game: rummy play --rulebook {rulebook}", rulebook=name))
         return state
 
     def show(self, out: Outcome) -> None:
@@ -118,8 +135,7 @@ class ConsoleLesson:
         self._notice = notice
         said = set(notice.splitlines())
         heading = [
-            x for x in screen.text.splitlines()
-            if not x.startswith(SHOWN_ELSEWHERE) and x not in said
+            x for x in screen.text.splitlines() if not x.startswith(_prefixes()) and x not in said
         ]
         if heading[:1] != self._heading[:1]:  # a new step (its label is the first line)
             self.write("")
@@ -139,14 +155,16 @@ class ConsoleLesson:
                 press = unpack_lesson(button.action)
                 if press is None:
                     continue
-                head, _, arg = press[2].partition(":")
+                head, _sep, arg = press[2].partition(":")
                 if head in WORDS:
                     actions.append(WORDS[head])
                 elif head == "jk":  # jk:<group>:<faces>
                     choices.append(arg.partition(":")[2].replace(",", " "))
         if choices:
-            self.write("Type: " + " or ".join(f"choose {c}" for c in choices))
-        self.write("Actions: " + " · ".join([*actions, "show", "skip", "help", "quit"]))
+            self.write(t("Type: {choices}", choices=_(" or ").join(f"choose {c}" for c in choices)))
+        self.write(
+            t("Actions: {actions}", actions=" · ".join([*actions, "show", "skip", "help", "quit"]))
+        )
 
 
 async def lesson(
@@ -157,13 +175,14 @@ async def lesson(
     read: Callable[[str], str] = input,
     write: Callable[[str], None] = print,
     progress: LessonState | None = None,
+    lang: str = "",
 ) -> LessonState | None:
     """Open the store as `rummy play` does and run one lesson on the console platform."""
     from bot.store import Store
 
     store = await Store.open(url)
     try:
-        console = ConsoleLesson(LessonService(store), name=name, read=read, write=write)
+        console = ConsoleLesson(LessonService(store), name=name, read=read, write=write, lang=lang)
         return await console.run(rulebook, progress)
     finally:
         await store.close()
@@ -177,6 +196,7 @@ def run_lesson(
     progress: LessonState | None = None,
     url: str | None = None,
     name: str = "You",
+    lang: str = "",
 ) -> LessonState | None:
     """Run a lesson to its end (or until `quit` / end of input); returns the progress. Without
     `url` the lesson lives in a scratch store for this run only (`progress` starts it there).
@@ -184,10 +204,14 @@ def run_lesson(
     read, write = read or input, write or print
     if url is not None:
         return asyncio.run(
-            lesson(rulebook, url=url, name=name, read=read, write=write, progress=progress)
+            lesson(
+                rulebook, url=url, name=name, read=read, write=write, progress=progress, lang=lang
+            )
         )
     with tempfile.TemporaryDirectory() as scratch:
         url = f"sqlite+aiosqlite:///{Path(scratch) / 'lesson.db'}"
         return asyncio.run(
-            lesson(rulebook, url=url, name=name, read=read, write=write, progress=progress)
+            lesson(
+                rulebook, url=url, name=name, read=read, write=write, progress=progress, lang=lang
+            )
         )

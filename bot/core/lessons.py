@@ -28,9 +28,11 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from bot.games.rummy.narrate import hint_line
+from bot.games.rummy.refusals import refusal
 from bot.games.rummy.screens import groups_text, private_picture
 from bot.games.rummy.typed import TypedError, parse_typed
-from bot.i18n import using
+from bot.i18n import N_, _, current, fill, ngettext, t, using
 from bot.store import GameExists, StaleGame
 from engine import (
     Action,
@@ -67,6 +69,7 @@ from lessons import (
     start_lesson,
     step_label,
 )
+from lessons import words as lesson_words
 from render import render_private
 
 from .buttons import LESSON_PREFIX, pack
@@ -76,7 +79,11 @@ from .record import Record, SeatInfo
 from .views import Button, Outcome, Screen
 
 PREFIX = LESSON_PREFIX
-SORRY = "Sorry, something went wrong there. The lesson is saved — please try again."
+SORRY = N_("Sorry, something went wrong there. The lesson is saved — please try again.")
+WELCOME_BACK = N_("Welcome back — here is where you left off.")
+# The pure runner (lessons/) says its sentences through these: the catalogs, the game's own
+# refusals and hints, Hebrew's bidi isolation — all in the current language.
+lesson_words.install(_, ngettext, refusal, hint_line, fill)
 log = logging.getLogger(__name__)
 MAX_TYPED = 300
 CARDS_PER_ROW = 8
@@ -203,17 +210,18 @@ SIMPLE: dict[str, type[Action]] = {
 UI_ONLY = ("s0", "s1", "noop", "cancel", "addm", "takem", "splm", "take", "spl", "more")
 
 
-def _in_english(method: Callable[..., Awaitable[Outcome]]) -> Callable[..., Awaitable[Outcome]]:
-    """A lesson speaks English until its content (lessons/content) is translated: the whole
-    screen in one language rather than Hebrew buttons around English instructions. The real
-    game a finished lesson hands over to speaks the learner's language again."""
+def _in_learners_language(
+    method: Callable[..., Awaitable[Outcome]],
+) -> Callable[..., Awaitable[Outcome]]:
+    """A lesson speaks its learner's language: their /language choice, else their client's,
+    else what the adapter set. The context is restored afterwards (the adapter's own words)."""
 
     @functools.wraps(method)
-    async def english(*args: Any, **kwargs: Any) -> Outcome:
-        with using("en"):
-            return await method(*args, **kwargs)
+    async def speaking(self: LessonService, actor: Any, *args: Any, **kwargs: Any) -> Outcome:
+        with using(await self.language(actor)):
+            return await method(self, actor, *args, **kwargs)
 
-    return english
+    return speaking
 
 
 class LessonService:
@@ -224,9 +232,15 @@ class LessonService:
         self.play = play  # [Play a real game]: (actor, rulebook) -> Outcome, by the game service
         self._locks = GameLocks()
 
+    async def language(self, actor: Any) -> str:
+        """The learner's language, as the game service's `speak_to` finds it."""
+        chosen = getattr(self.store, "language", None)
+        lang = await chosen(actor.platform, actor.user) if chosen is not None else None
+        return lang or getattr(actor, "lang", "") or current()
+
     # -- entry points ---------------------------------------------------------------------
 
-    @_in_english
+    @_in_learners_language
     async def start(
         self, actor: Any, rulebook: str | None = None, *, progress: LessonState | None = None
     ) -> Outcome:
@@ -234,7 +248,7 @@ class LessonService:
         `progress`: start the lesson there instead (one carried over from the pure runner),
         replacing this chat's lesson."""
         if not actor.private:
-            return Outcome(reply="Lessons happen in our private chat: send me /lesson there.")
+            return Outcome(reply=_("Lessons happen in our private chat: send me /lesson there."))
         wanted = progress.lesson if progress is not None else rulebook
         try:
             name = get_lesson(wanted).name if wanted else None
@@ -243,7 +257,7 @@ class LessonService:
         row = await self.store.active_game(actor.platform, actor.chat_id)
         if row is not None and not is_lesson_record(row.record):
             return Outcome(
-                reply="There is a game running in this chat: finish it first (or /endgame).",
+                reply=_("There is a game running in this chat: finish it first (or /endgame)."),
                 alert=True,
             )
         if row is not None:
@@ -261,19 +275,19 @@ class LessonService:
             return None
         return _Lesson.load(row.record).progress
 
-    @_in_english
+    @_in_learners_language
     async def press(self, actor: Any, data: str) -> Outcome:
         """A button from a lesson screen (`L:<game id>:<ver>:<action>`)."""
         try:
             return await self._press(actor, data)
         except Exception:  # never a traceback in chat, never a spinning button
             log.exception("lesson press %r failed", data)
-            return Outcome(reply=SORRY, alert=True)
+            return Outcome(reply=_(SORRY), alert=True)
 
     async def _press(self, actor: Any, data: str) -> Outcome:
         parsed = unpack_lesson(data)
         if parsed is None:
-            return Outcome(reply="That button is not from this bot.", alert=True)
+            return Outcome(reply=_("That button is not from this bot."), alert=True)
         game_id, version, action = parsed
         if action.startswith("go:"):
             return await self._go(actor, game_id, action[3:])
@@ -287,28 +301,31 @@ class LessonService:
             closed_ok=head in UI_ONLY,
         )
 
-    @_in_english
+    @_in_learners_language
     async def command(self, actor: Any, verb: str, args: str = "") -> Outcome:
         """Typed: /lesson [rulebook], and in a lesson /lay 5H 6H 7H, /done, /skip, /quit…"""
         try:
             return await self._command(actor, verb, args)
         except Exception:
             log.exception("lesson command /%s failed", verb[:40])
-            return Outcome(reply=SORRY, alert=True)
+            return Outcome(reply=_(SORRY), alert=True)
 
     async def _command(self, actor: Any, verb: str, args: str = "") -> Outcome:
         verb = verb[:64].lower().lstrip("/").split("@")[0]
         if len(args) > MAX_TYPED:
-            return Outcome(reply=f"That's too long (at most {MAX_TYPED} characters).", alert=True)
+            return Outcome(
+                reply=t("That's too long (at most {limit} characters).", limit=MAX_TYPED),
+                alert=True,
+            )
         if verb == "lesson":
             return await self.start(actor, args.strip() or None)
         game_id = await self.active(actor)
         if game_id is None:
             return Outcome(
-                reply="No lesson is running here. Send /lesson to start one.", alert=True
+                reply=_("No lesson is running here. Send /lesson to start one."), alert=True
             )
         if verb not in VERBS:
-            return Outcome(reply=f"Unknown command /{verb} in a lesson.", alert=True)
+            return Outcome(reply=t("Unknown command /{verb} in a lesson.", verb=verb), alert=True)
         out = await self._change(
             actor, game_id, lambda ctx, les: _typed(ctx, les, verb, args.strip())
         )
@@ -333,9 +350,9 @@ class LessonService:
 
     async def _create(self, actor: Any, name: str, progress: LessonState | None = None) -> Outcome:
         if progress is None:
-            lesson = _Lesson(start_lesson(name), notice=get_lesson(name).intro)
+            lesson = _Lesson(start_lesson(name), notice=_(get_lesson(name).intro))
         else:
-            lesson = _Lesson(progress, notice="Welcome back — here is where you left off.")
+            lesson = _Lesson(progress, notice=_(WELCOME_BACK))
         record = Record(
             rulebook=name,
             host=actor.user,
@@ -348,12 +365,12 @@ class LessonService:
             )
         except GameExists:
             return Outcome(
-                reply="There is a game running in this chat: finish it first.", alert=True
+                reply=_("There is a game running in this chat: finish it first."), alert=True
             )
         return _Ctx(actor, row.id).outcome(lesson, new=True)
 
     async def _close(self, game_id: int, status: str) -> None:
-        for _ in range(5):
+        for _try in range(5):
             row = await self.store.get_game(game_id)
             if row is None or row.status == status:
                 return
@@ -372,16 +389,18 @@ class LessonService:
         message ids meanwhile); `change` returns the outcome and a new row status (or None)."""
         ctx = _Ctx(actor, game_id)
         async with self._lock(game_id):
-            for _ in range(5):
+            for _try in range(5):
                 row = await self.store.get_game(game_id)
                 if row is None or not is_lesson_record(row.record):
-                    return Outcome(reply="That lesson no longer exists. Send /lesson.", alert=True)
+                    return Outcome(
+                        reply=_("That lesson no longer exists. Send /lesson."), alert=True
+                    )
                 if row.record.get("host") != actor.user:
-                    return Outcome(reply="This lesson belongs to someone else.", alert=True)
+                    return Outcome(reply=_("This lesson belongs to someone else."), alert=True)
                 lesson = _Lesson.load(row.record)
                 try:
                     if row.status not in ("lobby", "playing") and not closed_ok:
-                        raise _Reply("This lesson is over. Send /lesson to start another.")
+                        raise _Reply(_("This lesson is over. Send /lesson to start another."))
                     outcome, status = await asyncio.to_thread(change, ctx, lesson)
                 except _Reply as reply:
                     out = ctx.outcome(lesson if reply.screen else None)
@@ -396,25 +415,29 @@ class LessonService:
                 except StaleGame:
                     continue
                 return outcome
-        return Outcome(reply="The lesson is busy — try again.", alert=True)
+        return Outcome(reply=_("The lesson is busy — try again."), alert=True)
 
     # -- hand-offs --------------------------------------------------------------------------
 
     async def _play(self, actor: Any, game_id: int) -> Outcome:
         row = await self.store.get_game(game_id)
         if row is None or not is_lesson_record(row.record) or row.record.get("host") != actor.user:
-            return Outcome(reply="That button is not yours.", alert=True)
+            return Outcome(reply=_("That button is not yours."), alert=True)
         name = row.record["lesson"]["progress"]["lesson"]
         if row.status == "playing":
             await self._close(game_id, "finished")  # the chat must be free for the real game
         if self.play is None:
-            return Outcome(reply=f"Start a real game with /newgame {name} in a group chat.")
+            return Outcome(
+                reply=t(
+                    "Start a real game with /newgame {rulebook} in a group chat.", rulebook=name
+                )
+            )
         return await self.play(actor, name)
 
     async def _go(self, actor: Any, game_id: int, name: str) -> Outcome:
         row = await self.store.get_game(game_id)
         if row is None or row.record.get("host") != actor.user:  # the learner's buttons only
-            return Outcome(reply="These buttons belong to the learner.", alert=True)
+            return Outcome(reply=_("These buttons belong to the learner."), alert=True)
         if row.status == "playing":
             await self._close(game_id, "ended")
         return await self.start(actor, name)
@@ -424,22 +447,22 @@ class LessonService:
 
 
 def _resume(ctx: _Ctx, lesson: _Lesson) -> tuple[Outcome, str | None]:
-    lesson.notice = "Welcome back — here is where you left off."
+    lesson.notice = _(WELCOME_BACK)
     lesson.mode = "main"
     return ctx.outcome(lesson, new=True), None
 
 
 def _press(ctx: _Ctx, lesson: _Lesson, version: int, action: str) -> tuple[Outcome, str | None]:
-    head, _, arg = action.partition(":")
+    head, _sep, arg = action.partition(":")
     if version != lesson.ver and head not in ("s0", "s1", "noop"):
         raise _Reply(
-            "That button is out of date — here is a fresh screen.", alert=False, screen=True
+            _("That button is out of date — here is a fresh screen."), alert=False, screen=True
         )
     progress = lesson.progress
     if head in ("s0", "s1"):
         tokens = {c.token for c in _selectable(progress)}
         if arg not in tokens:
-            raise _Reply("That card is no longer yours to place.", alert=False, screen=True)
+            raise _Reply(_("That card is no longer yours to place."), alert=False, screen=True)
         lesson.selected = [t for t in lesson.selected if t in tokens and t != arg]
         if head == "s1":
             lesson.selected.append(arg)
@@ -452,7 +475,7 @@ def _press(ctx: _Ctx, lesson: _Lesson, version: int, action: str) -> tuple[Outco
         lesson.progress = replace(progress, joker=None)
     elif head in ("addm", "takem", "splm", "more"):
         if head == "addm" and not lesson.selected:
-            lesson.notice = "Select the cards to add first (tap them)."
+            lesson.notice = _("Select the cards to add first (tap them).")
         else:
             lesson.mode = {"addm": "add", "takem": "take", "splm": "split", "more": "more"}[head]
     elif head in ("take", "spl"):
@@ -468,35 +491,35 @@ def _press(ctx: _Ctx, lesson: _Lesson, version: int, action: str) -> tuple[Outco
         return _after(ctx, lesson, feedback)
     if head == "restart":
         lesson.progress = restart_step(progress)
-        return _after(ctx, lesson, Feedback("progress", "The step starts again.", "restart"))
+        return _after(ctx, lesson, Feedback("progress", _("The step starts again."), "restart"))
     if head == "quit":
-        lesson.notice = "Lesson stopped. Send /lesson to start again."
+        lesson.notice = _("Lesson stopped. Send /lesson to start again.")
         lesson.mode = "main"
         lesson.ver += 1
         out = ctx.outcome(lesson)
         out.private[ctx.actor.user].buttons = []
-        out.reply, out.alert = "Lesson stopped.", False
+        out.reply, out.alert = _("Lesson stopped."), False
         return out, "ended"
     act: Action
     selected = _selected_cards(progress, lesson.selected)
     if head in ("new", "add"):
         if not selected:
-            lesson.notice = "Select cards first (tap them)."
+            lesson.notice = _("Select cards first (tap them).")
             return ctx.outcome(lesson), None
         act = Place(LEARNER, tuple(selected), None if head == "new" else int(arg))
     elif head == "tc":
-        group, _, token = arg.partition(":")
+        group, _sep, token = arg.partition(":")
         act = Take(LEARNER, int(group), Card.from_token(token))
     elif head == "spa":
-        group, _, at = arg.partition(":")
+        group, _sep, at = arg.partition(":")
         act = Split(LEARNER, int(group), int(at))
     elif head == "jk":
-        group, _, faces = arg.partition(":")
+        group, _sep, faces = arg.partition(":")
         act = Commit(LEARNER, None, {int(group): tuple(faces.split(","))})
     elif head in SIMPLE:
         act = SIMPLE[head](LEARNER)
     else:
-        raise _Reply("Unknown button.", screen=True)
+        raise _Reply(_("Unknown button."), screen=True)
     return _act(ctx, lesson, [act])
 
 
@@ -548,7 +571,7 @@ def _after(ctx: _Ctx, lesson: _Lesson, feedback: Feedback) -> tuple[Outcome, str
     if feedback.result == "wrong":
         out.reply, out.alert = short, True
     elif feedback.correct:
-        out.reply = "✓ Correct!" if feedback.result == "correct" else "Skipped."
+        out.reply = _("✓ Correct!") if feedback.result == "correct" else _("Skipped.")
     elif feedback.result == "choose":
         out.reply = short
     return out, "finished" if lesson.progress.finished else None
@@ -579,7 +602,7 @@ def lesson_screen(game_id: int, lesson: _Lesson) -> Screen:
     view = player_view(game, LEARNER)
     hint_cards, hint_groups = outline(progress)
     label = (
-        f"🎓 {get_lesson(progress.lesson).title} — lesson complete"
+        t("🎓 {title} — lesson complete", title=_(get_lesson(progress.lesson).title))
         if progress.finished
         else step_label(progress)
     )
@@ -587,15 +610,16 @@ def lesson_screen(game_id: int, lesson: _Lesson) -> Screen:
     hand, groups, singles, loose = picture.hand, picture.groups, picture.singles, picture.loose
     lines = [label]
     if not progress.finished:
-        lines.append(step.text)
+        lines.append(_(step.text))
     if lesson.notice:
         lines.append(lesson.notice)
-    lines.append("Table: " + groups_text(groups, singles))
+    lines.append(t("Table: {groups}", groups=groups_text(groups, singles)))
     if loose:
-        lines.append("Loose (place before Done): " + " ".join(c.pretty() for c in loose))
-    lines.append(
-        "Hand: " + ("  ".join(f"{i + 1} {c.pretty()}" for i, c in enumerate(hand)) or "empty")
-    )
+        lines.append(
+            t("Loose (place before Done): {cards}", cards=" ".join(c.pretty() for c in loose))
+        )
+    numbered = "  ".join(f"{i + 1} {c.pretty()}" for i, c in enumerate(hand))
+    lines.append(t("Hand: {cards}", cards=numbered or _("empty")))
     text = "\n".join(lines)
     if len(text) > 1024:  # a photo caption's limit
         text = text[:1023] + "…"
@@ -613,6 +637,7 @@ def lesson_screen(game_id: int, lesson: _Lesson) -> Screen:
         lesson.ver,
         detail=_detail(view, picture, hint_cards, hint_groups),
         notice=lesson.notice,
+        lang=current(),
     )
 
 
@@ -628,15 +653,14 @@ def _detail(view: Any, picture: Any, marked: frozenset[int], groups_marked: froz
         mark = "*" if i in view.changed else ">" if i in groups_marked else " "
         lines.append(f" {mark}{group_label(i):>2}  {' '.join(card(c) for c in group)}")
     if not picture.groups:
-        lines.append("    (the table is empty)")
+        lines.append("    " + _("(the table is empty)"))
     if picture.singles:
-        lines.append("  singles: " + " ".join(card(c) for c in picture.singles))
+        lines.append("  " + t("singles: {cards}", cards=" ".join(card(c) for c in picture.singles)))
     if picture.loose:
-        lines.append(
-            "  loose (place these before done): " + " ".join(card(c) for c in picture.loose)
-        )
+        loose = " ".join(card(c) for c in picture.loose)
+        lines.append("  " + t("loose (place these before done): {cards}", cards=loose))
     hand = "  ".join(f"{i + 1}:{card(c)}" for i, c in enumerate(picture.hand))
-    lines.append("Your hand: " + (hand or "(empty)"))
+    lines.append(t("Your hand: {cards}", cards=hand or _("(empty)")))
     return "\n".join(lines)
 
 
@@ -651,12 +675,16 @@ def _buttons(
     if progress.finished:
         if lesson.mode == "more":
             return [
-                *_rows([button(get_lesson(n).title, f"go:{n}") for n in LESSONS], 4),
-                [button("◀ Back", "cancel")],
+                *_rows([button(_(get_lesson(n).title), f"go:{n}") for n in LESSONS], 4),
+                [button(_("◀ Back"), "cancel")],
             ]
-        return [[button("▶ Play a real game", "play"), button("📚 Another lesson", "more")]]
+        return [[button(_("▶ Play a real game"), "play"), button(_("📚 Another lesson"), "more")]]
     step = lesson_step(progress)
-    tail = [button("💡 Show me", "show"), button("⏭ Skip", "skip"), button("✖ Quit", "quit")]
+    tail = [
+        button(_("💡 Show me"), "show"),
+        button(_("⏭ Skip"), "skip"),
+        button(_("✖ Quit"), "quit"),
+    ]
     if progress.joker:
         g = progress.joker["group"]
         options = [
@@ -667,16 +695,16 @@ def _buttons(
             for opt in progress.joker["options"]
         ]
         return [
-            [button(f"Joker in {group_label(g)} stands for:", "noop")],
+            [button(t("Joker in {group} stands for:", group=group_label(g)), "noop")],
             *_rows(options, 4),
-            [button("Cancel", "cancel")],
+            [button(_("Cancel"), "cancel")],
             tail,
         ]
     legal = legal_actions(game, LEARNER)
     if game.phase == "round_over":
-        row = [button("▶ Next round", "next")]
+        row = [button(_("▶ Next round"), "next")]
         if "finish" in legal:
-            row.append(button("■ Finish", "finish"))
+            row.append(button(_("■ Finish"), "finish"))
         return [row, tail]
     selected = set(lesson.selected)
     hand = {c.ident for c in game.hands[LEARNER]}
@@ -693,36 +721,36 @@ def _buttons(
     if lesson.mode == "add":
         rows += [
             *_rows([button(group_label(i), f"add:{i}") for i in letters]),
-            [button("Cancel", "cancel")],
+            [button(_("Cancel"), "cancel")],
         ]
     elif lesson.mode in ("take", "split"):
         head = "take" if lesson.mode == "take" else "spl"
         rows += [
             *_rows([button(group_label(i), f"{head}:{i}") for i in letters]),
-            [button("Cancel", "cancel")],
+            [button(_("Cancel"), "cancel")],
         ]
     elif lesson.mode.startswith("take:"):
         g = int(lesson.mode.split(":")[1])
         if g < len(groups):
             rows += _rows([button(c.pretty(), f"tc:{g}:{c.token}") for c in groups[g]])
-        rows.append([button("Cancel", "cancel")])
+        rows.append([button(_("Cancel"), "cancel")])
     elif lesson.mode.startswith("split:"):
         g = int(lesson.mode.split(":")[1])
         if g < len(groups):
             rows += _rows(
                 [
-                    button(f"after {c.pretty()}", f"spa:{g}:{i + 1}")
+                    button(t("after {card}", card=c.pretty()), f"spa:{g}:{i + 1}")
                     for i, c in enumerate(groups[g][:-1])
                 ],
                 4,
             )
-        rows.append([button("Cancel", "cancel")])
+        rows.append([button(_("Cancel"), "cancel")])
     else:
         tools = {
-            "new": ("New group", "new"),
-            "add": ("Add to ▸", "addm"),
-            "take": ("Take from ▸", "takem"),
-            "split": ("✂ Split ▸", "splm"),
+            "new": (_("New group"), "new"),
+            "add": (_("Add to ▸"), "addm"),
+            "take": (_("Take from ▸"), "takem"),
+            "split": (_("✂ Split ▸"), "splm"),
         }
         shown = list(step.tools)
         if groups and "add" not in shown:  # a half-built group can always be finished
@@ -730,17 +758,17 @@ def _buttons(
         rows.append([button(*tools[t]) for t in shown])
     last = []
     if "commit" in legal:
-        last.append(button("✔ Done", "done"))
+        last.append(button(_("✔ Done"), "done"))
     if "give_up" in legal:
-        last.append(button("Give up (+3)", "giveup"))
+        last.append(button(_("Give up (+3)"), "giveup"))
     elif "reset" in legal:
-        last.append(button("↺ Reset", "reset"))
+        last.append(button(_("↺ Reset"), "reset"))
     if "knock" in legal:  # Carousel: Draw becomes Knock
-        last.append(button("✊ Knock", "knock"))
+        last.append(button(_("✊ Knock"), "knock"))
     elif "draw" in legal:
-        last.append(button("Draw", "draw"))
+        last.append(button(_("Draw"), "draw"))
     elif "pass" in legal:
-        last.append(button("Pass", "pass"))
+        last.append(button(_("Pass"), "pass"))
     rows += [last, tail]
     return rows
 

@@ -3,6 +3,10 @@
 Manipulation teaches the common rules step by step; the other rulebooks teach only what differs.
 Seat 0 is the learner, seat 1 the computer. Every step's `demo` is checked by tests/test_lessons.py
 against the real engine, so a position and its instruction cannot drift apart unnoticed.
+
+Every sentence a learner reads (titles, texts, nudges, success lines, intro, outro) is marked
+`N_("…")` (lessons/words.py) and translated in bot/i18n's catalogs; tests/test_lessons_i18n.py
+plays each lesson in Hebrew and Russian and fails on an English word.
 """
 
 from __future__ import annotations

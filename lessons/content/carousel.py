@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..model import Goal, Lesson, Position, Step
+from ..words import N_
 from .common import _at
 
 
@@ -15,89 +16,104 @@ def lesson() -> Lesson:
     steps = (
         Step(
             "drawfirst",
-            "Always draw first",
-            "Carousel deals 10 cards each and adds jokers. Every turn starts with a draw — "
-            "even when you could lay. Tap Draw.",
+            N_("Always draw first"),
+            N_(
+                "Carousel deals 10 cards each and adds jokers. Every turn starts with a draw — "
+                "even when you could lay. Tap Draw."
+            ),
             Goal("draw"),
             at("9S 9H * 4C KC", stock_top="2D"),
             demo=("draw",),
-            nudges={"draw_first": "In Carousel you always draw before laying: tap Draw."},
-            success="Now you may lay cards — or draw again.",
+            nudges={"draw_first": N_("In Carousel you always draw before laying: tap Draw.")},
+            success=N_("Now you may lay cards — or draw again."),
         ),
         Step(
             "joker",
-            "Jokers",
-            "A joker stands for any card you choose, and keeps that card on the table. Lay "
-            "9♠ 9♥ 🃏 as a new group: when more than one card fits, Done asks which one the "
-            "joker is.",
+            N_("Jokers"),
+            N_(
+                "A joker stands for any card you choose, and keeps that card on the table. Lay "
+                "9♠ 9♥ 🃏 as a new group: when more than one card fits, Done asks which one the "
+                "joker is."
+            ),
             Goal("lay", group="9S 9H *"),
             None,
             outline="9S 9H *",
             demo=("lay 9S 9H *", "done", "choose A 9C"),
             tools=("new",),
             nudges={
-                "too_few": "A set needs three cards: 9♠ 9♥ and the joker.",
-                "legal_other": "Lay the nines with the joker: 9♠ 9♥ 🃏.",
+                "too_few": N_("A set needs three cards: 9♠ 9♥ and the joker."),
+                "legal_other": N_("Lay the nines with the joker: 9♠ 9♥ 🃏."),
             },
-            success="The joker is fixed as that nine until the real card comes to the table.",
+            success=N_("The joker is fixed as that nine until the real card comes to the table."),
         ),
         Step(
             "freed",
-            "Freeing a joker",
-            "You already drew this turn. The joker in group A stands for 6♥. Add your real 6♥ "
-            "and your 8♥ to group A: the joker is freed and must take a new card at once — "
-            "Done asks whether it is now 4♥ or 9♥.",
+            N_("Freeing a joker"),
+            N_(
+                "You already drew this turn. The joker in group A stands for 6♥. Add your real 6♥ "
+                "and your 8♥ to group A: the joker is freed and must take a new card at once — "
+                "Done asks whether it is now 4♥ or 9♥."
+            ),
             Goal("lay", places="6H 8H"),
             at("6H 8H 2C", table=("5H *6H 7H",), stock_top="4D", setup=("draw",)),
             outline="6H 8H",
             outline_groups=(0,),
             demo=("add A 6H 8H", "done", "choose A 9H"),
             nudges={
-                "legal_other": "That works, but the point is to free the joker: add your 6♥ too.",
-                "loose": "A freed joker never goes to your hand: it must go back into a group.",
+                "legal_other": N_(
+                    "That works, but the point is to free the joker: add your 6♥ too."
+                ),
+                "loose": N_("A freed joker never goes to your hand: it must go back into a group."),
             },
-            success="The real 6♥ took the joker's place and the joker took a new one.",
+            success=N_("The real 6♥ took the joker's place and the joker took a new one."),
         ),
         Step(
             "three",
-            "Up to three draws",
-            "After your first draw you lay, or draw again; after the second, lay or draw a "
-            "third — and the third card ends your turn without laying. Nothing fits: draw three "
-            "times.",
+            N_("Up to three draws"),
+            N_(
+                "After your first draw you lay, or draw again; after the second, lay or draw a "
+                "third — and the third card ends your turn without laying. Nothing fits: draw "
+                "three times."
+            ),
             Goal("turn_over"),
             at("KC QD 2S", stock_top="9D 4S 8C"),
             demo=("draw", "draw", "draw"),
             allow=frozenset({"drew"}),
-            nudges={"nothing_added": "Nothing fits: tap Draw."},
-            success="Three cards, and your turn is over.",
+            nudges={"nothing_added": N_("Nothing fits: tap Draw.")},
+            success=N_("Three cards, and your turn is over."),
         ),
         Step(
             "knock",
-            "Knocking",
-            "Cards in hand count: joker 25, face card 10, ace 1, others face value. If laying "
-            "after one or two draws leaves you 5 points or fewer, Draw becomes ✊ Knock: the "
-            "round ends at once. You drew A♦. Lay 5♥ 6♥ 7♥ (New group) — 2♣ A♦ are worth 3 — "
-            "and tap ✊ Knock.",
+            N_("Knocking"),
+            N_(
+                "Cards in hand count: joker 25, face card 10, ace 1, others face value. If laying "
+                "after one or two draws leaves you 5 points or fewer, Draw becomes ✊ Knock: the "
+                "round ends at once. You drew A♦. Lay 5♥ 6♥ 7♥ (New group) — 2♣ A♦ are worth 3 — "
+                "and tap ✊ Knock."
+            ),
             Goal("knock"),
             at("5H 6H 7H 2C", stock_top="AD", cpu="KS KD 9C", setup=("draw",)),
             outline="5H 6H 7H",
             demo=("lay 5H 6H 7H", "knock"),
             tools=("new",),
             nudges={
-                "legal_other": "You laid but didn't knock: with 3 points left, tap ✊ Knock "
-                "instead of Done.",
-                "knock_limit": "Lay 5♥ 6♥ 7♥ first: then only 3 points are left in your hand.",
+                "legal_other": N_(
+                    "You laid but didn't knock: with 3 points left, tap ✊ Knock instead of Done."
+                ),
+                "knock_limit": N_("Lay 5♥ 6♥ 7♥ first: then only 3 points are left in your hand."),
             },
-            success="You knocked with 3 points against the computer's 29 and score the "
-            "difference, 26. Had the computer held fewer points, it would have won with 10 "
-            "more for the undercut. Going out scores the others' points plus 25; the game "
-            "ends when someone reaches 150.",
+            success=N_(
+                "You knocked with 3 points against the computer's 29 and score the "
+                "difference, 26. Had the computer held fewer points, it would have won with 10 "
+                "more for the undercut. Going out scores the others' points plus 25; the game "
+                "ends when someone reaches 150."
+            ),
         ),
     )
     return Lesson(
         "carousel",
-        "Carousel",
-        "Draw first, jokers, and knocking with a light hand.",
+        N_("Carousel"),
+        N_("Draw first, jokers, and knocking with a light hand."),
         steps,
-        "That's Carousel. Try a real game!",
+        N_("That's Carousel. Try a real game!"),
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..model import Goal, Lesson, Position, Step
+from ..words import N_
 from .common import _at
 
 
@@ -15,77 +16,91 @@ def lesson() -> Lesson:
     steps = (
         Step(
             "run",
-            "Sets and runs",
-            "Every group on the table is a set or a run. A run is 3 or more cards of one suit in "
-            "order. Lay 5♥ 6♥ 7♥ as a new group: select them, tap New group, then ✔ Done.",
+            N_("Sets and runs"),
+            N_(
+                "Every group on the table is a set or a run. A run is 3 or more cards of one suit "
+                "in order. Lay 5♥ 6♥ 7♥ as a new group: select them, tap New group, then ✔ Done."
+            ),
             Goal("lay", group="5H 6H 7H"),
             at("5H 6H 7H 9C"),
             outline="5H 6H 7H",
             demo=("lay 5H 6H 7H", "done"),
             tools=("new",),
             nudges={
-                "too_few": "Select all three — 5♥, 6♥ and 7♥ — before New group.",
-                "not_meld": "9♣ is a club: a run keeps to one suit. Use 5♥ 6♥ 7♥.",
+                "too_few": N_("Select all three — 5♥, 6♥ and 7♥ — before New group."),
+                "not_meld": N_("9♣ is a club: a run keeps to one suit. Use 5♥ 6♥ 7♥."),
             },
-            success="5♥ 6♥ 7♥ is a run: one suit, in order.",
+            success=N_("5♥ 6♥ 7♥ is a run: one suit, in order."),
         ),
         Step(
             "set",
-            "Sets — and what is neither",
-            "A set is 3 or 4 cards of one rank, each of a different suit. 7♥ 7♥ 8♥ is neither: "
-            "a run can't hold the same card twice, and a set can't mix ranks. Lay the set "
-            "9♠ 9♥ 9♦.",
+            N_("Sets — and what is neither"),
+            N_(
+                "A set is 3 or 4 cards of one rank, each of a different suit. 7♥ 7♥ 8♥ is neither: "
+                "a run can't hold the same card twice, and a set can't mix ranks. Lay the set "
+                "9♠ 9♥ 9♦."
+            ),
             Goal("lay", group="9S 9H 9D"),
             at("7H 7H 8H 9S 9H 9D"),
             outline="9S 9H 9D",
             demo=("lay 9S 9H 9D", "done"),
             tools=("new",),
             nudges={
-                "not_meld": "7♥ 7♥ 8♥ holds 7♥ twice, so it is no run, and two ranks, so it is "
-                "no set. The nines are a set: 9♠ 9♥ 9♦.",
+                "not_meld": N_(
+                    "7♥ 7♥ 8♥ holds 7♥ twice, so it is no run, and two ranks, so it is "
+                    "no set. The nines are a set: 9♠ 9♥ 9♦."
+                ),
             },
-            success="Three nines in three suits: a set.",
+            success=N_("Three nines in three suits: a set."),
         ),
         Step(
             "ace",
-            "Ace high only",
-            "In Manipulation the ace is high only: Q-K-A is a run; A-2-3 and K-A-2 are not. "
-            "Lay the run that holds your A♠.",
+            N_("Ace high only"),
+            N_(
+                "In Manipulation the ace is high only: Q-K-A is a run; A-2-3 and K-A-2 are not. "
+                "Lay the run that holds your A♠."
+            ),
             Goal("lay", places="AS"),
             at("QS KS AS 2S 3S 8D"),
             outline="QS KS AS",
             demo=("lay QS KS AS", "done"),
             tools=("new",),
             nudges={
-                "ace": "The ace only goes above the king here: Q♠ K♠ A♠.",
-                "too_few": "A run needs three cards: Q♠ K♠ A♠.",
-                "legal_other": "That run is fine, but it leaves your A♠ behind — an ace only "
-                "goes above a king: Q♠ K♠ A♠.",
+                "ace": N_("The ace only goes above the king here: Q♠ K♠ A♠."),
+                "too_few": N_("A run needs three cards: Q♠ K♠ A♠."),
+                "legal_other": N_(
+                    "That run is fine, but it leaves your A♠ behind — an ace only "
+                    "goes above a king: Q♠ K♠ A♠."
+                ),
             },
-            success="Q♠ K♠ A♠: the ace sits above the king.",
+            success=N_("Q♠ K♠ A♠: the ace sits above the king."),
         ),
         Step(
             "add",
-            "Adding to a group",
-            "You may add cards from your hand to the groups on the table. Select 8♥, tap "
-            "Add to ▸ and pick group A (5♥ 6♥ 7♥), then ✔ Done.",
+            N_("Adding to a group"),
+            N_(
+                "You may add cards from your hand to the groups on the table. Select 8♥, tap "
+                "Add to ▸ and pick group A (5♥ 6♥ 7♥), then ✔ Done."
+            ),
             Goal("lay", places="8H", contains="5H 6H 7H 8H"),
             at("8H 4C KD 2S", table=("5H 6H 7H", "9S 9H 9D")),
             outline="8H",
             outline_groups=(0,),
             demo=("add A 8H", "done"),
             nudges={
-                "not_meld": "8♥ goes after 7♥ in group A, not with the nines in B.",
-                "too_few": "On its own 8♥ is no group: add it to group A.",
+                "not_meld": N_("8♥ goes after 7♥ in group A, not with the nines in B."),
+                "too_few": N_("On its own 8♥ is no group: add it to group A."),
             },
-            success="5♥ 6♥ 7♥ 8♥ — the run grew by one.",
+            success=N_("5♥ 6♥ 7♥ 8♥ — the run grew by one."),
         ),
         Step(
             "split",
-            "Splitting a run",
-            "Two decks means two of every card. Your 7♥ fits if you split the run: tap Split ▸, "
-            "group A, after 7♥ — that leaves 5♥ 6♥ 7♥ and 8♥ 9♥. Then add your 7♥ to 8♥ 9♥ "
-            "(group B) and tap ✔ Done.",
+            N_("Splitting a run"),
+            N_(
+                "Two decks means two of every card. Your 7♥ fits if you split the run: tap Split "
+                "▸, group A, after 7♥ — that leaves 5♥ 6♥ 7♥ and 8♥ 9♥. Then add your 7♥ to 8♥ 9♥ "
+                "(group B) and tap ✔ Done."
+            ),
             Goal("lay", places="7H", rearranged=True),
             at("7H 2C KS", table=("5H 6H 7H 8H 9H",)),
             outline="7H",
@@ -93,19 +108,23 @@ def lesson() -> Lesson:
             demo=("split A 3", "add B 7H", "done"),
             tools=("new", "add", "split"),
             nudges={
-                "not_meld": "A run can't hold 7♥ twice. Split it first, so each 7♥ gets its "
-                "own run.",
-                "too_few": "8♥ 9♥ alone is too short: add your 7♥ to it.",
-                "nothing_added": "Splitting alone adds nothing: now add your 7♥ to 8♥ 9♥.",
+                "not_meld": N_(
+                    "A run can't hold 7♥ twice. Split it first, so each 7♥ gets its own run."
+                ),
+                "too_few": N_("8♥ 9♥ alone is too short: add your 7♥ to it."),
+                "nothing_added": N_("Splitting alone adds nothing: now add your 7♥ to 8♥ 9♥."),
             },
-            success="5♥ 6♥ 7♥ and 7♥ 8♥ 9♥: you rearranged the table to place a card.",
+            success=N_("5♥ 6♥ 7♥ and 7♥ 8♥ 9♥: you rearranged the table to place a card."),
         ),
         Step(
             "move",
-            "Moving cards between groups",
-            "You may also move cards from one group to another, as long as every group is valid "
-            "when you tap Done. Take 5♠ out of A and 5♣ out of B (Take from ▸); then select them "
-            "with your 5♦ and tap New group — a set of fives. A and B are still runs.",
+            N_("Moving cards between groups"),
+            N_(
+                "You may also move cards from one group to another, as long as every group is "
+                "valid when you tap Done. Take 5♠ out of A and 5♣ out of B (Take from ▸); then "
+                "select them with your 5♦ and tap New group — a set of fives. A and B are still "
+                "runs."
+            ),
             Goal("lay", places="5D", group="5S 5C 5D"),
             at("5D KH 2C", table=("2S 3S 4S 5S", "5C 6C 7C 8C")),
             outline="5D 5S 5C",
@@ -113,117 +132,139 @@ def lesson() -> Lesson:
             demo=("take A 5S", "take B 5C", "lay 5S 5C 5D", "done"),
             tools=("new", "add", "take"),
             nudges={
-                "too_few": "A set needs three fives: 5♠ from A, 5♣ from B and your 5♦.",
-                "loose": "Put the cards you took out into a group: select them with 5♦ and tap "
-                "New group.",
-                "not_meld": "Check each group: A and B must stay runs of three or more.",
+                "too_few": N_("A set needs three fives: 5♠ from A, 5♣ from B and your 5♦."),
+                "loose": N_(
+                    "Put the cards you took out into a group: select them with 5♦ and tap "
+                    "New group."
+                ),
+                "not_meld": N_("Check each group: A and B must stay runs of three or more."),
             },
-            success="5♠ 5♣ 5♦ is a set, and 2♠ 3♠ 4♠ and 6♣ 7♣ 8♣ are still runs.",
+            success=N_("5♠ 5♣ 5♦ is a set, and 2♠ 3♠ 4♠ and 6♣ 7♣ 8♣ are still runs."),
         ),
         Step(
             "copy",
-            "Your private copy: Done and Reset",
-            "Everything you build happens on your own private copy: nobody sees it until you tap "
-            "✔ Done. Try it: add 9♣ and K♣ to group A — then tap ↺ Reset instead of Done. Your "
-            "cards come back and the table is as it was.",
+            N_("Your private copy: Done and Reset"),
+            N_(
+                "Everything you build happens on your own private copy: nobody sees it until you "
+                "tap ✔ Done. Try it: add 9♣ and K♣ to group A — then tap ↺ Reset instead of Done. "
+                "Your cards come back and the table is as it was."
+            ),
             Goal("reset"),
             at("9C KC 4D 4H", table=("10C JC QC",)),
             outline="9C KC",
             outline_groups=(0,),
             demo=("add A 9C KC", "reset"),
             nudges={
-                "legal_other": "Done plays your copy for real. In this step, put the cards back "
-                "with ↺ Reset.",
-                "unchanged": "Change your copy first: add 9♣ and K♣ to group A, then Reset.",
+                "legal_other": N_(
+                    "Done plays your copy for real. In this step, put the cards back with ↺ Reset."
+                ),
+                "unchanged": N_("Change your copy first: add 9♣ and K♣ to group A, then Reset."),
             },
-            success="Reset put everything back. Only ✔ Done ever changes the real table.",
+            success=N_("Reset put everything back. Only ✔ Done ever changes the real table."),
         ),
         Step(
             "must",
-            "You must lay if you can",
-            "In Manipulation you must lay cards if you can. Tap Draw: since you have a move, "
-            "you get a reminder instead of a card — the picture outlines a card you can play and "
-            "the group it goes to. Then play it; any legal move is accepted.",
+            N_("You must lay if you can"),
+            N_(
+                "In Manipulation you must lay cards if you can. Tap Draw: since you have a move, "
+                "you get a reminder instead of a card — the picture outlines a card you can play "
+                "and the group it goes to. Then play it; any legal move is accepted."
+            ),
             Goal("lay"),
             at("8S KD 2H", table=("5S 6S 7S",), stock_top="3C"),
             outline="8S",
             outline_groups=(0,),
             demo=("draw", "add A 8S", "done"),
             nudges={
-                "drew": "A second tap on Draw draws anyway (a real game allows it, and your "
-                "turn goes on). Here, play 8♠ on group A instead.",
-                "too_few": "8♠ belongs at the end of group A.",
+                "drew": N_(
+                    "A second tap on Draw draws anyway (a real game allows it, and your "
+                    "turn goes on). Here, play 8♠ on group A instead."
+                ),
+                "too_few": N_("8♠ belongs at the end of group A."),
             },
-            success="You laid a card you could play — that is the must-lay rule.",
+            success=N_("You laid a card you could play — that is the must-lay rule."),
         ),
         Step(
             "draw",
-            "Draw until you can lay",
-            "Nothing in your hand fits the table. Tap Draw, one card at a time — your turn goes "
-            "on — until you can lay; then lay.",
+            N_("Draw until you can lay"),
+            N_(
+                "Nothing in your hand fits the table. Tap Draw, one card at a time — your turn "
+                "goes on — until you can lay; then lay."
+            ),
             Goal("lay"),
             at("KD 2H 9C", table=("5S 6S 7S",), stock_top="4D 8S"),
             demo=("draw", "draw", "add A 8S", "done"),
             allow=frozenset({"drew"}),
             nudges={
-                "nothing_added": "Nothing of yours fits yet: tap Draw.",
-                "pass_stock": "The stock still has cards, so you draw, not pass.",
+                "nothing_added": N_("Nothing of yours fits yet: tap Draw."),
+                "pass_stock": N_("The stock still has cards, so you draw, not pass."),
             },
-            success="Drawing doesn't end your turn in Manipulation: laying does.",
+            success=N_("Drawing doesn't end your turn in Manipulation: laying does."),
         ),
         Step(
             "pass",
-            "Passing",
-            "When the stock is empty you can't draw: you pass instead. If every player passes in "
-            "a row with nobody laying, the round is blocked and scored as if someone went out. "
-            "The stock is empty and nothing fits: tap Pass.",
+            N_("Passing"),
+            N_(
+                "When the stock is empty you can't draw: you pass instead. If every player passes "
+                "in a row with nobody laying, the round is blocked and scored as if someone went "
+                "out. The stock is empty and nothing fits: tap Pass."
+            ),
             Goal("pass"),
             at("KD 2H", table=("5S 6S 7S",), empty_stock=True),
             demo=("pass",),
-            nudges={"stock_empty": "There is nothing left to draw: tap Pass."},
-            success="You passed. A round where everyone passes in a row is blocked.",
+            nudges={"stock_empty": N_("There is nothing left to draw: tap Pass.")},
+            success=N_("You passed. A round where everyone passes in a row is blocked."),
         ),
         Step(
             "out",
-            "Going out",
-            "The round ends the moment a player lays their last card. Add Q♥ to group A and 4♥ "
-            "to group B — both in the same move — to go out.",
+            N_("Going out"),
+            N_(
+                "The round ends the moment a player lays their last card. Add Q♥ to group A and 4♥ "
+                "to group B — both in the same move — to go out."
+            ),
             Goal("lay", out=True),
             at("QH 4H", table=("9H 10H JH", "4C 4D 4S")),
             outline="QH 4H",
             outline_groups=(0, 1),
             demo=("add A QH", "add B 4H", "done"),
             nudges={
-                "legal_other": "A fine move, but you keep a card. Place Q♥ and 4♥ in one move "
-                "to go out.",
-                "not_meld": "Q♥ follows J♥ in group A; 4♥ joins the fours in group B.",
+                "legal_other": N_(
+                    "A fine move, but you keep a card. Place Q♥ and 4♥ in one move to go out."
+                ),
+                "not_meld": N_("Q♥ follows J♥ in group A; 4♥ joins the fours in group B."),
             },
-            success="You went out: the round is over, and every other player pays for the "
-            "cards left in hand.",
+            success=N_(
+                "You went out: the round is over, and every other player pays for the "
+                "cards left in hand."
+            ),
         ),
         Step(
             "score",
-            "Penalty points",
-            "Cards left when someone goes out cost penalty points: ace 15, tens and face cards "
-            "10, any other card 5. Lower is better; the game goes on until someone reaches 200. "
-            "The computer will go out next turn. Lay so that you keep as few points as "
-            "possible.",
+            N_("Penalty points"),
+            N_(
+                "Cards left when someone goes out cost penalty points: ace 15, tens and face "
+                "cards 10, any other card 5. Lower is better; the game goes on until someone "
+                "reaches 200. The computer will go out next turn. Lay so that you keep as few "
+                "points as possible."
+            ),
             Goal("lay", group="AS AH AD"),
             at("QD KD AD AS AH", table=("10C JC QC",), cpu="9C"),
             outline="AS AH AD",
             demo=("lay AS AH AD", "done"),
             nudges={
-                "legal_other": "That's legal, but it leaves A♠ A♥: 30 points. Laying the three "
-                "aces leaves Q♦ K♦: only 20.",
+                "legal_other": N_(
+                    "That's legal, but it leaves A♠ A♥: 30 points. Laying the three "
+                    "aces leaves Q♦ K♦: only 20."
+                ),
             },
-            success="The aces are gone: Q♦ K♦ left cost you only 20.",
+            success=N_("The aces are gone: Q♦ K♦ left cost you only 20."),
             computers=True,
         ),
     )
     return Lesson(
         "manipulation",
-        "Manipulation",
-        "Rearrange the table to be the first to empty your hand.",
+        N_("Manipulation"),
+        N_("Rearrange the table to be the first to empty your hand."),
         steps,
-        "You know Manipulation! Try a real game against the computer.",
+        N_("You know Manipulation! Try a real game against the computer."),
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..model import Goal, Lesson, Position, Step
+from ..words import N_
 from .common import _at
 
 
@@ -15,36 +16,42 @@ def lesson() -> Lesson:
     steps = (
         Step(
             "singles",
-            "Singles",
-            "Tahiti deals 5 cards each, plus 4 cards face up on the table: the singles. You may "
-            "use them in your groups; an unused single stays alone and never goes into a hand. "
-            "Lay 6♥ 7♥ with the single 5♥ (select all three, then New group).",
+            N_("Singles"),
+            N_(
+                "Tahiti deals 5 cards each, plus 4 cards face up on the table: the singles. You "
+                "may use them in your groups; an unused single stays alone and never goes into a "
+                "hand. Lay 6♥ 7♥ with the single 5♥ (select all three, then New group)."
+            ),
             Goal("lay", places="6H 7H", group="5H 6H 7H"),
             at("6H 7H 2C", singles="5H KC 9D 2S"),
             outline="5H 6H 7H",
             demo=("lay 5H 6H 7H", "done"),
             tools=("new",),
-            nudges={"too_few": "Add the single 5♥ to make three: 5♥ 6♥ 7♥."},
-            success="The single 5♥ joined your run; the other singles wait.",
+            nudges={"too_few": N_("Add the single 5♥ to make three: 5♥ 6♥ 7♥.")},
+            success=N_("The single 5♥ joined your run; the other singles wait."),
         ),
         Step(
             "onejoker",
-            "One joker per group",
-            "Tahiti has 4 jokers, but a group may hold only one. Lay 9♠ 9♥ with one joker; "
-            "Done asks which nine it is.",
+            N_("One joker per group"),
+            N_(
+                "Tahiti has 4 jokers, but a group may hold only one. Lay 9♠ 9♥ with one joker; "
+                "Done asks which nine it is."
+            ),
             Goal("lay", group="9S 9H *"),
             at("9S 9H * * 3C"),
             outline="9S 9H *",
             demo=("lay 9S 9H *", "done", "choose A 9C"),
             tools=("new",),
-            nudges={"two_jokers": "One joker per group: lay 9♠ 9♥ with a single joker."},
-            success="One joker, one group.",
+            nudges={"two_jokers": N_("One joker per group: lay 9♠ 9♥ with a single joker.")},
+            success=N_("One joker, one group."),
         ),
         Step(
             "locked",
-            "A joker locks its group",
-            "A group that holds a joker can't be rearranged: none of its cards can move; you "
-            "may only add cards from your hand. Add 9♥ 10♥ to group A.",
+            N_("A joker locks its group"),
+            N_(
+                "A group that holds a joker can't be rearranged: none of its cards can move; you "
+                "may only add cards from your hand. Add 9♥ 10♥ to group A."
+            ),
             Goal("lay", places="9H 10H"),
             at("9H 10H 4S", table=("5H *6H 7H 8H",)),
             outline="9H 10H",
@@ -52,18 +59,22 @@ def lesson() -> Lesson:
             demo=("add A 9H 10H", "done"),
             tools=("new", "add", "take"),
             nudges={
-                "locked": "8♥ can't leave group A while its joker is there. Add 9♥ 10♥ to A "
-                "from your hand.",
-                "legal_other": "Add both 9♥ and 10♥ to group A.",
+                "locked": N_(
+                    "8♥ can't leave group A while its joker is there. Add 9♥ 10♥ to A "
+                    "from your hand."
+                ),
+                "legal_other": N_("Add both 9♥ and 10♥ to group A."),
             },
-            success="Adding from your hand is always allowed.",
+            success=N_("Adding from your hand is always allowed."),
         ),
         Step(
             "free",
-            "Freeing the joker",
-            "To free a joker, lay the real card it stands for from your hand — never a card "
-            "already on the table. Then the group may change, and the joker must take a new "
-            "card at once. Add your 6♥ to group A: Done asks whether the joker is 4♥ or 8♥.",
+            N_("Freeing the joker"),
+            N_(
+                "To free a joker, lay the real card it stands for from your hand — never a card "
+                "already on the table. Then the group may change, and the joker must take a new "
+                "card at once. Add your 6♥ to group A: Done asks whether the joker is 4♥ or 8♥."
+            ),
             Goal("lay", places="6H"),
             at("6H 9S 9D", table=("5H *6H 7H",)),
             outline="6H",
@@ -71,29 +82,32 @@ def lesson() -> Lesson:
             demo=("add A 6H", "done", "choose A 8H"),
             tools=("new", "add", "take"),
             nudges={
-                "too_few": "Without the real 6♥ from your hand the joker is stuck in group A: "
-                "add 6♥ to A.",
-                "loose": "A freed joker never goes to a hand: put it back into a group.",
+                "too_few": N_(
+                    "Without the real 6♥ from your hand the joker is stuck in group A: add 6♥ to A."
+                ),
+                "loose": N_("A freed joker never goes to a hand: put it back into a group."),
             },
-            success="The joker is free and fixed anew.",
+            success=N_("The joker is free and fixed anew."),
         ),
         Step(
             "score",
-            "Penalty points",
-            "Tahiti is one round: whoever empties their hand wins; the others pay joker 30, "
-            "ace 11, face card 10, other cards face value. Go out: add K♠ to group A.",
+            N_("Penalty points"),
+            N_(
+                "Tahiti is one round: whoever empties their hand wins; the others pay joker 30, "
+                "ace 11, face card 10, other cards face value. Go out: add K♠ to group A."
+            ),
             Goal("lay", out=True),
             at("KS", table=("10S JS QS",), cpu="AH * 9C"),
             outline="KS",
             outline_groups=(0,),
             demo=("add A KS", "done"),
-            success="You won. The computer pays 11 + 30 + 9 = 50 points.",
+            success=N_("You won. The computer pays 11 + 30 + 9 = 50 points."),
         ),
     )
     return Lesson(
         "tahiti",
-        "Tahiti",
-        "Singles on the table, one joker per group, and jokers that lock their group.",
+        N_("Tahiti"),
+        N_("Singles on the table, one joker per group, and jokers that lock their group."),
         steps,
-        "That's Tahiti. Try a real game!",
+        N_("That's Tahiti. Try a real game!"),
     )

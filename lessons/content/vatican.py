@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..model import Goal, Lesson, Position, Step
+from ..words import N_
 from .common import _at
 
 
@@ -15,40 +16,46 @@ def lesson() -> Lesson:
     steps = (
         Step(
             "first",
-            "The first lay",
-            "Vatican deals 13 cards each, with jokers. The first time you lay, you must lay "
-            "from your hand a run of three cards of one suit (a joker doesn't count). After "
-            "that — in the same turn too — anything goes. Lay 6♥ 7♥ 8♥ and the set 5♥ 5♠ 5♦ "
-            "together.",
+            N_("The first lay"),
+            N_(
+                "Vatican deals 13 cards each, with jokers. The first time you lay, you must lay "
+                "from your hand a run of three cards of one suit (a joker doesn't count). After "
+                "that — in the same turn too — anything goes. Lay 6♥ 7♥ 8♥ and the set 5♥ 5♠ 5♦ "
+                "together."
+            ),
             Goal("lay", places="6H 7H 8H 5H 5S 5D"),
             at("5H 5S 5D 6H 7H 8H 2C"),
             outline="6H 7H 8H",
             demo=("lay 6H 7H 8H", "lay 5H 5S 5D", "done"),
             tools=("new",),
             nudges={
-                "first_lay": "A set doesn't open the game: include the run 6♥ 7♥ 8♥.",
-                "legal_other": "Good — now lay both groups together: 6♥ 7♥ 8♥ and 5♥ 5♠ 5♦.",
+                "first_lay": N_("A set doesn't open the game: include the run 6♥ 7♥ 8♥."),
+                "legal_other": N_("Good — now lay both groups together: 6♥ 7♥ 8♥ and 5♥ 5♠ 5♦."),
             },
-            success="Your first lay is done; from now on you may add and rearrange freely.",
+            success=N_("Your first lay is done; from now on you may add and rearrange freely."),
         ),
         Step(
             "draw",
-            "Draw or lay, never both",
-            "On your turn you draw one card or lay cards, never both. Nothing fits: tap Draw — "
-            "your turn ends.",
+            N_("Draw or lay, never both"),
+            N_(
+                "On your turn you draw one card or lay cards, never both. Nothing fits: tap Draw — "
+                "your turn ends."
+            ),
             Goal("draw"),
             at("KD 2H 9C", table=("5S 6S 7S",), first_lay_done=True, cpu="8S 9S QC 3D"),
             demo=("draw",),
-            nudges={"nothing_added": "Nothing of yours fits: tap Draw."},
-            success="You drew, and the turn passed on.",
+            nudges={"nothing_added": N_("Nothing of yours fits: tap Draw.")},
+            success=N_("You drew, and the turn passed on."),
             computers=True,
         ),
         Step(
             "stays",
-            "A joker stays beside its cards",
-            "A joker on the table can't move to another group until the real card it stands "
-            "for is on the table. It may stay when its group changes, as long as a card that "
-            "was beside it stays beside it. Add 3♣ 4♣ to group A: the joker keeps 6♣ beside it.",
+            N_("A joker stays beside its cards"),
+            N_(
+                "A joker on the table can't move to another group until the real card it stands "
+                "for is on the table. It may stay when its group changes, as long as a card that "
+                "was beside it stays beside it. Add 3♣ 4♣ to group A: the joker keeps 6♣ beside it."
+            ),
             Goal("lay", places="3C 4C"),
             at("3C 4C 2S", table=("*5C 6C 7C 8C",), first_lay_done=True),
             outline="3C 4C",
@@ -56,18 +63,22 @@ def lesson() -> Lesson:
             demo=("add A 3C 4C", "done"),
             tools=("new", "add", "take"),
             nudges={
-                "joker_immobile": "The joker can't leave 6♣ while the real 5♣ is not on the "
-                "table. Add 3♣ 4♣ to group A instead.",
-                "legal_other": "Add both 3♣ and 4♣ to group A.",
+                "joker_immobile": N_(
+                    "The joker can't leave 6♣ while the real 5♣ is not on the "
+                    "table. Add 3♣ 4♣ to group A instead."
+                ),
+                "legal_other": N_("Add both 3♣ and 4♣ to group A."),
             },
-            success="3♣ 4♣ 🃏 6♣ 7♣ 8♣: the joker never left its neighbour.",
+            success=N_("3♣ 4♣ 🃏 6♣ 7♣ 8♣: the joker never left its neighbour."),
         ),
         Step(
             "free",
-            "Freeing the joker",
-            "Once the real 5♣ is on the table the joker is free — and must go into a group as a "
-            "new card at once; it never goes to a hand. Add your 5♣ to group A: Done asks "
-            "whether the joker is now 3♣ or 8♣.",
+            N_("Freeing the joker"),
+            N_(
+                "Once the real 5♣ is on the table the joker is free — and must go into a group as "
+                "a new card at once; it never goes to a hand. Add your 5♣ to group A: Done asks "
+                "whether the joker is now 3♣ or 8♣."
+            ),
             Goal("lay", places="5C"),
             at("5C 9D 10D", table=("4C *5C 6C 7C",), first_lay_done=True),
             outline="5C",
@@ -75,15 +86,15 @@ def lesson() -> Lesson:
             demo=("add A 5C", "done", "choose A 8C"),
             tools=("new", "add", "take"),
             nudges={
-                "loose": "A freed joker can never go to your hand: put it back into a group.",
+                "loose": N_("A freed joker can never go to your hand: put it back into a group."),
             },
-            success="The real 5♣ is in, and the joker found a new place.",
+            success=N_("The real 5♣ is in, and the joker found a new place."),
         ),
     )
     return Lesson(
         "vatican",
-        "Vatican",
-        "A first lay of three, draw-or-lay turns, and jokers that stay put.",
+        N_("Vatican"),
+        N_("A first lay of three, draw-or-lay turns, and jokers that stay put."),
         steps,
-        "That's Vatican. Try a real game!",
+        N_("That's Vatican. Try a real game!"),
     )

@@ -143,7 +143,8 @@ class BuildTenGame:
                                 "(🤖), then Start."))
             state = lesson.lesson_position(record.seed)
             _save(record, state, 0)
-            record.seat_ui(lesson.LEARNER).notice = lesson.INTRO
+            with using(record.lang_of(lesson.LEARNER)):  # the notice is the learner's
+                record.seat_ui(lesson.LEARNER).notice = _(lesson.INTRO)
             record.add_log("Build-to-Ten lesson: the worked example, then a real game")
         else:
             state = new_game(len(record.seats), record.seed)
@@ -304,9 +305,9 @@ class BuildTenGame:
         step_no = _lesson(table.record) if act.seat == lesson.LEARNER else None
         step = lesson.STEPS[step_no] if step_no is not None else None
         if step is not None and not step.allows(act):
-            ui.notice = "📘 " + step.nudge
+            ui.notice = "📘 " + _(step.nudge)
             out = self._mine(table, state, act.seat, user)
-            out.reply, out.alert = step.nudge, False
+            out.reply, out.alert = _(step.nudge), False
             return out
         try:
             new, events = apply(state, act)
@@ -323,7 +324,7 @@ class BuildTenGame:
         after = lesson.settle(step_no + 1 if done else step_no, new)
         out = self._advance(table, state, new, events, lesson_step=after)
         if done:
-            ui.notice = step.success + ("\n" + lesson.DONE if after is None else "")
+            ui.notice = _(step.success) + ("\n" + _(lesson.DONE) if after is None else "")
             out.private[user] = screens.private_screen(table.game_id, table.record, new,
                                                        act.seat)
         return out

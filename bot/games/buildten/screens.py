@@ -23,17 +23,16 @@ STOCK_SOURCE, HAND_SOURCE, DISCARD_SOURCE = 0, 1, 6
 NEW = 4  # the target index of a new build or discard pile
 
 
-LESSON_VARIANT = "buildten_lesson"  # (host.LESSON) its steps are English: the whole game is
+LESSON_VARIANT = "buildten_lesson"  # (host.LESSON) the lesson: the worked example in a real game
 
 
 def group_lang(record: Record) -> str:
-    """The group's language; a lesson game stays English as a whole, like the rummy lessons
-    (no translated buttons around English instructions) until lessons/buildten.py is."""
-    return "en" if record.rulebook == LESSON_VARIANT else record.lang
+    """The group's language (a lesson's too: its steps are in the catalogs)."""
+    return record.lang
 
 
 def seat_lang(record: Record, seat: int | None) -> str:
-    return "en" if record.rulebook == LESSON_VARIANT else record.lang_of(seat)
+    return record.lang_of(seat)
 
 
 def seat_label(record: Record, seat: int) -> str:
@@ -208,7 +207,7 @@ def _target_buttons(record: Record, state: BuildState, view: BuildView,
 
 
 def private_screen(game_id: int, record: Record, state: BuildState, seat: int) -> Screen:
-    """A seat's private screen, in that person's language (a lesson's step stays English)."""
+    """A seat's private screen, in that person's language (a lesson's step too)."""
     with using(seat_lang(record, seat)):
         return _private_screen(game_id, record, state, seat)
 
@@ -224,7 +223,8 @@ def _private_screen(game_id: int, record: Record, state: BuildState, seat: int) 
     lines = []
     step = record.state.get("lesson") if record.state else None
     if step is not None and seat == lesson.LEARNER and not state.over:
-        lines.append(f"📘 Lesson {step + 1}/{len(lesson.STEPS)}: {lesson.STEPS[step].text}")
+        lines.append(t("📘 Lesson {n}/{total}: {text}", n=step + 1, total=len(lesson.STEPS),
+                       text=_(lesson.STEPS[step].text)))
     if ui.notice:
         lines.append(ui.notice)
     if state.over:

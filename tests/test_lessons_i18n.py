@@ -1,0 +1,275 @@
+"""Lessons in Hebrew and Russian (issue 17): every lesson played start to end through the lesson
+service — wrong tries, "Show me", the demo by buttons, the finished screen — finds no untranslated
+English word in anything the learner reads (the same check as a whole game's, test_i18n.py); the
+lesson speaks the learner's /language choice; the terminal lesson speaks its language too; every
+lesson text has a translation of its own."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from test_buildten_hosted import hosted, settle  # noqa: F401  (the fixture)
+from test_i18n import OTHERS, _english_words, _picture_words
+from test_lessons import ACTOR, WRONG, Learner
+
+from bot import i18n
+from bot.adapters.console_lesson import run_lesson
+from bot.core.lessons import VERBS, LessonService, unpack_lesson
+from bot.core.service import Actor
+from bot.core.views import Outcome
+from bot.i18n import _, using
+from bot.store import Store
+from lessons import LESSONS
+from lessons import buildten as bt_lesson
+from lessons.runner import _ACE_NUDGES, _MISS_LEADS, BUTTONS, DEFAULT_NUDGES
+
+HEBREW = re.compile(r"[\u0590-\u05ff]")
+CYRILLIC = re.compile(r"[\u0400-\u04ff]")
+SCRIPT = {"he": HEBREW, "ru": CYRILLIC}
+
+
+@pytest.fixture
+async def sqlite_store(sqlite_template: Path, tmp_path: Path):
+    path = tmp_path / "lessons.db"
+    shutil.copyfile(sqlite_template, path)
+    store = await Store.open(f"sqlite+aiosqlite:///{path}")
+    try:
+        yield store
+    finally:
+        await store.close()
+
+
+class ReadingLearner(Learner):
+    """Presses buttons by their actions (the labels are in the learner's language) and keeps
+    every word it was shown."""
+
+    def __init__(self, service: LessonService, actor: Actor) -> None:
+        super().__init__(service, actor)
+        self.words: dict[str, list[str]] = {}
+
+    def take(self, outcome: Outcome) -> Outcome:
+        super().take(outcome)
+        where = self.screen.text.partition("\n")[0] if self.screen else "reply"
+        screen = outcome.private.get(self.actor.user)
+        texts = [outcome.reply or ""]
+        if screen is not None:
+            texts += [screen.text, screen.detail, screen.notice]
+            texts += [b.label for row in screen.buttons for b in row]
+            self.words.setdefault(where + " (picture)", []).extend(_picture_words(screen))
+        self.words.setdefault(where, []).extend(_english_words("\n".join(texts)))
+        return outcome
+
+    async def demo(self, line: str) -> Outcome:
+        verb, _sep, rest = line.partition(" ")
+        label, _sep, tail = rest.partition(" ")
+        group = ord(label[:1] or "A") - 65
+        if verb == "lay":
+            await self.select(rest)
+            return await self.press(action="new")
+        if verb == "add":
+            await self.select(tail)
+            await self.press(action="addm")
+            return await self.press(action=f"add:{group}")
+        if verb == "take":
+            await self.press(action="takem")
+            await self.press(action=f"take:{group}")
+            button = next(
+                b
+                for b in self.buttons()
+                if unpack_lesson(b.action)[2].startswith(f"tc:{group}:{tail.replace('*', '')}")
+            )
+            return self.take(await self.service.press(self.actor, button.action))
+        if verb == "split":
+            await self.press(action="splm")
+            await self.press(action=f"spl:{group}")
+            return await self.press(action=f"spa:{group}:{tail}")
+        if verb == "choose":
+            return await self.press(action=f"jk:{group}:{tail}")
+        return await self.press(action=verb)
+
+    def english(self) -> dict[str, list[str]]:
+        return {k: sorted(set(v)) for k, v in self.words.items() if v}
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+@pytest.mark.parametrize("name", list(LESSONS))
+async def test_a_whole_lesson_has_no_english_word(sqlite_store, name, lang):
+    actor = Actor("telegram", "601", "601", "Noa", private=True, lang=lang)
+    service = LessonService(sqlite_store)
+    learner = ReadingLearner(service, actor)
+    learner.take(await service.start(actor, name))
+    lesson = LESSONS[name]
+    for step in lesson.steps:
+        with using(lang):
+            instruction = _(step.text)
+        assert instruction != step.text and instruction in learner.screen.text
+        assert SCRIPT[lang].search(learner.screen.text)
+        for moves, _key in WRONG[(name, step.id)]:  # the engine's reason and the nudge
+            for line in moves:
+                verb, _sep, args = line.partition(" ")
+                out = learner.take(await service.command(actor, verb, args))
+            assert out.alert
+            learner.take(await service.command(actor, "restart"))
+        await learner.press(action="show")  # "Show me": the demo as button presses
+        for line in step.demo:
+            out = await learner.demo(line)
+            assert not out.alert, (name, step.id, line, out.reply)
+    assert learner.screen.text.startswith("🎓")
+    await learner.press(action="more")
+    await learner.press(action="cancel")
+    assert not learner.english(), learner.english()
+
+
+async def test_the_check_finds_an_english_lesson(sqlite_store):
+    """The check can fail: an English learner's lesson is full of English words."""
+    service = LessonService(sqlite_store)
+    learner = ReadingLearner(service, ACTOR)
+    learner.take(await service.start(ACTOR, "carousel"))
+    await learner.demo("draw")
+    assert {"Carousel", "Draw", "Show"} <= {w for v in learner.words.values() for w in v}
+
+
+async def test_a_lesson_speaks_the_learners_language(sqlite_store):
+    """The learner's /language choice wins over the client's; the adapter's context is left
+    as it was."""
+    learner = Actor("telegram", "77", "77", "Yael", private=True, lang="en")
+    await sqlite_store.set_language("telegram", "77", "Yael", "he")
+    with using("ru"):  # as an adapter leaves it after reading the member's locale
+        out = await LessonService(sqlite_store).start(learner, "tahiti")
+        assert i18n.current() == "ru"
+    screen = out.private["77"]
+    assert screen.lang == "he" and HEBREW.search(screen.text)
+    assert not CYRILLIC.search(screen.text + " ".join(b.label for r in screen.buttons for b in r))
+
+
+# Typed commands a terminal lists and its help explains: the words a learner types.
+TYPED = {*VERBS, "help", "quit", "rummy", "play", "rulebook", "lesson", "new", "group"}
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+def test_the_terminal_lesson_speaks_its_language(lang):
+    lines = [line for step in LESSONS["vatican"].steps for line in step.demo]
+    out: list[str] = []
+    state = run_lesson("vatican", _feed(["help", "lay 99", *lines]), out.append, lang=lang)
+    assert state is not None and state.finished
+    text = "\n".join(out)
+    assert SCRIPT[lang].search(text)
+    english = [w for w in _english_words(text) if w.lower() not in TYPED]
+    assert not english, sorted(set(english))
+
+
+def _feed(lines: list[str]):
+    feed = iter(lines)
+
+    def read(prompt: str) -> str:
+        try:
+            return next(feed)
+        except StopIteration:
+            raise EOFError from None
+
+    return read
+
+
+def _lesson_texts() -> list[str]:
+    """Every sentence the lessons hold as data (what `N_` marks in lessons/)."""
+    texts: list[str] = []
+    for lesson in LESSONS.values():
+        texts += [lesson.title, lesson.intro, lesson.outro]
+        for step in lesson.steps:
+            texts += [step.title, step.text, step.show, step.success, *step.nudges.values()]
+    texts += [*DEFAULT_NUDGES.values(), *_ACE_NUDGES.values(), *_MISS_LEADS.values()]
+    texts += [*BUTTONS.values(), bt_lesson.TITLE, bt_lesson.INTRO, bt_lesson.DONE]
+    for step in bt_lesson.STEPS:
+        texts += [step.text, step.success, step.nudge]
+    return [x for x in texts if x]
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+def test_every_lesson_text_is_translated(lang):
+    """Each one in the catalog, in the language's own script, with no English word left (card
+    notation like 7H and group letters are no words); the card faces it names are kept."""
+    faces = re.compile(r"(?:10|[2-9AJQK])[♠♥♦♣]|🃏")
+    problems = []
+    with using(lang):
+        for text in _lesson_texts():
+            translated = _(text)
+            if (
+                translated == text
+                or not SCRIPT[lang].search(translated)
+                or _english_words(translated)
+                or sorted(faces.findall(translated)) != sorted(faces.findall(text))
+            ):
+                problems.append((text, translated))
+    assert len(_lesson_texts()) > 200
+    assert not problems, problems
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+async def test_the_build_to_ten_lesson_speaks_the_learners_language(hosted, lang):
+    """The worked example in a real game, in Hebrew and in Russian: every step's instruction,
+    nudge and success in the learner's language, no English word on the learner's screen."""
+    from dataclasses import replace as with_
+
+    from test_buildten_hosted import ALICE
+
+    from bot.core.buttons import pack
+    from bot.core.record import Record
+    from engine.buildten import BuildState
+    from engine.buildten.cards import face
+
+    alice = with_(ALICE, lang=lang)
+    service = hosted["service"]
+    gid = (await service.new_game(alice, "build-to-ten lesson")).game_id
+    await service.press(alice, pack(gid, 0, "menu:computer"))
+    version = Record.from_dict((await service.store.get_game(gid)).record).lobby_version
+    await service.press(alice, pack(gid, version, "cpu:medium"))
+    version = Record.from_dict((await service.store.get_game(gid)).record).lobby_version
+    seen: list[str] = []
+
+    def look(out: Outcome) -> None:
+        seen.append(out.reply or "")
+        screen = out.private.get("alice")
+        if screen is not None:
+            seen.extend([screen.text, *(b.label for row in screen.buttons for b in row)])
+
+    look(await service.press(alice, pack(gid, version, "start")))
+
+    async def tap(*actions: str) -> None:
+        row = await service.store.get_game(gid)
+        for action in actions:
+            look(
+                await service.press(
+                    alice, pack(gid, row.record["state"]["version"], action), metered=False
+                )
+            )
+
+    async def index(card: str) -> int:
+        row = await service.store.get_game(gid)
+        state = BuildState.from_dict(
+            {k: v for k, v in row.record["state"].items() if k != "lesson"}
+        )
+        return 1 + [face(c) for c in state.hands[0]].index(card)
+
+    await tap("bsrc:1", "bdisc:4")  # a move of another kind: the step's nudge
+    await tap("bsrc:0", "bpile:0")
+    for card in ("3D", "KC", "5H"):
+        await tap(f"bsrc:{await index(card)}", "bpile:0")
+    await tap("bsrc:0", "bpile:0")
+    await tap(f"bsrc:{await index('9C')}", "bdisc:4")
+    await settle(service.store, gid, lambda r: r.record["state"]["turn"] == 0)
+    await tap(f"bsrc:{await index('SHIFT')}", "bjk:0")
+    text = "\n".join(seen)
+    with using(lang):
+        expected = [
+            _(bt_lesson.INTRO),
+            _(bt_lesson.DONE),
+            _(bt_lesson.STEPS[0].nudge),
+            *(_(s.success) for s in bt_lesson.STEPS),
+        ]
+    missing = [x for x in expected if x not in text]
+    assert not missing, missing
+    english = [w for w in _english_words(text) if w != "Alice"]
+    assert not english, sorted(set(english))
