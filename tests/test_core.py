@@ -107,6 +107,27 @@ async def test_start_needs_two_seats_and_a_person(env):
     assert "1" in out.private and "Your turn" in out.private["1"].text
 
 
+async def test_a_busy_lobby_lags_behind_its_buttons(env):
+    """In a real group the lobby's edit waits for the group's budget (Telegram: 20 a minute), so
+    people press buttons of a lobby a join or two older. A join, a menu or Start means the same
+    on any lobby; adding a computer twice from one picture (a double tap) does not."""
+    service, store, _, _ = env
+    gid = await lobby(service, "machiavelli")
+    shown = (await record(store, gid)).lobby_version  # the picture everybody looks at
+    await service.press(BOB, pack(gid, shown, "join"))
+    await service.press(EVE, pack(gid, shown, "join"))  # the lobby has not caught up yet
+    out = await service.press(ALICE, pack(gid, shown, "menu:computer"))
+    assert not out.alert and "out of date" not in (out.reply or "")
+    await service.press(ALICE, pack(gid, shown, "cpu:easy"))
+    out = await service.press(ALICE, pack(gid, shown, "cpu:easy"))  # the same picture again
+    assert "out of date" in out.reply
+    out = await service.press(ALICE, pack(gid, shown, "start"))
+    assert not out.alert, out.reply
+    rec = await record(store, gid)
+    assert [s.name for s in rec.seats][:3] == ["Alice", "Bob", "Eve"] and len(rec.seats) == 3
+    assert rec.state is not None
+
+
 async def test_foreign_and_stale_buttons(env):
     service, store, _, _ = env
     gid = await lobby(service, "machiavelli", BOB)

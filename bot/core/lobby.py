@@ -19,7 +19,10 @@ from .unit import Unit
 from .views import Button, Outcome, Screen
 
 LOBBY_ONLY_HOST = frozenset({"menu", "cpu", "rb", "opt", "timer", "start"})
-LOBBY_ANY_VERSION = frozenset({"join", "leave"})  # idempotent per person
+# Pressed on an older lobby (its edit waits for the group's budget), these mean the same: join
+# and leave are idempotent per person, a menu only opens, Start starts with whoever is seated.
+# Adding a computer and cycling an option stay strict: a double tap must not do it twice.
+LOBBY_ANY_VERSION = frozenset({"join", "leave", "menu", "start"})
 MENUS = ("", "rulebook", "options", "computer")
 
 
