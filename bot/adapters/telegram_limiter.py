@@ -9,9 +9,11 @@ chat, and while one request waits out a 429's `retry_after` it halts *every* req
 `ChatRateLimiter` keeps each budget exactly:
 - overall: at most 29 chat-bound requests in any 1.05 s, spread by a bucket of 8 refilled at
   about 21 a second;
-- a group (chat id < 0 or an @username): at most 20 in any 61 s, spread out by a bucket of 5 that
-  refills one every 4 s (so a busy table never spends a minute's budget in ten seconds and then
-  stands still for fifty);
+- a group (chat id < 0 or an @username): at most 20 in any 61 s, spread out by a bucket of 2 that
+  refills one every 3.2 s. A busy table is coalesced to its newest state, so how long a move
+  waits to be shown is the gap between the group's requests: an even 3.2 s (p95 2.7-3.5 s in
+  bench/pace.py) where a bucket of 5 refilled every 4 s gave 4-5.6 s, and a minute's budget is
+  never spent in ten seconds to stand still for fifty;
 - a private chat: a bucket of 3 refilled one every 1.1 s.
 (The margins over Telegram's figures cover the time a request takes to arrive.) A 429 answered to
 a request for chat X only makes later requests for chat X wait; a 429 to a request without a
@@ -91,8 +93,8 @@ class ChatRateLimiter(BaseRateLimiter[int]):
         max_retries: int = 3,
         *,
         overall_burst: int = 8,
-        group_burst: int = 5,
-        group_spacing: float = 4.0,
+        group_burst: int = 2,
+        group_spacing: float = 3.2,
         private_burst: int = 3,
         private_spacing: float = 1.1,
     ) -> None:
