@@ -5,6 +5,7 @@ failure as NetworkError — against real sockets on loopback."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import socket
 
@@ -19,9 +20,25 @@ from telegram.request._requestparameter import RequestParameter
 from bot.adapters.telegram_http import AiohttpRequest
 
 
+@contextlib.asynccontextmanager
+async def serving(**routes):
+    """An aiohttp server on a free loopback port with these POST handlers; its base URL."""
+    app = web.Application()
+    for path, handler in routes.items():
+        app.router.add_post(f"/{path}", handler)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    try:
+        yield f"http://127.0.0.1:{site._server.sockets[0].getsockname()[1]}"
+    finally:
+        await runner.cleanup()
+
+
 @pytest.fixture
 async def server():
-    """A tiny HTTP server: /echo notes what it got."""
+    """/echo notes what it got."""
     seen: list[dict] = []
 
     async def echo(request: web.Request) -> web.Response:
@@ -34,17 +51,8 @@ async def server():
         seen.append({"ua": request.headers.get("User-Agent"), "parts": parts})
         return web.json_response({"ok": True, "result": True}, status=200)
 
-    app = web.Application()
-    app.router.add_post("/echo", echo)
-    runner = web.AppRunner(app)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    port = site._server.sockets[0].getsockname()[1]
-    try:
-        yield f"http://127.0.0.1:{port}", seen
-    finally:
-        await runner.cleanup()
+    async with serving(echo=echo) as url:
+        yield url, seen
 
 
 async def test_fields_and_an_upload_arrive_as_sent(server) -> None:
@@ -73,23 +81,13 @@ async def test_a_late_answer_is_timed_out_and_a_closed_port_a_network_error() ->
     request = AiohttpRequest(read_timeout=0.3)
     await request.initialize()
     try:
-        app = web.Application()
-
         async def slow(_request: web.Request) -> web.Response:
             await asyncio.sleep(2)
             return web.json_response({"ok": True})
 
-        app.router.add_post("/slow", slow)
-        runner = web.AppRunner(app)
-        await runner.setup()
-        site = web.TCPSite(runner, "127.0.0.1", 0)
-        await site.start()
-        port = site._server.sockets[0].getsockname()[1]
-        try:
+        async with serving(slow=slow) as url:
             with pytest.raises(TimedOut):
-                await request.do_request(f"http://127.0.0.1:{port}/slow", "POST")
-        finally:
-            await runner.cleanup()
+                await request.do_request(f"{url}/slow", "POST")
         with socket.socket() as sock:  # a port nobody listens on
             sock.bind(("127.0.0.1", 0))
             closed = sock.getsockname()[1]
