@@ -26,7 +26,7 @@ def main(argv: list[str] | None = None) -> int:
     play = sub.add_parser("play", help="play in the terminal against computer players")
     play.add_argument("--game", default="rummy", choices=("rummy", "build-to-ten"),
                       help="which game (--rulebook and --option are the rummy family's)")
-    play.add_argument("--rulebook", default="manipulation", choices=RULEBOOKS)
+    play.add_argument("--rulebook", default="manipulation", choices=ALL_RULEBOOKS)
     play.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
     play.add_argument("--seats", default="you,cpu,cpu", help="e.g. you,cpu:easy,cpu:medium")
     play.add_argument("--seed", type=int, default=None)

@@ -12,12 +12,13 @@ from bot.core.record import TIMEOUTS_BEFORE_COMPUTER, Record
 from bot.core.views import Outcome, Screen
 from bot.i18n import _, current, t, using
 from engine import (
-    RULEBOOKS,
+    ALL_RULEBOOKS,
     Finish,
     GameState,
     IllegalAction,
     JokerChoiceNeeded,
     NextRound,
+    TimeUp,
     apply,
     get_rulebook,
     new_game,
@@ -48,9 +49,9 @@ def _unknown_settings(name: str, english: str) -> str:
     if current() == "en":
         return english
     key = name.lower()
-    if key not in RULEBOOKS:
+    if key not in ALL_RULEBOOKS:
         return t("Unknown rulebook '{name}'. Rulebooks: {names}", name=name[:40],
-                 names=", ".join(RULEBOOKS))
+                 names=", ".join(ALL_RULEBOOKS))
     choices = option_choices(key)
     if not choices:
         return t("{title} has no options", title=words.title(key))
@@ -77,7 +78,8 @@ class RummyGame:
     # -- rules ------------------------------------------------------------------------
 
     def variants(self) -> Sequence[Variant]:
-        return tuple(Variant(name, words.title(name), option_choices(name)) for name in RULEBOOKS)
+        return tuple(Variant(name, words.title(name), option_choices(name))
+                     for name in ALL_RULEBOOKS)
 
     def settings(self, variant: str | None, options: Mapping[str, Any]) -> Settings:
         name = variant or self.default_variant
@@ -112,6 +114,8 @@ class RummyGame:
 
     def start(self, table: Table) -> Outcome:
         record = table.record
+        if record.rules.turn_seconds:  # Rummikub's 1-minute timer is a rule: it is the turn's
+            record.turn_seconds = record.rules.turn_seconds
         state = new_game(record.rules, len(record.seats), record.seed)
         record.state = state.to_dict()
         with using(record.lang):
@@ -176,7 +180,7 @@ class RummyGame:
         ui.notice = ""  # as for a button: an old notice would read as this move's answer
         hand = screens.sorted_hand(player_view(state, seat).draft_hand, ui.sort)
         try:
-            actions = parse_typed(seat, verb, args, hand)
+            actions = parse_typed(seat, verb, args, hand, record.rules.tiles)
         except TypedError as error:
             raise Refusal(str(error)) from None
         out = Outcome()
@@ -222,6 +226,9 @@ class RummyGame:
         state = old = _state(record)
         info = record.seats[seat]
         events: list = []
+        if record.rules.turn_seconds and state.phase == "play" and state.turn == seat:
+            # a rule's timer (Rummikub): running out gives the turn up (RULES.md §5)
+            state, events = apply(state, TimeUp(seat))
         for _step in range(MAX_TIMEOUT_ACTIONS):
             if state.phase != "play" or state.turn != seat:
                 break
@@ -232,7 +239,8 @@ class RummyGame:
         if taken_over:
             info.computer, info.was_human = self.default_level, True
         with using(record.lang):  # said to the group
-            note = narrate.time_ran_out(info.name, taken_over, TIMEOUTS_BEFORE_COMPUTER)
+            note = narrate.time_ran_out(info.name, taken_over, TIMEOUTS_BEFORE_COMPUTER,
+                                        ruled=bool(events) and events[0].kind == "time_up")
         record.add_log(note)
         out = self._advance(table, old, state, events)
         out.reply = note
@@ -284,7 +292,7 @@ class RummyGame:
         record, game_id = table.record, table.game_id
         record.state = new.to_dict()
         with using(record.lang):  # the log is the group's
-            lines = narrate.log_lines(events, _labels(record))
+            lines = narrate.log_lines(events, _labels(record), record.rules.tiles)
         for line in lines:
             record.add_log(line)
         turn_over = new.turn != old.turn or new.phase != old.phase or new.round != old.round
@@ -296,7 +304,7 @@ class RummyGame:
         user = record.seats[seat].user
         for event in events:
             with using(record.lang_of(seat)):  # the seat's own line, in its language
-                line = narrate.notice(event)
+                line = narrate.notice(event, record.rules)
             if line is not None and (user or event.kind == "give_up_confirm"):
                 record.seat_ui(seat).notice = line
         if user:
@@ -339,7 +347,7 @@ class RummyGame:
             if event.kind == "drew" and event.seat is not None:
                 info = record.seats[event.seat]
                 with using(record.lang_of(event.seat)):
-                    line = narrate.notice(event)
+                    line = narrate.notice(event, record.rules)
                 if info.user and not info.is_computer and line:
                     record.seat_ui(event.seat).notice = line
                     out.private[info.user] = screens.private_screen(
