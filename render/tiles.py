@@ -204,7 +204,13 @@ def _paint_joker(draw: ImageDraw.ImageDraw, ss: int, w: int, h: int, as_rank: in
                       cy - e + r * 0.13), fill=pal.JOKER)
     draw.arc((cx - r * 0.55, cy - r * 0.35, cx + r * 0.55, cy + r * 0.6), 20, 160,
              fill=pal.JOKER, width=line)
-    if as_rank:
+    if as_rank:  # the number and its colour's mark side by side, under the face
         ink = TABLE_INK[as_colour]
-        _paint_number(draw, ss, w, h, str(as_rank), h * 0.66, h * 0.26, ink)
-        _paint_mark(draw, as_colour, W / 2, h * 0.84 * ss, w * 0.08 * ss, ink)
+        text = str(as_rank)
+        f = font(round(h * 0.24) * ss)
+        tw = f.getlength(text)
+        r = w * 0.08 * ss
+        x = (W - tw - 3 * r) / 2
+        y = h * 0.8 * ss
+        draw.text((x, y), text, font=f, fill=ink, anchor="lm")
+        _paint_mark(draw, as_colour, x + tw + 2 * r, y, r, ink)

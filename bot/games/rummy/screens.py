@@ -20,7 +20,7 @@ from engine import (
     player_view,
 )
 from engine.cards import Card, rank_order, suit_order
-from engine.tiles import Tile
+from engine.tiles import Tile, is_tile_face
 from render import (
     PrivateView,
     ScoreView,
@@ -398,6 +398,13 @@ def _private_screen(game_id: int, record: Record, state: GameState, seat: int) -
     )
 
 
+def joker_face(face: str) -> str:
+    """A face a joker may stand for, as its button shows it: `7♥`; a tile's notation, `7R`."""
+    if is_tile_face(face):
+        return face
+    return Card.from_token("*#0=" + face).pretty()[1:]
+
+
 def _is_card(button: Button) -> bool:
     return button.action.startswith(("s0:", "s1:"))
 
@@ -452,7 +459,7 @@ def _private_buttons(
     if ui.mode == "joker":
         options = [
             Button(
-                " ".join(Card.from_token("*#0=" + f).pretty()[1:] for f in opt),
+                " ".join(joker_face(f) for f in opt),
                 f"jk:{ui.joker_group}:{','.join(opt)}",
             )
             for opt in ui.joker_options
