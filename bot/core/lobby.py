@@ -23,6 +23,15 @@ LOBBY_ANY_VERSION = frozenset({"join", "leave"})  # idempotent per person
 MENUS = ("", "rulebook", "options", "computer")
 
 
+MENU_OPTION_ROWS = 3  # options a menu shows a row of values each; more: one button each
+
+
+def _after(values: tuple, value: Any) -> Any:
+    """The value after `value` in `values`, round again to the first."""
+    i = values.index(value) if value in values else -1
+    return values[(i + 1) % len(values)]
+
+
 def _rows(buttons: list[Button], width: int) -> list[list[Button]]:
     return [buttons[i : i + width] for i in range(0, len(buttons), width)]
 
@@ -71,17 +80,29 @@ def _lobby_screen(game: HostedGame, game_id: int, record: Record, menu: str) -> 
         buttons = [*_rows(choices, 4), back]
     elif menu == "options":
         variant = next(v for v in game.variants() if v.name == settings.variant)
-        rows = [
-            [
+        if len(variant.options) > MENU_OPTION_ROWS:
+            # Many options (Rummikub's six): a button each, showing its value, that moves it
+            # on to the next — a row per option would pass Discord's five rows.
+            cycle = [
                 Button(
-                    ("✓ " if v == settings.options[key] else "")
-                    + game.settings(record.rulebook, {**settings.options, key: v}).label(key),
-                    f"opt:{key}:{v}",
+                    settings.label(key) + " ↻",
+                    f"opt:{key}:{_after(values, settings.options[key])}",
                 )
-                for v in values
+                for key, values in variant.options.items()
             ]
-            for key, values in variant.options.items()
-        ]
+            rows = _rows(cycle, 2)
+        else:
+            rows = [
+                [
+                    Button(
+                        ("✓ " if v == settings.options[key] else "")
+                        + game.settings(record.rulebook, {**settings.options, key: v}).label(key),
+                        f"opt:{key}:{v}",
+                    )
+                    for v in values
+                ]
+                for key, values in variant.options.items()
+            ]
         rows.append(
             [
                 Button(
