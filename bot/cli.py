@@ -6,7 +6,7 @@ import argparse
 import contextlib
 import sys
 
-from engine import ALL_RULEBOOKS, RULEBOOKS
+from engine import ALL_RULEBOOKS
 
 
 def _options(pairs: list[str]) -> dict[str, str]:
@@ -55,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     sim.add_argument("--json", action="store_true", help="also print one JSON object, last")
 
     les = sub.add_parser("lesson", help="a guided lesson in the terminal")
-    les.add_argument("--rulebook", default=None, choices=RULEBOOKS,
+    les.add_argument("--rulebook", default=None, choices=ALL_RULEBOOKS,
                      help="which lesson (default: the unfinished one, else manipulation)")
     les.add_argument("--data", default="data", metavar="DIR",
                      help="where the terminal keeps its games and lessons (DIR/terminal.db)")

@@ -135,3 +135,15 @@ def make_tiles(sets: int, jokers: int) -> list[Tile]:
     tiles = [Tile(rank, suit, copy) for copy in range(sets) for suit in SUITS
              for rank in range(1, 14)]
     return tiles + [Tile(JOKER, "", j) for j in range(jokers)]
+
+
+def parse_cards_or_tiles(text: str | Iterable[str]) -> list[Card]:
+    """Cards, or tiles when the text names a tile (`lay 10R 11R 12R`): for text whose game is
+    not at hand, like a lesson's moves. The notations never collide, so one tile face decides;
+    a lone `*` is a card game's joker (a joker matches a joker of either kind by its face)."""
+    from .cards import parse_cards
+
+    tokens = text.replace(",", " ").split() if isinstance(text, str) else list(text)
+    if any(is_tile_face(t.lstrip("*🃏")) for t in tokens if t.lstrip("*🃏")):
+        return list(parse_tiles(tokens))
+    return parse_cards(tokens)

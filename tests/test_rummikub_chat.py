@@ -263,3 +263,20 @@ def test_card_games_keep_their_card_words():
     with pytest.raises(Refusal):
         game.typed(table, 0, "u0", "lay", "10R 11R 12R")
     assert get_rulebook("machiavelli").tiles is False
+
+
+def test_a_joker_is_taken_by_typed_moves_in_the_working_copy(monkeypatch):
+    """Take the joker out, lay the tile that frees it, put it with two rack tiles: Done
+    designates it anew (the copy's joker is another object than the table's: the freeing
+    colours are read by the tile's identity)."""
+    monkeypatch.setattr(rummy_host, "new_game", lambda rules, seats, seed: deal_scenario(
+        rules, ["7O 12O 13O 2K", "1K 4R 7B", "2R 5B 8O"], table=["7K 7R *7B", "1B 2B 3B"],
+        first_lay_done=True, seed=seed))
+    game = RummyGame()
+    table = _table(game)
+    for verb, args in (("take", "A *"), ("add", "A 7O"), ("lay", "* 12O 13O")):
+        assert game.typed(table, 0, "u0", verb, args).reply == "OK"
+    out = game.typed(table, 0, "u0", "done", "")
+    assert not out.alert, out.reply
+    groups = sorted(" ".join(map(str, g)) for g in _state(table).table)
+    assert groups == ["*11O 12O 13O", "1B 2B 3B", "7K 7R 7O"]

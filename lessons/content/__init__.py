@@ -8,7 +8,7 @@ against the real engine, so a position and its instruction cannot drift apart un
 from __future__ import annotations
 
 from ..model import Lesson
-from . import carousel, guadeloupe, machiavelli, manipulation, shanghai, tahiti, vatican
+from . import carousel, guadeloupe, machiavelli, manipulation, rummikub, shanghai, tahiti, vatican
 
 LESSONS: dict[str, Lesson] = {
     lesson.name: lesson
@@ -20,5 +20,6 @@ LESSONS: dict[str, Lesson] = {
         carousel.lesson(),
         vatican.lesson(),
         tahiti.lesson(),
+        rummikub.lesson(),
     )
 }
