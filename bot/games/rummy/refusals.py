@@ -76,7 +76,7 @@ SENTENCES: dict[str, str] = {
         "doesn't count as one of the three)"
     ),
     "joker_choice_needed": N_("Choose what the joker in group {group} stands for"),
-    # Rummikub (engine/tile_rules.py; not yet offered in chats)
+    # Rummikub (engine/tile_rules.py)
     "initial_meld_table_touched": N_(
         "Your initial meld must be new combinations from your rack only: the table's "
         "combinations can't be changed or added to on that turn"

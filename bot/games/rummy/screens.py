@@ -14,6 +14,7 @@ from bot.i18n import _, current, t, tn, using
 from engine import (
     GameState,
     PlayerView,
+    Rulebook,
     group_label,
     is_meld,
     legal_actions,
@@ -75,6 +76,14 @@ def _rows(buttons: list[Button], width: int = CARDS_PER_ROW) -> list[list[Button
     return [buttons[i : i + width] for i in range(0, len(buttons), width)]
 
 
+def _rounds(rules: Rulebook) -> bool:
+    """Is the game several rounds (the screens show the round and the running scores)? A
+    one-round Rummikub game (`rounds: 1`) is not."""
+    return rules.game_end.rounds != "one" and not (
+        rules.game_end.rounds == "fixed" and rules.round_count == 1
+    )
+
+
 def seat_label(record: Record, seat: int) -> str:
     info = record.seats[seat]
     return f"🤖 {info.name}" if info.is_computer else info.name
@@ -86,7 +95,7 @@ def seat_label(record: Record, seat: int) -> str:
 def status_line(record: Record, state: GameState) -> str:
     rules = record.rules
     name = seat_label(record, state.turn)
-    parts = [t("Round {n}", n=state.round)] if rules.game_end.rounds != "one" else []
+    parts = [t("Round {n}", n=state.round)] if _rounds(rules) else []
     if state.phase == "play":
         parts.append(t("{name}'s turn", name=name))
         if state.final_turns is not None:
@@ -99,7 +108,7 @@ def status_line(record: Record, state: GameState) -> str:
                  else t("stock {n}", n=len(state.stock)))
     parts += [f"{seat_label(record, i)} {len(h)}" for i, h in enumerate(state.hands)]
     line = " · ".join(parts)
-    if rules.game_end.rounds != "one":
+    if _rounds(rules):
         line += " · " + t(
             "(scores: {scores})",
             scores=" · ".join(f"{seat_label(record, i)} {s}" for i, s in enumerate(state.scores)),
@@ -135,7 +144,7 @@ def _table_screen(game_id: int, record: Record, state: GameState) -> Screen:
         SeatStrip(
             record.seats[i].name,
             len(h),
-            state.scores[i] if rules.game_end.rounds != "one" else None,
+            state.scores[i] if _rounds(rules) else None,
             state.phase == "play" and i == state.turn,
             record.seats[i].is_computer,
         )
@@ -143,7 +152,7 @@ def _table_screen(game_id: int, record: Record, state: GameState) -> Screen:
     )
     changed = frozenset((state.last or {}).get("groups", []))
     title = words.title(rules.name) + (
-        " · " + t("Round {n}", n=state.round) if rules.game_end.rounds != "one" else ""
+        " · " + t("Round {n}", n=state.round) if _rounds(rules) else ""
     )
     status = (
         t("{name}'s turn", name=seat_label(record, state.turn))
@@ -273,7 +282,7 @@ def _score_screen(game_id: int, record: Record, state: GameState) -> Screen:
         lines.append(t("Final: {totals}",
                        totals=" · ".join(f"{names[i]} {x}" for i, x in enumerate(totals))))
         lines.append(_("See /leaderboard"))
-    elif rules.game_end.rounds != "one":
+    elif _rounds(rules):
         lines.append(t("Totals: {totals}",
                        totals=" · ".join(f"{names[i]} {x}" for i, x in enumerate(state.scores))))
     return Screen(
