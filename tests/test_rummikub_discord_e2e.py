@@ -79,6 +79,7 @@ async def test_one_member_and_computers_finish_a_rummikub_game(harness: Harness)
             menu = find(fake, view, lambda c: (c.custom_id or "").split(":")[-1]
                         .startswith("@cards"))
             assert menu is not None and [o.label for o in menu.options] == ["5O"]
+            assert menu.placeholder == "Select tiles…"
             await alice.press(lambda c: "Hint" in (c.label or ""), "hint")
             await fake.wait_until(lambda: "💡" in alice.private_message().content, 10, "hint")
             assert "5O" in alice.private_message().content
