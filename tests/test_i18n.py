@@ -45,10 +45,11 @@ OTHERS = [lang for lang in i18n.LANGUAGES if lang != i18n.DEFAULT]
 def _code_msgids() -> set[str | tuple[str, str]]:
     """Every msgid the code marks (what `make locale` extracts, with the same keywords)."""
     found: set = set()
-    for _file, _line, message, _comments, _context in extract_from_dir(
-        str(ROOT / "bot"), method_map=[("**.py", "python")], keywords=KEYWORDS
-    ):
-        found.add(message if isinstance(message, str) else tuple(message))
+    for top in ("bot", "lessons"):  # babel.cfg's map
+        for _file, _line, message, _comments, _context in extract_from_dir(
+            str(ROOT / top), method_map=[("**.py", "python")], keywords=KEYWORDS
+        ):
+            found.add(message if isinstance(message, str) else tuple(message))
     return found
 
 
