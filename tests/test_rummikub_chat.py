@@ -72,7 +72,7 @@ def test_rummikub_is_a_variant_with_its_options_in_every_language():
     assert set(variants["rummikub"].options) == {
         "initial_meld", "initial_turn", "failed_move", "turn_timer", "wrap", "rounds"}
     english = game.settings("rummikub", {"failed_move": "draw_1"}).describe()
-    assert "failed move: draw 1" in english
+    assert "failed move: draw 1" in english and "one-minute turns: off" in english
     for lang in ("he", "ru"):
         with using(lang):
             settings = game.settings("rummikub", {"failed_move": "draw_1"})
@@ -280,3 +280,17 @@ def test_a_joker_is_taken_by_typed_moves_in_the_working_copy(monkeypatch):
     assert not out.alert, out.reply
     groups = sorted(" ".join(map(str, g)) for g in _state(table).table)
     assert groups == ["*11O 12O 13O", "1B 2B 3B", "7K 7R 7O"]
+
+
+def test_start_refuses_a_fifth_seat_with_a_sentence():
+    game = RummyGame()
+    seats = [SeatInfo("Ada", "u0"), *(SeatInfo(f"Computer {i}", None, None, "easy")
+                                       for i in range(1, 5))]
+    record = Record(rulebook="rummikub", host="u0", seats=seats)
+    with pytest.raises(Refusal, match="at most 4 players"):
+        game.start(Table(1, record, lambda: 0.0))
+    assert record.state is None
+    for lang in ("he", "ru"):
+        with using(lang), pytest.raises(Refusal) as refused:
+            game.start(Table(1, record, lambda: 0.0))
+        assert "4" in str(refused.value) and "players" not in str(refused.value)

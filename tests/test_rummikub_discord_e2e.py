@@ -52,7 +52,7 @@ async def test_one_member_and_computers_finish_a_rummikub_game(harness: Harness)
     await alice.click(lobby, label("Options"), "options")
     lobby = live_table(fake, TABLE)
     shown = [c.label for c in controls(fake, lobby)]
-    assert {"rounds: 1 ↻", "runs 12-13-1: no ↻", "turn timer: off ↻"} <= set(shown), shown
+    assert {"rounds: 1 ↻", "runs 12-13-1: no ↻", "one-minute turns: off ↻"} <= set(shown), shown
     await alice.click(lobby, label("rounds: 1"), "rounds")
     await alice.click(live_table(fake, TABLE), label("rounds: 3"), "rounds")
     await alice.click(live_table(fake, TABLE), label("rounds: 5"), "rounds")  # back to 1

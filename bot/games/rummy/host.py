@@ -10,7 +10,7 @@ from bot.core.buttons import RUMMY_VERBS, Press
 from bot.core.hosting import Refusal, Results, Settings, Table, Variant
 from bot.core.record import TIMEOUTS_BEFORE_COMPUTER, Record
 from bot.core.views import Outcome, Screen
-from bot.i18n import _, current, t, using
+from bot.i18n import _, current, t, tn, using
 from engine import (
     ALL_RULEBOOKS,
     Finish,
@@ -114,6 +114,13 @@ class RummyGame:
 
     def start(self, table: Table) -> Outcome:
         record = table.record
+        most = record.rules.max_players
+        if len(record.seats) > most:  # the lobby seats up to five; Rummikub is for four
+            raise Refusal(tn(
+                "{title} is for at most {n} player: a seat must leave before Start.",
+                "{title} is for at most {n} players: a seat must leave before Start.",
+                most, title=words.title(record.rulebook),
+            ))
         if record.rules.turn_seconds:  # Rummikub's 1-minute timer is a rule: it is the turn's
             record.turn_seconds = record.rules.turn_seconds
         state = new_game(record.rules, len(record.seats), record.seed)
