@@ -103,14 +103,14 @@ def lesson() -> Lesson:
             "joker",
             N_("Taking a joker"),
             N_(
-                "A joker stands for the tile it replaces — in group A, 7B. After your initial meld "
+                "A joker stands for the tile it replaces — in group A, 7K. After your initial meld "
                 "you may take it by laying from your rack a tile it could be: in a group of three, "
-                "either missing colour, so 7B or 7O. The freed joker never goes to your rack: in "
+                "either missing colour, so 7K or 7O. The freed joker never goes to your rack: in "
                 "this same move it goes into a new combination with at least two of your tiles. "
                 "Take the joker from A, add your 7O to A, and lay the joker with 12O 13O."
             ),
-            Goal("lay", places="7O 12O 13O", group="7K 7R 7O", contains="* 12O 13O"),
-            at("7O 12O 13O 2K", table=("7K 7R *7B", "1B 2B 3B"), first_lay_done=True),
+            Goal("lay", places="7O 12O 13O", group="7R 7B 7O", contains="* 12O 13O"),
+            at("7O 12O 13O 2K", table=("*7K 7R 7B", "1B 2B 3B"), first_lay_done=True),
             outline="7O 12O 13O",
             outline_groups=(0,),
             demo=("take A *", "add A 7O", "lay * 12O 13O", "done"),
@@ -127,7 +127,7 @@ def lesson() -> Lesson:
                 "loose": N_("The joker you took must go into a combination: lay it with 12O 13O."),
                 "legal_other": N_("Free the joker with 7O and lay it with 12O 13O."),
             },
-            success=N_("7K 7R 7O, and the joker is now 11O in 11O 12O 13O."),
+            success=N_("7R 7B 7O, and the joker is now 11O in 11O 12O 13O."),
         ),
     )
     return Lesson(
