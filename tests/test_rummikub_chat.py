@@ -263,6 +263,7 @@ def test_card_games_keep_their_card_words():
     with pytest.raises(Refusal):
         game.typed(table, 0, "u0", "lay", "10R 11R 12R")
     assert get_rulebook("machiavelli").tiles is False
+    assert "card from your hand" in game.typed(table, 0, "u0", "done", "").reply
 
 
 def test_a_joker_is_taken_by_typed_moves_in_the_working_copy(monkeypatch):
@@ -294,3 +295,12 @@ def test_start_refuses_a_fifth_seat_with_a_sentence():
         with using(lang), pytest.raises(Refusal) as refused:
             game.start(Table(1, record, lambda: 0.0))
         assert "4" in str(refused.value) and "players" not in str(refused.value)
+
+
+def test_refusals_speak_of_tiles_and_the_rack(game):
+    for lang, word in (("en", "tile from your rack"), ("he", "מהמעמד"), ("ru", "подставки")):
+        table = _table(game, lang)
+        with using(lang):
+            out = game.typed(table, 0, "u0", "done", "")  # nothing laid
+        assert out.alert and word in out.reply, out.reply
+        assert "card" not in out.reply and "קלף" not in out.reply and "карт" not in out.reply

@@ -170,9 +170,9 @@ class RummyGame:
         try:
             act = turn_action(state, seat, ui, press)
         except IllegalAction as error:  # Auto-place found no way
-            ui.notice = f"✗ {refusal(error)}"
+            ui.notice = f"✗ {refusal(error, record.rules.tiles)}"
             out = self._mine(table, state, seat, user)
-            out.reply, out.alert = refusal(error), True
+            out.reply, out.alert = refusal(error, record.rules.tiles), True
             return out
         if act is None:
             return self._mine(table, state, seat, user)
@@ -284,9 +284,10 @@ class RummyGame:
             out.reply, out.alert = refusal(ask), False
             return out
         except IllegalAction as error:
-            ui.notice = f"✗ {refusal(error)}"
+            tiles = table.record.rules.tiles
+            ui.notice = f"✗ {refusal(error, tiles)}"
             out = self._mine(table, state, seat, user)
-            out.reply, out.alert = refusal(error), True
+            out.reply, out.alert = refusal(error, tiles), True
             return out
         if clear_selection:
             ui.selected = []

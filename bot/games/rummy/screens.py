@@ -221,7 +221,10 @@ def table_detail(
     if singles:
         lines.append("  " + t("singles: {cards}", cards=pretty(singles)))
     if draft is not None and draft.loose:
-        lines.append("  " + t("loose (place before Done): {cards}", cards=pretty(draft.loose)))
+        loose = pretty(draft.loose)
+        lines.append("  " + (t("loose tiles (place before Done): {tiles}", tiles=loose)
+                             if record.rules.tiles
+                             else t("loose (place before Done): {cards}", cards=loose)))
     if changed:
         lines.append("  " + _("(your working copy: * changed, ✗ not a valid group yet)"))
     return "\n".join(lines)
@@ -378,7 +381,9 @@ def _private_screen(game_id: int, record: Record, state: GameState, seat: int) -
     if draft is not None and view.changed:
         lines.append(t("Working copy: {groups}", groups=groups_text(groups, ())))
     if loose:
-        lines.append(t("Loose (place before Done): {cards}", cards=pretty(loose)))
+        lines.append(t("Loose tiles (place before Done): {tiles}", tiles=pretty(loose))
+                     if record.rules.tiles
+                     else t("Loose (place before Done): {cards}", cards=pretty(loose)))
     if hint:
         lines.append(hint_line(hint, record.rules.tiles))
     if ui.notice:
