@@ -304,3 +304,28 @@ def test_refusals_speak_of_tiles_and_the_rack(game):
             out = game.typed(table, 0, "u0", "done", "")  # nothing laid
         assert out.alert and word in out.reply, out.reply
         assert "card" not in out.reply and "קלף" not in out.reply and "карт" not in out.reply
+
+
+def test_the_lobby_seats_four_for_rummikub():
+    from bot.core.buttons import Press
+    from bot.core.lobby import Lobby
+
+    game = RummyGame()
+    record = Record(rulebook="rummikub", options={}, host="u0", seats=[SeatInfo("Ada", "u0")])
+    screen = lobby_screen(game, 1, record)
+    assert "(2–4 seats)" in screen.text
+    assert game.seats_for("rummikub") == 4 and game.seats_for("manipulation") == 5
+
+    class Unit:  # what Lobby.press asks of the unit of work
+        def game_of(self, _record):
+            return game
+
+    class Row:
+        id = 1
+
+    lobby = Lobby(Unit())  # type: ignore[arg-type]
+    for _ in range(3):
+        lobby.press(Row(), record, "u0", "Ada", Press(1, record.lobby_version, "cpu", ("easy",)))
+    assert len(record.seats) == 4
+    with pytest.raises(Refusal, match="full"):
+        lobby.press(Row(), record, "u0", "Ada", Press(1, record.lobby_version, "cpu", ("easy",)))

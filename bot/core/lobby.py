@@ -36,6 +36,13 @@ def _rows(buttons: list[Button], width: int) -> list[list[Button]]:
     return [buttons[i : i + width] for i in range(0, len(buttons), width)]
 
 
+def most_seats(game: HostedGame, record: Record) -> int:
+    """The seats the lobby's variant takes: a game may say per variant (`seats_for`: Rummikub
+    is for four of the rummy family's five)."""
+    seats_for = getattr(game, "seats_for", None)
+    return seats_for(record.rulebook) if seats_for is not None else game.max_seats
+
+
 def seat_names(record: Record) -> list[str]:
     names = []
     for s in record.seats:
@@ -57,7 +64,7 @@ def _lobby_screen(game: HostedGame, game_id: int, record: Record, menu: str) -> 
     options = settings.describe()
     seats = seat_names(record)
     view = LobbyView(
-        settings.title, options, tuple(seats), game.max_seats, narrate.picture_words()
+        settings.title, options, tuple(seats), most_seats(game, record), narrate.picture_words()
     )
     timer = (
         fill(narrate.TIMER_MINUTES, minutes=record.turn_seconds // 60)
@@ -68,7 +75,7 @@ def _lobby_screen(game: HostedGame, game_id: int, record: Record, menu: str) -> 
         [
             " · ".join([settings.title, *options, timer]),
             fill(narrate.SEATS, names=", ".join(seats) or narrate.NO_SEATS),
-            fill(narrate.LOBBY_HELP, low=game.min_seats, high=game.max_seats),
+            fill(narrate.LOBBY_HELP, low=game.min_seats, high=most_seats(game, record)),
         ]
     )
     back = [Button(narrate.BACK, "menu:")]
@@ -162,11 +169,12 @@ class Lobby:
             )
         menu = ""
         reply = None
-        full = narrate.full(game.max_seats)
+        most = most_seats(game, record)
+        full = narrate.full(most)
         if verb == "join":
             if record.seat_of(user) is not None:
                 raise Refusal(narrate.ALREADY_SEATED, alert=False)
-            if len(record.seats) >= game.max_seats:
+            if len(record.seats) >= most:
                 raise Refusal(full)
             record.seats.append(SeatInfo(name, user, player_id, lang=i18n.current()))
             reply = narrate.JOINED
@@ -187,7 +195,7 @@ class Lobby:
             level = press.str()
             if level not in game.levels:
                 raise Refusal(narrate.UNKNOWN_LEVEL)
-            if len(record.seats) >= game.max_seats:
+            if len(record.seats) >= most:
                 raise Refusal(full)
             number = sum(1 for s in record.seats if s.is_computer) + 1
             with using(record.lang):  # a name everybody reads: the group's language

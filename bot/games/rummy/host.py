@@ -81,6 +81,13 @@ class RummyGame:
         return tuple(Variant(name, words.title(name), option_choices(name))
                      for name in ALL_RULEBOOKS)
 
+    def seats_for(self, variant: str | None) -> int:
+        """The seats a rulebook takes (Rummikub: 4), for the lobby."""
+        try:
+            return min(self.max_seats, get_rulebook(variant or self.default_variant).max_players)
+        except ValueError:
+            return self.max_seats
+
     def settings(self, variant: str | None, options: Mapping[str, Any]) -> Settings:
         name = variant or self.default_variant
         try:
