@@ -21,7 +21,7 @@ from engine import (
     player_view,
 )
 from engine.cards import Card, rank_order, suit_order
-from engine.tiles import Tile, is_tile_face
+from engine.tiles import is_tile_face
 from render import (
     PrivateView,
     ScoreView,
@@ -56,7 +56,7 @@ def pretty(cards: Sequence[Card]) -> str:
 
 
 def _joined(group: Sequence[Card]) -> str:
-    sep = " " if any(isinstance(c, Tile) for c in group) else ""
+    sep = " " if any(c.is_tile for c in group) else ""
     return sep.join(c.pretty() for c in group)
 
 

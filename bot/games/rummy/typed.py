@@ -18,7 +18,7 @@ from engine import (
 )
 from engine.actions import WORD_ACTIONS
 from engine.cards import Card
-from engine.tiles import Tile, parse_tiles
+from engine.tiles import parse_tiles
 
 SIMPLE = WORD_ACTIONS
 MAX_TYPED = 300  # characters; longer text is refused before it is read
@@ -90,7 +90,7 @@ def parse_typed(
     """The actions for one typed command; `hand` is the seat's sorted, unplaced hand; `tiles`:
     read tile notation (None: when the hand is tiles)."""
     if tiles is None:
-        tiles = any(isinstance(c, Tile) for c in hand)
+        tiles = any(c.is_tile for c in hand)
     if len(rest) > MAX_TYPED or len(verb) > 40:
         raise TypedError(t("That's too long for a move (at most {n} characters)", n=MAX_TYPED))
     verb = verb.lower().lstrip("/").split("@")[0]
