@@ -6,7 +6,7 @@ import argparse
 import contextlib
 import sys
 
-from engine import ALL_RULEBOOKS, RULEBOOKS
+from engine import ALL_RULEBOOKS
 
 
 def _options(pairs: list[str]) -> dict[str, str]:
@@ -26,7 +26,7 @@ def main(argv: list[str] | None = None) -> int:
     play = sub.add_parser("play", help="play in the terminal against computer players")
     play.add_argument("--game", default="rummy", choices=("rummy", "build-to-ten"),
                       help="which game (--rulebook and --option are the rummy family's)")
-    play.add_argument("--rulebook", default="manipulation", choices=RULEBOOKS)
+    play.add_argument("--rulebook", default="manipulation", choices=ALL_RULEBOOKS)
     play.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
     play.add_argument("--seats", default="you,cpu,cpu", help="e.g. you,cpu:easy,cpu:medium")
     play.add_argument("--seed", type=int, default=None)
@@ -55,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     sim.add_argument("--json", action="store_true", help="also print one JSON object, last")
 
     les = sub.add_parser("lesson", help="a guided lesson in the terminal")
-    les.add_argument("--rulebook", default=None, choices=RULEBOOKS,
+    les.add_argument("--rulebook", default=None, choices=ALL_RULEBOOKS,
                      help="which lesson (default: the unfinished one, else manipulation)")
     les.add_argument("--data", default="data", metavar="DIR",
                      help="where the terminal keeps its games and lessons (DIR/terminal.db)")

@@ -47,6 +47,11 @@ class Card:
         return self.rank == JOKER
 
     @property
+    def is_tile(self) -> bool:
+        """A Rummikub tile (engine/tiles.py's `Tile`): what a picture draws as a tile."""
+        return False
+
+    @property
     def face(self) -> str:
         """What the card is, ignoring its copy and a joker's designation: `7H` or `*`."""
         return _FACES[self.rank][self.suit]

@@ -1,7 +1,7 @@
 """The rulebooks as data (RULES.md §2, §5), built from a name plus options.
 
-Seven card rulebooks (`RULEBOOKS`, the ones the chats offer) and Rummikub, played with tiles
-(`TILE_RULEBOOKS`; engine/tiles.py: a tile is a card with another notation).
+Seven card rulebooks (`RULEBOOKS`) and Rummikub, played with tiles (`TILE_RULEBOOKS`;
+engine/tiles.py: a tile is a card with another notation); the chats offer all (`ALL_RULEBOOKS`).
 
 One frozen `Rulebook` per name and option set. The game loop reads these fields; there is one
 loop for all seven. Three fields name presets (engine/styles.py), each reached as a policy:
@@ -40,7 +40,7 @@ RULEBOOKS: tuple[str, ...] = (
     "vatican",
     "tahiti",
 )
-# Played with tiles; not offered in the chats yet (the lobby lists RULEBOOKS).
+# Played with tiles (the chats, the terminal and the lessons offer ALL_RULEBOOKS).
 TILE_RULEBOOKS: tuple[str, ...] = ("rummikub",)
 ALL_RULEBOOKS: tuple[str, ...] = RULEBOOKS + TILE_RULEBOOKS
 

@@ -103,7 +103,8 @@ def freeing_faces(table_group: Group, joker: Card) -> set[str]:
     """The rack tiles that free this table joker (decision 3): in a group of three of one
     number, either missing colour; otherwise exactly the tile it stands for."""
     if len(table_group) == 3 and len({c.play_rank for c in table_group}) == 1:
-        present = {c.play_suit for c in table_group if c is not joker}
+        # by identity of the physical tile: the caller's joker may be a copy from a new table
+        present = {c.play_suit for c in table_group if c.ident != joker.ident}
         if len(present) == 2:
             return {joker.free().designate(joker.as_rank, s).play_face
                     for s in SUITS if s not in present}

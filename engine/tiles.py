@@ -20,7 +20,6 @@ COLOURS = "KRBO"  # black, red, blue, orange: in the order of SUITS
 COLOUR_OF_SUIT = dict(zip(SUITS, COLOURS, strict=True))
 SUIT_OF_COLOUR = dict(zip(COLOURS, SUITS, strict=True))
 COLOUR_NAMES = {"K": "black", "R": "red", "B": "blue", "O": "orange"}
-COLOUR_MARKS = {"K": "⬛", "R": "🟥", "B": "🟦", "O": "🟧"}  # text clients: a mark per colour
 
 _TILE_FACES = {r: {s: f"{r}{COLOUR_OF_SUIT[s]}" for s in SUITS} for r in range(1, 14)} | {
     JOKER: {"": "*"}
@@ -32,6 +31,10 @@ class Tile(Card):
     """One physical tile: `rank` is its number 1-13 (0 for a joker), `suit` its colour's suit."""
 
     __slots__ = ()
+
+    @property
+    def is_tile(self) -> bool:
+        return True
 
     @property
     def face(self) -> str:
@@ -60,12 +63,11 @@ class Tile(Card):
         return f"Tile({self.token!r})"
 
     def pretty(self) -> str:
-        """With a colour mark: `7🟥`, `🃏`, `🃏7🟥`."""
+        """As a player reads and types it in a chat: the tile notation, a joker as its face —
+        `7R`, `🃏`, `🃏7R` (parse_tile reads all three; the pictures carry the colours)."""
         if self.is_joker:
-            if not self.designated:
-                return "🃏"
-            return f"🃏{self.as_rank}{COLOUR_MARKS[COLOUR_OF_SUIT[self.as_suit]]}"
-        return f"{self.rank}{COLOUR_MARKS[COLOUR_OF_SUIT[self.suit]]}"
+            return "🃏" + (self.play_face if self.designated else "")
+        return self.face
 
     @property
     def token(self) -> str:
@@ -133,3 +135,15 @@ def make_tiles(sets: int, jokers: int) -> list[Tile]:
     tiles = [Tile(rank, suit, copy) for copy in range(sets) for suit in SUITS
              for rank in range(1, 14)]
     return tiles + [Tile(JOKER, "", j) for j in range(jokers)]
+
+
+def parse_cards_or_tiles(text: str | Iterable[str]) -> list[Card]:
+    """Cards, or tiles when the text names a tile (`lay 10R 11R 12R`): for text whose game is
+    not at hand, like a lesson's moves. The notations never collide, so one tile face decides;
+    a lone `*` is a card game's joker (a joker matches a joker of either kind by its face)."""
+    from .cards import parse_cards
+
+    tokens = text.replace(",", " ").split() if isinstance(text, str) else list(text)
+    if any(is_tile_face(t.lstrip("*🃏")) for t in tokens if t.lstrip("*🃏")):
+        return list(parse_tiles(tokens))
+    return parse_cards(tokens)

@@ -36,12 +36,13 @@ from engine.actions import (
     Take,
 )
 from engine.ai import choose_action
-from engine.cards import Card, parse_cards
+from engine.cards import Card
 from engine.game import Event, apply, player_view
 from engine.moves import group_index
 from engine.rulebooks import get_rulebook
 from engine.scenario import deal_scenario
 from engine.state import GameState
+from engine.tiles import parse_cards_or_tiles as parse_cards  # a Rummikub lesson's: tiles
 
 from . import words
 from .content import LESSONS

@@ -40,7 +40,12 @@ PLAIN = Look()
 def card_sprite(
     card: Card, look: Look = PLAIN, size: Size = TABLE_CARD, four_color: bool = False
 ) -> Image.Image:
-    """The RGBA face of `card` (copies of a card look the same)."""
+    """The RGBA face of `card` (copies of a card look the same); a Rummikub tile's face is
+    render/tiles.py's."""
+    if card.is_tile:
+        from .tiles import tile_sprite  # (tiles.py imports this module)
+
+        return tile_sprite(card, look, size)
     return _sprite(card.rank, card.suit, card.as_rank, card.as_suit, look, size, four_color)
 
 

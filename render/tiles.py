@@ -17,7 +17,10 @@ from PIL import Image, ImageDraw
 
 from engine.cards import Card
 
+from . import palette as pal
 from .fonts import font
+from .shapes import supersampled
+from .sprites import Look, Size
 
 RGB = tuple[int, int, int]
 CREAM: RGB = (250, 243, 222)
@@ -109,3 +112,105 @@ def rack_png(tiles: Sequence[Card], per_row: int = 14) -> bytes:
     rack_image(tiles, per_row).quantize(colors=96, dither=Image.Dither.NONE).save(
         out, "PNG", compress_level=6)
     return out.getvalue()
+
+
+# -- tiles inside the table and private pictures ------------------------------------------
+# Those pictures go through the fixed palette (render/palette.py), so a tile there is drawn in
+# colours the palette holds: a white face (cream when laid from your rack this turn, with the
+# dog-ear every placed card has), black, red, blue and the palette's orange — and the marks
+# under the number, which tell the colours apart without hue.
+TABLE_INK: dict[str, RGB] = {"K": pal.SPADE, "R": pal.RED, "B": pal.BLUE, "O": pal.EAR}
+
+
+def tile_sprite(tile: Card, look: Look, size: Size) -> Image.Image:
+    """The RGBA face of a tile at a card's size, with a card's marks (placed, selected, hint)."""
+    colour = "" if tile.is_joker else tile.face[-1]
+    as_colour = tile.play_face[-1] if tile.is_joker and tile.as_rank else ""
+    return _sprite(tile.rank, colour, tile.as_rank, as_colour, look, size)
+
+
+def _paint_mark(draw: ImageDraw.ImageDraw, colour: str, cx: float, cy: float, r: float,
+                ink: RGB) -> None:
+    if colour == "K":
+        draw.rectangle((cx - r, cy - r, cx + r, cy + r), fill=ink)
+    elif colour == "R":
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=ink)
+    elif colour == "B":
+        draw.polygon([(cx, cy - r * 1.2), (cx + r * 1.2, cy + r), (cx - r * 1.2, cy + r)],
+                     fill=ink)
+    else:
+        draw.polygon([(cx, cy - r * 1.3), (cx + r * 1.3, cy), (cx, cy + r * 1.3),
+                      (cx - r * 1.3, cy)], fill=ink)
+
+
+def _paint_number(draw: ImageDraw.ImageDraw, ss: int, w: int, h: int, text: str, top: float,
+                  height: float, ink: RGB) -> None:
+    size = round(height)
+    f = font(size * ss)
+    while f.getlength(text) > (w - 8) * ss and size > 8:  # "13" on narrow tiles
+        size -= 1
+        f = font(size * ss)
+    cap = f.getbbox("1", anchor="ls")[1]
+    draw.text((w * ss / 2, top * ss - cap), text, font=f, fill=ink, anchor="ms")
+
+
+@lru_cache(maxsize=1024)
+def _sprite(rank: int, colour: str, as_rank: int, as_colour: str, look: Look,
+            size: Size) -> Image.Image:
+    w, h = size
+    joker = rank == 0
+
+    def paint(draw: ImageDraw.ImageDraw, ss: int) -> None:
+        W, H = w * ss, h * ss
+        radius = round(w * 0.16 * ss)
+        ground = pal.PLACED if look.placed else (pal.JOKER_BG if joker else pal.CARD)
+        edge_w = round(w * 0.07 * ss) if joker else ss
+        draw.rounded_rectangle((0, 0, W - 1, H - 1), radius,
+                               fill=pal.JOKER if joker else pal.CARD_EDGE)
+        draw.rounded_rectangle((edge_w, edge_w, W - 1 - edge_w, H - 1 - edge_w),
+                               max(1, radius - edge_w), fill=ground)
+        if look.placed:
+            e = w * 0.34 * ss
+            draw.polygon([(W - e, 0), (W, 0), (W, e)], fill=pal.EAR)
+        if joker:
+            _paint_joker(draw, ss, w, h, as_rank, as_colour)
+        else:
+            ink = TABLE_INK[colour]
+            _paint_number(draw, ss, w, h, str(rank), h * 0.1, h * 0.44, ink)
+            _paint_mark(draw, colour, W / 2, H * 0.76, w * 0.13 * ss, ink)
+        inset = 0
+        for on, color, width in ((look.hint, pal.HINT, 0.08), (look.selected, pal.SELECTED, 0.065)):
+            if on:
+                bw = round(w * width * ss)
+                draw.rounded_rectangle((inset, inset, W - 1 - inset, H - 1 - inset),
+                                       max(1, radius - inset), outline=color, width=bw)
+                inset += bw
+
+    return supersampled(w, h, paint)
+
+
+def _paint_joker(draw: ImageDraw.ImageDraw, ss: int, w: int, h: int, as_rank: int,
+                 as_colour: str) -> None:
+    """A smiling face; a joker standing for a tile shows that tile small below it."""
+    W = w * ss
+    cy = h * (0.34 if as_rank else 0.45) * ss
+    r = w * (0.26 if as_rank else 0.32) * ss
+    cx = W / 2
+    line = max(ss, round(w * 0.06 * ss))
+    draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=pal.JOKER, width=line)
+    e = r * 0.38
+    for dx in (-e, e):
+        draw.ellipse((cx + dx - r * 0.13, cy - e - r * 0.13, cx + dx + r * 0.13,
+                      cy - e + r * 0.13), fill=pal.JOKER)
+    draw.arc((cx - r * 0.55, cy - r * 0.35, cx + r * 0.55, cy + r * 0.6), 20, 160,
+             fill=pal.JOKER, width=line)
+    if as_rank:  # the number and its colour's mark side by side, under the face
+        ink = TABLE_INK[as_colour]
+        text = str(as_rank)
+        f = font(round(h * 0.24) * ss)
+        tw = f.getlength(text)
+        r = w * 0.08 * ss
+        x = (W - tw - 3 * r) / 2
+        y = h * 0.8 * ss
+        draw.text((x, y), text, font=f, fill=ink, anchor="lm")
+        _paint_mark(draw, as_colour, x + tw + 2 * r, y, r, ink)

@@ -89,11 +89,10 @@ ON_TURN_FIELDS = {  # the seat on turn's alone; every other seat gets the empty 
 # Card.token: 7H#1, *#0=7H; Tile.token: 7R#1, *T#0=7R
 _TOKEN = re.compile(r"^(?:(?:\*|10|[2-9AJQK])[SHDC]?|(?:\*T?|1[0-3]|[1-9])[KRBO]?)#\d+(?:=.+)?$")
 _CARD_PRETTY = r"(?:10|[2-9AJQK])[♠♥♦♣]"
-_TILE_PRETTY = r"(?:1[0-3]|[1-9])[⬛🟥🟦🟧]"
-_PRETTY = re.compile(  # Card.pretty and Tile.pretty: Q♥, 🃏7♥, 7🟥, 🃏7🟥
+_TILE_PRETTY = r"(?<!\w)(?:1[0-3]|[1-9])[KRBO](?!\w)"  # tile notation, a word of its own
+_PRETTY = re.compile(  # Card.pretty and Tile.pretty: Q♥, 🃏7♥, 7R, 🃏7R
     rf"🃏(?:{_CARD_PRETTY}|{_TILE_PRETTY})?|{_CARD_PRETTY}|{_TILE_PRETTY}")
-_SUIT_LETTER = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "⬛": "K", "🟥": "R", "🟦": "B",
-                "🟧": "O"}
+_SUIT_LETTER = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "K": "K", "R": "R", "B": "B", "O": "O"}
 _ATOMS = (int, float, type(None))  # hold no card (bool is an int)
 
 

@@ -136,7 +136,7 @@ async def test_three_members_and_a_computer_play_machiavelli(harness: Harness) -
     subcommands = {o["name"]: o for o in commands["rummy"]["options"]}
     assert set(subcommands) >= {"new", "join", "leave", "hand", "hint", "rules", "end"}
     (rulebook,) = subcommands["new"]["options"]
-    assert rulebook["description"] and len(rulebook["choices"]) == 9  # 7 + Build-to-Ten, its lesson
+    assert rulebook["description"] and len(rulebook["choices"]) == 10  # 8 + Build-to-Ten
 
     await harness.slash(ALICE, "new", {"rulebook": "Machiavelli"})
     lobby = live_table(fake, TABLE)

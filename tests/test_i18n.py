@@ -24,7 +24,7 @@ from bot.games.rummy.refusals import SENTENCES, SPECIAL, refusal
 from bot.games.rummy.screens import private_screen, score_screen, table_screen
 from bot.i18n import tn, using
 from engine import (
-    RULEBOOKS,
+    ALL_RULEBOOKS,
     Draw,
     Finish,
     IllegalAction,
@@ -163,7 +163,7 @@ def test_every_engine_refusal_has_a_sentence():
 # capitals), the seats' names, commands and their arguments (/leaderboard tahiti), the rules'
 # file name.
 NAMES = ("Alice", "Bob", "Carol")
-ALLOWED = {*NAMES, *RULEBOOKS, *i18n.LANGUAGES, "docs", "rules", "md"}
+ALLOWED = {*NAMES, *ALL_RULEBOOKS, *i18n.LANGUAGES, "docs", "rules", "md"}
 _LATIN = re.compile(r"[A-Za-z]{2,}")
 _COMMAND = re.compile(r"/[a-z]+(?: [a-z]+)?")
 
@@ -200,7 +200,8 @@ def _picture_words(screen) -> list[str]:
 
 @pytest.mark.parametrize("lang", OTHERS)
 @pytest.mark.parametrize(("name", "seats"), [("carousel", 3), ("machiavelli", 2),
-                                             ("manipulation", 2), ("tahiti", 2)])
+                                             ("manipulation", 2), ("tahiti", 2),
+                                             ("rummikub", 3)])
 def test_a_whole_game_has_no_english_word(lang, name, seats):
     rules = get_rulebook(name)
     record = Record(rulebook=name, options=dict(rules.options), lang=lang,
@@ -239,8 +240,8 @@ def test_a_whole_game_has_no_english_word(lang, name, seats):
                 continue
             steps += 1
             with using(lang):
-                lines = rummy_narrate.log_lines(events, labels)
-                lines += [x for e in events if (x := rummy_narrate.notice(e))]
+                lines = rummy_narrate.log_lines(events, labels, rules.tiles)
+                lines += [x for e in events if (x := rummy_narrate.notice(e, rules))]
             look("log and notices", _english_words("\n".join(lines)))
             record.state = state.to_dict()
             if lines:

@@ -16,8 +16,9 @@ from bot.core.lessons import LessonService, is_lesson_record, unpack_lesson
 from bot.core.service import Actor, GameService
 from bot.core.views import Outcome, Screen
 from bot.store import Store
-from engine import RULEBOOKS, IllegalAction, check_move, conservation_errors, get_rulebook
+from engine import ALL_RULEBOOKS, IllegalAction, check_move, conservation_errors, get_rulebook
 from engine.cards import parse_cards
+from engine.tiles import parse_cards_or_tiles
 from lessons import (
     DEFAULT_NUDGES,
     LEARNER,
@@ -97,6 +98,21 @@ WRONG: dict[tuple[str, str], list[tuple[tuple[str, ...], str]]] = {
     ("tahiti", "locked"): [(("take A 8H", "lay 8H 9H 10H", "done"), "locked")],
     ("tahiti", "free"): [(("take A *", "lay 9S 9D *", "done"), "too_few")],
     ("tahiti", "score"): [(("lay KS", "done"), "too_few")],
+    ("rummikub", "meld"): [  # three 2s and three 3s are only 15; one run alone is 12
+        (("lay 2K 2R 2B", "lay 3R 3B 3O", "done"), "illegal"),
+        (("lay 3K 4K 5K", "done"), "illegal"),
+    ],
+    ("rummikub", "rearrange"): [
+        (("lay 6B 6K", "done"), "too_few"),
+        (("take A 6R", "done"), "loose"),
+    ],
+    ("rummikub", "split"): [  # without the 8B, 6B 7B is too short
+        (("split A 3", "take B 5B", "lay 5B 5R 5K", "done"), "too_few"),
+    ],
+    ("rummikub", "joker"): [
+        (("take A *", "lay * 12O 13O", "done"), "too_few"),  # A is left 7K 7R
+        (("take A *", "add A 7O", "add B *", "done"), "illegal"),  # no new combination
+    ],
 }
 
 
@@ -118,7 +134,7 @@ def step_starts(name: str) -> Iterator[LessonState]:
 
 
 def test_one_lesson_per_rulebook_with_the_right_length():
-    assert set(LESSONS) == set(RULEBOOKS)
+    assert set(LESSONS) == set(ALL_RULEBOOKS)
     assert 9 <= len(LESSONS["manipulation"].steps) <= 12
     for name, lesson in LESSONS.items():
         if name != "manipulation":
@@ -378,12 +394,14 @@ class Learner:
         return self.take(await self.service.press(self.actor, button.action))
 
     async def select(self, faces: str) -> None:
-        for card in parse_cards(faces):
+        for card in parse_cards_or_tiles(faces):
             pretty = card.pretty()
             button = next(
                 b
                 for b in self.buttons()
-                if unpack_lesson(b.action)[2].startswith("s1:") and b.label.strip("()") == pretty
+                if unpack_lesson(b.action)[2].startswith("s1:")
+                and (b.label.strip("()") == pretty
+                     or (card.is_joker and not card.designated and "🃏" in b.label))  # any joker
             )
             self.take(await self.service.press(self.actor, button.action))
 
@@ -402,7 +420,7 @@ class Learner:
         if verb == "take":
             await self.press("Take from ▸")
             await self.press(action=f"take:{group}")
-            card = parse_cards(tail)[0]
+            card = parse_cards_or_tiles(tail)[0]
             button = next(
                 b
                 for b in self.buttons()

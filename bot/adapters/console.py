@@ -404,8 +404,8 @@ class ConsoleGame:
         if self.table is not None and self.table.version > screen.version and self.table.detail:
             detail = self.table.detail.partition("\n")[2]
         with using(self.me.lang):
-            hand = _prefix("Hand: {cards}")
-        return "\n".join(x for x in detail.splitlines() if not x.startswith(hand))
+            hands = _hand_prefixes()
+        return "\n".join(x for x in detail.splitlines() if not x.startswith(hands))
 
     def _buttons_text(self, screen: Screen) -> str:
         """The private message's buttons (and the table's, but My cards) with numbers. The
@@ -417,7 +417,7 @@ class ConsoleGame:
         lines = []
         for owner, row in rows:
             cards = all(_is_card(b) for b in row)
-            hand = _prefix("Hand: {cards}").rstrip()
+            hand = _prefix("Rack: {tiles}" if _tiles(row) else "Hand: {cards}").rstrip()
             parts = [hand if cards and not lines else " " * len(hand) if cards else ""]
             for b in row:
                 if b.action == "noop":
@@ -433,6 +433,16 @@ class ConsoleGame:
 
 def _is_card(button: Button) -> bool:
     return button.action.startswith(("s0:", "s1:"))
+
+
+def _tiles(row: list[Button]) -> bool:
+    """Card buttons that are Rummikub tiles (their row is the rack, not the hand)."""
+    return any(_is_card(b) and Card.from_token(b.action[3:]).is_tile for b in row)
+
+
+def _hand_prefixes() -> tuple[str, str]:
+    """The labels of the hand line, a card game's and a tile game's ("Hand: ", "Rack: ")."""
+    return _prefix("Hand: {cards}"), _prefix("Rack: {tiles}")
 
 
 def _hand_buttons(screen: Screen) -> list[list[Button]]:
@@ -471,12 +481,12 @@ def _prefix(msgid: str) -> str:
 def _private_text(screen: Screen) -> str:
     """The private message's text but what the terminal shows otherwise: the working copy (the
     table block marks it) and, on my turn, the hand (the numbered card buttons are the hand)."""
-    hand = _prefix("Hand: {cards}")
+    hands = _hand_prefixes()
     skip = [_prefix("Working copy: {groups}")]
     if screen.cards:
-        skip.append(hand)
+        skip += hands
     lines = [
-        x for x in screen.text.splitlines() if not x.startswith(tuple(skip)) and x != hand
+        x for x in screen.text.splitlines() if not x.startswith(tuple(skip)) and x not in hands
     ]
     return "\n".join(dict.fromkeys(lines))  # the hint can be both the hint line and the notice
 

@@ -38,6 +38,7 @@ BUTTON_TEMPLATE = (rf"{_HEAD}(?P<action>[a-z][A-Za-z0-9_:#=*,]{{0,{MAX_ACTION - 
                    r"(?:~[0-9]{1,2})?")
 SELECT_TEMPLATE = rf"{_HEAD}(?P<kind>@(?:cardsp?|pick[0-9]{{1,2}}))"
 _CARD = re.compile(r"^s[01]:")
+_TILE = re.compile(r"^s[01]:(?:\*T|(?:1[0-3]|[1-9])[KRBO])#")  # a Rummikub tile's token
 _TICK = "✓"
 
 # Button styles (discord.ButtonStyle values, kept as ints to stay import-free).
@@ -175,7 +176,10 @@ def _layout(screen: Screen) -> list[list[Spec]]:
             label, ticked = _strip_tick(b.label)
             options.append(OptionSpec(label[:100], b.action[3:], ticked))
         kind = CARDS_PAGED if paged else CARDS
-        hint = _("Select cards (this page)…") if paged else _("Select cards…")
+        if any(_TILE.match(b.action) for b in cards):
+            hint = _("Select tiles (this page)…") if paged else _("Select tiles…")
+        else:
+            hint = _("Select cards (this page)…") if paged else _("Select cards…")
         out.append([SelectSpec(cid(kind), hint, tuple(options),
                                0, len(options))])
     blocks = _blocks(others)

@@ -25,14 +25,17 @@ LESSON_PREFIX = "L:"
 
 # Argument kinds. Each pattern is anchored and has no nested repetition: linear time.
 IDX = "idx"  # 0..MAX_INDEX
-TOKEN = "token"  # a card token, `7H#1`, `*#0`, `*#1=7H`
+TOKEN = "token"  # a card token, `7H#1`, `*#0`, `*#1=7H` (or a tile's, `7R#1`, `*T#0`)
 FACES = "faces"  # joker faces, `5H` or `5H,6H`
 WORD = "word"  # a rulebook, level, option key/value or menu name
 SECS = "secs"  # one of TIMER_CHOICES
 
-_FACE = r"(?:10|[2-9AJQK])[SHDC]"
-_PATTERNS = {
-    TOKEN: re.compile(rf"(?:{_FACE}|\*)#[0-9](?:={_FACE})?"),
+_CARD_FACE = r"(?:10|[2-9AJQK])[SHDC]"
+_TILE_FACE = r"(?:1[0-3]|[1-9])[KRBO]"  # a Rummikub tile, `7R` (engine/tiles.py)
+_FACE = rf"(?:{_CARD_FACE}|{_TILE_FACE})"
+_PATTERNS = {  # a tile's token: `7R#1`, `*T#0`, `*T#1=7R`
+    TOKEN: re.compile(rf"(?:{_CARD_FACE}|\*)#[0-9](?:={_CARD_FACE})?"
+                      rf"|(?:{_TILE_FACE}|\*T)#[0-9](?:={_TILE_FACE})?"),
     FACES: re.compile(rf"{_FACE}(?:,{_FACE}){{0,7}}"),
     WORD: re.compile(r"[a-z0-9_]{0,24}"),
 }

@@ -26,8 +26,24 @@ LOBBY_ANY_VERSION = frozenset({"join", "leave", "menu", "start"})
 MENUS = ("", "rulebook", "options", "computer")
 
 
+MENU_OPTION_ROWS = 3  # options a menu shows a row of values each; more: one button each
+
+
+def _after(values: tuple, value: Any) -> Any:
+    """The value after `value` in `values`, round again to the first."""
+    i = values.index(value) if value in values else -1
+    return values[(i + 1) % len(values)]
+
+
 def _rows(buttons: list[Button], width: int) -> list[list[Button]]:
     return [buttons[i : i + width] for i in range(0, len(buttons), width)]
+
+
+def most_seats(game: HostedGame, record: Record) -> int:
+    """The seats the lobby's variant takes: a game may say per variant (`seats_for`: Rummikub
+    is for four of the rummy family's five)."""
+    seats_for = getattr(game, "seats_for", None)
+    return seats_for(record.rulebook) if seats_for is not None else game.max_seats
 
 
 def seat_names(record: Record) -> list[str]:
@@ -51,7 +67,7 @@ def _lobby_screen(game: HostedGame, game_id: int, record: Record, menu: str) -> 
     options = settings.describe()
     seats = seat_names(record)
     view = LobbyView(
-        settings.title, options, tuple(seats), game.max_seats, narrate.picture_words()
+        settings.title, options, tuple(seats), most_seats(game, record), narrate.picture_words()
     )
     timer = (
         fill(narrate.TIMER_MINUTES, minutes=record.turn_seconds // 60)
@@ -62,7 +78,7 @@ def _lobby_screen(game: HostedGame, game_id: int, record: Record, menu: str) -> 
         [
             " · ".join([settings.title, *options, timer]),
             fill(narrate.SEATS, names=", ".join(seats) or narrate.NO_SEATS),
-            fill(narrate.LOBBY_HELP, low=game.min_seats, high=game.max_seats),
+            fill(narrate.LOBBY_HELP, low=game.min_seats, high=most_seats(game, record)),
         ]
     )
     back = [Button(narrate.BACK, "menu:")]
@@ -74,17 +90,29 @@ def _lobby_screen(game: HostedGame, game_id: int, record: Record, menu: str) -> 
         buttons = [*_rows(choices, 4), back]
     elif menu == "options":
         variant = next(v for v in game.variants() if v.name == settings.variant)
-        rows = [
-            [
+        if len(variant.options) > MENU_OPTION_ROWS:
+            # Many options (Rummikub's six): a button each, showing its value, that moves it
+            # on to the next — a row per option would pass Discord's five rows.
+            cycle = [
                 Button(
-                    ("✓ " if v == settings.options[key] else "")
-                    + game.settings(record.rulebook, {**settings.options, key: v}).label(key),
-                    f"opt:{key}:{v}",
+                    settings.label(key) + " ↻",
+                    f"opt:{key}:{_after(values, settings.options[key])}",
                 )
-                for v in values
+                for key, values in variant.options.items()
             ]
-            for key, values in variant.options.items()
-        ]
+            rows = _rows(cycle, 2)
+        else:
+            rows = [
+                [
+                    Button(
+                        ("✓ " if v == settings.options[key] else "")
+                        + game.settings(record.rulebook, {**settings.options, key: v}).label(key),
+                        f"opt:{key}:{v}",
+                    )
+                    for v in values
+                ]
+                for key, values in variant.options.items()
+            ]
         rows.append(
             [
                 Button(
@@ -144,11 +172,12 @@ class Lobby:
             )
         menu = ""
         reply = None
-        full = narrate.full(game.max_seats)
+        most = most_seats(game, record)
+        full = narrate.full(most)
         if verb == "join":
             if record.seat_of(user) is not None:
                 raise Refusal(narrate.ALREADY_SEATED, alert=False)
-            if len(record.seats) >= game.max_seats:
+            if len(record.seats) >= most:
                 raise Refusal(full)
             record.seats.append(SeatInfo(name, user, player_id, lang=i18n.current()))
             reply = narrate.JOINED
@@ -169,7 +198,7 @@ class Lobby:
             level = press.str()
             if level not in game.levels:
                 raise Refusal(narrate.UNKNOWN_LEVEL)
-            if len(record.seats) >= game.max_seats:
+            if len(record.seats) >= most:
                 raise Refusal(full)
             number = sum(1 for s in record.seats if s.is_computer) + 1
             with using(record.lang):  # a name everybody reads: the group's language

@@ -12,7 +12,7 @@ plays each lesson in Hebrew and Russian and fails on an English word.
 from __future__ import annotations
 
 from ..model import Lesson
-from . import carousel, guadeloupe, machiavelli, manipulation, shanghai, tahiti, vatican
+from . import carousel, guadeloupe, machiavelli, manipulation, rummikub, shanghai, tahiti, vatican
 
 LESSONS: dict[str, Lesson] = {
     lesson.name: lesson
@@ -24,5 +24,6 @@ LESSONS: dict[str, Lesson] = {
         carousel.lesson(),
         vatican.lesson(),
         tahiti.lesson(),
+        rummikub.lesson(),
     )
 }

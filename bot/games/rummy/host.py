@@ -10,14 +10,15 @@ from bot.core.buttons import RUMMY_VERBS, Press
 from bot.core.hosting import Refusal, Results, Settings, Table, Variant
 from bot.core.record import TIMEOUTS_BEFORE_COMPUTER, Record
 from bot.core.views import Outcome, Screen
-from bot.i18n import _, current, t, using
+from bot.i18n import _, current, t, tn, using
 from engine import (
-    RULEBOOKS,
+    ALL_RULEBOOKS,
     Finish,
     GameState,
     IllegalAction,
     JokerChoiceNeeded,
     NextRound,
+    TimeUp,
     apply,
     get_rulebook,
     new_game,
@@ -48,9 +49,9 @@ def _unknown_settings(name: str, english: str) -> str:
     if current() == "en":
         return english
     key = name.lower()
-    if key not in RULEBOOKS:
+    if key not in ALL_RULEBOOKS:
         return t("Unknown rulebook '{name}'. Rulebooks: {names}", name=name[:40],
-                 names=", ".join(RULEBOOKS))
+                 names=", ".join(ALL_RULEBOOKS))
     choices = option_choices(key)
     if not choices:
         return t("{title} has no options", title=words.title(key))
@@ -77,7 +78,15 @@ class RummyGame:
     # -- rules ------------------------------------------------------------------------
 
     def variants(self) -> Sequence[Variant]:
-        return tuple(Variant(name, words.title(name), option_choices(name)) for name in RULEBOOKS)
+        return tuple(Variant(name, words.title(name), option_choices(name))
+                     for name in ALL_RULEBOOKS)
+
+    def seats_for(self, variant: str | None) -> int:
+        """The seats a rulebook takes (Rummikub: 4), for the lobby."""
+        try:
+            return min(self.max_seats, get_rulebook(variant or self.default_variant).max_players)
+        except ValueError:
+            return self.max_seats
 
     def settings(self, variant: str | None, options: Mapping[str, Any]) -> Settings:
         name = variant or self.default_variant
@@ -112,6 +121,15 @@ class RummyGame:
 
     def start(self, table: Table) -> Outcome:
         record = table.record
+        most = record.rules.max_players
+        if len(record.seats) > most:  # the lobby seats up to five; Rummikub is for four
+            raise Refusal(tn(
+                "{title} is for at most {n} player: a seat must leave before Start.",
+                "{title} is for at most {n} players: a seat must leave before Start.",
+                most, title=words.title(record.rulebook),
+            ))
+        if record.rules.turn_seconds:  # Rummikub's 1-minute timer is a rule: it is the turn's
+            record.turn_seconds = record.rules.turn_seconds
         state = new_game(record.rules, len(record.seats), record.seed)
         record.state = state.to_dict()
         with using(record.lang):
@@ -159,9 +177,9 @@ class RummyGame:
         try:
             act = turn_action(state, seat, ui, press)
         except IllegalAction as error:  # Auto-place found no way
-            ui.notice = f"✗ {refusal(error)}"
+            ui.notice = f"✗ {refusal(error, record.rules.tiles)}"
             out = self._mine(table, state, seat, user)
-            out.reply, out.alert = refusal(error), True
+            out.reply, out.alert = refusal(error, record.rules.tiles), True
             return out
         if act is None:
             return self._mine(table, state, seat, user)
@@ -176,7 +194,7 @@ class RummyGame:
         ui.notice = ""  # as for a button: an old notice would read as this move's answer
         hand = screens.sorted_hand(player_view(state, seat).draft_hand, ui.sort)
         try:
-            actions = parse_typed(seat, verb, args, hand)
+            actions = parse_typed(seat, verb, args, hand, record.rules.tiles)
         except TypedError as error:
             raise Refusal(str(error)) from None
         out = Outcome()
@@ -222,6 +240,9 @@ class RummyGame:
         state = old = _state(record)
         info = record.seats[seat]
         events: list = []
+        if record.rules.turn_seconds and state.phase == "play" and state.turn == seat:
+            # a rule's timer (Rummikub): running out gives the turn up (RULES.md §5)
+            state, events = apply(state, TimeUp(seat))
         for _step in range(MAX_TIMEOUT_ACTIONS):
             if state.phase != "play" or state.turn != seat:
                 break
@@ -232,7 +253,8 @@ class RummyGame:
         if taken_over:
             info.computer, info.was_human = self.default_level, True
         with using(record.lang):  # said to the group
-            note = narrate.time_ran_out(info.name, taken_over, TIMEOUTS_BEFORE_COMPUTER)
+            note = narrate.time_ran_out(info.name, taken_over, TIMEOUTS_BEFORE_COMPUTER,
+                                        ruled=bool(events) and events[0].kind == "time_up")
         record.add_log(note)
         out = self._advance(table, old, state, events)
         out.reply = note
@@ -269,9 +291,10 @@ class RummyGame:
             out.reply, out.alert = refusal(ask), False
             return out
         except IllegalAction as error:
-            ui.notice = f"✗ {refusal(error)}"
+            tiles = table.record.rules.tiles
+            ui.notice = f"✗ {refusal(error, tiles)}"
             out = self._mine(table, state, seat, user)
-            out.reply, out.alert = refusal(error), True
+            out.reply, out.alert = refusal(error, tiles), True
             return out
         if clear_selection:
             ui.selected = []
@@ -284,7 +307,7 @@ class RummyGame:
         record, game_id = table.record, table.game_id
         record.state = new.to_dict()
         with using(record.lang):  # the log is the group's
-            lines = narrate.log_lines(events, _labels(record))
+            lines = narrate.log_lines(events, _labels(record), record.rules.tiles)
         for line in lines:
             record.add_log(line)
         turn_over = new.turn != old.turn or new.phase != old.phase or new.round != old.round
@@ -296,7 +319,7 @@ class RummyGame:
         user = record.seats[seat].user
         for event in events:
             with using(record.lang_of(seat)):  # the seat's own line, in its language
-                line = narrate.notice(event)
+                line = narrate.notice(event, record.rules)
             if line is not None and (user or event.kind == "give_up_confirm"):
                 record.seat_ui(seat).notice = line
         if user:
@@ -339,7 +362,7 @@ class RummyGame:
             if event.kind == "drew" and event.seat is not None:
                 info = record.seats[event.seat]
                 with using(record.lang_of(event.seat)):
-                    line = narrate.notice(event)
+                    line = narrate.notice(event, record.rules)
                 if info.user and not info.is_computer and line:
                     record.seat_ui(event.seat).notice = line
                     out.private[info.user] = screens.private_screen(

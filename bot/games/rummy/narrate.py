@@ -8,7 +8,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from bot.i18n import _, t, tn
-from engine import Event, group_label
+from engine import Event, Rulebook, group_label
 from engine.cards import Card
 
 
@@ -23,8 +23,8 @@ def _and(items: Sequence[str]) -> str:
     return t("{first} and {last}", first=", ".join(items[:-1]), last=items[-1])
 
 
-def log_lines(events: Sequence[Event], who: dict[int, str]) -> list[str]:
-    """The log lines of a move's events; `who`: seat -> its label."""
+def log_lines(events: Sequence[Event], who: dict[int, str], tiles: bool = False) -> list[str]:
+    """The log lines of a move's events; `who`: seat -> its label; `tiles`: a tile game's."""
     lines = []
     for e in events:
         name = who.get(e.seat, "") if e.seat is not None else ""
@@ -36,6 +36,9 @@ def log_lines(events: Sequence[Event], who: dict[int, str]) -> list[str]:
                 )
             else:
                 lines.append(t("{name} laid {cards}", name=name, cards=cards))
+        elif e.kind == "drew" and e.data.get("count") and tiles:
+            lines.append(tn("{name} drew {n} tile", "{name} drew {n} tiles", e.data["count"],
+                            name=name))
         elif e.kind == "drew" and e.data.get("count"):
             lines.append(tn("{name} drew {n} card", "{name} drew {n} cards", e.data["count"],
                             name=name))
@@ -49,10 +52,11 @@ def log_lines(events: Sequence[Event], who: dict[int, str]) -> list[str]:
     return lines
 
 
-def hint_line(hint: dict[str, Any] | None) -> str:
+def hint_line(hint: dict[str, Any] | None, tiles: bool = False) -> str:
     """What a hint says to the player (the table picture outlines the same groups)."""
     if not hint:
-        return _("No card of yours can be played now.")
+        return _("No tile of yours can be played now.") if tiles else _(
+            "No card of yours can be played now.")
     card = Card.from_token(hint["card"]).pretty()
     labels = [group_label(g) for g in hint.get("groups", [])]
     tokens = hint.get("singles", [])
@@ -73,15 +77,24 @@ def hint_line(hint: dict[str, Any] | None) -> str:
     return t("💡 You can play {card} — {how}.", card=card, how=how)
 
 
-def notice(event: Event) -> str | None:
+def notice(event: Event, rules: Rulebook | None = None) -> str | None:
     """The line a seat's private screen shows after one of its own events, if any."""
+    tiles = rules is not None and rules.tiles
     if event.kind in ("reminder", "hint"):
-        hint = hint_line(event.private.get("hint"))
+        hint = hint_line(event.private.get("hint"), tiles)
         if event.kind == "hint":
             return hint
         return t(
             "You must lay cards if you can. {hint} Tap Draw (or Pass) again to go ahead anyway.",
             hint=hint,
+        )
+    if event.kind == "give_up_confirm" and tiles and rules is not None:
+        return tn(
+            "Give up puts the table back and you draw {n} tile — tap Give up (+{n}) again to "
+            "confirm.",
+            "Give up puts the table back and you draw {n} tiles — tap Give up (+{n}) again to "
+            "confirm.",
+            rules.give_up_draw,
         )
     if event.kind == "give_up_confirm":
         return _(
@@ -99,8 +112,10 @@ def started(title: str, seats: int) -> str:
               title=title)
 
 
-def time_ran_out(name: str, taken_over: bool, limit: int) -> str:
-    note = t("⏱ {name}'s time ran out — the computer played for {name}.", name=name)
+def time_ran_out(name: str, taken_over: bool, limit: int, ruled: bool = False) -> str:
+    """`ruled`: the rules' own timer gave the turn up (Rummikub), no computer played it."""
+    note = (t("⏱ {name}'s time ran out — the turn is given up.", name=name) if ruled
+            else t("⏱ {name}'s time ran out — the computer played for {name}.", name=name))
     if taken_over:
         note += " " + tn("After {n} time-out in a row, a computer takes the seat.",
                          "After {n} time-outs in a row, a computer takes the seat.", limit)

@@ -76,7 +76,7 @@ SENTENCES: dict[str, str] = {
         "doesn't count as one of the three)"
     ),
     "joker_choice_needed": N_("Choose what the joker in group {group} stands for"),
-    # Rummikub (engine/tile_rules.py; not yet offered in chats)
+    # Rummikub (engine/tile_rules.py)
     "initial_meld_table_touched": N_(
         "Your initial meld must be new combinations from your rack only: the table's "
         "combinations can't be changed or added to on that turn"
@@ -153,6 +153,32 @@ def _knock_limit(values: dict[str, Any]) -> str:
     )
 
 
+# A tile game's own words for the codes whose sentence speaks of cards, a hand or the stock
+# (RULES.md §5: tiles, a rack, the pool), in every language — English too.
+TILE_SENTENCES: dict[str, str] = {
+    "stock_empty": N_("The pool is empty: lay tiles or pass"),
+    "pass_needs_empty_stock": N_("You can pass only when the pool is empty: draw a tile instead"),
+    "give_up_first": N_("Finish your move with Done, or give up, before drawing"),
+    "reset_is_give_up": N_("Once you have changed the table, Reset becomes Give up"),
+    "nothing_selected": N_("Select the tiles to place first"),
+    "take_needs_card": N_("Name the tile to take"),
+    "move_needs_cards": N_("Name the tiles to move"),
+    "split_out_of_range": N_("Group {group} can't be split after tile {at}"),
+    "loose_cards": N_("Place the loose tiles first: {cards}"),
+    "table_card_to_hand": N_(
+        "{cards} must stay on the table: a tile on the table never goes back to a rack"
+    ),
+    "nothing_added": N_("You must add at least one tile from your rack"),
+    "group_too_small": N_(
+        "Group {group} has fewer than 3 tiles: a group or a run needs at least 3"
+    ),
+    "group_invalid": N_(
+        "Group {group} is neither 3–4 tiles of one number in different colours nor a run of "
+        "one colour"
+    ),
+}
+
+
 def _not_in_hand(values: dict[str, Any]) -> str:
     have = values.get("have", 0)
     card = values.get("card", "")
@@ -172,8 +198,14 @@ SPECIAL: dict[str, Callable[[dict[str, Any]], str]] = {
 }
 
 
-def refusal(error: IllegalAction) -> str:
-    """What a player reads for a refused action, in the current language."""
+def refusal(error: IllegalAction, tiles: bool = False) -> str:
+    """What a player reads for a refused action, in the current language (`tiles`: in a tile
+    game's words)."""
+    if tiles and error.code in TILE_SENTENCES:
+        try:
+            return fill(_(TILE_SENTENCES[error.code]), **_values(error.params))
+        except (KeyError, IndexError):
+            pass  # a param the engine did not send: the card game's sentence below
     if current() == "en" or error.code == "illegal":
         return str(error)
     values = _values(error.params)

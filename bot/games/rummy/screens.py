@@ -5,20 +5,23 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
+from dataclasses import replace
 
-from bot.core.narrate import picture_words
+from bot.core.narrate import picture_words as core_picture_words
 from bot.core.record import Record
 from bot.core.views import Button, Screen
 from bot.i18n import _, current, t, tn, using
 from engine import (
     GameState,
     PlayerView,
+    Rulebook,
     group_label,
     is_meld,
     legal_actions,
     player_view,
 )
 from engine.cards import Card, rank_order, suit_order
+from engine.tiles import is_tile_face
 from render import (
     PrivateView,
     ScoreView,
@@ -28,6 +31,7 @@ from render import (
     render_scores,
     render_table,
 )
+from render.views import PictureWords
 
 from . import words
 from .narrate import hint_line
@@ -39,12 +43,26 @@ MAX_SEATS = 5
 LEVELS = ("easy", "medium", "hard")
 
 
+def picture_words(tiles: bool = False) -> PictureWords:
+    """The words inside the pictures; a tile game's rack is no hand."""
+    words_ = core_picture_words()
+    if not tiles:
+        return words_
+    return replace(words_, empty_hand=_("No tiles left on your rack"), placed=_("from your rack"))
+
+
 def pretty(cards: Sequence[Card]) -> str:
     return " ".join(c.pretty() for c in cards)
 
 
+def _joined(group: Sequence[Card]) -> str:
+    sep = " " if any(c.is_tile for c in group) else ""
+    return sep.join(c.pretty() for c in group)
+
+
 def groups_text(groups: Sequence[Sequence[Card]], singles: Sequence[Card] = ()) -> str:
-    parts = [f"{group_label(i)} {''.join(c.pretty() for c in g)}" for i, g in enumerate(groups)]
+    # cards read as one word (7♥8♥9♥); tiles are numbers and need the spaces (7R 8R 9R)
+    parts = [f"{group_label(i)} {_joined(g)}" for i, g in enumerate(groups)]
     if singles:
         parts.append(t("singles {cards}", cards=" ".join(c.pretty() for c in singles)))
     return " · ".join(parts) if parts else _("(empty table)")
@@ -58,6 +76,14 @@ def _rows(buttons: list[Button], width: int = CARDS_PER_ROW) -> list[list[Button
     return [buttons[i : i + width] for i in range(0, len(buttons), width)]
 
 
+def _rounds(rules: Rulebook) -> bool:
+    """Is the game several rounds (the screens show the round and the running scores)? A
+    one-round Rummikub game (`rounds: 1`) is not."""
+    return rules.game_end.rounds != "one" and not (
+        rules.game_end.rounds == "fixed" and rules.round_count == 1
+    )
+
+
 def seat_label(record: Record, seat: int) -> str:
     info = record.seats[seat]
     return f"🤖 {info.name}" if info.is_computer else info.name
@@ -69,7 +95,7 @@ def seat_label(record: Record, seat: int) -> str:
 def status_line(record: Record, state: GameState) -> str:
     rules = record.rules
     name = seat_label(record, state.turn)
-    parts = [t("Round {n}", n=state.round)] if rules.game_end.rounds != "one" else []
+    parts = [t("Round {n}", n=state.round)] if _rounds(rules) else []
     if state.phase == "play":
         parts.append(t("{name}'s turn", name=name))
         if state.final_turns is not None:
@@ -78,10 +104,11 @@ def status_line(record: Record, state: GameState) -> str:
         parts.append(_("round over"))
     else:
         parts.append(_("game over"))
-    parts.append(t("stock {n}", n=len(state.stock)))
+    parts.append(t("pool {n}", n=len(state.stock)) if rules.tiles
+                 else t("stock {n}", n=len(state.stock)))
     parts += [f"{seat_label(record, i)} {len(h)}" for i, h in enumerate(state.hands)]
     line = " · ".join(parts)
-    if rules.game_end.rounds != "one":
+    if _rounds(rules):
         line += " · " + t(
             "(scores: {scores})",
             scores=" · ".join(f"{seat_label(record, i)} {s}" for i, s in enumerate(state.scores)),
@@ -89,8 +116,15 @@ def status_line(record: Record, state: GameState) -> str:
     return line
 
 
-def hand_label(cards: int, sort: str) -> str:
-    """The hand's tab in the private picture: "Your hand · 7 cards · by suit"."""
+def hand_label(cards: int, sort: str, tiles: bool = False) -> str:
+    """The hand's tab in the private picture: "Your hand · 7 cards · by suit" (a tile game:
+    "Your rack · 14 tiles · by colour")."""
+    if tiles:
+        return t(
+            "Your rack · {tiles} · by {sort}",
+            tiles=tn("{n} tile", "{n} tiles", cards),
+            sort=_("colour") if sort == "suit" else _("number"),
+        )
     return t(
         "Your hand · {cards} · by {sort}",
         cards=tn("{n} card", "{n} cards", cards),
@@ -110,7 +144,7 @@ def _table_screen(game_id: int, record: Record, state: GameState) -> Screen:
         SeatStrip(
             record.seats[i].name,
             len(h),
-            state.scores[i] if rules.game_end.rounds != "one" else None,
+            state.scores[i] if _rounds(rules) else None,
             state.phase == "play" and i == state.turn,
             record.seats[i].is_computer,
         )
@@ -118,7 +152,7 @@ def _table_screen(game_id: int, record: Record, state: GameState) -> Screen:
     )
     changed = frozenset((state.last or {}).get("groups", []))
     title = words.title(rules.name) + (
-        " · " + t("Round {n}", n=state.round) if rules.game_end.rounds != "one" else ""
+        " · " + t("Round {n}", n=state.round) if _rounds(rules) else ""
     )
     status = (
         t("{name}'s turn", name=seat_label(record, state.turn))
@@ -135,7 +169,7 @@ def _table_screen(game_id: int, record: Record, state: GameState) -> Screen:
         len(state.stock),
         strips,
         status,
-        words=picture_words(),
+        words=picture_words(rules.tiles),
     )
     lines = [status_line(record, state)]
     if record.log:
@@ -144,7 +178,7 @@ def _table_screen(game_id: int, record: Record, state: GameState) -> Screen:
     text = "\n".join(lines)
     if len(text) > 1000:
         text = text[:997] + "…"
-    buttons = [[Button(_("🂠 My cards"), "cards")]]
+    buttons = [[Button(_("🀄 My tiles") if rules.tiles else _("🂠 My cards"), "cards")]]
     if state.phase != "play":
         buttons = round_end_buttons(record, state)
     return Screen(
@@ -187,7 +221,10 @@ def table_detail(
     if singles:
         lines.append("  " + t("singles: {cards}", cards=pretty(singles)))
     if draft is not None and draft.loose:
-        lines.append("  " + t("loose (place before Done): {cards}", cards=pretty(draft.loose)))
+        loose = pretty(draft.loose)
+        lines.append("  " + (t("loose tiles (place before Done): {tiles}", tiles=loose)
+                             if record.rules.tiles
+                             else t("loose (place before Done): {cards}", cards=loose)))
     if changed:
         lines.append("  " + _("(your working copy: * changed, ✗ not a valid group yet)"))
     return "\n".join(lines)
@@ -248,7 +285,7 @@ def _score_screen(game_id: int, record: Record, state: GameState) -> Screen:
         lines.append(t("Final: {totals}",
                        totals=" · ".join(f"{names[i]} {x}" for i, x in enumerate(totals))))
         lines.append(_("See /leaderboard"))
-    elif rules.game_end.rounds != "one":
+    elif _rounds(rules):
         lines.append(t("Totals: {totals}",
                        totals=" · ".join(f"{names[i]} {x}" for i, x in enumerate(state.scores))))
     return Screen(
@@ -300,8 +337,8 @@ def private_picture(
         frozenset(),
         hint_cards,
         hint_groups,
-        words=picture_words(),
-        hand_label=hand_label(len(view.draft_hand), sort),
+        words=picture_words(rules.tiles),
+        hand_label=hand_label(len(view.draft_hand), sort, rules.tiles),
     )
 
 
@@ -337,15 +374,18 @@ def _private_screen(game_id: int, record: Record, state: GameState, seat: int) -
         view, title, ui.sort, hint_cards, frozenset(hint.get("groups", [])) if hint else frozenset()
     )
     hand, groups, loose, draft = list(picture.hand), picture.groups, picture.loose, view.draft
-    hand_line = t("Hand: {cards}",
-                  cards="  ".join(f"{i + 1} {c.pretty()}" for i, c in enumerate(hand)))
+    numbered = "  ".join(f"{i + 1} {c.pretty()}" for i, c in enumerate(hand))
+    hand_line = (t("Rack: {tiles}", tiles=numbered) if record.rules.tiles
+                 else t("Hand: {cards}", cards=numbered))
     lines = [title, hand_line]
     if draft is not None and view.changed:
         lines.append(t("Working copy: {groups}", groups=groups_text(groups, ())))
     if loose:
-        lines.append(t("Loose (place before Done): {cards}", cards=pretty(loose)))
+        lines.append(t("Loose tiles (place before Done): {tiles}", tiles=pretty(loose))
+                     if record.rules.tiles
+                     else t("Loose (place before Done): {cards}", cards=pretty(loose)))
     if hint:
-        lines.append(hint_line(hint))
+        lines.append(hint_line(hint, record.rules.tiles))
     if ui.notice:
         lines.append(ui.notice)
     text = "\n".join(lines)
@@ -372,6 +412,13 @@ def _private_screen(game_id: int, record: Record, state: GameState, seat: int) -
     )
 
 
+def joker_face(face: str) -> str:
+    """A face a joker may stand for, as its button shows it: `7♥`; a tile's notation, `7R`."""
+    if is_tile_face(face):
+        return face
+    return Card.from_token("*#0=" + face).pretty()[1:]
+
+
 def _is_card(button: Button) -> bool:
     return button.action.startswith(("s0:", "s1:"))
 
@@ -396,9 +443,11 @@ def _private_title(record: Record, state: GameState, seat: int, view) -> str:
         return tn("Round over · {n} card left", "Round over · {n} cards left", n)
     if state.phase == "game_over":
         return _("Game over")
+    tiles = record.rules.tiles
     if not view.my_turn:
-        return t("{name}'s turn", name=seat_label(record, state.turn)) + " · " + tn(
-            "you have {n} card", "you have {n} cards", n
+        return t("{name}'s turn", name=seat_label(record, state.turn)) + " · " + (
+            tn("you have {n} tile", "you have {n} tiles", n) if tiles
+            else tn("you have {n} card", "you have {n} cards", n)
         )
     parts = [_("Your turn")]
     if view.draws:
@@ -406,8 +455,11 @@ def _private_title(record: Record, state: GameState, seat: int, view) -> str:
     if state.final_turns is not None:
         parts.append(_("final turn: lay or pass"))
     if not view.first_lay_done:
-        parts.append(_("first lay: a run of three from your hand"))
-    parts.append(tn("{n} card", "{n} cards", n))
+        parts.append(
+            t("initial meld: {n} from your rack", n=record.rules.first_lay_points) if tiles
+            else _("first lay: a run of three from your hand")
+        )
+    parts.append(tn("{n} tile", "{n} tiles", n) if tiles else tn("{n} card", "{n} cards", n))
     return " · ".join(parts)
 
 
@@ -421,7 +473,7 @@ def _private_buttons(
     if ui.mode == "joker":
         options = [
             Button(
-                " ".join(Card.from_token("*#0=" + f).pretty()[1:] for f in opt),
+                " ".join(joker_face(f) for f in opt),
                 f"jk:{ui.joker_group}:{','.join(opt)}",
             )
             for opt in ui.joker_options
@@ -470,13 +522,14 @@ def _private_buttons(
     if "commit" in legal:
         last.append(Button(_("✔ Done"), "done"))
     if "give_up" in legal:
-        last.append(Button(_("Give up (+3)"), "giveup"))
+        draw = record.rules.give_up_draw
+        last.append(Button(_("Give up (+3)") if draw == 3 else _("Give up (+1)"), "giveup"))
     elif "reset" in legal:
         last.append(Button(_("↺ Reset"), "reset"))
     if "knock" in legal:  # Carousel: the Draw button becomes Knock
         last.append(Button(_("✊ Knock"), "knock"))
     elif "draw" in legal:
-        last.append(Button(_("Draw"), "draw"))
+        last.append(Button(_("Draw a tile") if record.rules.tiles else _("Draw"), "draw"))
     elif "pass" in legal:
         last.append(Button(_("Pass"), "pass"))
     last.append(Button(_("💡 Hint"), "hint"))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.i18n import N_, _, fill
-from engine import RULEBOOKS, get_rulebook
+from engine import ALL_RULEBOOKS, get_rulebook
 
 HELP = N_("""🃏 Rummy Table — rearrangement rummy in this chat.
 /newgame [rulebook] — open a game here (rulebooks: {rulebooks})
@@ -56,18 +56,32 @@ on the table stays beside its cards until the real card is on the table."""),
         """Tahiti: 5 cards each and 4 face-up singles on the table you may use. One joker per
 group; a group with a joker can't be rearranged — only added to from your hand — until you lay the
 real card it stands for. Penalties: joker 30, ace 11, face 10, others face value."""),
+    "rummikub": N_(
+        """Rummikub: 106 tiles, numbers 1–13 in four colours (K black, R red, B blue,
+O orange) twice, and 2 jokers; 14 tiles each on your rack, the rest is the pool. A group is
+3–4 tiles of one number in different colours; a run is 3+ numbers in order in one colour (1 is
+always low). Your initial meld is new combinations from your own rack worth at least 30 (or 20)
+— no table tiles. After it, lay tiles, add to and rearrange the table as you like; every
+combination must be valid at the end. Lay, or draw one tile — never both. Giving up a changed
+table puts it back and draws 3 tiles. A table joker is freed by laying the tile it stands for;
+it must then go into a new combination with two of your tiles. Whoever lays their last tile
+wins the round: the others score minus what is left on their racks (joker 30), the winner plus
+all of it. Write tiles like 7R 13O, a joker *."""),
 }
 
 
 def help_text() -> str:
-    return fill(_(HELP), rulebooks=", ".join(RULEBOOKS))
+    return fill(_(HELP), rulebooks=", ".join(ALL_RULEBOOKS))
 
 
 def rules_text(name: str | None) -> str:
     if not name:
-        rulebooks = fill(_("Rulebooks: {names}. /rules NAME for one."), names=", ".join(RULEBOOKS))
+        rulebooks = fill(_("Rulebooks: {names}. /rules NAME for one."),
+                         names=", ".join(ALL_RULEBOOKS))
         return _(COMMON) + "\n\n" + rulebooks + "\n\n" + _(MORE)
     rules = get_rulebook(name)  # ValueError names the rulebooks
+    if rules.tiles:  # the common rules speak of cards: Rummikub's text stands alone
+        return _(RULES[rules.name]).replace("\n", " ") + "\n\n" + _(MORE)
     return (
         _(RULES[rules.name]).replace("\n", " ")
         + "\n\n"

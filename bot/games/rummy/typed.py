@@ -1,5 +1,6 @@
 """Typed moves (`/lay 7H 8H 9H`, `/add B 10H`, `/move B:QS A`, `/split B 4`, `/take B QS`) turned
-into engine actions. Shared by the chat adapters (through the core) and the terminal."""
+into engine actions. Shared by the chat adapters (through the core) and the terminal. Rummikub's
+are written in tile notation (`/lay 10R 11R 12R`, `/add B 7R`; RULES.md §5)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from engine import (
 )
 from engine.actions import WORD_ACTIONS
 from engine.cards import Card
+from engine.tiles import parse_tiles
 
 SIMPLE = WORD_ACTIONS
 MAX_TYPED = 300  # characters; longer text is refused before it is read
@@ -27,30 +29,36 @@ class TypedError(ValueError):
     """A typed command that could not be understood; the message says how to write it."""
 
 
-def cards_arg(text: str, hand: Sequence[Card]) -> tuple[Card, ...]:
-    """Cards by notation (`7H 10S *`) or by their numbers in the sorted hand (`1 4 5`)."""
+def cards_arg(text: str, hand: Sequence[Card], tiles: bool = False) -> tuple[Card, ...]:
+    """Cards by notation (`7H 10S *`; tiles: `7R 13O *`) or by their numbers in the sorted hand
+    (`1 4 5`)."""
     out: list[Card] = []
     tokens = text.replace(",", " ").split()
     if len(tokens) > MAX_CARDS:
-        raise TypedError(t("That's more than {n} cards", n=MAX_CARDS))
+        raise TypedError(t("That's more than {n} tiles", n=MAX_CARDS) if tiles
+                         else t("That's more than {n} cards", n=MAX_CARDS))
     for token in tokens:
         if token.isdigit():
             if not (token.isascii() and len(token) <= 3):  # '²'.isdigit() is True
                 raise TypedError(t("'{token}' is not a card number", token=token[:8]))
             index = int(token)
             if not 1 <= index <= len(hand):
-                raise TypedError(t("There is no card number {n} in your hand", n=index))
+                raise TypedError(t("There is no tile number {n} on your rack", n=index) if tiles
+                                 else t("There is no card number {n} in your hand", n=index))
             out.append(hand[index - 1])
         else:
             try:
-                out.extend(parse_cards(token))
+                out.extend(parse_tiles(token) if tiles else parse_cards(token))
             except ValueError as error:
                 raise TypedError(
                     str(error) if current() == "en"
+                    else t("'{token}' is not a tile: write them like 7R 13O 1K *", token=token[:8])
+                    if tiles
                     else t("'{token}' is not a card: write them like 7H 10S QD *", token=token[:8])
                 ) from None
     if not out:
-        raise TypedError(_("Name the cards, like 7H 8H 9H (or their numbers)"))
+        raise TypedError(_("Name the tiles, like 10R 11R 12R (or their numbers)") if tiles
+                         else _("Name the cards, like 7H 8H 9H (or their numbers)"))
     return tuple(out)
 
 
@@ -76,8 +84,13 @@ def _move_parts(rest: str) -> tuple[str, str, str] | None:
     return source, " ".join(words[:-1]), target
 
 
-def parse_typed(seat: int, verb: str, rest: str, hand: Sequence[Card]) -> list[Action]:
-    """The actions for one typed command; `hand` is the seat's sorted, unplaced hand."""
+def parse_typed(
+    seat: int, verb: str, rest: str, hand: Sequence[Card], tiles: bool | None = None
+) -> list[Action]:
+    """The actions for one typed command; `hand` is the seat's sorted, unplaced hand; `tiles`:
+    read tile notation (None: when the hand is tiles)."""
+    if tiles is None:
+        tiles = any(c.is_tile for c in hand)
     if len(rest) > MAX_TYPED or len(verb) > 40:
         raise TypedError(t("That's too long for a move (at most {n} characters)", n=MAX_TYPED))
     verb = verb.lower().lstrip("/").split("@")[0]
@@ -87,24 +100,26 @@ def parse_typed(seat: int, verb: str, rest: str, hand: Sequence[Card]) -> list[A
     if verb in SIMPLE:
         return [SIMPLE[verb](seat)]
     if verb == "lay":
-        return [Place(seat, cards_arg(rest, hand), None)]
+        return [Place(seat, cards_arg(rest, hand, tiles), None)]
     if verb == "add":
         label, _sep, cards = rest.partition(" ")
         if not cards.strip():
-            raise TypedError(_("Write it as: /add B 10H"))
-        return [Place(seat, cards_arg(cards, hand), _group(label))]
+            raise TypedError(_("Write it as: /add B 7R") if tiles else _("Write it as: /add B 10H"))
+        return [Place(seat, cards_arg(cards, hand, tiles), _group(label))]
     if verb == "take":
         label, _sep, cards = rest.partition(" ")
         if not cards.strip():
-            raise TypedError(_("Write it as: /take B QS"))
-        return [Take(seat, _group(label), c) for c in cards_arg(cards, ())]
+            raise TypedError(
+                _("Write it as: /take B 7R") if tiles else _("Write it as: /take B QS")
+            )
+        return [Take(seat, _group(label), c) for c in cards_arg(cards, (), tiles)]
     if verb == "move":
         parts = _move_parts(rest)
         if parts is None:
             raise TypedError(_("Write it as: /move B:QS A  (or 'new' as the target group)"))
         source, cards, target = parts
         to = None if target.lower() == "new" else _group(target)
-        return [Move(seat, cards_arg(cards, ()), _group(source), to)]
+        return [Move(seat, cards_arg(cards, (), tiles), _group(source), to)]
     if verb == "split":
         label, _sep, at = rest.partition(" ")
         at = at.strip()

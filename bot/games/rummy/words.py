@@ -15,6 +15,7 @@ TITLES: dict[str, str] = {
     "carousel": N_("Carousel"),
     "vatican": N_("Vatican"),
     "tahiti": N_("Tahiti"),
+    "rummikub": N_("Rummikub"),
 }
 
 # (option, value) -> what the lobby's chip and button say
@@ -25,6 +26,21 @@ OPTIONS: dict[tuple[str, Any], str] = {
     ("play_to", 300): N_("play to: 300"),
     ("unfinished_move", "reset"): N_("unfinished move: reset"),
     ("unfinished_move", "give_back_draw_3"): N_("unfinished move: give back draw 3"),
+    # Rummikub (RULES.md §5)
+    ("initial_meld", 30): N_("initial meld: 30"),
+    ("initial_meld", 20): N_("initial meld: 20"),
+    ("initial_turn", "own_only"): N_("initial meld turn: own tiles only"),
+    ("initial_turn", "may_add"): N_("initial meld turn: may add to the table"),
+    ("failed_move", "draw_3"): N_("failed move: draw 3"),
+    ("failed_move", "draw_1"): N_("failed move: draw 1"),
+    ("failed_move", "reset"): N_("failed move: no penalty"),
+    ("turn_timer", "off"): N_("one-minute turns: off"),
+    ("turn_timer", 60): N_("one-minute turns: on"),
+    ("wrap", "off"): N_("runs 12-13-1: no"),
+    ("wrap", "on"): N_("runs 12-13-1: yes"),
+    ("rounds", 1): N_("rounds: 1"),
+    ("rounds", 3): N_("rounds: 3"),
+    ("rounds", 5): N_("rounds: 5"),
 }
 
 

@@ -1,0 +1,331 @@
+"""Rummikub in the chats (issue 16): the lobby's choice and options, screens in tile notation,
+typed moves, the buttons' tile tokens, Give up, the rules' turn timer, hint, Auto-place, the
+scoreboard and the pictures — through the rummy game's hosting, without a platform."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image
+
+import bot.games.rummy.host as rummy_host
+from bot.core.buttons import parse
+from bot.core.hosting import Refusal, Table
+from bot.core.lobby import lobby_screen
+from bot.core.record import Record, SeatInfo
+from bot.games.rummy import RummyGame, screens
+from bot.games.rummy.typed import TypedError, parse_typed
+from bot.i18n import using
+from engine import GameState, Place, Tile, get_rulebook, parse_tiles
+from engine.scenario import deal_scenario
+from render import palette as pal
+
+RACKS = ["10R 11R 12R 5O 2K", "1K 4R 7B 10O 13K", "2R 5B 8O 11K 3K"]
+TABLE = ["5K 5R 5B"]
+
+
+def _scripted(rules, seats, seed):
+    return deal_scenario(rules, RACKS[:seats], table=TABLE, stock_top="6O 9K 9B 9R 9O 1O",
+                         seed=seed)
+
+
+@pytest.fixture
+def game(monkeypatch):
+    monkeypatch.setattr(rummy_host, "new_game", _scripted)
+    return RummyGame()
+
+
+def _table(game: RummyGame, lang: str = "en", **options) -> Table:
+    record = Record(rulebook="rummikub", options=options, host="u0", lang=lang,
+                    seats=[SeatInfo("Ada", "u0", lang=lang),
+                           SeatInfo("Computer 1", None, None, "medium"),
+                           SeatInfo("Computer 2", None, None, "easy")])
+    table = Table(1, record, lambda: 1000.0)
+    game.start(table)
+    return table
+
+
+def _state(table: Table) -> GameState:
+    return GameState.from_dict(table.record.state)
+
+
+def _press(game: RummyGame, table: Table, action: str):
+    press = parse(f"1:{_state(table).version}:{action}")
+    assert press is not None, action
+    return game.press(table, 0, "u0", press)
+
+
+def _token(table: Table, face: str) -> str:
+    return next(t.token for t in _state(table).hands[0] if t.face == face)
+
+
+def _computers(game: RummyGame, table: Table) -> None:
+    while _state(table).phase == "play" and _state(table).turn != 0:
+        game.computer_step(table)
+
+
+def test_rummikub_is_a_variant_with_its_options_in_every_language():
+    game = RummyGame()
+    variants = {v.name: v for v in game.variants()}
+    assert "rummikub" in variants
+    assert set(variants["rummikub"].options) == {
+        "initial_meld", "initial_turn", "failed_move", "turn_timer", "wrap", "rounds"}
+    english = game.settings("rummikub", {"failed_move": "draw_1"}).describe()
+    assert "failed move: draw 1" in english and "one-minute turns: off" in english
+    for lang in ("he", "ru"):
+        with using(lang):
+            settings = game.settings("rummikub", {"failed_move": "draw_1"})
+            assert settings.title != "Rummikub"
+            assert not set(settings.describe()) & set(english)
+        with using(lang), pytest.raises(ValueError) as refused:
+            game.settings("rummikub", {"wrap": "sometimes"})
+        assert "wrap" not in str(refused.value) or lang == "en"
+
+
+def test_the_lobby_options_fit_five_rows_and_cycle_each_option():
+    game = RummyGame()
+    record = Record(rulebook="rummikub", options={}, host="u0", seats=[SeatInfo("Ada", "u0")])
+    screen = lobby_screen(game, 1, record, "options")
+    assert len(screen.buttons) <= 5  # Discord's limit
+    actions = [b.action for row in screen.buttons for b in row]
+    assert "opt:rounds:3" in actions and "opt:initial_meld:20" in actions
+    cycled = game.settings("rummikub", {"rounds": 5}).options
+    record.options = dict(cycled)
+    again = [b.action for row in lobby_screen(game, 1, record, "options").buttons for b in row]
+    assert "opt:rounds:1" in again  # after the last value, the first
+
+
+def test_rules_text_is_rummikubs_own_in_every_language():
+    game = RummyGame()
+    english = game.rules_text("rummikub")
+    assert "initial meld" in english and "7R" in english and "card" not in english
+    assert "rummikub" in game.help_text()
+    for lang in ("he", "ru"):
+        with using(lang):
+            text = game.rules_text("rummikub")
+        assert text != english and "7R" in text
+
+
+def test_typed_moves_read_tile_notation_and_refuse_cards():
+    hand = parse_tiles("10R 11R 12R 5O")
+    (lay,) = parse_typed(0, "lay", "10R 11R 12R", hand)
+    assert isinstance(lay, Place) and [str(t) for t in lay.cards] == ["10R", "11R", "12R"]
+    assert all(isinstance(t, Tile) for t in lay.cards)
+    (add,) = parse_typed(0, "add", "A 4", hand)  # a number is the rack's tile
+    assert [str(t) for t in add.cards] == ["5O"] and add.group == 0
+    with pytest.raises(TypedError, match="not a tile"):
+        parse_typed(0, "lay", "7H 8H 9H", hand)
+    with using("ru"), pytest.raises(TypedError, match="фишк"):
+        parse_typed(0, "lay", "7H", hand)
+    with pytest.raises(TypedError, match="/add B 7R"):
+        parse_typed(0, "add", "B", hand)
+    with pytest.raises(TypedError, match="no tile number 9"):
+        parse_typed(0, "lay", "9", hand)
+
+
+def test_tile_tokens_are_buttons_and_nothing_else_is():
+    for data in ("1:2:s1:10R#0", "1:2:s0:*T#1", "1:2:tc:0:*T#0=7R", "1:2:jk:1:7R,7B"):
+        assert parse(data) is not None, data
+    for data in ("1:2:s1:14R#0", "1:2:s1:0K#0", "1:2:s1:*#0=7R", "1:2:jk:1:7X"):
+        assert parse(data) is None, data
+
+
+def test_a_meld_then_a_hint_then_auto_place_wins(game):
+    table = _table(game)
+    private = screens.private_screen(1, table.record, _state(table), 0)
+    labels = [b.label for row in private.buttons for b in row]
+    assert {"10R", "11R", "12R", "5O", "2K"} <= set(labels)  # tile notation
+    assert "Draw a tile" in labels and "initial meld: 30 from your rack" in private.text
+    assert "Rack: 1 2K" in private.text
+    group = screens.table_screen(1, table.record, _state(table))
+    assert "pool " in group.text and "5K 5R 5B" in group.text
+    assert [b.label for row in group.buttons for b in row] == ["🀄 My tiles"]
+    for face in ("10R", "11R", "12R"):
+        _press(game, table, f"s1:{_token(table, face)}")
+    _press(game, table, "auto")
+    _press(game, table, "done")
+    state = _state(table)
+    assert state.turn == 1 and sorted(str(t) for t in state.hands[0]) == ["2K", "5O"]
+    _computers(game, table)
+    _press(game, table, "hint")
+    assert "💡 You can play" in table.record.seat_ui(0).notice
+    for face in ("5O",):
+        _press(game, table, f"s1:{_token(table, face)}")
+    _press(game, table, "auto")
+    _press(game, table, "done")
+    assert [str(t) for t in _state(table).hands[0]] == ["2K"]
+
+
+def test_the_initial_meld_refusals_are_sentences_in_every_language(game):
+    touched = {"en": "initial meld", "he": "הירידה הראשונה", "ru": "Первый выход"}
+    for lang, words in touched.items():
+        table = _table(game, lang)
+        with using(lang):
+            game.typed(table, 0, "u0", "lay", "10R 11R 12R")
+            game.typed(table, 0, "u0", "add", "A 5O")  # not on the initial meld's turn
+            out = game.typed(table, 0, "u0", "done", "")
+            assert out.alert and words in out.reply, out.reply
+        assert _state(table).turn == 0 and len(_state(table).table) == 1  # nothing played
+    # Three 2s and three 3s are only 15 (RULES.md §5's example), not 30.
+    table = _table(game)
+    state = deal_scenario(get_rulebook("rummikub"), ["2K 2R 2B 3K 3R 3B 9O", "1K 4R 7B"])
+    table.record.state = state.to_dict()
+    game.typed(table, 0, "u0", "lay", "2K 2R 2B")
+    game.typed(table, 0, "u0", "lay", "3K 3R 3B")
+    out = game.typed(table, 0, "u0", "done", "")
+    assert out.alert and "at least 30" in out.reply and "(this is 15)" in out.reply, out.reply
+
+
+def test_give_up_draws_the_failed_move_penalty(game):
+    for failed, drawn, label in (("draw_3", 3, "Give up (+3)"), ("draw_1", 1, "Give up (+1)")):
+        table = _table(game, failed_move=failed)
+        game.typed(table, 0, "u0", "lay", "10R 11R 12R")
+        private = screens.private_screen(1, table.record, _state(table), 0)
+        assert label in [b.label for row in private.buttons for b in row]
+        before = len(_state(table).hands[0])
+        _press(game, table, "giveup")
+        assert f"draw {drawn} tile" in table.record.seat_ui(0).notice
+        _press(game, table, "giveup")
+        state = _state(table)
+        assert state.turn == 1 and len(state.hands[0]) == before + drawn
+        assert [str(t) for t in state.table[0]] == ["5K", "5R", "5B"]  # put back
+
+
+def test_the_rules_timer_gives_the_turn_up(game):
+    table = _table(game, turn_timer=60)
+    assert table.record.turn_seconds == 60 and table.record.deadline == 1060.0
+    game.typed(table, 0, "u0", "lay", "10R 11R 12R")  # a changed copy: given up, +3
+    before = len(_state(table).hands[0])
+    out = game.play_for(table, 0)
+    assert "given up" in out.reply
+    state = _state(table)
+    assert state.turn == 1 and len(state.hands[0]) == before + 3 and len(state.table) == 1
+    # Without the option the platform's timer has a computer finish the turn instead.
+    plain = _table(game)
+    out = game.play_for(plain, 0)
+    assert "computer played" in out.reply and len(_state(plain).table) == 2
+
+
+def test_a_whole_game_scores_higher_is_better_per_round():
+    game = RummyGame()
+    record = Record(rulebook="rummikub", options={"rounds": 3}, host="u0", seed=11,
+                    seats=[SeatInfo("Ada", "u0"), SeatInfo("Computer 1", None, None, "medium")])
+    table = Table(1, record, lambda: 0.0)
+    game.start(table)
+    from engine import NextRound, apply, player_view
+    from engine.ai import choose_action
+
+    state, seen = _state(table), 0
+    while state.phase != "game_over":
+        if state.phase == "round_over":
+            score = screens.score_screen(1, record, state)
+            assert f"Round {state.round} over" in score.text and "Totals:" in score.text
+            seen += 1
+            state, _ = apply(state, NextRound(0))
+            continue
+        state, _ = apply(state, choose_action(player_view(state, state.turn), "medium"))
+        record.state = state.to_dict()
+    record.state = state.to_dict()
+    results = game.results(record)
+    assert seen == 2 and results.higher_is_better
+    assert max(results.totals) == results.totals[results.winners[0]]
+    assert sum(results.totals) == 0  # every round: the winner's plus is the others' minus
+
+
+def test_the_pictures_draw_tiles_in_both_directions(game):
+    for lang in ("en", "he"):
+        table = _table(game, lang)
+        state = _state(table)
+        state.hands[0].append(Tile(0, "", 1))  # a free joker on the rack
+        table.record.state = state.to_dict()
+        for screen in (screens.table_screen(1, table.record, state),
+                       screens.private_screen(1, table.record, state, 0)):
+            image = Image.open(io.BytesIO(screen.image)).convert("RGB")
+            colours = {c for _, c in image.getcolors(1 << 16)}
+            assert {pal.RED, pal.BLUE, pal.SPADE} <= colours  # 5R, 5B, 5K on the table
+        private = screens.private_screen(1, table.record, state, 0)
+        colours = {c for _, c in Image.open(io.BytesIO(private.image)).convert("RGB")
+                   .getcolors(1 << 16)}
+        assert {pal.EAR, pal.JOKER} <= colours  # the rack's 5O, in orange, and the joker
+
+
+def test_card_games_keep_their_card_words():
+    game = RummyGame()
+    record = Record(rulebook="machiavelli", host="u0",
+                    seats=[SeatInfo("Ada", "u0"), SeatInfo("Computer 1", None, None, "easy")])
+    table = Table(1, record, lambda: 0.0)
+    game.start(table)
+    state = _state(table)
+    private = screens.private_screen(1, record, state, 0)
+    assert "Hand:" in private.text and "Draw" in [b.label for row in private.buttons for b in row]
+    assert "stock " in screens.table_screen(1, record, state).text
+    with pytest.raises(Refusal):
+        game.typed(table, 0, "u0", "lay", "10R 11R 12R")
+    assert get_rulebook("machiavelli").tiles is False
+    assert "card from your hand" in game.typed(table, 0, "u0", "done", "").reply
+
+
+def test_a_joker_is_taken_by_typed_moves_in_the_working_copy(monkeypatch):
+    """Take the joker out, lay the tile that frees it, put it with two rack tiles: Done
+    designates it anew (the copy's joker is another object than the table's: the freeing
+    colours are read by the tile's identity)."""
+    monkeypatch.setattr(rummy_host, "new_game", lambda rules, seats, seed: deal_scenario(
+        rules, ["7O 12O 13O 2K", "1K 4R 7B", "2R 5B 8O"], table=["7K 7R *7B", "1B 2B 3B"],
+        first_lay_done=True, seed=seed))
+    game = RummyGame()
+    table = _table(game)
+    for verb, args in (("take", "A *"), ("add", "A 7O"), ("lay", "* 12O 13O")):
+        assert game.typed(table, 0, "u0", verb, args).reply == "OK"
+    out = game.typed(table, 0, "u0", "done", "")
+    assert not out.alert, out.reply
+    groups = sorted(" ".join(map(str, g)) for g in _state(table).table)
+    assert groups == ["*11O 12O 13O", "1B 2B 3B", "7K 7R 7O"]
+
+
+def test_start_refuses_a_fifth_seat_with_a_sentence():
+    game = RummyGame()
+    seats = [SeatInfo("Ada", "u0"), *(SeatInfo(f"Computer {i}", None, None, "easy")
+                                       for i in range(1, 5))]
+    record = Record(rulebook="rummikub", host="u0", seats=seats)
+    with pytest.raises(Refusal, match="at most 4 players"):
+        game.start(Table(1, record, lambda: 0.0))
+    assert record.state is None
+    for lang in ("he", "ru"):
+        with using(lang), pytest.raises(Refusal) as refused:
+            game.start(Table(1, record, lambda: 0.0))
+        assert "4" in str(refused.value) and "players" not in str(refused.value)
+
+
+def test_refusals_speak_of_tiles_and_the_rack(game):
+    for lang, word in (("en", "tile from your rack"), ("he", "מהמעמד"), ("ru", "подставки")):
+        table = _table(game, lang)
+        with using(lang):
+            out = game.typed(table, 0, "u0", "done", "")  # nothing laid
+        assert out.alert and word in out.reply, out.reply
+        assert "card" not in out.reply and "קלף" not in out.reply and "карт" not in out.reply
+
+
+def test_the_lobby_seats_four_for_rummikub():
+    from bot.core.buttons import Press
+    from bot.core.lobby import Lobby
+
+    game = RummyGame()
+    record = Record(rulebook="rummikub", options={}, host="u0", seats=[SeatInfo("Ada", "u0")])
+    screen = lobby_screen(game, 1, record)
+    assert "(2–4 seats)" in screen.text
+    assert game.seats_for("rummikub") == 4 and game.seats_for("manipulation") == 5
+
+    class Unit:  # what Lobby.press asks of the unit of work
+        def game_of(self, _record):
+            return game
+
+    class Row:
+        id = 1
+
+    lobby = Lobby(Unit())  # type: ignore[arg-type]
+    for _ in range(3):
+        lobby.press(Row(), record, "u0", "Ada", Press(1, record.lobby_version, "cpu", ("easy",)))
+    assert len(record.seats) == 4
+    with pytest.raises(Refusal, match="full"):
+        lobby.press(Row(), record, "u0", "Ada", Press(1, record.lobby_version, "cpu", ("easy",)))
