@@ -29,6 +29,7 @@ from bot.core.lessons import LessonService, pack_lesson
 from bot.core.names import clean_name
 from bot.core.per_game import LimitedDict
 from bot.core.service import Actor, GameService, pack
+from bot.core.unit import handling
 from bot.core.views import Button, Outcome, Screen
 from bot.i18n import _, current, every, set_locale, t, using
 
@@ -247,7 +248,9 @@ class DiscordAdapter:
 
     @staticmethod
     async def _defer(interaction: discord.Interaction, **kwargs: Any) -> bool:
-        """Acknowledge first (Discord's 3 s), then take the time rendering needs."""
+        """Acknowledge first (Discord's 3 s), then take the time rendering needs. Names the
+        interaction as the update being handled: one delivered twice changes a game once."""
+        handling(f"dc:{interaction.id}")
         try:
             await interaction.response.defer(**kwargs)
         except discord.InteractionResponded:
@@ -411,6 +414,7 @@ class DiscordAdapter:
         verb = verb.lower()
         typed = verb
         verb = TYPED_GAME.get(verb, verb)
+        handling(f"dcm:{message.id}")  # a gateway without sharding may hand it to two shards
         async with self._working():
             try:
                 learner = Actor(PLATFORM, str(message.channel.id), str(message.author.id),

@@ -37,6 +37,7 @@ from bot.core.lessons import PREFIX as LESSON_PREFIX
 from bot.core.lessons import VERBS as LESSON_VERBS
 from bot.core.lessons import LessonService
 from bot.core.service import Actor, GameService, pack
+from bot.core.unit import handling
 from bot.core.views import Outcome, Screen
 from bot.i18n import LANGUAGES, N_, _, isolate, using
 
@@ -106,6 +107,12 @@ async def _retrying(call: Any, *args: Any, **kwargs: Any) -> Any:
             log.warning("Telegram call failed; trying again in %s s", delay)
             await asyncio.sleep(delay)
     raise AssertionError("unreachable")
+
+
+def update_key(update: Update) -> str:
+    """The update's idempotency key: Telegram numbers a bot's updates, and redelivers one (a
+    webhook answered late, two pollers) with the same update_id."""
+    return f"tg:{update.update_id}"
 
 
 class TelegramAdapter:
@@ -225,6 +232,7 @@ class TelegramAdapter:
         )
 
     async def on_command(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        handling(update_key(update))
         message = update.effective_message
         if message is None or not message.text:
             return
@@ -251,6 +259,7 @@ class TelegramAdapter:
                 await self.deliver(again, by=actor.user)
 
     async def on_private_text(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        handling(update_key(update))
         message = update.effective_message
         if message is None or not message.text:
             return
@@ -268,6 +277,7 @@ class TelegramAdapter:
         await self.deliver(outcome, by=actor.user)
 
     async def on_button(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        handling(update_key(update))
         query = update.callback_query
         if query is None or query.message is None:
             return

@@ -16,13 +16,16 @@ from bot.i18n import fill, using
 from . import narrate
 from .lobby import lobby_screen
 from .record import Record
-from .unit import Refusal, Unit
+from .unit import Refusal, Unit, handling
 from .views import Outcome, Screen
 
 log = logging.getLogger(__name__)
 
 IDLE_SECONDS = 24 * 3600  # a game nobody touched for this long is closed
 IDLE_SWEEP = 600  # seconds between looks for such games
+# How long an update's key is kept: platforms redeliver within minutes (Telegram retries a
+# webhook for hours at most), and the table stays small.
+UPDATE_MEMORY = 2 * 86400
 
 
 def close(unit: Unit, row: Any, record: Record, why: str) -> Screen:
@@ -124,6 +127,7 @@ class Scheduler:
         task.add_done_callback(forget)
 
     async def _computer_loop(self, game_id: int) -> None:
+        handling(None)  # started from a person's press: its moves are not that update's
         while True:
             await asyncio.sleep(self.computer_delay)
             try:
@@ -149,6 +153,7 @@ class Scheduler:
     # -- turn timers --------------------------------------------------------------------
 
     async def _tick_loop(self) -> None:
+        handling(None)
         next_sweep = self.clock() + 60
         while True:
             await asyncio.sleep(self.tick)
@@ -227,6 +232,9 @@ class Scheduler:
             datetime.fromtimestamp(now - self.retention, UTC),
             datetime.fromtimestamp(now - self.lesson_retention, UTC),
         )
+        forget = getattr(self.unit.store, "forget_updates", None)
+        if forget is not None:
+            done["updates_forgotten"] = await forget(now - UPDATE_MEMORY)
         if any(done.values()):
             log.info("pruned: %s", done)
         return done
