@@ -460,6 +460,13 @@ class Store:
                     .values(due_at=float(due_at), kind=kind, lease_until=None, owner=None)
                 )
 
+    async def release_jobs(self, owner: str) -> None:
+        """A worker stopping gives back what it claimed (others need not wait for the lease)."""
+        async with self._writer.begin() as conn:
+            await conn.execute(
+                update(db.jobs).where(db.jobs.c.owner == owner).values(lease_until=None, owner=None)
+            )
+
     async def jobs(self) -> list[Job]:
         """Every job, soonest first (tests, /metrics)."""
         async with self._engine.connect() as conn:
