@@ -144,7 +144,8 @@ class DiscordAdapter:
         self._task: asyncio.Task | None = None
         self.delivery = Delivery(_DiscordSender(self),
                                  lambda game_id: self.service.get_refs(game_id),
-                                 lambda game_id, refs: self.service.save_refs(game_id, refs))
+                                 lambda game_id, refs: self.service.save_refs(game_id, refs),
+                                 lock=service.message_lock)
         self._dm_ids: LimitedDict = LimitedDict(20_000)  # user -> DM channel id
         self._ephemeral: LimitedDict = LimitedDict(2_000)  # user -> handle (15 min of life)
         self._busy = 0

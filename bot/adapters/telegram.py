@@ -142,6 +142,7 @@ class TelegramAdapter:
             _TelegramSender(self),
             lambda game_id: self.service.get_refs(game_id),
             lambda game_id, refs: self.service.save_refs(game_id, refs),
+            lock=service.message_lock,
         )
         moves = self.service.typed_verbs
         self.app.add_handler(

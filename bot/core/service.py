@@ -196,6 +196,12 @@ class GameService:
         """Adapters keep their message ids in the record (one live table message per game)."""
         await self.unit.save_refs(game_id, updates)
 
+    @property
+    def message_lock(self) -> Any:
+        """For adapters' deliveries: a live message's lock across workers (PostgreSQL), or
+        None (one process: its lanes order its messages)."""
+        return self.store.message_lock if getattr(self.store, "row_locks", False) else None
+
     async def prune(self, now: float | None = None) -> dict[str, int]:
         return await self.scheduler.prune(now)
 
