@@ -30,6 +30,7 @@ IDLE_SWEEP = 600  # seconds between looks for such games
 # webhook for hours at most), and the table stays small.
 UPDATE_MEMORY = 2 * 86400
 LEASE = 5.0  # seconds a claimed job is a worker's; a dead worker's job is free again after it
+LATE = 2.0  # a job claimed this long after its due time counts as late (/metrics)
 
 
 def close(unit: Unit, row: Any, record: Record, why: str) -> Screen:
@@ -282,9 +283,10 @@ class JobScheduler(Scheduler):
         self.lease = lease
         self.owner = f"{socket.gethostname()[:40]}:{os.getpid()}:{secrets.token_hex(3)}"
         self._wake = asyncio.Event()
-        # what /metrics shows: jobs claimed and run, and how late they ran (seconds)
+        # what /metrics shows: jobs claimed, and how late they ran (seconds past due)
         self.claimed = 0
-        self.lateness: list[float] = []
+        self.late = 0  # claimed over LATE seconds past their due time
+        self.lateness_sum = 0.0
         self.on_job: Callable[[str, int, float, float], None] | None = None
 
     async def start(self) -> None:
@@ -331,7 +333,9 @@ class JobScheduler(Scheduler):
         if self._stopped:
             return
         self.claimed += 1
-        self.lateness = [*self.lateness[-999:], max(0.0, self.clock() - job.due_at)]
+        lateness = max(0.0, self.clock() - job.due_at)
+        self.lateness_sum += lateness
+        self.late += lateness > LATE
         task = self._computer_tasks[job.game_id] = asyncio.create_task(self._run(job))
 
         def forget(done: asyncio.Task) -> None:

@@ -97,6 +97,7 @@ class Store:
     def __init__(self, engine: AsyncEngine) -> None:
         self._engine = engine
         self._writer = writer(engine)
+        self._leads: dict[str, AsyncConnection] = {}  # what this worker leads: its lock's conn
 
     @classmethod
     async def open(cls, url: str | None = None) -> Store:
@@ -110,7 +111,30 @@ class Store:
         return cls(engine)
 
     async def close(self) -> None:
+        for conn in self._leads.values():
+            with contextlib.suppress(Exception):
+                await conn.close()
+        self._leads.clear()
         await self._engine.dispose()
+
+    async def lead(self, name: str) -> bool:
+        """Become the one worker doing `name` (registering the Telegram webhook) for as long as
+        this store is open: a PostgreSQL advisory lock held on its own connection, so of many
+        workers starting together one gets True; when it dies the lock goes with it. SQLite:
+        one process, always True."""
+        if not self.row_locks:
+            return True
+        if name in self._leads:
+            return True
+        conn = await self._engine.connect()
+        key = zlib.crc32(b"rummy-lead:" + name.encode()) - 2**31
+        won = (await conn.execute(text("SELECT pg_try_advisory_lock(:k)"), {"k": key})).scalar()
+        await conn.commit()
+        if won:
+            self._leads[name] = conn
+        else:
+            await conn.close()
+        return bool(won)
 
     async def __aenter__(self) -> Store:
         return self
@@ -466,6 +490,13 @@ class Store:
             await conn.execute(
                 update(db.jobs).where(db.jobs.c.owner == owner).values(lease_until=None, owner=None)
             )
+
+    async def jobs_due(self, now: float) -> int:
+        """How many jobs are due (due_at <= now), claimed or not."""
+        async with self._engine.connect() as conn:
+            return (
+                await conn.execute(select(func.count()).where(db.jobs.c.due_at <= now))
+            ).scalar_one()
 
     async def jobs(self) -> list[Job]:
         """Every job, soonest first (tests, /metrics)."""
