@@ -53,6 +53,20 @@ def _version_of(callback_data: str | None) -> int | None:
     return None
 
 
+# A lobby's buttons (bench/bot_server.press_kind): their versions count lobby changes, not
+# game states, so a lobby and the table after it are not in one order.
+LOBBY_ACTIONS = frozenset({"join", "leave", "start", "menu", "cpu", "rb", "opt", "timer"})
+
+
+def _is_lobby(markup: dict) -> bool:
+    for row in markup.get("inline_keyboard", []):
+        for button in row:
+            parts = str(button.get("callback_data", "")).split(":")
+            if len(parts) > 2 and parts[2] in LOBBY_ACTIONS:
+                return True
+    return False
+
+
 def markup_version(markup: Any) -> int | None:
     """The game-state version an inline keyboard was made for (None: no game buttons)."""
     if not isinstance(markup, dict):
@@ -140,7 +154,7 @@ class BenchTelegram(FakeTelegram):
             if request.method.lower() not in EDITS | POSTS or request.status != 200:
                 continue
             markup = request.params.get("reply_markup")
-            if not isinstance(markup, dict):
+            if not isinstance(markup, dict) or _is_lobby(markup):
                 continue
             versions = {
                 (int(data.split(":", 1)[0]), version)
@@ -218,7 +232,8 @@ class BenchTelegram(FakeTelegram):
     ) -> Press:
         """Press, then wait for the answer and (unless the answer is all there is) the edit."""
 
-        pressed = _version_of(data)
+        # A lobby's versions count lobby changes; the table that Start posts counts the game's.
+        pressed = _version_of(data) if kind != "lobby" else None
 
         def is_edit(request: Any) -> bool:
             name = request.method.lower()

@@ -259,14 +259,15 @@ class Run:
             await self._show(to, step)
             return
         names = [step.key + suffix for suffix in ("", ":v", ":img", POSTED)]
-        async with lock(game_id, step.key) as stored:
+        async with lock(game_id, step.key) as held:
+            stored = held.refs
             for name in names:
                 if name in stored:
                     self.refs.saved[name] = stored[name]
             await self._show(to, step)
             now = {name: self.refs.saved[name] for name in names if name in self.refs.saved}
             if now != {name: stored[name] for name in names if name in stored}:
-                await self.delivery._save(game_id, now)
+                await held.save(now)
             self.refs.dirty.difference_update(names)  # saved: a later save must not undo it
 
     async def _show(self, to: Any, step: Step) -> None:
@@ -406,11 +407,12 @@ class Delivery:
     def __init__(self, sender: Sender, load: Callable[[int], Awaitable[dict[str, Any]]],
                  save: Callable[[int, dict[str, Any]], Awaitable[None]], *,
                  limit: int = 1000,
-                 lock: Callable[[int, str], AbstractAsyncContextManager[dict[str, Any]]]
+                 lock: Callable[[int, str], AbstractAsyncContextManager[Any]]
                  | None = None) -> None:
         self.sender = sender
         self._save = save
-        self.lock = lock  # many workers: a live message's lock, yielding the saved refs
+        # many workers: a live message's lock, yielding `.refs` (as saved) and `.save(patch)`
+        self.lock = lock
         self.lanes: dict[Chat, Lane] = {}
         self.counter = itertools.count()
         self._buried: LimitedDict = LimitedDict(5000)  # group chat -> bot messages after table

@@ -13,6 +13,7 @@ games to stubs and deletes old lessons.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import enum
 import zlib
@@ -408,36 +409,45 @@ class Store:
         alone (message ids are no move: a press racing with a delivery must not go stale).
         PostgreSQL only: a concurrent change holds the row lock and the patch lands after it."""
         async with self._writer.begin() as conn:
-            await conn.execute(
-                text(
-                    "UPDATE games SET record = jsonb_set(record, '{refs}', "
-                    "coalesce(record->'refs', '{}'::jsonb) || CAST(:patch AS jsonb)) "
-                    "WHERE id = :id"
-                ),
-                {"patch": _json(patch), "id": game_id},
-            )
+            await _patch_refs(conn, game_id, patch)
 
     @contextlib.asynccontextmanager
-    async def message_lock(self, game_id: int, key: str) -> AsyncIterator[dict[str, Any]]:
+    async def message_lock(self, game_id: int, key: str) -> AsyncIterator[MessageLock]:
         """Hold the lock of one live message of a game across workers (a PostgreSQL advisory
-        lock on its own connection) and yield the game's refs as saved now: a worker edits a
-        message only after reading what the others last showed in it."""
-        async with self._engine.connect() as conn:
-            args = {"a": game_id, "b": zlib.crc32(key.encode()) - 2**31}
-            await conn.execute(text("SELECT pg_advisory_lock(:a, :b)"), args)
-            await conn.commit()
+        lock) and yield the game's refs as saved now: a worker edits a message only after
+        reading what the others last showed in it, and saves what it showed (`save`) before
+        the lock goes. The lock's connection does it all: a holder never waits for the pool;
+        a waiter gives its connection back between tries."""
+        args = {"a": game_id, "b": zlib.crc32(key.encode()) - 2**31}
+        pause = 0.002
+        while True:
+            conn = await self._engine.connect()
             try:
-                refs = (
-                    await conn.execute(
-                        select(db.games.c.record["refs"]).where(db.games.c.id == game_id)
-                    )
+                got = (
+                    await conn.execute(text("SELECT pg_try_advisory_lock(:a, :b)"), args)
                 ).scalar()
                 await conn.commit()
-                yield dict(refs or {})
-            finally:
-                with contextlib.suppress(Exception):
-                    await conn.execute(text("SELECT pg_advisory_unlock(:a, :b)"), args)
-                    await conn.commit()
+            except BaseException:
+                await conn.close()
+                raise
+            if got:
+                break
+            await conn.close()
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, 0.05)
+        try:
+            refs = (
+                await conn.execute(
+                    select(db.games.c.record["refs"]).where(db.games.c.id == game_id)
+                )
+            ).scalar()
+            await conn.commit()
+            yield MessageLock(conn, game_id, dict(refs or {}))
+        finally:
+            with contextlib.suppress(Exception):
+                await conn.execute(text("SELECT pg_advisory_unlock(:a, :b)"), args)
+                await conn.commit()
+            await conn.close()
 
     # -- jobs ------------------------------------------------------------------------------
 
@@ -749,6 +759,30 @@ async def _write_round(conn: AsyncConnection, game_id: int, done: RoundRow) -> N
             for seat, (point, total) in enumerate(zip(done.points, done.totals, strict=True))
         ],
     )
+
+
+async def _patch_refs(conn: AsyncConnection, game_id: int, patch: dict[str, Any]) -> None:
+    await conn.execute(
+        text(
+            "UPDATE games SET record = jsonb_set(record, '{refs}', "
+            "coalesce(record->'refs', '{}'::jsonb) || CAST(:patch AS jsonb)) WHERE id = :id"
+        ),
+        {"patch": _json(patch), "id": game_id},
+    )
+
+
+@dataclass
+class MessageLock:
+    """A live message's lock (Store.message_lock): the game's refs when it was taken, and
+    `save` to write what was shown, on the lock's own connection."""
+
+    conn: AsyncConnection
+    game_id: int
+    refs: dict[str, Any]
+
+    async def save(self, patch: dict[str, Any]) -> None:
+        await _patch_refs(self.conn, self.game_id, patch)
+        await self.conn.commit()
 
 
 async def _remember_update(conn: AsyncConnection, key: str) -> None:
