@@ -819,21 +819,26 @@ async def run_workers(args: argparse.Namespace) -> dict[str, Any]:
                     load["workers_cpu_s"] = round(_cpu_of([p.pid for p in procs]) - cpu0, 1)
                     load["balancer_retries"] = balancer.retried
                     runs["runs"].append(load)
+                    await _stop_workers(procs)  # while the fake still answers their last calls
             finally:
-                for proc in procs:
-                    if proc.returncode is None:
-                        proc.send_signal(signal.SIGTERM)
-                for proc in procs:
-                    try:
-                        await asyncio.wait_for(proc.wait(), 30)
-                    except TimeoutError:
-                        proc.kill()  # our own child, by its handle
+                await _stop_workers(procs)
                 await store.close()
                 await database.drop()
     finally:
         pool.shutdown(cancel_futures=True)
     runs["loadavg_end"] = round(os.getloadavg()[0], 1)
     return runs
+
+
+async def _stop_workers(procs: list[asyncio.subprocess.Process]) -> None:
+    for proc in procs:
+        if proc.returncode is None:
+            proc.send_signal(signal.SIGTERM)
+    for proc in procs:
+        try:
+            await asyncio.wait_for(proc.wait(), 30)
+        except TimeoutError:
+            proc.kill()  # our own child, by its handle
 
 
 def print_workers(r: dict[str, Any], args: argparse.Namespace) -> None:

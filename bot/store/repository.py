@@ -13,7 +13,6 @@ games to stubs and deletes old lessons.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import enum
 import zlib
@@ -416,25 +415,17 @@ class Store:
         """Hold the lock of one live message of a game across workers (a PostgreSQL advisory
         lock) and yield the game's refs as saved now: a worker edits a message only after
         reading what the others last showed in it, and saves what it showed (`save`) before
-        the lock goes. The lock's connection does it all: a holder never waits for the pool;
-        a waiter gives its connection back between tries."""
+        the lock goes. The lock's connection does it all: a holder never waits for the pool
+        (so waiters, each on its connection, cannot starve it)."""
         args = {"a": game_id, "b": zlib.crc32(key.encode()) - 2**31}
-        pause = 0.002
-        while True:
-            conn = await self._engine.connect()
-            try:
-                got = (
-                    await conn.execute(text("SELECT pg_try_advisory_lock(:a, :b)"), args)
-                ).scalar()
-                await conn.commit()
-            except BaseException:
-                await conn.close()
-                raise
-            if got:
-                break
-            await conn.close()
-            await asyncio.sleep(pause)
-            pause = min(pause * 2, 0.05)
+        conn = await self._engine.connect()
+        try:
+            # PostgreSQL queues the waiters and wakes the next at once when the lock goes
+            await conn.execute(text("SELECT pg_advisory_lock(:a, :b)"), args)
+            await conn.commit()
+        except BaseException:
+            await conn.close()  # the session's locks go with it
+            raise
         try:
             refs = (
                 await conn.execute(
