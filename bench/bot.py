@@ -38,6 +38,11 @@ py-spy (Python CPU by category: render / engine / state JSON / store / PTB+HTTP 
 --only solo|load runs one phase. --stages and --profile change what is measured a
 little: keep them out of the figures you compare. The machine is shared and noisy: compare
 medians and ratios between runs taken close together, not single times.
+
+`--db postgresql --workers N` (with --lab for the bot's own cost) runs the load phase twice,
+one after the other: on 1 worker, then on N worker processes on one PostgreSQL, each in
+webhook mode behind a balancer in this process that posts each update to a random worker (as
+Telegram behind a proxy); it prints presses/s and p95 side by side and their ratio.
 """
 
 from __future__ import annotations
@@ -746,7 +751,182 @@ def compare(before: dict[str, Any], after: dict[str, Any], rev: str) -> dict[str
     return {"rev": rev, "before": old, "after": new, "after_over_before": ratios}
 
 
+# -- many workers (--workers N) -------------------------------------------------------------------
+
+WORKER_SECRET = "bench-webhook-secret"
+
+
+async def serve_worker(url: str, base: str, token: str, port: int, lab: bool) -> None:
+    """One worker of `--workers` (a child process): `rummy run` in webhook mode, the load
+    phase's settings (computer_delay=0)."""
+    from telegram.ext import AIORateLimiter
+
+    from bot import app, metrics
+    from bot.adapters.telegram import TelegramAdapter
+    from bot.core.service import GameService
+
+    store = await Store.open(url)
+    service = GameService(store, computer_delay=0.0, tick=0.5)
+    limiter = (AIORateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=3)
+               if lab else None)
+    adapter = TelegramAdapter(service, token, base_url=base,
+                              base_file_url=base.replace("/bot", "/file/bot"),
+                              rate_limiter=limiter, poll_timeout=1)
+    await adapter.start(webhook_url="https://bench.example.test/telegram",
+                        webhook_path="telegram", webhook_secret=WORKER_SECRET,
+                        listen="127.0.0.1", port=port, owner=await store.lead("telegram-webhook"))
+    metrics.watch(service)
+    await service.start()
+    stop = asyncio.Event()
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+    print("READY", flush=True)
+    await stop.wait()
+    await app.shutdown(service, [adapter], store)
+
+
+class Balancer:
+    """Posts each pending update of the fake to a random worker at once (Telegram keeps many
+    connections open), another one if it is not answered 200."""
+
+    def __init__(self, tg: BenchTelegram, ports: list[int]) -> None:
+        self.tg, self.ports = tg, ports
+        self.posting: set[int] = set()
+        self.retried = 0
+        self._task: asyncio.Task | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run())
+
+    async def stop(self) -> None:
+        if self._task:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+
+    async def _run(self) -> None:
+        import aiohttp
+
+        connector = aiohttp.TCPConnector(limit=200)
+        tasks: set[asyncio.Task] = set()
+        async with aiohttp.ClientSession(connector=connector) as http:
+            while True:
+                for update in self.tg.pending_updates:
+                    if update["update_id"] not in self.posting:
+                        self.posting.add(update["update_id"])
+                        task = asyncio.create_task(self._post(http, update))
+                        tasks.add(task)
+                        task.add_done_callback(tasks.discard)
+                await asyncio.sleep(0.002)
+
+    async def _post(self, http: Any, update: dict) -> None:
+        import aiohttp
+
+        uid = update["update_id"]
+        for _ in range(20):
+            port = self.ports[int.from_bytes(os.urandom(2), "big") % len(self.ports)]
+            try:
+                async with http.post(f"http://127.0.0.1:{port}/telegram", json=update,
+                                     headers={"X-Telegram-Bot-Api-Secret-Token": WORKER_SECRET},
+                                     ) as answer:
+                    if answer.status == 200:
+                        with self.tg._lock:  # delivered: Telegram drops it
+                            self.tg._updates = [u for u in self.tg._updates
+                                                if u["update_id"] != uid]
+                        return
+            except (aiohttp.ClientError, TimeoutError):
+                pass
+            self.retried += 1
+            await asyncio.sleep(0.1)
+
+
+async def run_workers(args: argparse.Namespace) -> dict[str, Any]:
+    """The load phase on 1 worker, then on args.workers, each on a fresh PostgreSQL database."""
+    import socket
+
+    pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+    await asyncio.get_running_loop().run_in_executor(pool, pow, 2, 8)  # warm the decisions
+    runs: dict[str, Any] = {"loadavg_start": round(os.getloadavg()[0], 1), "runs": []}
+    try:
+        for n in sorted({1, args.workers}):
+            database = Database("postgresql")
+            db_url = await database.create()
+            store = await Store.open(db_url)
+            procs: list[asyncio.subprocess.Process] = []
+            try:
+                async with BenchTelegram(**({"flood": None} if args.lab else {})) as tg:
+                    ports = []
+                    for _ in range(n):
+                        with socket.socket() as probe:
+                            probe.bind(("127.0.0.1", 0))
+                            ports.append(probe.getsockname()[1])
+                    for port in ports:
+                        procs.append(await asyncio.create_subprocess_exec(
+                            sys.executable, str(Path(__file__).resolve()), "--serve-worker",
+                            db_url, tg.base_url, tg.token, str(port),
+                            *(["--lab"] if args.lab else []),
+                            stdout=asyncio.subprocess.PIPE,
+                        ))
+                    for proc in procs:
+                        line = await asyncio.wait_for(proc.stdout.readline(), 60)
+                        if line.strip() != b"READY":
+                            raise RuntimeError(f"worker did not start: {line!r}")
+                    balancer = Balancer(tg, ports)
+                    balancer.start()
+                    cpu0 = _cpu_of([p.pid for p in procs])
+                    try:
+                        load = await run_load(tg, store, pool, args)
+                    finally:
+                        await balancer.stop()
+                    load["workers"] = n
+                    load["workers_cpu_s"] = round(_cpu_of([p.pid for p in procs]) - cpu0, 1)
+                    load["balancer_retries"] = balancer.retried
+                    runs["runs"].append(load)
+                    await _stop_workers(procs)  # while the fake still answers their last calls
+            finally:
+                await _stop_workers(procs)
+                await store.close()
+                await database.drop()
+    finally:
+        pool.shutdown(cancel_futures=True)
+    runs["loadavg_end"] = round(os.getloadavg()[0], 1)
+    return runs
+
+
+async def _stop_workers(procs: list[asyncio.subprocess.Process]) -> None:
+    for proc in procs:
+        if proc.returncode is None:
+            proc.send_signal(signal.SIGTERM)
+    for proc in procs:
+        try:
+            await asyncio.wait_for(proc.wait(), 30)
+        except TimeoutError:
+            proc.kill()  # our own child, by its handle
+
+
+def print_workers(r: dict[str, Any], args: argparse.Namespace) -> None:
+    limits = "no rate limits (--lab)" if args.lab else "Telegram's limits"
+    print(f"Load phase on 1 and {args.workers} workers (PostgreSQL, webhook behind a random "
+          f"balancer, {args.games} games of {args.rulebook}, {limits}); machine load "
+          f"{r['loadavg_start']} -> {r['loadavg_end']} (2 cores, shared)")
+    print(f"{'workers':>8} {'presses/s':>10} {'p95 ms':>8} {'median ms':>10} {'answered':>9} "
+          f"{'finished':>9} {'errors':>7} {'backwards':>10} {'worker CPU s':>13}")
+    for run in r["runs"]:
+        answer = run["answer"] or {}
+        print(f"{run['workers']:>8} {run['actions_per_s']:>10} {answer.get('p95', '-'):>8} "
+              f"{answer.get('median', '-'):>10} {run['answered']:>9} "
+              f"{run['finished']:>5}/{run['games']:<3} {run['errors']:>7} "
+              f"{len(run['screens_backwards']):>10} {run['workers_cpu_s']:>13}")
+        if run["error_kinds"]:
+            print(f"{'':>8} errors: {run['error_kinds']}")
+    if len(r["runs"]) == 2 and r["runs"][0]["actions_per_s"]:
+        ratio = r["runs"][1]["actions_per_s"] / r["runs"][0]["actions_per_s"]
+        print(f"ratio {args.workers} workers / 1: {ratio:.2f}x presses/s")
+
+
 def main() -> None:
+    if len(sys.argv) > 1 and sys.argv[1] == "--serve-worker":
+        url, base, token, port = sys.argv[2:6]
+        asyncio.run(serve_worker(url, base, token, int(port), "--lab" in sys.argv[6:]))
+        return
     parser = argparse.ArgumentParser(description="bot benchmark (fake Telegram)")
     parser.add_argument("--games", type=int, default=None, help="games at once (default 50)")
     parser.add_argument("--presses", type=int, default=None,
@@ -771,6 +951,8 @@ def main() -> None:
     parser.add_argument("--lab", action="store_true",
                         help="no rate limits on either side (the bot's own cost); by default the "
                              "production limiter against a fake that enforces Telegram's limits")
+    parser.add_argument("--workers", type=int, default=None,
+                        help="with --db postgresql: the load phase on 1 and on N workers")
     args = parser.parse_args()
     args.games = args.games if args.games is not None else (5 if args.quick else 50)
     args.presses = args.presses if args.presses is not None else (20 if args.quick else 200)
@@ -792,6 +974,20 @@ def main() -> None:
             subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)],
                            capture_output=True)
         print("\n== after: this tree")
+
+
+    if args.workers is not None:
+        if args.db != "postgresql" or args.workers < 1:
+            parser.error("--workers N needs --db postgresql and N >= 1")
+        figures = asyncio.run(run_workers(args))
+        print_workers(figures, args)
+        print(f"\n(total {time.monotonic() - t0:.0f} s)")
+        if args.json:
+            print(json.dumps({"workers": [
+                {k: run[k] for k in ("workers", "actions_per_s", "p95_ms", "answered",
+                                     "finished", "errors", "workers_cpu_s")}
+                for run in figures["runs"]]}))
+        return
     result = asyncio.run(run(args))
     print_report(result, args)
     side = compare(older, result, args.before) if args.before else None

@@ -4,8 +4,13 @@ Settings come from the environment (a `.env` file is read if present):
 TELEGRAM_TOKEN, TELEGRAM_BASE_URL (self-hosted Bot API server), TELEGRAM_WEBHOOK_URL (webhook
 mode instead of polling) with TELEGRAM_WEBHOOK_PORT, TELEGRAM_WEBHOOK_PATH and
 TELEGRAM_WEBHOOK_SECRET, DISCORD_TOKEN, DISCORD_GUILD_ID, DISCORD_API_BASE,
-DISCORD_GATEWAY_URL, DATABASE_URL, RUMMY_COMPUTER_DELAY, RUMMY_LOG_LEVEL,
-RUMMY_RETENTION_DAYS (finished games' records; results stay), RUMMY_LESSON_RETENTION_DAYS.
+DISCORD_GATEWAY_URL, DISCORD_SHARD_COUNT with DISCORD_SHARD_IDS (this worker's shards, e.g.
+"0,1" of 4), DATABASE_URL, RUMMY_COMPUTER_DELAY, RUMMY_LOG_LEVEL, RUMMY_RETENTION_DAYS
+(finished games' records; results stay), RUMMY_LESSON_RETENTION_DAYS.
+
+Many workers on one PostgreSQL: any worker serves any update (README "From one process to N");
+of those with TELEGRAM_WEBHOOK_URL the first to start registers the webhook
+(TELEGRAM_WEBHOOK_OWNER=1/0 decides it instead).
 
 The secrets (tokens, the webhook secret) never reach the log: see bot/logs.py.
 """
@@ -109,11 +114,14 @@ async def serve(url: str | None = None) -> None:
         if webhook:
             path, secret = webhook_settings(telegram_token)
             logs.add_secret(secret)
+            owner = await webhook_owner(store)
+            log.info("Telegram webhook: %s", "registered here" if owner else "another worker's")
             await adapter.start(
                 webhook_url=f"{webhook.rstrip('/')}/{path}",
                 webhook_path=path,
                 webhook_secret=secret,
                 port=int(os.environ.get("TELEGRAM_WEBHOOK_PORT") or 8443),
+                owner=owner,
             )
         else:
             await adapter.start()
@@ -131,9 +139,13 @@ async def serve(url: str | None = None) -> None:
             api_base=os.environ.get("DISCORD_API_BASE") or None,
             gateway_url=os.environ.get("DISCORD_GATEWAY_URL") or None,
             lessons=lessons,
+            shards=discord_shards(),
         )
         await adapter.start()
         adapters.append(adapter)
+    from bot import metrics
+
+    metrics.watch(service)
     await service.start()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -145,9 +157,39 @@ async def serve(url: str | None = None) -> None:
     await shutdown(service, adapters, store)
 
 
+async def webhook_owner(store: Any) -> bool:
+    """Does this worker register the webhook (setWebhook, setMyCommands)? TELEGRAM_WEBHOOK_OWNER
+    says so if set; else the first worker to take the store's lead."""
+    forced = os.environ.get("TELEGRAM_WEBHOOK_OWNER", "").strip().lower()
+    if forced:
+        return forced in ("1", "true", "yes")
+    return await store.lead("telegram-webhook")
+
+
+def discord_shards() -> tuple[list[int], int] | None:
+    """(this worker's shard ids, the shard count) from DISCORD_SHARD_IDS ("0,1") and
+    DISCORD_SHARD_COUNT; None: one connection, no sharding."""
+    count = os.environ.get("DISCORD_SHARD_COUNT", "").strip()
+    if not count:
+        return None
+    total = int(count)
+    ids = os.environ.get("DISCORD_SHARD_IDS", "").strip()
+    shard_ids = [int(x) for x in ids.split(",") if x.strip()] if ids else list(range(total))
+    if total < 1 or not shard_ids or any(not 0 <= x < total for x in shard_ids):
+        raise SystemExit("DISCORD_SHARD_IDS: shard numbers from 0 to DISCORD_SHARD_COUNT - 1")
+    return shard_ids, total
+
+
 async def shutdown(service: Any, adapters: list[Any], store: Any) -> None:
-    """Stop serving: first the computer turns and timers (a move delivered through a stopping
-    adapter fails), then the adapters (they finish the updates in hand), then the store."""
+    """Stop serving: first take no more updates and finish the presses in hand (a webhook
+    answers 503 meanwhile: the proxy hands them to another worker), then the computer turns
+    and timers (a move delivered through a stopping adapter fails; another worker claims
+    their jobs), then the adapters (their deliveries go out), then the store."""
+    for adapter in adapters:
+        drain = getattr(adapter, "drain", None)
+        if drain is not None:
+            with contextlib.suppress(Exception):
+                await drain()
     await service.stop()
     for adapter in adapters:
         with contextlib.suppress(Exception):

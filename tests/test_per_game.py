@@ -56,3 +56,19 @@ def test_limited_dict_keeps_the_most_recent_keys():
     cache["b"] = "B"  # set again: most recent
     cache["e"] = "e"
     assert list(cache) == ["d", "b", "e"] and cache["b"] == "B"
+
+
+async def test_refs_from_a_newer_row_version_replace_the_copy_but_not_unsaved_changes():
+    async def load(game_id: int) -> dict:
+        raise AssertionError("the outcome carries the refs")
+
+    refs = RecentRefs(load)
+    copy = await refs.get(1, {"table": 100, "p:7": 5}, version=3)
+    copy["table:v"] = 3  # what this process showed (memory only)
+    copy["p:8"] = 9  # posted here, not saved yet
+    # another worker re-posted the table and saved it (version 6); this process is behind
+    again = await refs.get(1, {"table": 200, "p:7": 5}, version=6, keep={"p:8"})
+    assert again is copy and copy == {"table": 200, "p:7": 5, "table:v": 3, "p:8": 9}
+    # an older outcome's refs (version 4, delivered late) change nothing
+    await refs.get(1, {"table": 100}, version=4)
+    assert copy["table"] == 200 and "p:7" in copy

@@ -19,6 +19,10 @@ So a turn costs one group request, and a busy table stays inside the group's bud
 
 Message refs (`service.get_refs/save_refs`) are read once per game and kept in memory; every
 lane writes through to that copy, and what changed is saved once at the end of a delivery.
+With many workers on one database (`lock` given) the copy is refreshed from every newer
+outcome's refs, and a live message is shown under its lock across workers: its id, shown
+revision, picture and post time are read from the store first and saved before the lock goes,
+so no worker edits or deletes from a stale copy nor shows an older revision over a newer one.
 `deliver` returns when each of its private steps has been sent, or overtaken by a newer screen;
 the group's finish in their lane (a computer seat is not held back by the group's budget: the
 group shows the newest table when its budget allows).
@@ -38,6 +42,7 @@ import logging
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -247,7 +252,25 @@ class Run:
     async def show(self, to: Any, step: Step) -> None:
         """Edit the live message in place, or post it fresh (deleting the old one); never
         show an older revision than the message shows. The picture is sent again only when
-        it changed."""
+        it changed. Across workers: under the message's lock, from its saved refs."""
+        lock = self.delivery.lock if self.delivery is not None else None
+        game_id = self.outcome.game_id
+        if lock is None or game_id is None or step.key is None:
+            await self._show(to, step)
+            return
+        names = [step.key + suffix for suffix in ("", ":v", ":img", POSTED)]
+        async with lock(game_id, step.key) as held:
+            stored = held.refs
+            for name in names:
+                if name in stored:
+                    self.refs.saved[name] = stored[name]
+            await self._show(to, step)
+            now = {name: self.refs.saved[name] for name in names if name in self.refs.saved}
+            if now != {name: stored[name] for name in names if name in stored}:
+                await held.save(now)
+            self.refs.dirty.difference_update(names)  # saved: a later save must not undo it
+
+    async def _show(self, to: Any, step: Step) -> None:
         key, screen = step.key, step.screen
         assert key is not None and screen is not None
         if not self.current(key):
@@ -383,9 +406,13 @@ class Delivery:
 
     def __init__(self, sender: Sender, load: Callable[[int], Awaitable[dict[str, Any]]],
                  save: Callable[[int, dict[str, Any]], Awaitable[None]], *,
-                 limit: int = 1000) -> None:
+                 limit: int = 1000,
+                 lock: Callable[[int, str], AbstractAsyncContextManager[Any]]
+                 | None = None) -> None:
         self.sender = sender
         self._save = save
+        # many workers: a live message's lock, yielding `.refs` (as saved) and `.save(patch)`
+        self.lock = lock
         self.lanes: dict[Chat, Lane] = {}
         self.counter = itertools.count()
         self._buried: LimitedDict = LimitedDict(5000)  # group chat -> bot messages after table
@@ -443,7 +470,8 @@ class Delivery:
         if outcome.game_id is None or self.closed:
             return
         game_id = outcome.game_id
-        saved = await self.recent.get(game_id, outcome.refs)
+        fresh = outcome.revision if self.lock is not None else None  # one process: its copy
+        saved = await self.recent.get(game_id, outcome.refs, fresh, self._dirty.get(game_id, ()))
         refs = Refs(saved, self._dirty.setdefault(game_id, set()))
         run = Run(self.sender, outcome, refs, context, self)
         private: list[asyncio.Future[None]] = []

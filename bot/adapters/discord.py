@@ -23,12 +23,14 @@ import yarl
 from discord import app_commands
 from discord.gateway import DiscordWebSocket
 
+from bot import metrics
 from bot.core import narrate
 from bot.core.buttons import LESSON_PREFIX
 from bot.core.lessons import LessonService, pack_lesson
 from bot.core.names import clean_name
 from bot.core.per_game import LimitedDict
 from bot.core.service import Actor, GameService, pack
+from bot.core.unit import handling
 from bot.core.views import Button, Outcome, Screen
 from bot.i18n import _, current, every, set_locale, t, using
 
@@ -103,12 +105,14 @@ class _Handle:
 
 
 class RummyClient(discord.Client):
-    def __init__(self, adapter: DiscordAdapter, *, guild_ready_timeout: float) -> None:
+    def __init__(self, adapter: DiscordAdapter, *, guild_ready_timeout: float,
+                 **shards: Any) -> None:
         intents = discord.Intents.none()  # no privileged intents; DMs carry typed moves
         intents.guilds = True
         intents.dm_messages = True
         super().__init__(intents=intents, guild_ready_timeout=guild_ready_timeout,
-                         allowed_mentions=discord.AllowedMentions.none(), max_messages=None)
+                         allowed_mentions=discord.AllowedMentions.none(), max_messages=None,
+                         **shards)
         self.adapter = adapter
         self.tree = app_commands.CommandTree(self)
         self.tree.error(adapter.on_command_error)
@@ -126,11 +130,17 @@ class RummyClient(discord.Client):
         await self.adapter.on_interaction(interaction)
 
 
+class ShardedRummyClient(RummyClient, discord.AutoShardedClient):
+    """This worker's shards of the bot (shard_ids of shard_count): an interaction is answered
+    by the shard that received it; deliveries go by REST from whichever worker did the work."""
+
+
 class DiscordAdapter:
     def __init__(self, service: GameService, token: str, *, guild_id: int | None = None,
                  api_base: str | None = None, gateway_url: str | None = None,
                  guild_ready_timeout: float = 2.0, sync: bool = True,
-                 lessons: LessonService | None = None) -> None:
+                 lessons: LessonService | None = None,
+                 shards: tuple[list[int], int] | None = None) -> None:
         self.service = service
         self.lessons = lessons or LessonService(service.store, play=service.play_computer)
         self.token = token
@@ -139,11 +149,17 @@ class DiscordAdapter:
         self.api_base = api_base or os.environ.get("DISCORD_API_BASE")
         self.gateway_url = gateway_url or os.environ.get("DISCORD_GATEWAY_URL")
         self.sync = sync
-        self.client = RummyClient(self, guild_ready_timeout=guild_ready_timeout)
+        if shards is None:
+            self.client: RummyClient = RummyClient(self, guild_ready_timeout=guild_ready_timeout)
+        else:
+            self.client = ShardedRummyClient(self, guild_ready_timeout=guild_ready_timeout,
+                                             shard_ids=shards[0], shard_count=shards[1])
+            self.sync = sync and 0 in shards[0]  # the commands are the bot's: one worker syncs
         self._task: asyncio.Task | None = None
         self.delivery = Delivery(_DiscordSender(self),
                                  lambda game_id: self.service.get_refs(game_id),
-                                 lambda game_id, refs: self.service.save_refs(game_id, refs))
+                                 lambda game_id, refs: self.service.save_refs(game_id, refs),
+                                 lock=getattr(service, "message_lock", None))
         self._dm_ids: LimitedDict = LimitedDict(20_000)  # user -> DM channel id
         self._ephemeral: LimitedDict = LimitedDict(2_000)  # user -> handle (15 min of life)
         self._busy = 0
@@ -247,7 +263,9 @@ class DiscordAdapter:
 
     @staticmethod
     async def _defer(interaction: discord.Interaction, **kwargs: Any) -> bool:
-        """Acknowledge first (Discord's 3 s), then take the time rendering needs."""
+        """Acknowledge first (Discord's 3 s), then take the time rendering needs. Names the
+        interaction as the update being handled: one delivered twice changes a game once."""
+        handling(f"dc:{interaction.id}")
         try:
             await interaction.response.defer(**kwargs)
         except discord.InteractionResponded:
@@ -348,6 +366,7 @@ class DiscordAdapter:
                     await interaction.response.send_message(narrate.NOT_OURS, ephemeral=True)
 
     async def on_press(self, interaction: discord.Interaction, data: str) -> None:
+        started = time.perf_counter()
         async with self._working():
             ctx = self._component_ctx(interaction)
             try:
@@ -360,6 +379,8 @@ class DiscordAdapter:
                 if data.endswith(":join") and not outcome.alert and outcome.game_id is not None:
                     await self._check_dms(outcome, actor)
                 await self._answer(ctx, outcome)
+                metrics.PRESSES.labels(PLATFORM).inc()
+                metrics.PRESS_SECONDS.labels(PLATFORM).observe(time.perf_counter() - started)
             except Exception:
                 log.exception("button %s failed", data)
                 await self._apologize(interaction)
@@ -411,6 +432,7 @@ class DiscordAdapter:
         verb = verb.lower()
         typed = verb
         verb = TYPED_GAME.get(verb, verb)
+        handling(f"dcm:{message.id}")  # a gateway without sharding may hand it to two shards
         async with self._working():
             try:
                 learner = Actor(PLATFORM, str(message.channel.id), str(message.author.id),

@@ -9,10 +9,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
 import logging
 import os
+import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
+from aiohttp import web
 from telegram import (
     BotCommand,
     InlineKeyboardButton,
@@ -31,6 +35,7 @@ from telegram.ext import (
     filters,
 )
 
+from bot import metrics
 from bot.adapters.delivery import Chat, Delivery, Gone, Run, Sender, Step, Unreachable
 from bot.adapters.telegram_http import AiohttpRequest
 from bot.adapters.telegram_limiter import ChatRateLimiter
@@ -39,6 +44,7 @@ from bot.core.lessons import PREFIX as LESSON_PREFIX
 from bot.core.lessons import VERBS as LESSON_VERBS
 from bot.core.lessons import LessonService
 from bot.core.service import Actor, GameService, pack
+from bot.core.unit import handling
 from bot.core.views import Outcome, Screen
 from bot.i18n import LANGUAGES, N_, _, isolate, using
 
@@ -110,6 +116,118 @@ async def _retrying(call: Any, *args: Any, **kwargs: Any) -> Any:
     raise AssertionError("unreachable")
 
 
+def _count_429s(limiter: Any) -> None:
+    """Count the flood-control answers the limiter is told of (/metrics)."""
+    block = getattr(limiter, "_block", None)
+    if block is None:
+        return
+
+    def counted(chat: Any, seconds: float) -> None:
+        metrics.RATE_LIMITED.labels(PLATFORM).inc()
+        block(chat, seconds)
+
+    limiter._block = counted
+
+
+def update_key(update: Update) -> str:
+    """The update's idempotency key: Telegram numbers a bot's updates, and redelivers one (a
+    webhook answered late, two pollers) with the same update_id."""
+    return f"tg:{update.update_id}"
+
+
+SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
+ANSWER_WITHIN = 10.0  # seconds a webhook post waits for its update before answering anyway
+DRAIN = 20.0  # seconds a stopping worker gives the updates in hand
+
+
+class Webhook:
+    """The webhook server of one worker (aiohttp): POST /<path> with Telegram's secret token
+    header takes an update (403 without it, 503 while stopping: the proxy or Telegram sends it
+    again, to this or another worker, and its idempotency key makes a repeat change nothing);
+    GET /healthz says whether this worker takes updates; GET /metrics is the Prometheus page.
+    An update is answered 200 when it was handled (or after ANSWER_WITHIN seconds), so a worker
+    dying mid-update leaves Telegram to deliver it again."""
+
+    def __init__(self, handle: Callable[[dict], Awaitable[None]], path: str, secret: str, *,
+                 listen: str = "0.0.0.0", port: int = 8443,
+                 store: Any = None) -> None:
+        self.handle = handle
+        self.path = "/" + path.strip("/")
+        self.secret = secret.encode()
+        self.listen, self.port = listen, port
+        self.store = store
+        self.closing = False
+        self.inflight: set[asyncio.Task[None]] = set()
+        self._runner: web.AppRunner | None = None
+
+    async def start(self) -> None:
+        app = web.Application(client_max_size=1024 * 1024)
+        app.router.add_post(self.path, self._post)
+        app.router.add_get("/healthz", self._healthz)
+        app.router.add_get("/metrics", self._metrics)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        await web.TCPSite(self._runner, self.listen, self.port).start()
+
+    async def _post(self, request: web.Request) -> web.Response:
+        given = request.headers.get(SECRET_HEADER, "").encode()
+        if not hmac.compare_digest(given, self.secret):
+            metrics.UPDATES.labels("403").inc()
+            return web.Response(status=403)
+        if self.closing:
+            metrics.UPDATES.labels("503").inc()
+            return web.Response(status=503)
+        try:
+            data = await request.json()
+        except ValueError:
+            metrics.UPDATES.labels("400").inc()
+            return web.Response(status=400)
+        if not isinstance(data, dict) or not isinstance(data.get("update_id"), int):
+            metrics.UPDATES.labels("400").inc()
+            return web.Response(status=400)
+        task = asyncio.create_task(self._run(data))
+        self.inflight.add(task)
+        task.add_done_callback(self.inflight.discard)
+        await asyncio.wait({task}, timeout=ANSWER_WITHIN)
+        metrics.UPDATES.labels("200").inc()
+        return web.Response(status=200)
+
+    async def _run(self, data: dict) -> None:
+        metrics.IN_FLIGHT.inc()
+        try:
+            await self.handle(data)
+        except Exception:
+            log.exception("webhook update failed")
+        finally:
+            metrics.IN_FLIGHT.dec()
+
+    async def _healthz(self, request: web.Request) -> web.Response:
+        if self.closing:
+            return web.Response(status=503, text="stopping\n")
+        return web.Response(text="ok\n")
+
+    async def _metrics(self, request: web.Request) -> web.Response:
+        try:
+            body = await metrics.render(self.store, time.time())
+        except Exception:  # the database away: the process's own figures still
+            log.warning("jobs due not read for /metrics", exc_info=True)
+            body = await metrics.render()
+        return web.Response(body=body, headers={"Content-Type": metrics.CONTENT_TYPE})
+
+    async def drain(self, timeout: float = DRAIN) -> None:
+        """Take no more updates (503: the proxy tries another worker) and finish those in
+        hand."""
+        self.closing = True
+        if self.inflight:
+            await asyncio.wait(set(self.inflight), timeout=timeout)
+
+    async def stop(self) -> None:
+        await self.drain()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+
 class TelegramAdapter:
     def __init__(
         self,
@@ -129,7 +247,9 @@ class TelegramAdapter:
             builder = builder.base_url(base_url)
             builder = builder.base_file_url(base_file_url or base_url.replace("/bot", "/file/bot"))
         # One chat's flood control (429) holds back that chat only (AIORateLimiter: all).
-        builder = builder.rate_limiter(rate_limiter or ChatRateLimiter(max_retries=3))
+        limiter = rate_limiter or ChatRateLimiter(max_retries=3)
+        _count_429s(limiter)
+        builder = builder.rate_limiter(limiter)
         # aiohttp: the HTTP parsing in C (bot/adapters/telegram_http.py); httpx: PTB's own.
         if (os.environ.get("TELEGRAM_HTTP") or "aiohttp") == "aiohttp":
             builder = builder.request(AiohttpRequest()).get_updates_request(
@@ -138,10 +258,12 @@ class TelegramAdapter:
             builder = builder.get_updates_read_timeout(poll_timeout + 5)
         self.app: Application = builder.build()
         self.poll_timeout = poll_timeout
+        self.webhook: Webhook | None = None
         self.delivery = Delivery(
             _TelegramSender(self),
             lambda game_id: self.service.get_refs(game_id),
             lambda game_id, refs: self.service.save_refs(game_id, refs),
+            lock=getattr(service, "message_lock", None),
         )
         moves = self.service.typed_verbs
         self.app.add_handler(
@@ -169,40 +291,56 @@ class TelegramAdapter:
         webhook_secret: str | None = None,
         listen: str = "0.0.0.0",
         port: int = 8443,
+        owner: bool = True,
     ) -> None:
         """Start serving: long polling, or with `webhook_url` a webhook server on
-        `listen:port/webhook_path` that Telegram reaches at `webhook_url`. A webhook needs a
-        `webhook_secret`: Telegram sends it in X-Telegram-Bot-Api-Secret-Token and PTB answers
-        403 to a request without it (anyone may find the URL; only Telegram knows the secret)."""
+        `listen:port/webhook_path` that Telegram reaches at `webhook_url` (see `Webhook`:
+        also /healthz and /metrics). A webhook needs a `webhook_secret`: Telegram sends it in
+        X-Telegram-Bot-Api-Secret-Token and a post without it is answered 403 (anyone may
+        find the URL; only Telegram knows the secret). `owner`: this worker registers the bot
+        with Telegram (setWebhook, setMyCommands); of many workers only one does."""
         if webhook_url and not webhook_secret:
             raise ValueError("a webhook needs a secret token (TELEGRAM_WEBHOOK_SECRET)")
         await self.app.initialize()
-        await self.app.bot.set_my_commands([BotCommand(c, d) for c, d in COMMANDS])
-        for lang in LANGUAGES[1:]:  # Telegram shows a person the list for their language_code
-            with using(lang):
-                await self.app.bot.set_my_commands(
-                    [BotCommand(c, _(d)) for c, d in COMMANDS], language_code=lang
-                )
+        if owner:
+            await self.app.bot.set_my_commands([BotCommand(c, d) for c, d in COMMANDS])
+            for lang in LANGUAGES[1:]:  # Telegram shows a person the list for their language
+                with using(lang):
+                    await self.app.bot.set_my_commands(
+                        [BotCommand(c, _(d)) for c, d in COMMANDS], language_code=lang
+                    )
         await self.app.start()
+        if webhook_url:
+            assert webhook_secret is not None
+            self.webhook = Webhook(self._webhook_update, webhook_path, webhook_secret,
+                                   listen=listen, port=port, store=self.service.store)
+            await self.webhook.start()
+            if owner:
+                await self.app.bot.set_webhook(
+                    webhook_url, secret_token=webhook_secret,
+                    allowed_updates=["message", "callback_query"],
+                )
+            return
         if not self.app.updater:
             return
-        if webhook_url:
-            await self.app.updater.start_webhook(
-                listen=listen,
-                port=port,
-                url_path=webhook_path,
-                webhook_url=webhook_url,
-                secret_token=webhook_secret,
-                allowed_updates=["message", "callback_query"],
-            )
-        elif polling:
+        if polling:
             await self.app.updater.start_polling(
                 poll_interval=0,
                 timeout=self.poll_timeout,
                 allowed_updates=["message", "callback_query"],
             )
 
+    async def _webhook_update(self, data: dict) -> None:
+        await self.app.process_update(Update.de_json(data, self.app.bot))
+
+    async def drain(self) -> None:
+        """Stop taking updates and finish the ones in hand (a graceful stop: first)."""
+        if self.webhook is not None:
+            await self.webhook.drain()
+
     async def stop(self) -> None:
+        if self.webhook is not None:
+            await self.webhook.stop()
         await self.delivery.close()
         if self.app.updater and self.app.updater.running:
             await self.app.updater.stop()
@@ -232,6 +370,7 @@ class TelegramAdapter:
         )
 
     async def on_command(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        handling(update_key(update))
         message = update.effective_message
         if message is None or not message.text:
             return
@@ -258,6 +397,7 @@ class TelegramAdapter:
                 await self.deliver(again, by=actor.user)
 
     async def on_private_text(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        handling(update_key(update))
         message = update.effective_message
         if message is None or not message.text:
             return
@@ -275,6 +415,8 @@ class TelegramAdapter:
         await self.deliver(outcome, by=actor.user)
 
     async def on_button(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        handling(update_key(update))
+        started = time.perf_counter()
         query = update.callback_query
         if query is None or query.message is None:
             return
@@ -287,6 +429,8 @@ class TelegramAdapter:
         text = (outcome.reply or "")[:190] or None
         with contextlib.suppress(TelegramError):  # an old query can't be answered: not fatal
             await query.answer(text, show_alert=outcome.alert)
+        metrics.PRESSES.labels(PLATFORM).inc()
+        metrics.PRESS_SECONDS.labels(PLATFORM).observe(time.perf_counter() - started)
         await self.deliver(outcome, by=actor.user)
         if (query.data or "").endswith(":join") and not outcome.alert:
             await self._check_private(outcome, actor)
@@ -333,6 +477,8 @@ class TelegramAdapter:
         """Show an outcome: the group's live message, notes, and private views (through the
         shared delivery: a lane per chat inside its budget, `by`'s own screen first, never an
         older screen over a newer one, message ids saved once per delivery)."""
+        if outcome.game_id is not None:
+            metrics.DELIVERIES.labels(PLATFORM).inc()
         await self.delivery.deliver(outcome, by=by)
 
 

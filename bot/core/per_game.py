@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import weakref
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from typing import Any
 
 # Refs keys that stay in this process only (picture keys, shown revisions): cheap to lose.
@@ -34,26 +34,47 @@ class GameLocks:
 
 class RecentRefs:
     """An adapter's copy of each game's message refs, for the `limit` games delivered to most
-    recently (one bot process per token). A game that drops out is read from the store again
-    when it comes back; only its MEMORY_ONLY keys are lost (its next screens are sent whole)."""
+    recently. A game that drops out is read from the store again when it comes back; only its
+    MEMORY_ONLY keys are lost (its next screens are sent whole). The copy remembers the game
+    row's version it was read at: refs an outcome carries from a newer version (another worker
+    changed the game, or its refs) replace it, so no worker goes on from a stale copy."""
 
     def __init__(self, load: Callable[[int], Awaitable[dict[str, Any]]], limit: int = 1000):
         self._load = load
         self.limit = limit
         self._refs: OrderedDict[int, dict[str, Any]] = OrderedDict()
+        self._versions: dict[int, int] = {}
 
-    async def get(self, game_id: int, saved: dict[str, Any] | None = None) -> dict[str, Any]:
+    async def get(
+        self, game_id: int, saved: dict[str, Any] | None = None, version: int | None = None,
+        keep: Collection[str] = (),
+    ) -> dict[str, Any]:
         """The game's refs (the live dict: update it after saving). `saved`: the refs the
-        outcome carries, read from the store with the game (saves a round trip)."""
+        outcome carries, read from the store with the game at row `version` (saves a round
+        trip; newer than the copy: they replace its saved keys, but for `keep`, the ones this
+        process changed and has not saved yet)."""
         refs = self._refs.get(game_id)
         if refs is None:
             if saved is None:
                 saved = await self._load(game_id)
             kept = {k: v for k, v in saved.items() if not k.endswith(MEMORY_ONLY)}
             refs = self._refs.setdefault(game_id, kept)  # one copy, even if raced
+            if version is not None:
+                self._versions[game_id] = version
+        elif saved is not None and version is not None and version > self._versions.get(
+            game_id, -1
+        ):
+            self._versions[game_id] = version
+            for key in [k for k in refs if not k.endswith(MEMORY_ONLY) and k not in saved]:
+                if key not in keep:
+                    del refs[key]
+            refs.update(
+                {k: v for k, v in saved.items() if not k.endswith(MEMORY_ONLY) and k not in keep}
+            )
         self._refs.move_to_end(game_id)
         while len(self._refs) > self.limit:
-            self._refs.popitem(last=False)
+            gone, _ = self._refs.popitem(last=False)
+            self._versions.pop(gone, None)
         return refs
 
     def __contains__(self, game_id: int) -> bool:

@@ -7,6 +7,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
+import secrets
+import socket
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any
@@ -16,13 +19,18 @@ from bot.i18n import fill, using
 from . import narrate
 from .lobby import lobby_screen
 from .record import Record
-from .unit import Refusal, Unit
+from .unit import Refusal, Unit, handling
 from .views import Outcome, Screen
 
 log = logging.getLogger(__name__)
 
 IDLE_SECONDS = 24 * 3600  # a game nobody touched for this long is closed
 IDLE_SWEEP = 600  # seconds between looks for such games
+# How long an update's key is kept: platforms redeliver within minutes (Telegram retries a
+# webhook for hours at most), and the table stays small.
+UPDATE_MEMORY = 2 * 86400
+LEASE = 5.0  # seconds a claimed job is a worker's; a dead worker's job is free again after it
+LATE = 2.0  # a job claimed this long after its due time counts as late (/metrics)
 
 
 def close(unit: Unit, row: Any, record: Record, why: str) -> Screen:
@@ -124,6 +132,7 @@ class Scheduler:
         task.add_done_callback(forget)
 
     async def _computer_loop(self, game_id: int) -> None:
+        handling(None)  # started from a person's press: its moves are not that update's
         while True:
             await asyncio.sleep(self.computer_delay)
             try:
@@ -149,6 +158,7 @@ class Scheduler:
     # -- turn timers --------------------------------------------------------------------
 
     async def _tick_loop(self) -> None:
+        handling(None)
         next_sweep = self.clock() + 60
         while True:
             await asyncio.sleep(self.tick)
@@ -227,6 +237,9 @@ class Scheduler:
             datetime.fromtimestamp(now - self.retention, UTC),
             datetime.fromtimestamp(now - self.lesson_retention, UTC),
         )
+        forget = getattr(self.unit.store, "forget_updates", None)
+        if forget is not None:
+            done["updates_forgotten"] = await forget(now - UPDATE_MEMORY)
         if any(done.values()):
             log.info("pruned: %s", done)
         return done
@@ -255,3 +268,152 @@ class Scheduler:
             closed += 1
             await self.deliver(out)
         return closed
+
+
+class JobScheduler(Scheduler):
+    """The scheduler of many workers on one PostgreSQL: the same interface, but computer turns
+    and turn timers are the `jobs` rows each save writes with its game. Every worker claims
+    due rows with a lease (FOR UPDATE SKIP LOCKED, so never two at once) and does them: each
+    timer fires once and each computer move is made once whichever workers are alive; a worker
+    killed mid-job leaves a lease that runs out in LEASE seconds, then another claims it.
+    Nothing is kept in memory but the tasks running claimed jobs."""
+
+    def __init__(self, *args: Any, lease: float = LEASE, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.lease = lease
+        self.owner = f"{socket.gethostname()[:40]}:{os.getpid()}:{secrets.token_hex(3)}"
+        self._wake = asyncio.Event()
+        # what /metrics shows: jobs claimed, and how late they ran (seconds past due)
+        self.claimed = 0
+        self.late = 0  # claimed over LATE seconds past their due time
+        self.lateness_sum = 0.0
+        self.on_job: Callable[[str, int, float, float], None] | None = None
+
+    async def start(self) -> None:
+        self._stopped = False
+        self._ticker = asyncio.create_task(self._tick_loop())
+
+    async def stop(self) -> None:
+        await super().stop()
+        with contextlib.suppress(Exception):  # what we had claimed is free at once
+            await self.unit.store.release_jobs(self.owner)
+
+    def after_save(self, game_id: int, record: Record) -> None:
+        """The save wrote the game's job row already; a computer's turn is looked for now
+        rather than at the next tick (this worker, or another, claims it)."""
+        if self.unit.next_up(record, self.unit.status(record)) == "computer":
+            self._wake.set()
+
+    async def _tick_loop(self) -> None:
+        handling(None)
+        next_sweep = self.clock() + 60
+        while True:
+            self._wake.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), self.tick)
+            now = self.clock()
+            if now >= next_sweep:
+                next_sweep = now + IDLE_SWEEP
+                try:
+                    await self.close_idle(now)
+                    await self.prune(now)
+                except Exception:
+                    log.exception("closing idle games or pruning failed")
+            try:
+                jobs = await self.unit.store.claim_jobs(self.owner, now, self.lease)
+            except Exception:
+                log.exception("claiming jobs failed")
+                continue
+            for job in jobs:
+                if job.game_id in self._computer_tasks:  # ours, running: its lease goes on
+                    continue
+                self._start_job(job)
+
+    def _start_job(self, job: Any) -> None:
+        if self._stopped:
+            return
+        self.claimed += 1
+        lateness = max(0.0, self.clock() - job.due_at)
+        self.lateness_sum += lateness
+        self.late += lateness > LATE
+        task = self._computer_tasks[job.game_id] = asyncio.create_task(self._run(job))
+
+        def forget(done: asyncio.Task) -> None:
+            if self._computer_tasks.get(job.game_id) is done:
+                del self._computer_tasks[job.game_id]
+
+        task.add_done_callback(forget)
+
+    async def _run(self, job: Any) -> None:
+        """Do a claimed job: a computer's moves (each one claimed again: a worker that stops
+        between two moves leaves the rest to another), or the game's timer."""
+        store = self.unit.store
+        try:
+            if job.kind == "computer":
+                while True:
+                    wait = job.due_at + self.computer_delay - self.clock()
+                    if wait > 0:
+                        await asyncio.sleep(wait)
+                    if not await self._computer_move(job):
+                        break
+                    again = await store.claim_jobs(
+                        self.owner, self.clock(), self.lease, 1, game_id=job.game_id
+                    )
+                    if not again or again[0].kind != "computer":
+                        if again:
+                            await self._settle(again[0])  # a timer now: the ticker claims it
+                        return
+                    job = again[0]
+            else:
+                if self.on_job is not None:
+                    self.on_job(job.kind, job.game_id, job.due_at, self.clock())
+                await self._check_timer(job.game_id, self.clock())
+        except Exception:
+            log.exception("job %s of game %s failed", job.kind, job.game_id)
+        with contextlib.suppress(Exception):
+            await self._settle(job)
+
+    async def _computer_move(self, job: Any) -> bool:
+        """One computer move; False when there was none to make."""
+        if self.on_job is not None:
+            self.on_job(job.kind, job.game_id, job.due_at, self.clock())
+        try:
+            outcome = await self.unit.mutate(job.game_id, self._computer_step)
+        except Refusal:
+            return False
+        if outcome.reply == "idle":
+            return False
+        try:
+            await self.deliver(outcome)
+        except Exception:  # the move is saved; a screen lost here must not stop the game
+            log.exception("delivering a computer's move in game %s failed", job.game_id)
+        return True
+
+    async def _settle(self, job: Any) -> None:
+        """A job that ran without a save (nothing was due after all) gets the game's own due
+        time back and no lease; one that saved was rewritten by the save (then untouched)."""
+        row = await self.unit.store.get_game(job.game_id)
+        due, kind = None, "timer"
+        if row is not None and row.status == "playing":
+            record = Record.from_dict(row.record)
+            due = self.unit.due(record, row.status)
+            kind = "computer" if self.unit.next_up(record, row.status) == "computer" else "timer"
+        await self.unit.store.settle_job(job, due, kind)
+
+    async def _check_timer(self, game_id: int, now: float) -> None:
+        row = await self.unit.store.get_game(game_id)
+        if row is None or row.status != "playing":
+            return
+        record = Record.from_dict(row.record)
+        seat = self.unit.to_move(record, row.status)
+        deadline = record.deadline
+        if seat is None or deadline is None or record.seats[seat].is_computer:
+            return  # settled: a computer's job now, or nothing
+        if now >= deadline:
+            outcome = await self.unit.mutate(
+                game_id, lambda r, rec: self._timeout(r, rec, deadline)
+            )
+            await self.deliver(outcome)
+        elif now >= deadline - record.turn_seconds / 2 and not record.warned:
+            outcome = await self.unit.mutate(game_id, lambda r, rec: self._warn(rec, deadline))
+            await self.deliver(outcome)

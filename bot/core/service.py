@@ -27,7 +27,7 @@ from .hosting import HostedGame
 from .lobby import Lobby
 from .names import clean_name
 from .record import Record, SeatInfo
-from .scheduler import IDLE_SECONDS, Scheduler
+from .scheduler import IDLE_SECONDS, JobScheduler, Scheduler
 from .unit import WORK_TIMEOUT, Refusal, Reply, Unit, answer
 from .views import Outcome
 
@@ -104,7 +104,9 @@ class GameService:
         self.fair_use = FairUse()
         self.deliverers: dict[str, Deliver] = {}
         self.unit = Unit(store, self.games, clock, self._after_save)  # holds the store
-        self.scheduler = Scheduler(
+        # Many workers on PostgreSQL share durable jobs; SQLite is one process, as ever.
+        shared = getattr(store, "row_locks", False)
+        self.scheduler = (JobScheduler if shared else Scheduler)(
             self.unit,
             self._deliver,
             clock=clock,
@@ -193,6 +195,12 @@ class GameService:
     async def save_refs(self, game_id: int, updates: dict[str, Any]) -> None:
         """Adapters keep their message ids in the record (one live table message per game)."""
         await self.unit.save_refs(game_id, updates)
+
+    @property
+    def message_lock(self) -> Any:
+        """For adapters' deliveries: a live message's lock across workers (PostgreSQL), or
+        None (one process: its lanes order its messages)."""
+        return self.store.message_lock if getattr(self.store, "row_locks", False) else None
 
     async def prune(self, now: float | None = None) -> dict[str, int]:
         return await self.scheduler.prune(now)

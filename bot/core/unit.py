@@ -7,8 +7,10 @@ Every change commits before anything is answered, so a restart at any moment los
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextvars import ContextVar
 from typing import Any
 
 from . import narrate
@@ -23,7 +25,37 @@ log = logging.getLogger(__name__)
 Reply = Refusal  # the core's name for it since the start
 Change = Callable[[Any, Record], Outcome]
 WORK_TIMEOUT = 20.0  # seconds a change may compute in its worker thread before we give up
-TRIES = 3  # optimistic tries before "the game is busy"
+TRIES = 3  # optimistic tries before "the game is busy" (SQLite; PostgreSQL locks the row)
+
+# The chat update being handled (its idempotency key) and how many changes it made so far: a
+# redelivered update makes the same changes in the same order, each found already applied.
+_update: ContextVar[tuple[str, list[int]] | None] = ContextVar("rummy_update", default=None)
+
+
+def handling(key: str | None) -> None:
+    """Name the chat update this task handles ("tg:<update_id>", "dc:<interaction id>"); every
+    game it changes remembers the key in the change's transaction. None: no update (the
+    scheduler's own work)."""
+    _update.set(None if key is None else (key, [0]))
+
+
+@contextlib.contextmanager
+def no_update() -> Iterator[None]:
+    """Work started while handling an update that is not that update's (a computer's turn)."""
+    token = _update.set(None)
+    try:
+        yield
+    finally:
+        _update.reset(token)
+
+
+def _next_key(game_id: int) -> str | None:
+    current = _update.get()
+    if current is None:
+        return None
+    key, count = current
+    count[0] += 1
+    return f"{key}/{game_id}/{count[0]}"
 
 
 def answer(reply: Refusal) -> Outcome:
@@ -96,80 +128,104 @@ class Unit:
         A change that leaves the record and status as they were is not saved. The outcome
         carries the row version it was built from (`revision`, the commit order adapters show
         screens in), the record's adapter refs, the log lines the change added and who moves
-        next."""
-        from bot.store import StaleGame
+        next. On PostgreSQL the game row is locked for the change (every worker's changes of a
+        game in one order, no "busy"); on SQLite the version decides, as in one process. A
+        change made for a chat update already applied (`handling`) changes nothing: an empty
+        outcome."""
+        from bot.store import Duplicate, StaleGame
 
+        key = _next_key(game_id)
         async with self.locks(game_id):
+            if getattr(self.store, "row_locks", False):
+                async with self.store.hold(game_id) as held:
+                    if key is not None and await self.store.seen(key, held):
+                        return Outcome()
+                    try:
+                        return await self._attempt(game_id, held.row, change, status, key, held)
+                    except Duplicate:
+                        return Outcome()
             for _attempt in range(TRIES):
                 row = await self.store.get_game(game_id)
-                if row is None:
-                    raise Refusal(narrate.GONE)
-                if row.record.get("pruned"):  # a finished game past its retention period
-                    raise Refusal(narrate.OVER)
-                record = Record.from_dict(row.record)
-                before = record.state
-                seats_before = [(x.user, x.computer) for x in record.seats]
-                try:
-                    # A thread can't be stopped, but the game's lock is let go and the person
-                    # answered: the engine's searches have work budgets, this is the backstop.
-                    outcome = await asyncio.wait_for(
-                        asyncio.to_thread(change, row, record), WORK_TIMEOUT
-                    )
-                except TimeoutError:
-                    log.error("game %s: a change took over %s s", game_id, WORK_TIMEOUT)
-                    raise Refusal(narrate.TOO_SLOW) from None
-                except Refusal as refusal:
-                    if refusal.outcome is not None:  # a fresh screen of the unchanged game
-                        out = refusal.outcome
-                        out.game_id, out.platform, out.chat_id = game_id, row.platform, row.chat_id
-                        out.revision, out.refs = row.version, record.refs
-                    raise
-                actions: list[dict] = []
-                if record.state is not None and record.state.get("actions"):
-                    # The action log lives in its own table: the hot row stays the same size
-                    # at turn 1,000 as at turn 1.
-                    actions = record.state["actions"]
-                    record.state = {**record.state, "actions": []}
-                data = record.to_dict()
-                new_status = status or self.status(record)
-                if data == row.record and new_status == row.status:
-                    saved = row  # nothing changed: nothing to write
-                else:
-                    seated = record.state is not None and (
-                        before is None
-                        or seats_before != [(x.user, x.computer) for x in record.seats]
-                    )
-                    game = self.game_of(record)
-                    try:
-                        saved = await self.store.save_game(
-                            game_id,
-                            data,
-                            expected_version=row.version,
-                            status=new_status,
-                            seats=seat_rows(record) if seated else None,
-                            rounds=new_rounds(game, before, record),
-                            result=new_result(game, before, record),
-                            actions=actions,
-                            due_at=self.due(record, new_status),
-                        )
-                    except StaleGame:
-                        continue
-                outcome.game_id = game_id
-                outcome.names = {s.user: s.name for s in record.seats if s.user}
-                outcome.platform = saved.platform
-                outcome.chat_id = saved.chat_id
-                outcome.revision = saved.version
-                outcome.refs = record.refs
-                outcome.log = outcome.log or list(record.added)
-                outcome.next_up = self.next_up(record, saved.status)
-                self.after_save(game_id, record)
-                return outcome
+                try:  # a repeat is found by the save (one transaction, no extra read)
+                    return await self._attempt(game_id, row, change, status, key, None)
+                except StaleGame:
+                    continue
+                except Duplicate:
+                    return Outcome()
         raise Refusal(narrate.BUSY)
+
+    async def _attempt(
+        self, game_id: int, row: Any, change: Change, status: str | None, key: str | None,
+        held: Any,
+    ) -> Outcome:
+        """One load → change → save of `mutate` on the row read (locked when `held`)."""
+        if row is None:
+            raise Refusal(narrate.GONE)
+        if row.record.get("pruned"):  # a finished game past its retention period
+            raise Refusal(narrate.OVER)
+        record = Record.from_dict(row.record)
+        before = record.state
+        seats_before = [(x.user, x.computer) for x in record.seats]
+        try:
+            # A thread can't be stopped, but the game's lock is let go and the person
+            # answered: the engine's searches have work budgets, this is the backstop.
+            outcome = await asyncio.wait_for(asyncio.to_thread(change, row, record), WORK_TIMEOUT)
+        except TimeoutError:
+            log.error("game %s: a change took over %s s", game_id, WORK_TIMEOUT)
+            raise Refusal(narrate.TOO_SLOW) from None
+        except Refusal as refusal:
+            if refusal.outcome is not None:  # a fresh screen of the unchanged game
+                out = refusal.outcome
+                out.game_id, out.platform, out.chat_id = game_id, row.platform, row.chat_id
+                out.revision, out.refs = row.version, record.refs
+            raise
+        actions: list[dict] = []
+        if record.state is not None and record.state.get("actions"):
+            # The action log lives in its own table: the hot row stays the same size at turn
+            # 1,000 as at turn 1.
+            actions = record.state["actions"]
+            record.state = {**record.state, "actions": []}
+        data = record.to_dict()
+        new_status = status or self.status(record)
+        if data == row.record and new_status == row.status:
+            saved = row  # nothing changed: nothing to write
+        else:
+            seated = record.state is not None and (
+                before is None or seats_before != [(x.user, x.computer) for x in record.seats]
+            )
+            game = self.game_of(record)
+            saved = await self.store.save_game(
+                game_id,
+                data,
+                expected_version=row.version,
+                status=new_status,
+                seats=seat_rows(record) if seated else None,
+                rounds=new_rounds(game, before, record),
+                result=new_result(game, before, record),
+                actions=actions,
+                due_at=self.due(record, new_status),
+                job="computer" if self.next_up(record, new_status) == "computer" else "timer",
+                **({"update_key": key} if key is not None else {}),
+                **({"held": held} if held is not None else {}),
+            )
+        outcome.game_id = game_id
+        outcome.names = {s.user: s.name for s in record.seats if s.user}
+        outcome.platform = saved.platform
+        outcome.chat_id = saved.chat_id
+        outcome.revision = saved.version
+        outcome.refs = record.refs
+        outcome.log = outcome.log or list(record.added)
+        outcome.next_up = self.next_up(record, saved.status)
+        self.after_save(game_id, record)
+        return outcome
 
     async def save_refs(self, game_id: int, updates: dict[str, Any]) -> None:
         """Adapters keep their message ids in the record (one live table message per game)."""
         from bot.store import StaleGame
 
+        if getattr(self.store, "row_locks", False):  # no version bump: no press goes stale
+            await self.store.patch_refs(game_id, updates)
+            return
         async with self.locks(game_id):
             for _ in range(5):
                 row = await self.store.get_game(game_id)

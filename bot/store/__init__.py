@@ -14,6 +14,7 @@ from .migrate import migrate
 from .ratings import display_rating
 from .repository import Store
 from .rows import (
+    Duplicate,
     GameExists,
     GameResult,
     GameRow,
@@ -28,6 +29,7 @@ from .urls import DEFAULT_URL, database_url
 
 __all__ = [
     "DEFAULT_URL",
+    "Duplicate",
     "GameExists",
     "GameResult",
     "GameRow",

@@ -22,7 +22,9 @@ def make_engine(url: URL) -> AsyncEngine:
     if url.get_backend_name() == "sqlite":
         return _sqlite_engine(url)
     # pre-ping: a bot runs for weeks; survive PostgreSQL restarts and idle-connection reaping.
-    return create_async_engine(url, pool_pre_ping=True)
+    # A worker holds a connection per game being changed (its row lock) and per live message
+    # being edited (its advisory lock): room for both under load.
+    return create_async_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
 
 
 def writer(engine: AsyncEngine) -> AsyncEngine:

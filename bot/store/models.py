@@ -4,6 +4,8 @@ players   one per (platform, user id); computer levels are pseudo-players ("comp
 chats     one per (platform, chat id)
 games     the core's record (JSON) + version for optimistic concurrency; one active per chat;
           due_at = when the game next needs background work (timer, reminder, computer move)
+jobs      a game's due background work (computer move, turn timer), claimed with a lease
+seen_updates  idempotency keys of the chat updates that changed a game (bounded life)
 game_actions  a game's action log, one row per action (appended; the record stays small)
 seats     who sits where in a game
 rounds / round_scores   per-round points and running totals, written once per round
@@ -138,6 +140,31 @@ game_actions = Table(
     Column("game_id", ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
     Column("seq", Integer, primary_key=True),
     Column("data", Json, nullable=False),
+)
+
+# A game's next background work, written with the game: workers claim due rows with a lease
+# (`lease_until`, epoch s; PostgreSQL skips rows another worker has locked), so each is done
+# once; a dead worker's lease runs out and another claims the job.
+jobs = Table(
+    "jobs",
+    metadata,
+    Column("game_id", ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("kind", String(16), nullable=False),
+    Column("due_at", Float, nullable=False),
+    Column("lease_until", Float, nullable=True),
+    Column("owner", String(64), nullable=True),
+    CheckConstraint("kind IN ('computer', 'timer')", name="kind"),
+    Index("ix_jobs_due_at", "due_at"),
+)
+
+# The key of every chat update that changed a game (Telegram update id, Discord interaction
+# id), inserted in the change's transaction: a redelivered update finds it and changes nothing.
+seen_updates = Table(
+    "seen_updates",
+    metadata,
+    Column("key", String(96), primary_key=True),
+    Column("seen_at", Float, nullable=False),
+    Index("ix_seen_updates_seen_at", "seen_at"),
 )
 
 seats = Table(

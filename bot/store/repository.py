@@ -13,8 +13,11 @@ games to stubs and deletes old lessons.
 
 from __future__ import annotations
 
+import contextlib
 import enum
-from collections.abc import Sequence
+import zlib
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from types import TracebackType
 from typing import Any, Final, Literal
@@ -27,7 +30,9 @@ from sqlalchemy import (
     delete,
     func,
     insert,
+    or_,
     select,
+    text,
     update,
 )
 from sqlalchemy.exc import IntegrityError
@@ -41,6 +46,7 @@ from .rows import (
     ACTIVE_STATUSES,
     DONE_STATUSES,
     STATUSES,
+    Duplicate,
     GameExists,
     GameResult,
     GameRow,
@@ -62,6 +68,27 @@ class _Keep(enum.Enum):
 # save_game(due_at=KEEP), the default: leave the game's due_at as it is.
 KEEP: Final = _Keep.KEEP
 PRUNE_BATCH = 500  # game rows per transaction in `prune`
+JOB_KINDS = ("computer", "timer")
+
+
+@dataclass(frozen=True)
+class Job:
+    """A game's due background work, claimed by `owner` until `lease_until` (epoch s)."""
+
+    game_id: int
+    kind: str
+    due_at: float
+    lease_until: float | None = None
+    owner: str | None = None
+
+
+@dataclass
+class Held:
+    """A game row locked (SELECT ... FOR UPDATE) in an open transaction: `save_game(...,
+    held=held)` writes in it; the lock goes at commit. Other workers' changes of the game wait."""
+
+    conn: AsyncConnection
+    row: GameRow | None
 
 
 class Store:
@@ -70,6 +97,7 @@ class Store:
     def __init__(self, engine: AsyncEngine) -> None:
         self._engine = engine
         self._writer = writer(engine)
+        self._leads: dict[str, AsyncConnection] = {}  # what this worker leads: its lock's conn
 
     @classmethod
     async def open(cls, url: str | None = None) -> Store:
@@ -83,7 +111,30 @@ class Store:
         return cls(engine)
 
     async def close(self) -> None:
+        for conn in self._leads.values():
+            with contextlib.suppress(Exception):
+                await conn.close()
+        self._leads.clear()
         await self._engine.dispose()
+
+    async def lead(self, name: str) -> bool:
+        """Become the one worker doing `name` (registering the Telegram webhook) for as long as
+        this store is open: a PostgreSQL advisory lock held on its own connection, so of many
+        workers starting together one gets True; when it dies the lock goes with it. SQLite:
+        one process, always True."""
+        if not self.row_locks:
+            return True
+        if name in self._leads:
+            return True
+        conn = await self._engine.connect()
+        key = zlib.crc32(b"rummy-lead:" + name.encode()) - 2**31
+        won = (await conn.execute(text("SELECT pg_try_advisory_lock(:k)"), {"k": key})).scalar()
+        await conn.commit()
+        if won:
+            self._leads[name] = conn
+        else:
+            await conn.close()
+        return bool(won)
 
     async def __aenter__(self) -> Store:
         return self
@@ -239,6 +290,9 @@ class Store:
         result: GameResult | None = None,
         actions: Sequence[dict] = (),
         due_at: float | Literal[_Keep.KEEP] | None = KEEP,
+        job: str = "timer",
+        update_key: str | None = None,
+        held: Held | None = None,
     ) -> GameRow:
         """Write the record if the row is still at `expected_version`; it becomes version + 1.
 
@@ -246,7 +300,10 @@ class Store:
         the game's `result`, the new `actions` (appended to the game's log, see
         `game_actions`) — so a crash can't leave a finished game that no leaderboard counts,
         nor a record ahead of its log. `due_at` (epoch seconds, None = nothing due) is written
-        only when given; a save that finishes or ends the game without giving it clears it.
+        only when given, with the game's `jobs` row (of kind `job`, unclaimed); a save that
+        finishes or ends the game without giving it clears both. `update_key`: the chat
+        update this change applies, remembered in the same transaction (Duplicate if it was
+        seen already: nothing written). `held`: write in that transaction (the row is locked).
         StaleGame if someone saved first (reload and retry; nothing was written);
         LookupError if there is no such game; GameExists if reactivating it would give its
         chat two active games.
@@ -271,8 +328,16 @@ class Store:
             .values(**values)
             .returning(*db.games.c)
         )
+        if job not in JOB_KINDS:
+            raise ValueError(f"unknown job kind {job!r}")
         try:
-            async with self._writer.begin() as conn:
+            async with contextlib.AsyncExitStack() as stack:
+                if held is not None:
+                    conn = held.conn
+                else:
+                    conn = await stack.enter_async_context(self._writer.begin())
+                if update_key is not None:
+                    await _remember_update(conn, update_key)
                 row = (await conn.execute(stmt)).one_or_none()
                 if row is None:
                     current = await conn.execute(
@@ -283,6 +348,8 @@ class Store:
                     if current.one_or_none() is None:
                         raise LookupError(f"no game {game_id}")
                     raise StaleGame(game_id, expected_version)
+                if "due_at" in values:
+                    await _write_job(conn, game_id, job, values["due_at"])
                 if actions:
                     # Safe to number after the current last: the UPDATE above holds the row
                     # lock (SQLite: the write lock) until commit, so no other save of this
@@ -300,6 +367,143 @@ class Store:
                 await self._raise_if_active(game.platform, game.chat_id, error)
             raise
         return _game_row(row)
+
+    async def seen(self, key: str, held: Held | None = None) -> bool:
+        """Has this update's key changed a game already?"""
+        query = select(db.seen_updates.c.key).where(db.seen_updates.c.key == key)
+        if held is not None:
+            return (await held.conn.execute(query)).first() is not None
+        async with self._engine.connect() as conn:
+            return (await conn.execute(query)).first() is not None
+
+    async def forget_updates(self, before: float) -> int:
+        """Drop the update keys seen before `before` (epoch s): a platform redelivers an update
+        within minutes, not days. How many went."""
+        async with self._writer.begin() as conn:
+            gone = await conn.execute(
+                delete(db.seen_updates).where(db.seen_updates.c.seen_at < before)
+            )
+            return max(gone.rowcount or 0, 0)
+
+    @property
+    def row_locks(self) -> bool:
+        """PostgreSQL: changes of a game are ordered by its row lock across processes (and
+        jobs are claimed with SKIP LOCKED). SQLite: one process, its write lock and versions."""
+        return self._engine.dialect.name == "postgresql"
+
+    @contextlib.asynccontextmanager
+    async def hold(self, game_id: int) -> AsyncIterator[Held]:
+        """The game row, locked FOR UPDATE in a transaction that commits when the block ends
+        (rolls back if it raises): every worker's changes of one game in one order."""
+        async with self._writer.begin() as conn:
+            row = (
+                await conn.execute(
+                    select(db.games).where(db.games.c.id == game_id).with_for_update()
+                )
+            ).one_or_none()
+            yield Held(conn, None if row is None else _game_row(row))
+
+    async def patch_refs(self, game_id: int, patch: dict[str, Any]) -> None:
+        """Merge these keys into the record's adapter refs in one UPDATE, leaving the version
+        alone (message ids are no move: a press racing with a delivery must not go stale).
+        PostgreSQL only: a concurrent change holds the row lock and the patch lands after it."""
+        async with self._writer.begin() as conn:
+            await _patch_refs(conn, game_id, patch)
+
+    @contextlib.asynccontextmanager
+    async def message_lock(self, game_id: int, key: str) -> AsyncIterator[MessageLock]:
+        """Hold the lock of one live message of a game across workers (a PostgreSQL advisory
+        lock) and yield the game's refs as saved now: a worker edits a message only after
+        reading what the others last showed in it, and saves what it showed (`save`) before
+        the lock goes. The lock's connection does it all: a holder never waits for the pool
+        (so waiters, each on its connection, cannot starve it)."""
+        args = {"a": game_id, "b": zlib.crc32(key.encode()) - 2**31}
+        conn = await self._engine.connect()
+        try:
+            # PostgreSQL queues the waiters and wakes the next at once when the lock goes
+            await conn.execute(text("SELECT pg_advisory_lock(:a, :b)"), args)
+            await conn.commit()
+        except BaseException:
+            await conn.close()  # the session's locks go with it
+            raise
+        try:
+            refs = (
+                await conn.execute(
+                    select(db.games.c.record["refs"]).where(db.games.c.id == game_id)
+                )
+            ).scalar()
+            await conn.commit()
+            yield MessageLock(conn, game_id, dict(refs or {}))
+        finally:
+            with contextlib.suppress(Exception):
+                await conn.execute(text("SELECT pg_advisory_unlock(:a, :b)"), args)
+                await conn.commit()
+            await conn.close()
+
+    # -- jobs ------------------------------------------------------------------------------
+
+    async def claim_jobs(
+        self, owner: str, now: float, lease: float, limit: int = 20,
+        game_id: int | None = None,
+    ) -> list[Job]:
+        """Claim up to `limit` due jobs (due_at <= now, no live lease) for `owner` until
+        now + lease, soonest first; `game_id`: that game's only. PostgreSQL skips rows another
+        worker is claiming (FOR UPDATE SKIP LOCKED), so two workers never claim one job."""
+        j = db.jobs.c
+        free = or_(j.lease_until.is_(None), j.lease_until < now, j.owner == owner)
+        where = (j.due_at <= now) & free
+        if game_id is not None:
+            where = where & (j.game_id == game_id)
+        async with self._writer.begin() as conn:
+            due = select(j.game_id).where(where).order_by(j.due_at, j.game_id).limit(limit)
+            if conn.dialect.name == "postgresql":
+                due = due.with_for_update(skip_locked=True)
+            ids = list((await conn.execute(due)).scalars())
+            if not ids:
+                return []
+            rows = await conn.execute(
+                update(db.jobs)
+                .where(j.game_id.in_(ids))
+                .values(lease_until=now + lease, owner=owner)
+                .returning(*db.jobs.c)
+            )
+            jobs = [Job(r.game_id, r.kind, r.due_at, r.lease_until, r.owner) for r in rows]
+        return sorted(jobs, key=lambda x: (x.due_at, x.game_id))
+
+    async def settle_job(self, job: Job, due_at: float | None, kind: str = "timer") -> None:
+        """The claimed job ran without saving the game (nothing was due after all): its row
+        gets the game's due time again (None: deleted) and no lease. A save in between wrote
+        the row afresh (its owner is gone): then it is left alone."""
+        j = db.jobs.c
+        mine = (j.game_id == job.game_id) & (j.owner == job.owner)
+        async with self._writer.begin() as conn:
+            if due_at is None:
+                await conn.execute(delete(db.jobs).where(mine))
+            else:
+                await conn.execute(
+                    update(db.jobs).where(mine)
+                    .values(due_at=float(due_at), kind=kind, lease_until=None, owner=None)
+                )
+
+    async def release_jobs(self, owner: str) -> None:
+        """A worker stopping gives back what it claimed (others need not wait for the lease)."""
+        async with self._writer.begin() as conn:
+            await conn.execute(
+                update(db.jobs).where(db.jobs.c.owner == owner).values(lease_until=None, owner=None)
+            )
+
+    async def jobs_due(self, now: float) -> int:
+        """How many jobs are due (due_at <= now), claimed or not."""
+        async with self._engine.connect() as conn:
+            return (
+                await conn.execute(select(func.count()).where(db.jobs.c.due_at <= now))
+            ).scalar_one()
+
+    async def jobs(self) -> list[Job]:
+        """Every job, soonest first (tests, /metrics)."""
+        async with self._engine.connect() as conn:
+            rows = await conn.execute(select(db.jobs).order_by(db.jobs.c.due_at))
+            return [Job(r.game_id, r.kind, r.due_at, r.lease_until, r.owner) for r in rows]
 
     async def game_actions(self, game_id: int) -> list[dict]:
         """The game's action log (what the saves appended), in order; [] if none."""
@@ -546,6 +750,55 @@ async def _write_round(conn: AsyncConnection, game_id: int, done: RoundRow) -> N
             for seat, (point, total) in enumerate(zip(done.points, done.totals, strict=True))
         ],
     )
+
+
+async def _patch_refs(conn: AsyncConnection, game_id: int, patch: dict[str, Any]) -> None:
+    await conn.execute(
+        text(
+            "UPDATE games SET record = jsonb_set(record, '{refs}', "
+            "coalesce(record->'refs', '{}'::jsonb) || CAST(:patch AS jsonb)) WHERE id = :id"
+        ),
+        {"patch": _json(patch), "id": game_id},
+    )
+
+
+@dataclass
+class MessageLock:
+    """A live message's lock (Store.message_lock): the game's refs when it was taken, and
+    `save` to write what was shown, on the lock's own connection."""
+
+    conn: AsyncConnection
+    game_id: int
+    refs: dict[str, Any]
+
+    async def save(self, patch: dict[str, Any]) -> None:
+        await _patch_refs(self.conn, self.game_id, patch)
+        await self.conn.commit()
+
+
+async def _remember_update(conn: AsyncConnection, key: str) -> None:
+    """Insert the update's key; Duplicate if it is there (ON CONFLICT: no error, so a
+    transaction holding a game's lock stays usable)."""
+    stmt = insert_for(conn, db.seen_updates).values(key=key, seen_at=db.utcnow().timestamp())
+    done = await conn.execute(stmt.on_conflict_do_nothing().returning(db.seen_updates.c.key))
+    if done.first() is None:
+        raise Duplicate(key)
+
+
+async def _write_job(conn: AsyncConnection, game_id: int, kind: str, due: float | None) -> None:
+    """The game's jobs row as its save says: due at `due` and unclaimed, or none."""
+    if due is None:
+        await conn.execute(delete(db.jobs).where(db.jobs.c.game_id == game_id))
+        return
+    values = {"kind": kind, "due_at": due, "lease_until": None, "owner": None}
+    stmt = insert_for(conn, db.jobs).values(game_id=game_id, **values)
+    await conn.execute(stmt.on_conflict_do_update(index_elements=["game_id"], set_=values))
+
+
+def _json(value: Any) -> str:
+    import json
+
+    return json.dumps(value, separators=(",", ":"))
 
 
 async def _append_actions(conn: AsyncConnection, game_id: int, actions: Sequence[dict]) -> None:

@@ -19,6 +19,14 @@ class StaleGame(Exception):
         self.expected_version = expected_version
 
 
+class Duplicate(Exception):
+    """This update's key was seen already: it changed the game once, it changes nothing now."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(f"update {key} was applied already")
+        self.key = key
+
+
 class GameExists(Exception):
     """The chat already has an active (lobby/playing) game; `game_id` names it."""
 
