@@ -273,3 +273,90 @@ async def test_the_build_to_ten_lesson_speaks_the_learners_language(hosted, lang
     assert not missing, missing
     english = [w for w in _english_words(text) if w != "Alice"]
     assert not english, sorted(set(english))
+
+
+def _label(msgid: str) -> str:
+    """A line's label in the current language, its values left out ("Rack: ")."""
+    return _(msgid).partition("{")[0]
+
+
+def _lines(screen) -> list[str]:
+    return [*screen.text.splitlines(), *screen.detail.splitlines()]
+
+
+@pytest.mark.parametrize("lang", ["en", *OTHERS])
+async def test_the_rummikub_lesson_speaks_of_tiles_as_the_game_does(sqlite_store, lang):
+    """The Rummikub lesson's screens say what the game's screens say for a tile rulebook:
+    Rack / Draw a tile / loose tiles, and the game's tile refusals, never Hand / Draw / cards;
+    a card lesson keeps the card words (so the check tells the two apart)."""
+    actor = Actor("telegram", "602", "602", "Noa", private=True, lang=lang)
+    service = LessonService(sqlite_store)
+    learner = ReadingLearner(service, actor)
+    learner.take(await service.start(actor, "rummikub"))
+    await learner.press(action="skip")  # step 2: the run 3R 4R 5R 6R on the table
+    learner.take(await service.command(actor, "take", "A 6R"))
+    out = learner.take(await service.command(actor, "done"))  # the 6R is still loose
+    with using(lang):
+        card_words = [
+            _label(m)
+            for m in (
+                "Hand: {cards}",
+                "Your hand: {cards}",
+                "Loose (place before Done): {cards}",
+                "loose (place these before done): {cards}",
+            )
+        ]
+        rack, your_rack = _label("Rack: {tiles}"), _label("Your rack: {tiles}")
+        loose = _label("Loose tiles (place before Done): {tiles}")
+        detail_loose = "  " + _label("loose tiles (place before Done): {tiles}")
+        refused = _label("Place the loose tiles first: {cards}")
+        draw_a_tile, draw = _("Draw a tile"), _("Draw")
+    lines = _lines(learner.screen)
+    assert out.alert and refused in out.reply, out.reply
+    assert any(x.startswith(rack) for x in lines) and any(x.startswith(loose) for x in lines)
+    assert any(x.startswith(your_rack) for x in lines), lines
+    assert any(x.startswith(detail_loose) for x in lines), lines
+    assert not [x for x in lines for w in card_words if x.lstrip().startswith(w)], lines
+    learner.take(await service.command(actor, "restart"))  # the table as dealt: Draw is legal
+    labels = [b.label for b in learner.buttons()]
+    assert draw_a_tile in labels and draw not in labels, labels
+
+    tahiti = ReadingLearner(service, actor)  # a card lesson: Hand and Draw
+    tahiti.take(await service.start(actor, "tahiti"))
+    with using(lang):
+        hand = _label("Hand: {cards}")
+    assert any(x.startswith(hand) for x in _lines(tahiti.screen))
+    assert not any(x.startswith(rack) for x in _lines(tahiti.screen))
+    assert draw in [b.label for b in tahiti.buttons()]
+
+
+@pytest.mark.parametrize("lang", ["en", *OTHERS])
+def test_a_tile_lessons_joker_choice_names_tiles(lang):
+    """Done asking what a joker stands for, in a tile lesson: one button per tile in tile
+    notation (11O), as the game's screen has it (a card's faces would not parse a tile)."""
+    from dataclasses import replace
+
+    from bot.core.lessons import _Lesson, lesson_screen
+    from lessons import skip_step, start_lesson
+
+    progress = start_lesson("rummikub")
+    for _step in range(3):  # the joker step
+        progress, _feedback = skip_step(progress)
+    waiting = replace(progress, joker={"group": 1, "options": [["1B"], ["4B"]]})
+    with using(lang):
+        screen = lesson_screen(7, _Lesson(waiting))
+        asked = _("Joker in {group} stands for:").partition("{")[0]
+    labels = [b.label for row in screen.buttons for b in row]
+    assert labels[0].startswith(asked) and labels[1:3] == ["1B", "4B"], labels
+
+
+def test_the_terminal_rummikub_lesson_shows_the_rack_once():
+    """The terminal prints the detail (Your rack: 1:2K …) and leaves the caption's own rack
+    and loose-tile lines out, as it does a card lesson's hand."""
+    lines = [line for step in LESSONS["rummikub"].steps for line in step.demo]
+    out: list[str] = []
+    state = run_lesson("rummikub", _feed(lines), out.append)
+    assert state is not None and state.finished
+    printed = "\n".join(out).splitlines()
+    assert any(x.startswith("Your rack: ") for x in printed)
+    assert not [x for x in printed if x.startswith(("Rack: ", "Loose tiles", "Hand: "))]

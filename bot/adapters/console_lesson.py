@@ -44,8 +44,15 @@ WORDS = {
     "next": "next",
     "finish": "finish",
 }
-# The screen lines the detail shows too, by their msgids (their labels are compared).
-SHOWN_ELSEWHERE = ("Table: {groups}", "Loose (place before Done): {cards}", "Hand: {cards}")
+# The screen lines the detail shows too, by their msgids (their labels are compared); a tile
+# lesson's loose tiles and rack too.
+SHOWN_ELSEWHERE = (
+    "Table: {groups}",
+    "Loose (place before Done): {cards}",
+    "Loose tiles (place before Done): {tiles}",
+    "Hand: {cards}",
+    "Rack: {tiles}",
+)
 
 
 def _prefixes() -> tuple[str, ...]:

@@ -21,6 +21,7 @@ adapter sends `Button.action` as it is and routes presses starting with `L:` to
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import functools
 import hashlib
 import logging
@@ -30,7 +31,7 @@ from typing import Any
 
 from bot.games.rummy.narrate import hint_line
 from bot.games.rummy.refusals import refusal
-from bot.games.rummy.screens import groups_text, private_picture
+from bot.games.rummy.screens import groups_text, joker_face, private_picture
 from bot.games.rummy.typed import TypedError, parse_typed
 from bot.i18n import N_, _, current, fill, ngettext, t, using
 from bot.store import GameExists, StaleGame
@@ -81,9 +82,18 @@ from .views import Button, Outcome, Screen
 PREFIX = LESSON_PREFIX
 SORRY = N_("Sorry, something went wrong there. The lesson is saved — please try again.")
 WELCOME_BACK = N_("Welcome back — here is where you left off.")
+# Whether the lesson being changed is a tile rulebook's (set for each change, in its thread):
+# its refusals and hints then speak of tiles and the rack, as the game's do.
+_TILES: contextvars.ContextVar[bool] = contextvars.ContextVar("lesson_tiles", default=False)
 # The pure runner (lessons/) says its sentences through these: the catalogs, the game's own
 # refusals and hints, Hebrew's bidi isolation — all in the current language.
-lesson_words.install(_, ngettext, refusal, hint_line, fill)
+lesson_words.install(
+    _,
+    ngettext,
+    lambda error: refusal(error, _TILES.get()),
+    lambda hint: hint_line(hint, _TILES.get()),
+    fill,
+)
 log = logging.getLogger(__name__)
 MAX_TYPED = 300
 CARDS_PER_ROW = 8
@@ -401,7 +411,7 @@ class LessonService:
                 try:
                     if row.status not in ("lobby", "playing") and not closed_ok:
                         raise _Reply(_("This lesson is over. Send /lesson to start another."))
-                    outcome, status = await asyncio.to_thread(change, ctx, lesson)
+                    outcome, status = await asyncio.to_thread(_in_its_words, change, ctx, lesson)
                 except _Reply as reply:
                     out = ctx.outcome(lesson if reply.screen else None)
                     out.reply, out.alert = reply.text, reply.alert
@@ -444,6 +454,13 @@ class LessonService:
 
 
 # -- what a press or a typed command does (run in a worker thread) ----------------------------
+
+
+def _in_its_words(change: Change, ctx: _Ctx, lesson: _Lesson) -> tuple[Outcome, str | None]:
+    """`change`, with the runner's refusals and hints in the lesson's words (tiles or cards);
+    the thread's context is a copy, so the setting ends with it."""
+    _TILES.set(lesson_game(lesson.progress).rules.tiles)
+    return change(ctx, lesson)
 
 
 def _resume(ctx: _Ctx, lesson: _Lesson) -> tuple[Outcome, str | None]:
@@ -608,6 +625,7 @@ def lesson_screen(game_id: int, lesson: _Lesson) -> Screen:
     )
     picture = private_picture(view, label, "suit", hint_cards, hint_groups)
     hand, groups, singles, loose = picture.hand, picture.groups, picture.singles, picture.loose
+    tiles = game.rules.tiles  # a tile rulebook's screens say rack and tiles, as the game's do
     lines = [label]
     if not progress.finished:
         lines.append(_(step.text))
@@ -615,11 +633,16 @@ def lesson_screen(game_id: int, lesson: _Lesson) -> Screen:
         lines.append(lesson.notice)
     lines.append(t("Table: {groups}", groups=groups_text(groups, singles)))
     if loose:
+        shown = " ".join(c.pretty() for c in loose)
         lines.append(
-            t("Loose (place before Done): {cards}", cards=" ".join(c.pretty() for c in loose))
+            t("Loose tiles (place before Done): {tiles}", tiles=shown)
+            if tiles
+            else t("Loose (place before Done): {cards}", cards=shown)
         )
-    numbered = "  ".join(f"{i + 1} {c.pretty()}" for i, c in enumerate(hand))
-    lines.append(t("Hand: {cards}", cards=numbered or _("empty")))
+    numbered = "  ".join(f"{i + 1} {c.pretty()}" for i, c in enumerate(hand)) or _("empty")
+    lines.append(
+        t("Rack: {tiles}", tiles=numbered) if tiles else t("Hand: {cards}", cards=numbered)
+    )
     text = "\n".join(lines)
     if len(text) > 1024:  # a photo caption's limit
         text = text[:1023] + "…"
@@ -635,15 +658,22 @@ def lesson_screen(game_id: int, lesson: _Lesson) -> Screen:
         lambda: render_private(picture),
         game_id,
         lesson.ver,
-        detail=_detail(view, picture, hint_cards, hint_groups),
+        detail=_detail(view, picture, hint_cards, hint_groups, tiles),
         notice=lesson.notice,
         lang=current(),
     )
 
 
-def _detail(view: Any, picture: Any, marked: frozenset[int], groups_marked: frozenset[int]) -> str:
+def _detail(
+    view: Any,
+    picture: Any,
+    marked: frozenset[int],
+    groups_marked: frozenset[int],
+    tiles: bool = False,
+) -> str:
     """The position as text, one group a line: the step's cards in [brackets], its groups
-    marked >, the changed ones *; the hand numbered as typed moves count it (`lay 1 2 3`)."""
+    marked >, the changed ones *; the hand (a tile game's rack) numbered as typed moves count
+    it (`lay 1 2 3`)."""
 
     def card(c: Card) -> str:
         return f"[{c.pretty()}]" if c.ident in marked else c.pretty()
@@ -658,9 +688,18 @@ def _detail(view: Any, picture: Any, marked: frozenset[int], groups_marked: froz
         lines.append("  " + t("singles: {cards}", cards=" ".join(card(c) for c in picture.singles)))
     if picture.loose:
         loose = " ".join(card(c) for c in picture.loose)
-        lines.append("  " + t("loose (place these before done): {cards}", cards=loose))
-    hand = "  ".join(f"{i + 1}:{card(c)}" for i, c in enumerate(picture.hand))
-    lines.append(t("Your hand: {cards}", cards=hand or _("(empty)")))
+        lines.append(
+            "  "
+            + (
+                t("loose tiles (place before Done): {tiles}", tiles=loose)
+                if tiles
+                else t("loose (place these before done): {cards}", cards=loose)
+            )
+        )
+    hand = "  ".join(f"{i + 1}:{card(c)}" for i, c in enumerate(picture.hand)) or _("(empty)")
+    lines.append(
+        t("Your rack: {tiles}", tiles=hand) if tiles else t("Your hand: {cards}", cards=hand)
+    )
     return "\n".join(lines)
 
 
@@ -689,7 +728,7 @@ def _buttons(
         g = progress.joker["group"]
         options = [
             button(
-                " ".join(Card.from_token("*#0=" + f).pretty()[1:] for f in opt),
+                " ".join(joker_face(f) for f in opt),  # a tile's notation, 7R; a card's, 7♥
                 f"jk:{g}:{','.join(opt)}",
             )
             for opt in progress.joker["options"]
@@ -759,14 +798,15 @@ def _buttons(
     last = []
     if "commit" in legal:
         last.append(button(_("✔ Done"), "done"))
-    if "give_up" in legal:
-        last.append(button(_("Give up (+3)"), "giveup"))
+    if "give_up" in legal:  # as the game's: the failed-move option may draw 1
+        draw = game.rules.give_up_draw
+        last.append(button(_("Give up (+3)") if draw == 3 else _("Give up (+1)"), "giveup"))
     elif "reset" in legal:
         last.append(button(_("↺ Reset"), "reset"))
     if "knock" in legal:  # Carousel: Draw becomes Knock
         last.append(button(_("✊ Knock"), "knock"))
     elif "draw" in legal:
-        last.append(button(_("Draw"), "draw"))
+        last.append(button(_("Draw a tile") if game.rules.tiles else _("Draw"), "draw"))
     elif "pass" in legal:
         last.append(button(_("Pass"), "pass"))
     rows += [last, tail]
