@@ -922,6 +922,7 @@ class FakeDiscord:
             source_message=message,
             payload=payload,
             created=loop.time(),
+            session=session,
         )
         self.interactions.append(ix)
         self._ix_by_id[ix_id] = ix

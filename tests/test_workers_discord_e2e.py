@@ -1,0 +1,228 @@
+"""Discord shards across two workers, end to end: two bot workers (each a Store, a GameService
+with PostgreSQL's JobScheduler and delivery lock, and a DiscordAdapter of shard [0] or [1] of
+2, wired as `rummy run` wires them) on one scratch PostgreSQL database, against ONE fake
+Discord with two guilds on different shards. In each guild a member starts a game against a
+computer and plays it by components (a scripted deal: the computer starts, Alice draws once,
+then lays her three sevens).
+
+The workers run in this one process, each with its own discord.py client, HTTP session, gateway
+connection, store (connection pool) and service: nothing of ours is shared between them but
+the database (discord.py's endpoints are process-wide, and the same for both). In one process
+the test can ask the fake which gateway session each interaction went to and each adapter
+which interactions it handled, and it starts in ~2 s; the real-process path of many workers
+on one PostgreSQL is test_workers_e2e.py's.
+
+Checked: every interaction was handled by the worker of the shard it was dispatched to (and by
+no other), each answered; only shard 0's worker synced the commands; the computer's turns
+were played once each (the action log alternates turns); each channel has one live table;
+no message ever showed an older state than it had shown."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from dc_players import Person, act, live_table
+from fakes.discord_server import FakeDiscord
+from sqlalchemy.engine import make_url
+from store_fixtures import _pg_truncate
+
+from bot import app
+from bot.adapters.discord import DiscordAdapter
+from bot.core.record import Record
+from bot.games.rummy import host
+from bot.store import Store
+from engine.scenario import deal_scenario
+
+pytestmark = pytest.mark.e2e
+
+COUNT = 2
+SNOWFLAKE_SHARD = 1 << 22  # a guild's shard is (guild_id >> 22) % shard count
+# guild id -> its shard; ids like real snowflakes, a timestamp apart
+GUILDS = {1000 * SNOWFLAKE_SHARD: 0, 1001 * SNOWFLAKE_SHARD: 1}
+# Alice (seat 0) holds three sevens; the computer (seat 1) starts and has no meld.
+HANDS = ["7H 7S 7D", "2H 9S KD 4C 6H JS QD 3C 5S"]
+HUMAN, COMPUTER = 0, 1
+ENDS = ("draw", "pass", "commit")  # actions that end a turn
+
+
+@dataclass
+class Worker:
+    shard: int
+    store: Store
+    service: Any
+    adapter: DiscordAdapter
+    handled: list[int] = field(default_factory=list)  # interaction ids its client got
+
+    async def stop(self) -> None:
+        await app.shutdown(self.service, [self.adapter], self.store)
+
+
+async def start_worker(fake: FakeDiscord, url: str, shard: int) -> Worker:
+    """What `rummy run` builds with DISCORD_SHARD_IDS=shard, DISCORD_SHARD_COUNT=2 (and
+    no DISCORD_GUILD_ID: commands are global, as in production)."""
+    store = await Store.open(url)
+    assert store.row_locks  # PostgreSQL: JobScheduler and the message lock
+    service, lessons = app.build_services(store, computer_delay=0.3, tick=0.2)
+    adapter = DiscordAdapter(service, fake.token, api_base=fake.api_base,
+                             gateway_url=fake.gateway_url, lessons=lessons,
+                             shards=([shard], COUNT), guild_ready_timeout=0.05)
+    worker = Worker(shard, store, service, adapter)
+    received = adapter.on_interaction  # every interaction the client is given passes here
+
+    async def on_interaction(interaction: Any) -> None:
+        worker.handled.append(interaction.id)
+        await received(interaction)
+
+    adapter.on_interaction = on_interaction  # type: ignore[method-assign]
+    await adapter.start(ready_timeout=10)
+    await service.start()
+    return worker
+
+
+class Table:
+    """A guild's table channel as dc_players sees a bot: idle means both workers are."""
+
+    def __init__(self, fake: FakeDiscord, workers: list[Worker], channel_id: int) -> None:
+        self.fake, self.workers, self.channel_id = fake, workers, channel_id
+
+    async def idle(self) -> None:
+        for worker in self.workers:
+            await worker.adapter.wait_idle(20)
+
+
+def label(text: str):
+    return lambda c: text in (c.label or "")
+
+
+def versions(components: list[dict[str, Any]]) -> set[int]:
+    """The state versions a message's components were made for (`rt:game:version:…`)."""
+    found: set[int] = set()
+    stack = list(components)
+    while stack:
+        comp = stack.pop()
+        stack.extend(comp.get("components", []))
+        custom = comp.get("custom_id") or ""
+        if custom.startswith("rt:"):
+            found.add(int(custom[3:].removeprefix("L:").split(":")[1]))
+    return found
+
+
+async def until(condition, timeout: float, what: str) -> None:
+    end = time.monotonic() + timeout
+    while not await condition():
+        assert time.monotonic() < end, what
+        await asyncio.sleep(0.05)
+
+
+async def play(table: Table, store: Store, alice: Person) -> int:
+    """Alice opens a game against an easy computer and plays it by components: draw on her
+    first turn, then as a medium player would (she lays 7H 7S 7D and goes out)."""
+    fake = table.fake
+    answers = await act(table, await fake.slash(table.channel_id, alice.id, "rummy",
+                                                subcommand="new",
+                                                options={"rulebook": "machiavelli"}))
+    lobby = live_table(fake, table.channel_id)
+    assert lobby is not None, (answers, [str(c) for c in fake.requests[-5:]])
+    await alice.click(lobby, label("Computer"), "computer menu")
+    await alice.click(lobby, label("easy"), "easy")
+    await alice.click(lobby, label("Start"), "start")
+    row = await store.active_game("discord", str(table.channel_id))
+    assert row is not None and row.status == "playing"
+    alice.store, alice.game_id = store, row.id
+
+    async def alices_turn_or_over() -> bool:
+        row = await store.get_game(alice.game_id)
+        return row.status != "playing" or Record.from_dict(row.record).game().turn == HUMAN
+
+    for turn in range(4):
+        await until(alices_turn_or_over, 20, "the computer did not play its turn")
+        if (await store.get_game(alice.game_id)).status != "playing":
+            break
+        if turn == 0:
+            await alice.press(lambda c: c.label == "Draw", "draw")
+        else:
+            await alice.take_turn(store, alice.game_id, HUMAN)
+    await table.idle()
+    return alice.game_id
+
+
+async def test_two_shards_on_two_workers_play_a_game_each(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(host, "new_game",
+                        lambda rules, n, seed: deal_scenario(rules, HANDS[:n], turn=COMPUTER))
+    await _pg_truncate(make_url(postgres_url))
+    async with FakeDiscord(token="discord-shards-token", shards=COUNT) as fake, \
+            fake.configure_discord_py():
+        tables = []
+        for n, (guild_id, shard) in enumerate(GUILDS.items()):
+            assert (guild_id >> 22) % COUNT == shard
+            guild = fake.guild(guild_id, f"Card Room {n}")
+            channel = fake.text_channel(guild, guild_id + 1, "rummy-table")
+            fake.member(guild, 3001 + n, f"alice{n}")
+            tables.append(channel.id)
+        workers: list[Worker] = []
+        try:
+            # Shard 1's worker first: it connects but syncs nothing; then shard 0's syncs once.
+            workers.append(await start_worker(fake, postgres_url, 1))
+            assert fake.calls("PUT", "/commands") == [] and fake.commands == {}
+            workers.insert(0, await start_worker(fake, postgres_url, 0))
+            synced = fake.calls("PUT", "/commands")
+            assert len(synced) == 1 and set(fake.commands) == {None}, synced  # global commands
+            sessions = fake.gateway.connected_sessions()
+            assert sorted(s.shard for s in sessions) == [(0, COUNT), (1, COUNT)]
+
+            started = time.monotonic()
+            people = [Person(Table(fake, workers, channel), 3001 + n, f"alice{n}")
+                      for n, channel in enumerate(tables)]
+            store = workers[0].store
+            games = await asyncio.gather(*(play(p.bot, store, p) for p in people))
+            elapsed = time.monotonic() - started
+            rows = [await store.get_game(g) for g in games]
+            actions = [await store.game_actions(g) for g in games]
+        finally:
+            for worker in workers:
+                await worker.stop()
+
+    # Every interaction went to one gateway session, the one of its guild's shard (shard 0
+    # for DMs); the worker holding that shard handled it, no other worker did; all answered.
+    by_shard = {w.shard: set(w.handled) for w in workers}
+    assert not by_shard[0] & by_shard[1]
+    for ix in fake.interactions:
+        assert ix.session is not None and ix.session.shard is not None
+        shard = ix.session.shard[0]
+        guild = ix.channel.guild
+        assert shard == (GUILDS[guild.id] if guild else 0), (ix.data, shard)
+        assert ix.id in by_shard[shard], f"interaction {ix.data} not handled by shard {shard}"
+        assert ix.acknowledged, ix.data
+    assert fake.unanswered == []
+    in_guild = {s: sum(1 for ix in fake.interactions if ix.channel.guild and
+                       GUILDS[ix.channel.guild.id] == s) for s in (0, 1)}
+    assert in_guild[0] >= 4 and in_guild[1] >= 4, in_guild  # both shards served their guild
+
+    for row, log, channel in zip(rows, actions, tables, strict=True):
+        assert row.status == "finished", row.status
+        # One turn at a time, each ended once: the computer's never twice in a row (a job
+        # claimed by both workers would play it twice).
+        ends = [a["seat"] for a in log if a.get("kind") in ENDS]
+        assert ends[0] == COMPUTER and ends.count(COMPUTER) >= 2, ends
+        assert all(a != b for a, b in itertools.pairwise(ends)), ends
+        # One live table in the channel: one message with the game's picture and components.
+        live = [m for m in fake.channel_messages(channel) if m.attachments and
+                versions(m.components)]
+        assert len(live) == 1, [m.content[:60] for m in live]
+    # No message ever went back to an older state, send and edit by edit.
+    edited = 0
+    for message in fake.messages.values():
+        shown = [versions(c) for _content, _embeds, c in message.history]
+        shown = [max(v) for v in [*shown, versions(message.components)] if v]
+        edited += len(shown) > 1
+        assert shown == sorted(shown), f"message {message.id} went back: {shown}"
+    assert edited >= 4  # the check saw edits
+    print(f"two guilds on two shards: {len(fake.interactions)} interactions "
+          f"({in_guild} in the guilds), {edited} messages edited, games in {elapsed:.1f} s")
