@@ -60,6 +60,7 @@ class Worker:
     service: Any
     adapter: DiscordAdapter
     handled: list[int] = field(default_factory=list)  # interaction ids its client got
+    delivered: set[int] = field(default_factory=set)  # games it showed an outcome of
 
     async def stop(self) -> None:
         await app.shutdown(self.service, [self.adapter], self.store)
@@ -82,6 +83,15 @@ async def start_worker(fake: FakeDiscord, url: str, shard: int) -> Worker:
         await received(interaction)
 
     adapter.on_interaction = on_interaction  # type: ignore[method-assign]
+    deliver = adapter.deliver
+
+    async def delivering(outcome: Any, ctx: Any = None) -> None:
+        if outcome.game_id is not None:
+            worker.delivered.add(outcome.game_id)
+        await deliver(outcome, ctx)
+
+    adapter.deliver = delivering  # type: ignore[method-assign]
+    service.register("discord", delivering)  # the service calls what was registered
     await adapter.start(ready_timeout=10)
     await service.start()
     return worker
@@ -250,4 +260,5 @@ async def test_two_shards_on_two_workers_play_a_game_each(
         assert shown == sorted(shown), f"message {message.id} went back: {shown}"
     assert edited >= 4  # the check saw edits
     print(f"two guilds on two shards: {len(fake.interactions)} interactions "
-          f"({in_guild} in the guilds), {edited} messages edited, games in {elapsed:.1f} s")
+          f"({in_guild} in the guilds), {edited} messages edited, games in {elapsed:.1f} s; "
+          f"games delivered by shard: { {w.shard: sorted(w.delivered) for w in workers} }")
