@@ -273,3 +273,39 @@ async def test_two_shards_on_two_workers_play_a_game_each(
           f"two guilds on two shards: {len(fake.interactions)} interactions "
           f"({in_guild} in the guilds), {edited} messages edited, games in {elapsed:.1f} s; "
           f"games delivered by shard: { {w.shard: sorted(w.delivered) for w in workers} }")
+
+
+async def test_a_closed_dm_view_is_edited_by_the_worker_that_played_the_computer(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Shard 1's member has closed DMs: her presses (and so her ephemeral view's interaction
+    token) reach shard 1's worker; the computer's turns are all claimed by shard 0's worker
+    (shard 1's claims no jobs here). Her view still follows the game without a press of hers,
+    and she is never told to use Show my hand."""
+    monkeypatch.setattr(host, "new_game",
+                        lambda rules, n, seed: deal_scenario(rules, HANDS[:n], stock_top=STOCK_TOP,
+                                                          turn=COMPUTER))
+    await _pg_truncate(make_url(postgres_url))
+    guild_id = next(g for g, shard in GUILDS.items() if shard == 1)
+    async with FakeDiscord(token="discord-shards-token", shards=COUNT) as fake, \
+            fake.configure_discord_py():
+        guild = fake.guild(guild_id, "Card Room")
+        channel = fake.text_channel(guild, guild_id + 1, "rummy-table").id
+        fake.member(guild, 3002, "carol", dm_open=False)
+        workers: list[Worker] = []
+        try:
+            workers = [await start_worker(fake, postgres_url, shard) for shard in (1, 0)]
+            await workers[0].service.scheduler.stop()  # shard 1's worker claims no jobs
+            carol = Person(Table(fake, workers, channel), 3002, "carol", dm_open=False)
+            game = await play(carol.bot, workers[0].store, carol)
+            row = await workers[0].store.get_game(game)
+            log = await workers[0].store.game_actions(game)
+        finally:
+            for worker in workers:
+                await worker.stop()
+    assert row.status == "finished"
+    assert [a["seat"] for a in log if a.get("kind") in ENDS].count(COMPUTER) >= 2
+    assert game in workers[1].delivered  # shard 0's worker showed the computer's turns
+    advised = [m.content for m in fake.channel_messages(channel) if "DMs are closed" in m.content]
+    assert carol.refreshes == 0 and advised == [], (carol.refreshes, advised)
+    assert fake.unanswered == []
