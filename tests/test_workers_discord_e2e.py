@@ -2,20 +2,21 @@
 with PostgreSQL's JobScheduler and delivery lock, and a DiscordAdapter of shard [0] or [1] of
 2, wired as `rummy run` wires them) on one scratch PostgreSQL database, against ONE fake
 Discord with two guilds on different shards. In each guild a member starts a game against a
-computer and plays it by components (a scripted deal: the computer starts, Alice draws once,
-then lays her three sevens).
+computer and plays it by components (a scripted deal: the computer starts, she draws once,
+then lays her four sevens); shard 1's member has closed DMs and plays by ephemeral views.
 
 The workers run in this one process, each with its own discord.py client, HTTP session, gateway
 connection, store (connection pool) and service: nothing of ours is shared between them but
 the database (discord.py's endpoints are process-wide, and the same for both). In one process
 the test can ask the fake which gateway session each interaction went to and each adapter
-which interactions it handled, and it starts in ~2 s; the real-process path of many workers
-on one PostgreSQL is test_workers_e2e.py's.
+which interactions it handled, and a run takes ~7 s; real processes on one PostgreSQL are
+test_workers_e2e.py's (Telegram).
 
 Checked: every interaction was handled by the worker of the shard it was dispatched to (and by
 no other), each answered; only shard 0's worker synced the commands; the computer's turns
-were played once each (the action log alternates turns); each channel has one live table;
-no message ever showed an older state than it had shown."""
+were played once each (the action log alternates turns); one live table per channel at a
+time; no message ever showed an older state than it had shown; a closed-DM member's view
+follows the game when the other worker plays the computer's turns."""
 
 from __future__ import annotations
 
