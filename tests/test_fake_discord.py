@@ -345,6 +345,51 @@ async def test_restart_keeps_old_buttons_working(fake: FakeDiscord) -> None:
     assert fake.unanswered == []
 
 
+class ShardBot(discord.AutoShardedClient):
+    """One shard of two; /where answers with the shard that got the interaction."""
+
+    def __init__(self, shard: int) -> None:
+        super().__init__(intents=discord.Intents.default(), guild_ready_timeout=0.05,
+                         shard_ids=[shard], shard_count=2)
+        self.tree = app_commands.CommandTree(self)
+
+        @app_commands.command(name="where", description="Which shard answers")
+        async def where(interaction: discord.Interaction) -> None:
+            await interaction.response.send_message(f"shard {shard}")
+
+        self.tree.add_command(where)
+
+
+async def test_an_interaction_goes_to_its_guilds_shard() -> None:
+    """Discord sends a guild's events to shard (guild_id >> 22) % shard_count, DMs to shard
+    0; two workers hold one shard each."""
+    guilds = {0: 1000 << 22, 1: 1001 << 22}
+    async with FakeDiscord(token=TOKEN, shards=2) as fake, fake.configure_discord_py():
+        for shard, guild_id in guilds.items():
+            guild = fake.guild(guild_id, f"Room {shard}")
+            fake.text_channel(guild, guild_id + 1, "table")
+            fake.member(guild, ALICE_ID, "alice")
+        bots = [ShardBot(0), ShardBot(1)]
+        tasks = []
+        try:
+            for bot in bots:
+                await bot.login(TOKEN)
+                tasks.append(asyncio.create_task(bot.connect()))
+                await asyncio.wait_for(bot.wait_until_ready(), 5)
+            assert [[g.id for g in bot.guilds] for bot in bots] == [[guilds[0]], [guilds[1]]]
+            await bots[0].tree.sync()  # global
+            for shard, guild_id in guilds.items():
+                ix = await fake.slash(guild_id + 1, ALICE_ID, "where")
+                assert (await ix.result()).content == f"shard {shard}"
+                assert ix.session is not None and ix.session.shard == (shard, 2)
+            ix = await fake.slash(None, ALICE_ID, "where")  # a DM
+            assert (await ix.result()).content == "shard 0"
+        finally:
+            for bot in bots:
+                await bot.close()
+            await asyncio.wait_for(asyncio.gather(*tasks), 5)
+
+
 async def test_many_interactions_at_once(fake: FakeDiscord) -> None:
     async with running(TinyBot()):
         handles = await asyncio.gather(

@@ -93,15 +93,21 @@ class _Ctx:
 class _Handle:
     """A member's ephemeral private view, editable through an interaction token for 15 min."""
 
-    interaction: discord.Interaction
+    interaction: discord.Interaction | None  # None: another worker's, edited by its webhook
     message_id: int
     original: bool  # the interaction's own response (else one of its followups)
     image_key: str | None
-    at: float = field(default_factory=time.monotonic)
+    at: float = field(default_factory=time.time)  # wall clock: shared across workers
+    webhook: discord.Webhook | None = None
 
     @property
     def fresh(self) -> bool:
-        return time.monotonic() - self.at < TOKEN_LIFETIME
+        return time.time() - self.at < TOKEN_LIFETIME
+
+    def shared(self) -> list[Any]:
+        """What the game's refs keep so any worker can edit it (the token lives 15 min)."""
+        assert self.interaction is not None
+        return [self.interaction.token, self.message_id, self.at]
 
 
 class RummyClient(discord.Client):
@@ -542,7 +548,7 @@ class DiscordAdapter:
         try:
             for user in outcome.private:
                 if refs.get(f"dmclosed:{user}") and not (ctx and ctx.user == user):
-                    handle = self._ephemeral.get(user)
+                    handle = self._handle(refs, user)
                     if handle is None or not handle.fresh:
                         await self._advise(channel, user, outcome, refs)
         except discord.Forbidden:
@@ -579,7 +585,7 @@ class DiscordAdapter:
             known = prior.image_key if prior and prior.message_id == message_id else None
             handle = _Handle(ctx.interaction, message_id, True, known)
             if await self._edit_handle(handle, screen):
-                self._ephemeral[user] = handle
+                self._keep_handle(refs, user, handle)
                 ctx.showed_private = True
                 run.shown(key)
                 return
@@ -600,15 +606,15 @@ class DiscordAdapter:
             sent = await self._followup(ctx, render(screen.text), view=build_view(screen),
                                         files=files)
             if sent is not None:
-                old = self._ephemeral.get(user)
-                self._ephemeral[user] = _Handle(ctx.interaction, sent[0], sent[1],
-                                                screen.image_key)
+                old = self._handle(refs, user)
+                self._keep_handle(refs, user, _Handle(ctx.interaction, sent[0], sent[1],
+                                                      screen.image_key))
                 ctx.showed_private = True
                 run.shown(key)
                 if old is not None and old.fresh and old.message_id != sent[0]:
                     await _delete(old)  # one ephemeral view at a time: no stale buttons
             return
-        handle = self._ephemeral.get(user)
+        handle = self._handle(refs, user)
         if handle is not None and handle.fresh and await self._edit_handle(handle, screen):
             run.shown(key)
             return
@@ -618,14 +624,35 @@ class DiscordAdapter:
             with contextlib.suppress(discord.HTTPException):
                 await self._advise(channel, user, outcome, refs)
 
+    def _keep_handle(self, refs: Refs, user: str, handle: _Handle) -> None:
+        self._ephemeral[user] = handle
+        refs.set(f"eph:{user}", handle.shared())
+
+    def _handle(self, refs: Refs, user: str) -> _Handle | None:
+        """The member's ephemeral view: this worker's handle, or — when another worker's shard
+        answered their last press — one made from the token it saved in the game's refs."""
+        handle = self._ephemeral.get(user)
+        shared = refs.get(f"eph:{user}")
+        if not shared or (handle is not None and handle.at >= shared[2]):
+            return handle
+        token, message_id, at = shared
+        webhook = discord.Webhook.partial(self.client.application_id or 0, token,
+                                          client=self.client)
+        # Its picture is not known here: the edit sends it again.
+        return _Handle(None, int(message_id), False, None, at=float(at), webhook=webhook)
+
     async def _edit_handle(self, handle: _Handle, screen: Screen) -> bool:
         kwargs: dict[str, Any] = {"content": render(screen.text), "view": build_view(screen)}
         if screen.image_key != handle.image_key:
             kwargs["attachments"] = await _files(screen, FILES[PRIVATE])
         try:
-            if handle.original:
+            if handle.webhook is not None:  # the original response too, by its message id
+                await handle.webhook.edit_message(handle.message_id, **kwargs)
+            elif handle.original:
+                assert handle.interaction is not None
                 await handle.interaction.edit_original_response(**kwargs)
             else:
+                assert handle.interaction is not None
                 await handle.interaction.followup.edit_message(handle.message_id, **kwargs)
         except discord.HTTPException as error:  # expired token, or the member dismissed it
             log.info("ephemeral view %s not editable: %s", handle.message_id, error)
@@ -767,7 +794,11 @@ def _no_permission(channel_id: int, ctx: _Ctx | None) -> None:
 
 async def _delete(handle: _Handle) -> None:
     with contextlib.suppress(discord.HTTPException):
-        if handle.original:
+        if handle.webhook is not None:
+            await handle.webhook.delete_message(handle.message_id)
+        elif handle.interaction is None:
+            pass
+        elif handle.original:
             await handle.interaction.delete_original_response()
         else:
             await handle.interaction.followup.delete_message(handle.message_id)

@@ -17,6 +17,7 @@ from .discord_models import (
 )
 
 if TYPE_CHECKING:
+    from .discord_gateway import GatewaySession
     from .discord_server import FakeDiscord
 
 # Interaction types
@@ -102,6 +103,9 @@ class FakeInteraction:
     choices: list[dict[str, Any]] | None = None  # autocomplete result
     timer: asyncio.TimerHandle | None = None
     source_edits_at_ack: int = 0
+    # the gateway session it was dispatched to (with shards: the one whose shard has the
+    # guild, shard 0 for DMs, as Discord routes them)
+    session: GatewaySession | None = None
 
     def __await__(self) -> Generator[Any, None, InteractionResponse]:
         return self.response().__await__()

@@ -922,12 +922,15 @@ class FakeDiscord:
             source_message=message,
             payload=payload,
             created=loop.time(),
+            session=session,
         )
         self.interactions.append(ix)
         self._ix_by_id[ix_id] = ix
         self._ix_by_token[token] = ix
         ix.timer = loop.call_later(self.ack_deadline, self._deadline_passed, ix)
-        await self.gateway.dispatch("INTERACTION_CREATE", payload, only=session)
+        # The guild decides the shard (DMs: shard 0); without it every shard but 0 dropped it.
+        await self.gateway.dispatch("INTERACTION_CREATE", payload, only=session,
+                                    guild_id=guild.id if guild else None)
         return ix
 
     def _deadline_passed(self, ix: FakeInteraction) -> None:
