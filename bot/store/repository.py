@@ -300,8 +300,8 @@ class Store:
         the game's `result`, the new `actions` (appended to the game's log, see
         `game_actions`) — so a crash can't leave a finished game that no leaderboard counts,
         nor a record ahead of its log. `due_at` (epoch seconds, None = nothing due) is written
-        only when given, with the game's `jobs` row (of kind `job`, unclaimed); a save that
-        finishes or ends the game without giving it clears both. `update_key`: the chat
+        only when given, with (PostgreSQL) the game's `jobs` row (of kind `job`, unclaimed); a
+        save that finishes or ends the game without giving it clears both. `update_key`: the chat
         update this change applies, remembered in the same transaction (Duplicate if it was
         seen already: nothing written). `held`: write in that transaction (the row is locked).
         StaleGame if someone saved first (reload and retry; nothing was written);
@@ -348,7 +348,9 @@ class Store:
                     if current.one_or_none() is None:
                         raise LookupError(f"no game {game_id}")
                     raise StaleGame(game_id, expected_version)
-                if "due_at" in values:
+                if "due_at" in values and self.row_locks:
+                    # Only many workers claim jobs rows; one SQLite process schedules from
+                    # games.due_at (a statement a press saved).
                     await _write_job(conn, game_id, job, values["due_at"])
                 if actions:
                     # Safe to number after the current last: the UPDATE above holds the row
