@@ -73,6 +73,7 @@ for _path in (ROOT, ROOT / "tests", HERE):
 
 from bot_fake import BenchTelegram, Press  # noqa: E402
 from bot_players import LoadGame, solo  # noqa: E402
+from fakes.telegram_balancer import Balancer  # noqa: E402
 
 from bot.store import Store  # noqa: E402
 from bot.store.engine import make_engine  # noqa: E402
@@ -784,60 +785,6 @@ async def serve_worker(url: str, base: str, token: str, port: int, lab: bool) ->
     await app.shutdown(service, [adapter], store)
 
 
-class Balancer:
-    """Posts each pending update of the fake to a random worker at once (Telegram keeps many
-    connections open), another one if it is not answered 200."""
-
-    def __init__(self, tg: BenchTelegram, ports: list[int]) -> None:
-        self.tg, self.ports = tg, ports
-        self.posting: set[int] = set()
-        self.retried = 0
-        self._task: asyncio.Task | None = None
-
-    def start(self) -> None:
-        self._task = asyncio.create_task(self._run())
-
-    async def stop(self) -> None:
-        if self._task:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
-
-    async def _run(self) -> None:
-        import aiohttp
-
-        connector = aiohttp.TCPConnector(limit=200)
-        tasks: set[asyncio.Task] = set()
-        async with aiohttp.ClientSession(connector=connector) as http:
-            while True:
-                for update in self.tg.pending_updates:
-                    if update["update_id"] not in self.posting:
-                        self.posting.add(update["update_id"])
-                        task = asyncio.create_task(self._post(http, update))
-                        tasks.add(task)
-                        task.add_done_callback(tasks.discard)
-                await asyncio.sleep(0.002)
-
-    async def _post(self, http: Any, update: dict) -> None:
-        import aiohttp
-
-        uid = update["update_id"]
-        for _ in range(20):
-            port = self.ports[int.from_bytes(os.urandom(2), "big") % len(self.ports)]
-            try:
-                async with http.post(f"http://127.0.0.1:{port}/telegram", json=update,
-                                     headers={"X-Telegram-Bot-Api-Secret-Token": WORKER_SECRET},
-                                     ) as answer:
-                    if answer.status == 200:
-                        with self.tg._lock:  # delivered: Telegram drops it
-                            self.tg._updates = [u for u in self.tg._updates
-                                                if u["update_id"] != uid]
-                        return
-            except (aiohttp.ClientError, TimeoutError):
-                pass
-            self.retried += 1
-            await asyncio.sleep(0.1)
-
-
 async def run_workers(args: argparse.Namespace) -> dict[str, Any]:
     """The load phase on 1 worker, then on args.workers, each on a fresh PostgreSQL database."""
     import socket
@@ -869,7 +816,8 @@ async def run_workers(args: argparse.Namespace) -> dict[str, Any]:
                         line = await asyncio.wait_for(proc.stdout.readline(), 60)
                         if line.strip() != b"READY":
                             raise RuntimeError(f"worker did not start: {line!r}")
-                    balancer = Balancer(tg, ports)
+                    balancer = Balancer(tg, ports, WORKER_SECRET, tries=20, pause=0.1,
+                                        poll=0.002)
                     balancer.start()
                     cpu0 = _cpu_of([p.pid for p in procs])
                     try:

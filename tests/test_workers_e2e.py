@@ -20,9 +20,9 @@ import sys
 import time
 from pathlib import Path
 
-import aiohttp
 import pytest
-from fakes.telegram_server import SECRET_HEADER, FakeTelegram
+from fakes.telegram_balancer import Balancer
+from fakes.telegram_server import FakeTelegram
 from sqlalchemy.engine import make_url
 from store_fixtures import _pg_truncate
 
@@ -74,60 +74,6 @@ async def worker(url: str, base: str, token: str, port: int) -> None:
 
 
 # -- the balancer ---------------------------------------------------------------------------
-
-
-class Balancer:
-    """Posts every pending update of the fake to a random live worker, at once (Telegram keeps
-    several connections open); an update not answered 200 goes to another worker."""
-
-    def __init__(self, tg: FakeTelegram, ports: list[int]) -> None:
-        self.tg = tg
-        self.alive = list(ports)
-        self.posting: set[int] = set()
-        self.handled_by: dict[int, list[int]] = {}
-        self._task: asyncio.Task | None = None
-
-    def start(self) -> None:
-        self._task = asyncio.create_task(self._run())
-
-    async def stop(self) -> None:
-        if self._task:
-            self._task.cancel()
-            with pytest.raises(asyncio.CancelledError):
-                await self._task
-
-    async def _run(self) -> None:
-        async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=15)) as http:
-            tasks: set[asyncio.Task] = set()
-            while True:
-                for update in self.tg.pending_updates:
-                    if update["update_id"] not in self.posting:
-                        self.posting.add(update["update_id"])
-                        task = asyncio.create_task(self._post(http, update))
-                        tasks.add(task)
-                        task.add_done_callback(tasks.discard)
-                await asyncio.sleep(0.01)
-
-    async def _post(self, http: aiohttp.ClientSession, update: dict) -> None:
-        uid = update["update_id"]
-        for _attempt in range(50):
-            port = random.choice(self.alive)
-            try:
-                async with http.post(
-                    f"http://127.0.0.1:{port}/telegram",
-                    json=update,
-                    headers={SECRET_HEADER: SECRET},
-                ) as answer:
-                    status = answer.status
-            except (aiohttp.ClientError, TimeoutError):
-                status = None
-            self.handled_by.setdefault(uid, []).append(port)
-            if status == 200:
-                with self.tg._lock:  # delivered: Telegram drops it
-                    self.tg._updates = [u for u in self.tg._updates if u["update_id"] != uid]
-                return
-            await asyncio.sleep(0.2)
-        raise AssertionError(f"update {uid} found no worker")
 
 
 # -- the test -------------------------------------------------------------------------------
@@ -220,7 +166,7 @@ async def test_three_workers_behind_a_balancer_play_whole_games(postgres_url, tm
             )
             for port in ports
         ]
-        balancer = Balancer(tg, ports)
+        balancer = Balancer(tg, ports, SECRET)
         try:
             for proc in procs:
                 line = await asyncio.wait_for(proc.stdout.readline(), 60)
@@ -332,6 +278,7 @@ async def test_three_workers_behind_a_balancer_play_whole_games(postgres_url, tm
                     await asyncio.wait_for(proc.wait(), 30)
                 except TimeoutError:
                     proc.kill()
+        assert not balancer.lost, f"updates no worker took: {balancer.lost}"
         try:
             for game, group in zip(games, groups, strict=True):
                 record = Record.from_dict((await store.get_game(game)).record)

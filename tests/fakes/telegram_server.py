@@ -656,6 +656,11 @@ class FakeTelegram(BotApiMethods):
         with self._lock:
             return list(self._updates)
 
+    def drop_update(self, update_id: int) -> None:
+        """The update was taken (a webhook answered 200): Telegram no longer holds it."""
+        with self._lock:
+            self._updates = [u for u in self._updates if u["update_id"] != update_id]
+
     def file(self, file_id: str) -> FakeFile | None:
         with self._lock:
             return self._files.get(file_id)
