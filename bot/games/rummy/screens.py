@@ -384,8 +384,11 @@ def _private_screen(game_id: int, record: Record, state: GameState, seat: int) -
         lines.append(t("Loose tiles (place before Done): {tiles}", tiles=pretty(loose))
                      if record.rules.tiles
                      else t("Loose (place before Done): {cards}", cards=pretty(loose)))
-    if hint:
-        lines.append(hint_line(hint, record.rules.tiles))
+    # The state keeps the hint (the picture outlines it) after the press's notice has said
+    # it: a hint's and a must-lay reminder's notice carry the line, so it goes once.
+    line = hint_line(hint, record.rules.tiles) if hint else ""
+    if line and line not in ui.notice:
+        lines.append(line)
     if ui.notice:
         lines.append(ui.notice)
     text = "\n".join(lines)
