@@ -7,6 +7,7 @@ from functools import cache
 from PIL import Image
 
 from engine.cards import parse_cards
+from engine.tiles import parse_tiles
 
 from . import palette as pal
 from .fonts import font
@@ -31,7 +32,7 @@ def draw_lobby(view: LobbyView) -> Image.Image:
         + MARGIN
     )
     canvas = Canvas(WIDTH, height, rtl=view.words.rtl)
-    fan = _fan()
+    fan = _fan(view.tiles)
     rtl = view.words.rtl  # right to left: the words from the right edge, the fan on the left
     canvas.paste(fan, MARGIN if rtl else WIDTH - MARGIN - fan.width, MARGIN - 4)
     text_w = WIDTH - 3 * MARGIN - fan.width
@@ -116,9 +117,10 @@ def _flow_options(options: tuple[str, ...]) -> list[list[tuple[str, int]]]:
 
 
 @cache
-def _fan() -> Image.Image:
-    """Four court cards fanned out: decoration that says "card game" at a glance."""
-    cards = parse_cards("AS KH QD JC")
+def _fan(tiles: bool = False) -> Image.Image:
+    """Four court cards fanned out: decoration that says "card game" at a glance (a tile
+    game: four tiles, one of each colour)."""
+    cards = parse_tiles("1R 13B 7O 12K") if tiles else parse_cards("AS KH QD JC")
     fan = Image.new("RGBA", (190, 96), (0, 0, 0, 0))
     for k, card in enumerate(cards):
         sprite = card_sprite(card).rotate(

@@ -10,9 +10,9 @@ from PIL import Image
 from . import palette as pal
 from .fonts import font
 from .layout import Box, table_layout
-from .sprites import Size, card_back
+from .sprites import Size
 from .views import SeatStrip, TableView
-from .widgets import Canvas, draw_area, draw_empty, draw_stock, stock_width
+from .widgets import Canvas, draw_area, draw_empty, draw_stock, piece_back, stock_width
 
 MINI_CARD = Size(13, 18)
 
@@ -36,7 +36,7 @@ def draw_table(view: TableView) -> Image.Image:
         box = layout.stock
         if rtl:
             box = (title[0], box[1], title[0] + stock_w, box[3])
-        draw_stock(canvas, box, view.stock)
+        draw_stock(canvas, box, view.stock, view.tiles)
     if "status" in layout.sections:
         box = layout.sections["status"]
         canvas.text(
@@ -51,16 +51,19 @@ def draw_table(view: TableView) -> Image.Image:
     for seat, box in zip(view.seats, layout.seats, strict=True):
         if rtl:  # the first seat on the right, where a right-to-left reader starts
             box = (layout.width - box[2], box[1], layout.width - box[0], box[3])
-        draw_seat(canvas, seat, box, view.words.points_short)
+        draw_seat(canvas, seat, box, view.words.points_short, view.tiles)
     if "empty" in layout.sections:
         draw_empty(canvas, layout.sections["empty"], view.words.no_groups)
     draw_area(canvas, layout, view.four_color)
     return canvas.image
 
 
-def draw_seat(canvas: Canvas, seat: SeatStrip, box: Box, points: str = "{n} pts") -> None:
-    """A chip per seat: name on top, cards in hand and running score below. The seat whose turn
-    it is gets an amber chip and a pointer, so it stands out without reading."""
+def draw_seat(
+    canvas: Canvas, seat: SeatStrip, box: Box, points: str = "{n} pts", tiles: bool = False
+) -> None:
+    """A chip per seat: name on top, cards in hand (a tile game: tiles on the rack) and running
+    score below. The seat whose turn it is gets an amber chip and a pointer, so it stands out
+    without reading."""
     fill = pal.CHANGED if seat.is_turn else pal.CHIP
     ink = pal.INK if seat.is_turn else pal.WHITE
     sub = pal.INK if seat.is_turn else pal.MUTED
@@ -81,7 +84,7 @@ def draw_seat(canvas: Canvas, seat: SeatStrip, box: Box, points: str = "{n} pts"
         robot_eyes=fill, align="right" if rtl else "left",
     )
     bottom = y1 - 15
-    mini = card_back(MINI_CARD)
+    mini = piece_back(MINI_CARD, tiles)
     canvas.paste(mini, x1 - 9 - MINI_CARD.w if rtl else x0 + 9, bottom - MINI_CARD.h / 2)
     f = font(17, bold=False)
     cards_text = f"{seat.cards}"

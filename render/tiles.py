@@ -214,3 +214,24 @@ def _paint_joker(draw: ImageDraw.ImageDraw, ss: int, w: int, h: int, as_rank: in
         y = h * 0.8 * ss
         draw.text((x, y), text, font=f, fill=ink, anchor="lm")
         _paint_mark(draw, as_colour, x + tw + 2 * r, y, r, ink)
+
+
+@lru_cache(maxsize=16)
+def tile_back(size: Size) -> Image.Image:
+    """A small face-down tile (the pool, the tiles on a rack), where a card game has a card
+    back: a cream face on a ledge, with the red mark at the pool's size. The palette's colours
+    only (cream is its "placed" ground), so the table picture keeps its fixed palette."""
+    w, h = size
+
+    def paint(draw: ImageDraw.ImageDraw, ss: int) -> None:
+        W, H = w * ss, h * ss
+        radius = round(w * 0.2 * ss)
+        ledge = round(h * 0.16 * ss)  # a tile is thick: its edge shows below the face
+        draw.rounded_rectangle((0, 0, W - 1, H - 1), radius, fill=pal.CARD_EDGE)
+        m = max(ss, round(w * 0.06 * ss))
+        draw.rounded_rectangle((m, m, W - 1 - m, H - 1 - ledge), max(1, radius - m),
+                               fill=pal.PLACED)
+        if w >= 20:
+            _paint_mark(draw, "R", W / 2, (H - ledge) / 2, w * 0.17 * ss, pal.RED)
+
+    return supersampled(w, h, paint)

@@ -66,6 +66,7 @@ class TableView:
     status: str = ""  # "Bob's turn"
     four_color: bool = False
     words: PictureWords = ENGLISH
+    tiles: bool = False  # a tile game (Rummikub): the pool and the racks are counted in tiles
 
 
 @dataclass(frozen=True)
@@ -106,3 +107,4 @@ class LobbyView:
     seats: tuple[str, ...]  # ("Alice (host)", "Bob", "🤖 Computer (medium)")
     max_seats: int = 5
     words: PictureWords = ENGLISH
+    tiles: bool = False  # a tile game (Rummikub): tiles, not a fan of cards

@@ -13,6 +13,7 @@ from .layout import TAB_FONT, Box, CardSpot, GroupSpot, Layout, Panel
 from .palette import RGB
 from .shapes import icon
 from .sprites import Size, card_back, card_sprite
+from .tiles import tile_back
 from .views import ENGLISH, PictureWords
 
 ELLIPSIS = "…"
@@ -235,9 +236,14 @@ def draw_empty(canvas: Canvas, box: Box, text: str) -> None:
 STOCK_CARD = Size(24, 34)
 
 
-def draw_stock(canvas: Canvas, box: Box, count: int) -> None:
-    """The stock as a card back with the number of cards left beside it; an empty stock is a
-    dashed outline where the pile was."""
+def piece_back(size: Size, tiles: bool) -> Image.Image:
+    """A face-down piece: a card back, or a tile for a tile game."""
+    return tile_back(size) if tiles else card_back(size)
+
+
+def draw_stock(canvas: Canvas, box: Box, count: int, tiles: bool = False) -> None:
+    """The stock as a card back (a tile game's pool: a tile) with the number left beside it;
+    an empty stock is an outline where the pile was."""
     f = font(24)
     text = str(count)
     right = box[2]
@@ -245,7 +251,7 @@ def draw_stock(canvas: Canvas, box: Box, count: int) -> None:
     y_mid = (box[1] + box[3]) / 2
     x = right - tw - 8 - STOCK_CARD.w
     if count:
-        canvas.paste(card_back(STOCK_CARD), x, y_mid - STOCK_CARD.h / 2)
+        canvas.paste(piece_back(STOCK_CARD, tiles), x, y_mid - STOCK_CARD.h / 2)
     else:
         top = round(y_mid - STOCK_CARD.h / 2)
         canvas.draw.rounded_rectangle(

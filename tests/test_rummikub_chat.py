@@ -329,3 +329,43 @@ def test_the_lobby_seats_four_for_rummikub():
     assert len(record.seats) == 4
     with pytest.raises(Refusal, match="full"):
         lobby.press(Row(), record, "u0", "Ada", Press(1, record.lobby_version, "cpu", ("easy",)))
+
+
+def _colours(png: bytes, top: int | None = None) -> set[tuple[int, int, int]]:
+    """The picture's colours (`top`: of its first rows only)."""
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    if top is not None:
+        image = image.crop((0, 0, image.width, top))
+    return {c for _, c in image.getcolors(1 << 16)}
+
+
+def test_the_table_picture_counts_the_pool_and_racks_with_tiles(game):
+    """The pool counter and each seat's count show a small cream tile, not a card back."""
+    for lang in ("en", "he"):
+        table = _table(game, lang)
+        picture = screens.table_screen(1, table.record, _state(table)).image
+        assert pal.BACK not in _colours(picture)
+        assert pal.PLACED in _colours(picture)  # the cream (the table's tiles are white)
+        # the title row holds the pool (a blue tile's edge on the table maps to BACK_LINE)
+        assert pal.BACK_LINE not in _colours(picture, top=56)
+        assert pal.PLACED in _colours(picture, top=56)
+
+
+def test_a_card_games_table_picture_keeps_its_card_backs():
+    card_game = Record(rulebook="manipulation", host="u0",
+                       seats=[SeatInfo("Ada", "u0"), SeatInfo("Computer 1", None, None, "easy")])
+    cards = Table(1, card_game, lambda: 0.0)
+    RummyGame().start(cards)
+    assert pal.BACK in _colours(screens.table_screen(1, card_game, _state(cards)).image)
+
+
+def test_the_lobby_picture_shows_tiles_for_rummikub():
+    game = RummyGame()
+    assert game.settings("rummikub", {}).tiles and not game.settings("manipulation", {}).tiles
+    record = Record(rulebook="rummikub", host="u0", seats=[SeatInfo("Ada", "u0")])
+    for lang in ("en", "he"):
+        record.lang = lang
+        colours = _colours(lobby_screen(game, 1, record).image)
+        assert {pal.BLUE, pal.EAR} <= colours  # tiles in blue and orange; cards have neither
+    record.rulebook = "manipulation"
+    assert not {pal.BLUE, pal.EAR} & _colours(lobby_screen(game, 1, record).image)

@@ -56,6 +56,7 @@ class Settings:
     options: Mapping[str, Any]
     # key -> "must lay: remind", in the language the settings were made in (the game's words)
     labels: Mapping[str, str] = field(default_factory=dict)
+    tiles: bool = False  # played with tiles (Rummikub): the lobby picture shows tiles
 
     def label(self, key: str) -> str:
         if key in self.labels:

@@ -95,7 +95,8 @@ class RummyGame:
         except (TypeError, ValueError) as error:  # an unknown rulebook, option or value
             raise ValueError(_unknown_settings(name, str(error))) from None
         labels = {k: words.option(k, v) for k, v in rules.options.items()}
-        return Settings(rules.name, words.title(rules.name), dict(rules.options), labels)
+        return Settings(rules.name, words.title(rules.name), dict(rules.options), labels,
+                        tiles=rules.tiles)
 
     def to_move(self, state: Mapping[str, Any]) -> int | None:
         return state["turn"] if state["phase"] == "play" else None

@@ -170,6 +170,7 @@ def _table_screen(game_id: int, record: Record, state: GameState) -> Screen:
         strips,
         status,
         words=picture_words(rules.tiles),
+        tiles=rules.tiles,
     )
     lines = [status_line(record, state)]
     if record.log:
