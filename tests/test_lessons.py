@@ -6,7 +6,9 @@ and a reopened store."""
 from __future__ import annotations
 
 import shutil
+import signal
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -23,6 +25,7 @@ from lessons import (
     DEFAULT_NUDGES,
     LEARNER,
     LESSONS,
+    BrokenDemo,
     LessonState,
     classify,
     get_lesson,
@@ -31,6 +34,7 @@ from lessons import (
     lesson_step,
     outline,
     parse_move,
+    play_demo,
     show,
     show_me,
     skip_step,
@@ -122,12 +126,23 @@ def nudge_for(name: str, step_id: str, key: str) -> str:
 
 
 def step_starts(name: str) -> Iterator[LessonState]:
-    """The progress at the start of every step, reached by playing the demos."""
+    """The progress at the start of every step, reached by playing the demos (a broken demo
+    raises BrokenDemo: it would leave the step where it was)."""
     state = start_lesson(name)
     while not state.finished:
         yield state
-        for line in lesson_step(state).demo:
-            state, _ = lesson_act(state, parse_move(line))
+        state, _ = play_demo(state)
+
+
+def skip_to(name: str, step_id: str) -> LessonState:
+    """The progress at the step `step_id`, the steps before it skipped (bounded: a step id
+    the lesson doesn't have fails instead of skipping on at the finished lesson)."""
+    state = start_lesson(name)
+    for _step in get_lesson(name).steps:
+        if lesson_step(state).id == step_id and not state.finished:
+            return state
+        state, _ = skip_step(state)
+    pytest.fail(f"{name} has no step {step_id!r}")
 
 
 # -- the lessons as data ------------------------------------------------------------------
@@ -264,9 +279,7 @@ def test_second_wrong_try_points_to_show_me_and_show_me_explains():
 
 
 def test_show_me_outlines_the_groups_of_the_step():
-    state = start_lesson("manipulation")
-    while lesson_step(state).id != "move":
-        state, _ = skip_step(state)
+    state = skip_to("manipulation", "move")
     cards, groups = outline(state)
     assert groups == frozenset()
     assert len(cards) == 3  # 5♦ in hand, 5♠ and 5♣ on the table
@@ -275,9 +288,7 @@ def test_show_me_outlines_the_groups_of_the_step():
 
 
 def test_reminder_is_progress_and_outlines_the_engine_hint():
-    state = start_lesson("manipulation")
-    while lesson_step(state).id != "must":
-        state, _ = skip_step(state)
+    state = skip_to("manipulation", "must")
     state, feedback = lesson_act(state, parse_move("draw"))
     assert feedback.result == "progress" and feedback.key == "reminder"
     assert "You must lay cards if you can" in feedback.text and "8♠" in feedback.text
@@ -285,9 +296,7 @@ def test_reminder_is_progress_and_outlines_the_engine_hint():
 
 
 def test_computers_reply_and_the_round_is_scored():
-    state = start_lesson("manipulation")
-    while lesson_step(state).id != "score":
-        state, _ = skip_step(state)
+    state = skip_to("manipulation", "score")
     for line in ("lay AS AH AD", "done"):
         state, feedback = lesson_act(state, parse_move(line))
     assert "🤖 Computer laid 9♣" in feedback.text
@@ -314,6 +323,28 @@ def test_skip_plays_every_step_for_the_learner(name):
         assert "Skipped" in feedback.text
         assert state.finished or state.step == index + 1
     assert state.skipped == list(range(len(LESSONS[name].steps)))
+
+
+def test_a_broken_demo_fails_fast_and_says_where(monkeypatch):
+    """A demo move that misses (here: 9♣ in a run of hearts) used to leave the step where it
+    was, and `step_starts` yielded that step again for ever (a test spun for 10 minutes)."""
+    lesson = LESSONS["manipulation"]
+    first = replace(lesson.steps[0], demo=("lay 5H 6H 9C", "done"))
+    monkeypatch.setitem(LESSONS, "manipulation", replace(lesson, steps=(first, *lesson.steps[1:])))
+
+    def too_long(*_args):
+        raise TimeoutError("the broken demo looped for a second")
+
+    previous = signal.signal(signal.SIGALRM, too_long)
+    signal.alarm(1)
+    try:
+        failed = r"manipulation step 1 \(run\): the demo move 'done' failed"
+        with pytest.raises(BrokenDemo, match=failed) as err:
+            list(step_starts("manipulation"))
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    assert "9♣" in str(err.value)  # the lesson's own answer, to see what went wrong
 
 
 def test_unknown_lesson_and_wrong_seat():
