@@ -39,12 +39,12 @@ from engine.ai import choose_action
 from engine.cards import Card
 from engine.game import Event, apply, player_view
 from engine.moves import group_index
-from engine.rulebooks import get_rulebook
+from engine.rulebooks import Rulebook, get_rulebook
 from engine.scenario import deal_scenario
 from engine.state import GameState
 from engine.tiles import parse_cards_or_tiles as parse_cards  # a Rummikub lesson's: tiles
 
-from . import words
+from . import tile_words, words
 from .content import LESSONS
 from .model import Goal, Lesson, Position, Step
 from .words import N_, _, t, tn
@@ -216,8 +216,19 @@ BUTTONS: dict[str, str] = {
 }
 
 
-def demo_text(step: Step) -> str:
-    """The demo as button presses: `select 5♥ 6♥ 7♥ → New group → ✔ Done`."""
+def _button(verb: str, rules: Rulebook | None) -> str:
+    """A demo's button as the screen labels it: a tile game's Draw a tile and Give up (+1)."""
+    if rules is not None and rules.tiles and verb in tile_words.TILE_BUTTONS:
+        return _(tile_words.TILE_BUTTONS[verb])
+    if rules is not None and verb == "giveup" and rules.give_up_draw == 1:
+        return _(tile_words.GIVE_UP_ONE)
+    return _(BUTTONS[verb]) if verb in BUTTONS else verb
+
+
+def demo_text(step: Step, rules: Rulebook | None = None) -> str:
+    """The demo as button presses: `select 5♥ 6♥ 7♥ → New group → ✔ Done` (`rules`: the
+    lesson's, whose tile game says tiles)."""
+    tiles = rules is not None and rules.tiles
     out = []
     for line in step.demo:
         verb, _sep, rest = line.partition(" ")
@@ -232,13 +243,14 @@ def demo_text(step: Step) -> str:
             case "take":
                 out.append(t("Take from ▸ {group} ▸ {card}", group=label, card=_pretty_faces(tail)))
             case "split":
-                out.append(t("✂ Split ▸ {group} after card {n}", group=label, n=tail))
+                out.append(t(tile_words.SPLIT_AFTER_TILE if tiles
+                             else "✂ Split ▸ {group} after card {n}", group=label, n=tail))
             case "choose":
                 out.append(t("the joker is {card}", card=_pretty_faces(tail)))
             case "move":
                 out.append(t("move {what}", what=rest))
             case _:
-                out.append(_(BUTTONS[verb]) if verb in BUTTONS else verb)
+                out.append(_button(verb, rules))
     return _(" → ").join(out)  # (Hebrew points the other way: ←)
 
 
@@ -247,7 +259,7 @@ def show_me(state: LessonState) -> str:
     step = lesson_step(state)
     parts = [_(step.show)] if step.show else []
     if step.demo:
-        parts.append(t("Do this: {moves}.", moves=demo_text(step)))
+        parts.append(t("Do this: {moves}.", moves=demo_text(step, lesson_game(state).rules)))
         parts.append(t("Or type: {moves}", moves=" · ".join("/" + d for d in step.demo)))
     return "\n".join(parts)
 
@@ -450,12 +462,20 @@ def _judge(
     return "progress", ""
 
 
-def _nudge(step: Step, key: str, rules_ace: str) -> str:
+def _nudge(step: Step, key: str, rules: Rulebook) -> str:
     if key in step.nudges:
         return _(step.nudges[key])
     if key == "ace":
-        return _(_ACE_NUDGES[rules_ace])
+        return _(_ACE_NUDGES[rules.ace])
+    if rules.tiles and key in tile_words.TILE_NUDGES:
+        return _(tile_words.TILE_NUDGES[key])
     return _(DEFAULT_NUDGES.get(key, ""))
+
+
+def _miss_lead(key: str, rules: Rulebook) -> str:
+    if rules.tiles and key in tile_words.TILE_MISS_LEADS:
+        return _(tile_words.TILE_MISS_LEADS[key])
+    return _(_MISS_LEADS.get(key, ""))
 
 
 def _sentence(text: str) -> str:
@@ -465,17 +485,17 @@ def _sentence(text: str) -> str:
 
 def _wrong(state: LessonState, step: Step, key: str, reason: str) -> tuple[LessonState, Feedback]:
     rules = get_rulebook(state.game["rulebook"])
-    lead = _sentence(reason) if reason else _(_MISS_LEADS.get(key, ""))
+    lead = _sentence(reason) if reason else _miss_lead(key, rules)
     if not reason and key in _TAKEN_BACK:  # a legal move that missed the goal is undone
         lead += " " + _("It was taken back.")
-    lines = ["✗ " + lead, _nudge(step, key, rules.ace)]
+    lines = ["✗ " + lead, _nudge(step, key, rules)]
     if state.attempts + 1 >= 2:
         lines.append(_("Tap 💡 Show me to see how."))
     new = replace(state, attempts=state.attempts + 1, mistakes=state.mistakes + 1, joker=None)
     return new, Feedback("wrong", "\n".join(x for x in lines if x), key, reason)
 
 
-def _progress_text(step: Step, key: str, events: list[Event]) -> str:
+def _progress_text(rules: Rulebook, events: list[Event]) -> str:
     for event in events:
         if event.kind == "reminder":
             return t(
@@ -484,11 +504,15 @@ def _progress_text(step: Step, key: str, events: list[Event]) -> str:
             )
         if event.kind == "hint":
             return words.hint(event.private.get("hint"))
+        if event.kind == "give_up_confirm" and rules.tiles:
+            return tn(*tile_words.GIVE_UP_CONFIRM, rules.give_up_draw)
         if event.kind == "give_up_confirm":
             return _("Give up puts everything back and you draw 3 cards — tap Give up (+3) again.")
         if event.kind == "drew" and event.seat == LEARNER:
             cards = " ".join(Card.from_token(c).pretty() for c in event.private.get("cards", []))
-            return t("You drew {cards}.", cards=cards) if cards else _("The stock is empty.")
+            if cards:
+                return t("You drew {cards}.", cards=cards)
+            return _(tile_words.POOL_EMPTY) if rules.tiles else _("The stock is empty.")
     return ""
 
 
@@ -524,6 +548,8 @@ def event_lines(game: GameState, events: Iterable[Event]) -> list[str]:
                     if mine
                     else t("{who} laid {cards}", who=who, cards=cards)
                 )
+        elif e.kind == "drew" and not mine and game.rules.tiles:
+            line = tn(*tile_words.COMPUTER_DREW, e.data["count"], name=who)
         elif e.kind == "drew" and not mine:
             line = tn("{who} drew {n} card", "{who} drew {n} cards", e.data["count"], who=who)
         elif e.kind == "passed":
@@ -606,7 +632,7 @@ def lesson_act(state: LessonState, action: Action) -> tuple[LessonState, Feedbac
     if verdict == "miss":
         return _wrong(state, step, key, "")
     if verdict == "progress":
-        text = _progress_text(step, key, events)
+        text = _progress_text(game.rules, events)
         return replace(state, game=new.to_dict(), joker=None), Feedback("progress", text, key)
     return _advance(state, game, new, events, "correct")
 
@@ -666,7 +692,7 @@ def skip_step(state: LessonState) -> tuple[LessonState, Feedback]:
             done = replace(current, skipped=[*state.skipped, index], mistakes=state.mistakes)
             return done, Feedback(
                 "skipped",
-                t("⏭ Skipped: {moves}.", moves=demo_text(step)) + "\n" + feedback.text,
+                t("⏭ Skipped: {moves}.", moves=demo_text(step, game.rules)) + "\n" + feedback.text,
                 "skipped",
             )
     # The demo could not finish from here (it always can from the step's own position).

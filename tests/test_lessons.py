@@ -41,6 +41,7 @@ from lessons import (
     start_lesson,
     step_label,
 )
+from lessons.tile_words import TILE_NUDGES
 
 # Wrong tries, step by step: (moves, what went wrong). All moves but the last are fine on the way.
 WRONG: dict[tuple[str, str], list[tuple[tuple[str, ...], str]]] = {
@@ -122,7 +123,8 @@ WRONG: dict[tuple[str, str], list[tuple[tuple[str, ...], str]]] = {
 
 def nudge_for(name: str, step_id: str, key: str) -> str:
     step = next(s for s in get_lesson(name).steps if s.id == step_id)
-    return step.nudges.get(key) or DEFAULT_NUDGES.get(key, "")
+    tiles = TILE_NUDGES if get_rulebook(name).tiles else {}
+    return step.nudges.get(key) or tiles.get(key) or DEFAULT_NUDGES.get(key, "")
 
 
 def step_starts(name: str) -> Iterator[LessonState]:

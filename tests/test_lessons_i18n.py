@@ -20,9 +20,9 @@ from bot.adapters.console_lesson import run_lesson
 from bot.core.lessons import VERBS, LessonService, unpack_lesson
 from bot.core.service import Actor
 from bot.core.views import Outcome
-from bot.i18n import _, using
+from bot.i18n import _, t, using
 from bot.store import Store
-from lessons import LESSONS
+from lessons import LESSONS, tile_words
 from lessons import buildten as bt_lesson
 from lessons.runner import _ACE_NUDGES, _MISS_LEADS, BUTTONS, DEFAULT_NUDGES
 
@@ -182,6 +182,9 @@ def _lesson_texts() -> list[str]:
             texts += [step.title, step.text, step.show, step.success, *step.nudges.values()]
     texts += [*DEFAULT_NUDGES.values(), *_ACE_NUDGES.values(), *_MISS_LEADS.values()]
     texts += [*BUTTONS.values(), bt_lesson.TITLE, bt_lesson.INTRO, bt_lesson.DONE]
+    texts += [*tile_words.TILE_NUDGES.values(), *tile_words.TILE_MISS_LEADS.values(),
+              *tile_words.TILE_BUTTONS.values(), tile_words.SPLIT_AFTER_TILE,
+              tile_words.POOL_EMPTY, tile_words.GIVE_UP_ONE]
     for step in bt_lesson.STEPS:
         texts += [step.text, step.success, step.nudge]
     return [x for x in texts if x]
@@ -360,3 +363,36 @@ def test_the_terminal_rummikub_lesson_shows_the_rack_once():
     printed = "\n".join(out).splitlines()
     assert any(x.startswith("Your rack: ") for x in printed)
     assert not [x for x in printed if x.startswith(("Rack: ", "Loose tiles", "Hand: "))]
+
+
+@pytest.mark.parametrize("lang", ["en", *OTHERS])
+def test_the_rummikub_lessons_own_words_speak_of_tiles(lang):
+    """The runner's own words in a tile lesson — Show me's demo, the default nudges and the
+    button names — are the tile words the game's screens use for a tile rulebook, never cards
+    or the hand ("✂ Split ▸ A after card 3" was said); a card lesson keeps its card words."""
+    from lessons import lesson_act, parse_move, show_me, skip_step, start_lesson
+
+    def wrong(name: str, *moves: str) -> str:
+        progress = start_lesson(name)
+        for line in moves:
+            progress, feedback = lesson_act(progress, parse_move(line))
+        assert feedback.result == "wrong", feedback
+        return feedback.text
+
+    split = start_lesson("rummikub")
+    for _step in range(2):  # the split step: its demo splits group A after its 3rd tile
+        split, _feedback = skip_step(split)
+    with using(lang):
+        shown = show_me(split)
+        assert t("✂ Split ▸ {group} after tile {n}", group="A", n="3") in shown, shown
+        assert t("✂ Split ▸ {group} after card {n}", group="A", n="3") not in shown
+        too_few = wrong("rummikub", "lay 3K 4K", "done")
+        assert _("A group or a run needs at least 3 tiles.") in too_few, too_few
+        no_tile = wrong("rummikub", "lay 9R 10R 11R")
+        assert _("Check the tiles on your rack and the group letters on the picture.") in no_tile
+        cards = wrong("manipulation", "lay 2C 3C 4C")
+        assert _("Check the cards in your hand and the group letters on the picture.") in cards
+        if lang != "en":  # the tile sentences have translations of their own
+            for msgid in ("✂ Split ▸ {group} after tile {n}",
+                          "A group or a run needs at least 3 tiles."):
+                assert _(msgid) != msgid
