@@ -6,8 +6,7 @@ from functools import cache
 
 from PIL import Image
 
-from engine.cards import parse_cards
-from engine.tiles import parse_tiles
+from engine.cards import Card, parse_cards
 
 from . import palette as pal
 from .fonts import font
@@ -120,7 +119,10 @@ def _flow_options(options: tuple[str, ...]) -> list[list[tuple[str, int]]]:
 def _fan(tiles: bool = False) -> Image.Image:
     """Four court cards fanned out: decoration that says "card game" at a glance (a tile
     game: four tiles, one of each colour)."""
-    cards = parse_tiles("1R 13B 7O 12K") if tiles else parse_cards("AS KH QD JC")
+    if tiles:  # by token: render takes from the engine only engine.cards (tests/test_layers.py)
+        cards = [Card.from_token(f"{face}#0") for face in ("1R", "13B", "7O", "12K")]
+    else:
+        cards = parse_cards("AS KH QD JC")
     fan = Image.new("RGBA", (190, 96), (0, 0, 0, 0))
     for k, card in enumerate(cards):
         sprite = card_sprite(card).rotate(
