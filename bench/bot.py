@@ -762,7 +762,7 @@ async def serve_worker(url: str, base: str, token: str, port: int, lab: bool) ->
     phase's settings (computer_delay=0)."""
     from telegram.ext import AIORateLimiter
 
-    from bot import app, metrics
+    from bot import app
     from bot.adapters.telegram import TelegramAdapter
     from bot.core.service import GameService
 
@@ -776,13 +776,8 @@ async def serve_worker(url: str, base: str, token: str, port: int, lab: bool) ->
     await adapter.start(webhook_url="https://bench.example.test/telegram",
                         webhook_path="telegram", webhook_secret=WORKER_SECRET,
                         listen="127.0.0.1", port=port, owner=await store.lead("telegram-webhook"))
-    metrics.watch(service)
-    await service.start()
-    stop = asyncio.Event()
-    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
-    print("READY", flush=True)
-    await stop.wait()
-    await app.shutdown(service, [adapter], store)
+    await app.run_until_stopped(service, [adapter], store,
+                                started=lambda: print("READY", flush=True))
 
 
 async def run_workers(args: argparse.Namespace) -> dict[str, Any]:

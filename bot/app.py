@@ -25,6 +25,7 @@ import logging
 import os
 import re
 import signal
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -143,6 +144,17 @@ async def serve(url: str | None = None) -> None:
         )
         await adapter.start()
         adapters.append(adapter)
+    await run_until_stopped(
+        service, adapters, store,
+        started=lambda: log.info("Rummy Table is running (database %s)", store.url),
+    )
+
+
+async def run_until_stopped(
+    service: Any, adapters: list[Any], store: Any, *, started: Callable[[], None] | None = None
+) -> None:
+    """A worker whose adapters are serving: metrics on, computers and timers started, then
+    serve until SIGINT or SIGTERM and stop in order (`shutdown`). `started`: said once up."""
     from bot import metrics
 
     metrics.watch(service)
@@ -152,7 +164,8 @@ async def serve(url: str | None = None) -> None:
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError):
             loop.add_signal_handler(sig, stop.set)
-    log.info("Rummy Table is running (database %s)", store.url)
+    if started is not None:
+        started()
     await stop.wait()
     await shutdown(service, adapters, store)
 

@@ -45,7 +45,7 @@ WORKERS = 3
 
 async def worker(url: str, base: str, token: str, port: int) -> None:
     import bot.games.rummy.host as host
-    from bot import app, metrics
+    from bot import app
     from bot.adapters.telegram import TelegramAdapter
     from bot.core.service import GameService
     from engine.scenario import deal_scenario
@@ -64,13 +64,8 @@ async def worker(url: str, base: str, token: str, port: int) -> None:
         port=port,
         owner=await app.webhook_owner(store),
     )
-    metrics.watch(service)
-    await service.start()
-    stop = asyncio.Event()
-    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
-    print("ready", flush=True)
-    await stop.wait()
-    await app.shutdown(service, [adapter], store)
+    await app.run_until_stopped(service, [adapter], store,
+                                started=lambda: print("ready", flush=True))
 
 
 # -- the balancer ---------------------------------------------------------------------------
