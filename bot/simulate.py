@@ -14,11 +14,12 @@ import json
 import math
 import statistics
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from typing import Any
 
-from engine import Action, PlayerView, get_rulebook
+from engine import get_rulebook
 from engine.ai import LEVELS, choose_action
 from engine.playout import play_game
 from engine.rulebooks import Rulebook
@@ -111,6 +112,25 @@ def timing(seconds: Sequence[float]) -> dict[str, float]:
     }
 
 
+def seated(
+    seats: Sequence[str], g: int, clock: str, choose: Callable[[Any, str], Any]
+) -> tuple[int, list[str], Callable[[Any, str], Any], dict[str, list[float]]]:
+    """Game `g`'s seating — the seats shifted by g, so who starts rotates — and `choose`
+    wrapped to time every decision by level (any game's views and actions)."""
+    shift = g % len(seats)
+    levels = list(seats[shift:]) + list(seats[:shift])
+    now = CLOCKS[clock]
+    decisions: dict[str, list[float]] = {}
+
+    def timed(view: Any, level: str) -> Any:
+        started = now()
+        action = choose(view, level)
+        decisions.setdefault(level, []).append(now() - started)
+        return action
+
+    return shift, levels, timed, decisions
+
+
 def play_one(
     rules: Rulebook,
     seats: Sequence[str],
@@ -122,17 +142,7 @@ def play_one(
     """Game `g`: the seats shifted by g (who starts rotates), played by engine/playout.py's
     `play_game` (invariants checked after every action), timed decision by decision."""
     n = len(seats)
-    shift = g % n
-    levels = list(seats[shift:]) + list(seats[:shift])
-    now = CLOCKS[clock]
-    decisions: dict[str, list[float]] = {}
-
-    def timed(view: PlayerView, level: str) -> Action:
-        started = now()
-        action = choose_action(view, level)
-        decisions.setdefault(level, []).append(now() - started)
-        return action
-
+    shift, levels, timed, decisions = seated(seats, g, clock, choose_action)
     record = play_game(rules, levels, seed, choose=timed, check=check)
     state = record.state
     winners = list(state.result["winners"]) if state.result else []

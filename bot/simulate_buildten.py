@@ -13,11 +13,10 @@ import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 
-from engine.buildten import Action, BuildView
 from engine.buildten.ai import LEVELS, choose_action
 from engine.buildten.playout import play_game
 
-from .simulate import CLOCKS, GameResult, Summary
+from .simulate import CLOCKS, GameResult, Summary, seated
 
 GAME = "build-to-ten"
 
@@ -25,17 +24,7 @@ GAME = "build-to-ten"
 def play_one(seats: Sequence[str], g: int, seed: int, clock: str = "wall") -> GameResult:
     """Game `g`: the seats shifted by g (who sits where rotates), timed decision by decision."""
     n = len(seats)
-    shift = g % n
-    levels = list(seats[shift:]) + list(seats[:shift])
-    now = CLOCKS[clock]
-    decisions: dict[str, list[float]] = {}
-
-    def timed(view: BuildView, level: str) -> Action:
-        started = now()
-        action = choose_action(view, level)
-        decisions.setdefault(level, []).append(now() - started)
-        return action
-
+    shift, levels, timed, decisions = seated(seats, g, clock, choose_action)
     game = play_game(levels, seed, choose=timed)
     state = game.state
     wins, points = [0.0] * n, [0] * n
