@@ -36,12 +36,16 @@ ACTORS = [
     Actor("fuzz", "9", "9", "Mallory", private=True),
 ]
 FACES = ["7H", "10S", "QS", "AC", "KD", "*", "2H", "ZZ", "", "7H#9", "*#0=7H"]
+# Rummikub's tile notation and tokens, and near misses (no 14, no 0, no fifth colour)
+TILES = ["7R", "13O", "1K", "10B", "*", "*7R", "14R", "0K", "7G", "7R#1", "*T#0", "*T#1=7R",
+         "*T#1=14R", "13O#9"]
 
 
 class Table:
     """One store and service for all examples of a test (hypothesis runs the body many times)."""
 
-    def __init__(self, path) -> None:
+    def __init__(self, path, rulebook: str = "tahiti") -> None:
+        self.rulebook = rulebook
         self.loop = asyncio.new_event_loop()
         self.store = self.run(Store.open(f"sqlite+aiosqlite:///{path}"))
         self.service = GameService(self.store, computer_delay=3600)
@@ -66,7 +70,7 @@ class Table:
             return row.id
         if row is not None:
             self.run(self.service.command(ALICE, "endgame"))
-        out = self.run(self.service.new_game(ALICE, "tahiti"))
+        out = self.run(self.service.new_game(ALICE, self.rulebook))
         gid = out.game_id
         out = self.run(self.service.press(BOB, pack(gid, 0, "join")))
         out = self.run(self.service.press(ALICE, pack(gid, out.group.version, "start")))
@@ -93,7 +97,8 @@ class Table:
         for user, screen in out.private.items():
             seat = rec.seat_of(user)
             assert seat is not None, f"a private screen for {user}, who has no seat"
-            hand_line = next(x for x in screen.text.splitlines() if x.startswith("Hand:"))
+            hand_line = next(x for x in screen.text.splitlines()
+                             if x.startswith(("Hand:", "Rack:")))
             mine = sorted(c.pretty() for c in player_view(state, seat).draft_hand)
             shown = sorted(hand_line.split()[2::2])
             assert shown == mine, "a private screen shows another seat's hand"
@@ -104,12 +109,12 @@ class Table:
 _TABLES: dict[str, Table] = {}
 
 
-def _table(test: str, tmp_path_factory, sqlite_template) -> Table:
+def _table(test: str, tmp_path_factory, sqlite_template, rulebook: str = "tahiti") -> Table:
     """The test's one Table, made at its first example."""
     if test not in _TABLES:
         path = tmp_path_factory.mktemp("fuzz") / "fuzz.db"
         shutil.copy(sqlite_template, path)
-        _TABLES[test] = Table(path)
+        _TABLES[test] = Table(path, rulebook)
     return _TABLES[test]
 
 
@@ -119,7 +124,7 @@ numbers = st.one_of(
     st.sampled_from(["²", "١", "٣", "-0", "+1", " 1", "1 ", "0x1", "1e3", "00", "", "∞"]),
 )
 args = st.one_of(numbers, st.sampled_from(FACES).map(lambda f: f + "#0" if f else f),
-                 st.sampled_from(FACES), st.text(max_size=12),
+                 st.sampled_from(FACES), st.sampled_from(TILES), st.text(max_size=12),
                  st.sampled_from(["5H,6H", "5H,", ",", "easy", "tahiti", "nope", "play_to"]))
 
 
@@ -179,6 +184,32 @@ def test_typed_verbs_fuzzed_through_the_core(tmp_path_factory, sqlite_template, 
     with caplog.at_level(logging.ERROR):
         out = table.run(table.service.command(actor, verb, text))
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR], (verb, text[:80])
+    table.check(out, actor)
+
+
+@settings(max_examples=EXAMPLES // 2, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(data=st.data())
+def test_rummikub_buttons_and_tile_moves_fuzzed(tmp_path_factory, sqlite_template, caplog, data):
+    """The tile game's own vocabulary: tile tokens on buttons, tile notation typed."""
+    table = _table("rummikub", tmp_path_factory, sqlite_template, "rummikub")
+    gid = table.game()
+    state = Record.from_dict(table.run(table.store.get_game(gid)).record).game()
+    actor = data.draw(st.sampled_from(ACTORS))
+    if data.draw(st.booleans()):
+        raw = data.draw(game_data(list(buttons.GAME)))
+        raw = raw.replace("{gid}", str(gid)).replace("{ver}", str(state.version))
+        call, what = table.service.press(actor, raw), raw
+    else:
+        verb = data.draw(st.sampled_from(sorted(TYPED_VERBS)))
+        text = data.draw(st.one_of(
+            st.lists(st.sampled_from([*TILES, *FACES, "1", "B", "A:"]), max_size=10).map(" ".join),
+            st.text(max_size=200),
+        ))
+        call, what = table.service.command(actor, verb, text), f"{verb} {text[:80]}"
+    with caplog.at_level(logging.ERROR):
+        out = table.run(call)
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], what
     table.check(out, actor)
 
 
