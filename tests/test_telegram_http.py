@@ -12,7 +12,7 @@ import socket
 import pytest
 from aiohttp import web
 from PIL import Image
-from telegram import Bot, InputFile
+from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, InputFile
 from telegram.error import NetworkError, RetryAfter, TimedOut
 from telegram.request import RequestData
 from telegram.request._requestparameter import RequestParameter
@@ -108,6 +108,15 @@ async def test_a_bot_speaks_through_it_to_the_fake_bot_api() -> None:
             Image.new("RGB", (64, 48), "green").save(png, "PNG")
             sent = await bot.send_photo(user.id, png.getvalue(), caption="hi")
             assert sent.message_id and tg.last_message(tg.private_chat(user)).caption == "hi"
+            # What only echoes the request is not parsed back (the bot reads the message id)
+            keys = InlineKeyboardMarkup([[InlineKeyboardButton("Draw", callback_data="d")]])
+            edited = await bot.edit_message_caption(
+                user.id, sent.message_id, caption="again", reply_markup=keys)
+            assert edited.message_id == sent.message_id and edited.chat.id == user.id
+            assert edited.reply_markup is None and not edited.photo
+            assert tg.last_message(tg.private_chat(user)).caption == "again"
+            me = await bot.get_me()  # other results are whole
+            assert me.username
             # The fake's flood control: past a private chat's burst, a 429 that PTB reads
             with pytest.raises(RetryAfter):
                 for _ in range(5):

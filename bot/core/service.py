@@ -104,6 +104,8 @@ class GameService:
         self.fair_use = FairUse()
         self.deliverers: dict[str, Deliver] = {}
         self.unit = Unit(store, self.games, clock, self._after_save)  # holds the store
+        if hasattr(store, "keep_rows"):  # the one writer of a SQLite file reads rows from memory
+            store.keep_rows()
         # Many workers on PostgreSQL share durable jobs; SQLite is one process, as ever.
         shared = getattr(store, "row_locks", False)
         self.scheduler = (JobScheduler if shared else Scheduler)(

@@ -13,10 +13,11 @@ games to stubs and deletes old lessons.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import enum
 import zlib
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from types import TracebackType
@@ -42,6 +43,7 @@ from . import models as db
 from . import results as res
 from .engine import make_engine, writer
 from .migrate import run_migrations
+from .row_cache import RowCache, own_file, release
 from .rows import (
     ACTIVE_STATUSES,
     DONE_STATUSES,
@@ -98,6 +100,9 @@ class Store:
         self._engine = engine
         self._writer = writer(engine)
         self._leads: dict[str, AsyncConnection] = {}  # what this worker leads: its lock's conn
+        self._owner: int | None = None
+        self._gate: tuple[asyncio.AbstractEventLoop, asyncio.Lock] | None = None  # see _write
+        self.rows: RowCache | None = None  # see keep_rows
 
     @classmethod
     async def open(cls, url: str | None = None) -> Store:
@@ -116,6 +121,35 @@ class Store:
                 await conn.close()
         self._leads.clear()
         await self._engine.dispose()
+        release(self._owner)
+        self._owner, self.rows = None, None
+
+    def _write(self) -> contextlib.AbstractAsyncContextManager[AsyncConnection]:
+        """A write transaction. SQLite has one writer at a time: its writers queue here, on an
+        asyncio lock that wakes the next at once, rather than each on its own connection in
+        SQLite's busy handler, which sleeps and polls (1, 2, 5 … 100 ms) while the file is free
+        — under load it left the write lock idle and ran the pool dry."""
+        if self._engine.dialect.name != "sqlite":
+            return self._writer.begin()
+        return self._gated()
+
+    @contextlib.asynccontextmanager
+    async def _gated(self) -> AsyncIterator[AsyncConnection]:
+        loop = asyncio.get_running_loop()
+        if self._gate is None or self._gate[0] is not loop:  # a lock binds to one loop
+            self._gate = (loop, asyncio.Lock())
+        async with self._gate[1], self._writer.begin() as conn:
+            yield conn
+
+    def keep_rows(self) -> bool:
+        """This process is the one that writes this SQLite database (the bot's service says
+        so): answer reads of game rows from memory (row_cache.py). Another store holding the
+        file's owner lock: no (it reads as before). PostgreSQL: never (many workers)."""
+        if self.rows is None and self._engine.dialect.name == "sqlite":
+            self._owner = own_file(self._engine.url.database)
+            if self._owner is not None:
+                self.rows = RowCache()
+        return self.rows is not None
 
     async def lead(self, name: str) -> bool:
         """Become the one worker doing `name` (registering the Telegram webhook) for as long as
@@ -158,7 +192,7 @@ class Store:
 
     async def player(self, platform: str, user_id: str, name: str) -> int:
         """Upsert by (platform, user id), refreshing the display name; the player id."""
-        async with self._writer.begin() as conn:
+        async with self._write() as conn:
             return await upsert_player(conn, platform, str(user_id), name)
 
     # -- languages (/language) -------------------------------------------------------------
@@ -175,7 +209,7 @@ class Store:
             ).scalar_one_or_none()
 
     async def set_language(self, platform: str, user_id: str, name: str, lang: str) -> None:
-        async with self._writer.begin() as conn:
+        async with self._write() as conn:
             await upsert_player(conn, platform, str(user_id), name)
             await conn.execute(
                 update(db.players)
@@ -195,7 +229,7 @@ class Store:
             ).scalar_one_or_none()
 
     async def set_chat_language(self, platform: str, chat_id: str, lang: str) -> None:
-        async with self._writer.begin() as conn:
+        async with self._write() as conn:
             chat = insert_for(conn, db.chats).values(
                 platform=platform, chat_id=str(chat_id), created_at=db.utcnow(), language=lang
             )
@@ -215,7 +249,7 @@ class Store:
         chat_id = str(chat_id)
         now = db.utcnow()
         try:
-            async with self._writer.begin() as conn:
+            async with self._write() as conn:
                 chat = insert_for(conn, db.chats).values(
                     platform=platform, chat_id=chat_id, created_at=now
                 )
@@ -233,14 +267,28 @@ class Store:
         except IntegrityError as error:
             await self._raise_if_active(platform, chat_id, error)
             raise
-        return _game_row(row)
+        return self._keep(_game_row(row))
+
+    def _forget(self, game_ids: Iterable[int]) -> None:
+        """Rows changed here other than by a save (prune): read them again next time."""
+        if self.rows is not None:
+            for game_id in game_ids:
+                self.rows.forget(game_id)
+
+    def _keep(self, row: GameRow) -> GameRow:
+        """Remember a row just read or written (when this store owns the database)."""
+        if self.rows is not None:
+            self.rows.put(row)
+        return row
 
     async def get_game(self, game_id: int) -> GameRow | None:
+        if self.rows is not None and (kept := self.rows.get(game_id)) is not None:
+            return kept
         async with self._engine.connect() as conn:
             row = (
                 await conn.execute(select(db.games).where(db.games.c.id == game_id))
             ).one_or_none()
-        return None if row is None else _game_row(row)
+        return None if row is None else self._keep(_game_row(row))
 
     async def active_game(self, platform: str, chat_id: str) -> GameRow | None:
         """The chat's lobby/playing game, if any."""
@@ -254,7 +302,7 @@ class Store:
                     )
                 )
             ).one_or_none()
-        return None if row is None else _game_row(row)
+        return None if row is None else self._keep(_game_row(row))
 
     async def active_games(self) -> list[GameRow]:
         """Every lobby/playing game whole, oldest first. At start-up prefer `scheduled_games`
@@ -326,7 +374,7 @@ class Store:
             update(db.games)
             .where(db.games.c.id == game_id, db.games.c.version == expected_version)
             .values(**values)
-            .returning(*db.games.c)
+            .returning(*_ROW_BUT_RECORD)  # the record is the one given: no decode of it
         )
         if job not in JOB_KINDS:
             raise ValueError(f"unknown job kind {job!r}")
@@ -335,7 +383,7 @@ class Store:
                 if held is not None:
                     conn = held.conn
                 else:
-                    conn = await stack.enter_async_context(self._writer.begin())
+                    conn = await stack.enter_async_context(self._write())
                 if update_key is not None:
                     await _remember_update(conn, update_key)
                 row = (await conn.execute(stmt)).one_or_none()
@@ -368,7 +416,11 @@ class Store:
             if game is not None:
                 await self._raise_if_active(game.platform, game.chat_id, error)
             raise
-        return _game_row(row)
+        except BaseException:
+            if self.rows is not None:  # (a stale copy can't be written, but don't keep it)
+                self.rows.forget(game_id)
+            raise
+        return self._keep(_game_row(row, record))
 
     async def seen(self, key: str, held: Held | None = None) -> bool:
         """Has this update's key changed a game already?"""
@@ -381,7 +433,7 @@ class Store:
     async def forget_updates(self, before: float) -> int:
         """Drop the update keys seen before `before` (epoch s): a platform redelivers an update
         within minutes, not days. How many went."""
-        async with self._writer.begin() as conn:
+        async with self._write() as conn:
             gone = await conn.execute(
                 delete(db.seen_updates).where(db.seen_updates.c.seen_at < before)
             )
@@ -409,7 +461,7 @@ class Store:
         """Merge these keys into the record's adapter refs in one UPDATE, leaving the version
         alone (message ids are no move: a press racing with a delivery must not go stale).
         PostgreSQL only: a concurrent change holds the row lock and the patch lands after it."""
-        async with self._writer.begin() as conn:
+        async with self._write() as conn:
             await _patch_refs(conn, game_id, patch)
 
     @contextlib.asynccontextmanager
@@ -456,7 +508,7 @@ class Store:
         where = (j.due_at <= now) & free
         if game_id is not None:
             where = where & (j.game_id == game_id)
-        async with self._writer.begin() as conn:
+        async with self._write() as conn:
             due = select(j.game_id).where(where).order_by(j.due_at, j.game_id).limit(limit)
             if conn.dialect.name == "postgresql":
                 due = due.with_for_update(skip_locked=True)
@@ -478,7 +530,7 @@ class Store:
         the row afresh (its owner is gone): then it is left alone."""
         j = db.jobs.c
         mine = (j.game_id == job.game_id) & (j.owner == job.owner)
-        async with self._writer.begin() as conn:
+        async with self._write() as conn:
             if due_at is None:
                 await conn.execute(delete(db.jobs).where(mine))
             else:
@@ -489,7 +541,7 @@ class Store:
 
     async def release_jobs(self, owner: str) -> None:
         """A worker stopping gives back what it claimed (others need not wait for the lease)."""
-        async with self._writer.begin() as conn:
+        async with self._write() as conn:
             await conn.execute(
                 update(db.jobs).where(db.jobs.c.owner == owner).values(lease_until=None, owner=None)
             )
@@ -573,10 +625,11 @@ class Store:
 
         old_lessons = done & (g.updated_at < lessons_before) & is_lesson
         while True:
-            async with self._writer.begin() as conn:
+            async with self._write() as conn:
                 ids = await _locked_ids(conn, old_lessons)
                 if ids:
                     await conn.execute(delete(db.games).where(g.id.in_(ids)))
+            self._forget(ids)
             counts["lessons_deleted"] += len(ids)
             if len(ids) < PRUNE_BATCH:
                 break
@@ -589,7 +642,7 @@ class Store:
         )
         last = 0
         while True:
-            async with self._writer.begin() as conn:
+            async with self._write() as conn:
                 rows = (
                     await conn.execute(
                         select(g.id, g.record["rulebook"], g.record["seats"])
@@ -619,6 +672,7 @@ class Store:
                             for game_id, rulebook, seats in rows
                         ],
                     )
+            self._forget(row[0] for row in rows)
             counts["games_pruned"] += len(rows)
             if len(rows) < PRUNE_BATCH:
                 break
@@ -634,7 +688,7 @@ class Store:
 
     async def set_seats(self, game_id: int, seats: list[SeatRow]) -> None:
         """Replace the game's seats with these."""
-        async with self._writer.begin() as conn:
+        async with self._write() as conn:
             await _require_game(conn, game_id)
             await _write_seats(conn, game_id, seats)
 
@@ -655,7 +709,7 @@ class Store:
         Idempotent: the first write of (game, round) wins; repeating it is a no-op, so a
         retried action cannot double-count a round.
         """
-        async with self._writer.begin() as conn:
+        async with self._write() as conn:
             await _require_game(conn, game_id)
             await _write_round(conn, game_id, RoundRow(round_no, points, totals))
 
@@ -678,7 +732,7 @@ class Store:
 
     async def record_result(self, game_id: int, rulebook: str, seats: list[ResultSeat]) -> None:
         """Store a finished game's result and update ratings; idempotent per game."""
-        async with self._writer.begin() as conn:
+        async with self._write() as conn:
             await res.record_result(conn, game_id, rulebook, seats)
 
     async def leaderboard(
@@ -852,10 +906,15 @@ def _check_status(status: str) -> None:
         raise ValueError(f"unknown game status {status!r}; one of {', '.join(STATUSES)}")
 
 
-def _game_row(row: Row[Any]) -> GameRow:
+_ROW_BUT_RECORD = tuple(c for c in db.games.c if c.name != "record")
+
+
+def _game_row(row: Row[Any], record: dict | None = None) -> GameRow:
+    """A GameRow of a games row (`record`: the record it holds, when not selected)."""
     m = row._mapping
     return GameRow(
         id=m["id"], platform=m["platform"], chat_id=m["chat_id"], status=m["status"],
-        record=m["record"], version=m["version"], created_at=m["created_at"],
+        record=m["record"] if record is None else record, version=m["version"],
+        created_at=m["created_at"],
         updated_at=m["updated_at"], due_at=m.get("due_at"),
     )
