@@ -102,7 +102,8 @@ async def test_a_bot_speaks_through_it_to_the_fake_bot_api() -> None:
 
     async with FakeTelegram() as tg:
         user = tg.user(7, "Ann", started=True)
-        bot = Bot(tg.token, base_url=tg.base_url, request=AiohttpRequest())
+        bot = Bot(tg.token, base_url=tg.base_url, request=AiohttpRequest(),
+                  get_updates_request=AiohttpRequest())  # as the adapter builds it
         async with bot:
             png = io.BytesIO()
             Image.new("RGB", (64, 48), "green").save(png, "PNG")
@@ -117,6 +118,15 @@ async def test_a_bot_speaks_through_it_to_the_fake_bot_api() -> None:
             assert tg.last_message(tg.private_chat(user)).caption == "again"
             me = await bot.get_me()  # other results are whole
             assert me.username
+            # A press's update: the message the button was on keeps its id and chat, not the
+            # keyboard and photos it echoes (the bot reads neither)
+            await tg.press(tg.private_chat(user), sent.message_id, "d", user)
+            (update,) = await bot.get_updates(timeout=0)
+            query = update.callback_query
+            assert (query.data, query.from_user.id) == ("d", user.id)
+            assert (query.message.message_id, query.message.chat.id) == (sent.message_id, user.id)
+            assert query.message.reply_markup is None and not query.message.photo
+            assert tg.find_button(tg.private_chat(user).id, "Draw") is not None  # still shown
             # The fake's flood control: past a private chat's burst, a 429 that PTB reads
             with pytest.raises(RetryAfter):
                 for _ in range(5):

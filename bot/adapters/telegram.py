@@ -37,7 +37,7 @@ from telegram.ext import (
 
 from bot import metrics
 from bot.adapters.delivery import Chat, Delivery, Gone, Run, Sender, Step, Unreachable
-from bot.adapters.telegram_http import AiohttpRequest
+from bot.adapters.telegram_http import AiohttpRequest, lighten_update
 from bot.adapters.telegram_limiter import ChatRateLimiter
 from bot.core import narrate
 from bot.core.lessons import PREFIX as LESSON_PREFIX
@@ -331,7 +331,7 @@ class TelegramAdapter:
             )
 
     async def _webhook_update(self, data: dict) -> None:
-        await self.app.process_update(Update.de_json(data, self.app.bot))
+        await self.app.process_update(Update.de_json(lighten_update(data), self.app.bot))
 
     async def drain(self) -> None:
         """Stop taking updates and finish the ones in hand (a graceful stop: first)."""
