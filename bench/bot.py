@@ -729,8 +729,9 @@ def older_tree(rev: str) -> Path:
     return folder
 
 
-def compare(before: dict[str, Any], after: dict[str, Any], rev: str) -> dict[str, Any]:
-    """The figures side by side, and after / before."""
+def compare(before: list[dict[str, Any]], after: list[dict[str, Any]], rev: str
+            ) -> dict[str, Any]:
+    """The figures side by side (each the median of its rounds), and after / before."""
     def figures(r: dict[str, Any]) -> dict[str, float]:
         load, cpu = r["load"] or {}, r["cpu"]
         return {
@@ -741,15 +742,21 @@ def compare(before: dict[str, Any], after: dict[str, Any], rev: str) -> dict[str
             "load bot CPU ms per press": cpu.get("load", {}).get("bot_cpu_ms_per_press", 0),
         }
 
-    old, new = figures(before), figures(after)
-    print(f"\nBefore ({rev}) and after (this tree), one run, the same load and machine")
+    def medians(runs: list[dict[str, Any]]) -> dict[str, float]:
+        each = [figures(r) for r in runs]
+        return {k: round(statistics.median(f[k] for f in each), 1) for k in each[0]}
+
+    old, new = medians(before), medians(after)
+    rounds = f", medians of {len(before)} alternated rounds" if len(before) > 1 else ""
+    print(f"\nBefore ({rev}) and after (this tree), one run, the same load and machine{rounds}")
     print(f"{'figure':32} {'before':>9} {'after':>9} {'after/before':>13}")
     ratios = {}
     for key in old:
         ratios[key] = round(new[key] / old[key], 2) if old[key] else None
         ratio = f"{ratios[key]:.2f}" if ratios[key] is not None else "-"
         print(f"{key:32} {old[key]:>9} {new[key]:>9} {ratio:>13}")
-    return {"rev": rev, "before": old, "after": new, "after_over_before": ratios}
+    return {"rev": rev, "rounds": len(before), "before": old, "after": new,
+            "after_over_before": ratios}
 
 
 # -- many workers (--workers N) -------------------------------------------------------------------
@@ -891,6 +898,9 @@ def main() -> None:
     parser.add_argument("--before", metavar="REV",
                         help="also benchmark the bot at git revision REV (first), side by side; "
                              "implies --lab (older bots ran without limits)")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="with --before: alternate before and after this many times and "
+                             "compare the medians (the machine's noise hits both sides)")
     parser.add_argument("--lab", action="store_true",
                         help="no rate limits on either side (the bot's own cost); by default the "
                              "production limiter against a fake that enforces Telegram's limits")
@@ -904,19 +914,28 @@ def main() -> None:
     if args.games < 1 or args.presses < 1:
         parser.error("--games and --presses must be positive")
     t0 = time.monotonic()
+    if args.rounds < 1 or (args.rounds > 1 and not args.before):
+        parser.error("--rounds N needs --before and N >= 1")
     if args.before:
         if args.inproc:
             parser.error("--before runs each bot in its own process")
         args.lab = True
         tree = older_tree(args.before)
+        olders, newers = [], []
         try:
-            print(f"== before: {args.before}")
-            older = asyncio.run(run(args, tree))
-            print_report(older, args)
+            for n in range(args.rounds):  # before, after, before, after, ...
+                print(f"== before: {args.before}" + (f" (round {n + 1})" if n else ""))
+                olders.append(asyncio.run(run(args, tree)))
+                print_report(olders[-1], args)
+                if n + 1 < args.rounds:
+                    print(f"\n== after: this tree (round {n + 1})")
+                    newers.append(asyncio.run(run(args)))
+                    print_report(newers[-1], args)
+                    print()
         finally:
             subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)],
                            capture_output=True)
-        print("\n== after: this tree")
+        print("\n== after: this tree" + (f" (round {args.rounds})" if args.rounds > 1 else ""))
 
 
     if args.workers is not None:
@@ -933,7 +952,10 @@ def main() -> None:
         return
     result = asyncio.run(run(args))
     print_report(result, args)
-    side = compare(older, result, args.before) if args.before else None
+    side = None
+    if args.before:
+        older = olders[-1]
+        side = compare(olders, [*newers, result], args.before)
     print(f"\n(total {time.monotonic() - t0:.0f} s)")
     if args.json:
         figures = json_figures(result)
