@@ -33,6 +33,7 @@ if str(ROOT) not in sys.path:
 
 from telegram.ext import AIORateLimiter  # noqa: E402
 
+from bot import event_loop  # noqa: E402
 from bot.adapters.telegram import TelegramAdapter  # noqa: E402
 from bot.core.service import GameService, unpack  # noqa: E402
 from bot.store import Store  # noqa: E402
@@ -282,7 +283,7 @@ def main() -> None:
     parser.add_argument("--lab", action="store_true")
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
-    asyncio.run(serve(args))
+    event_loop.run(serve(args))  # as `rummy run` does
 
 
 if __name__ == "__main__":
