@@ -42,6 +42,7 @@ from . import models as db
 from . import results as res
 from .engine import make_engine, writer
 from .migrate import run_migrations
+from .outbox import Outbox
 from .rows import (
     ACTIVE_STATUSES,
     DONE_STATUSES,
@@ -98,6 +99,7 @@ class Store:
         self._engine = engine
         self._writer = writer(engine)
         self._leads: dict[str, AsyncConnection] = {}  # what this worker leads: its lock's conn
+        self.outbox = Outbox(engine)  # PostgreSQL: the screens this worker's saves owe
 
     @classmethod
     async def open(cls, url: str | None = None) -> Store:
@@ -111,6 +113,7 @@ class Store:
         return cls(engine)
 
     async def close(self) -> None:
+        await self.outbox.close()  # delivered rows deleted, the rest left to other workers
         for conn in self._leads.values():
             with contextlib.suppress(Exception):
                 await conn.close()
@@ -352,6 +355,8 @@ class Store:
                     # Only many workers claim jobs rows; one SQLite process schedules from
                     # games.due_at (a statement a press saved).
                     await _write_job(conn, game_id, job, values["due_at"])
+                if self.row_locks:  # the screens owed, redelivered by another worker if we die
+                    await self.outbox.owe(conn, game_id, expected_version + 1)
                 if actions:
                     # Safe to number after the current last: the UPDATE above holds the row
                     # lock (SQLite: the write lock) until commit, so no other save of this
