@@ -30,8 +30,7 @@ REDELIVERED_WITHIN = 15.0  # seconds after the kill (the lease is LEASE from the
 
 
 def _live(tg: FakeTelegram, chat) -> list:
-    """The chat's screens with buttons, oldest first (the game's live one last; a group keeps
-    its lobby above the table)."""
+    """The chat's live screens: the bot's messages with a picture and buttons."""
     return [m for m in tg.messages(chat) if m.from_bot and m.photo and m.buttons]
 
 
@@ -63,10 +62,19 @@ async def test_a_worker_killed_between_its_save_and_its_sends_is_covered_by_anot
             chats = [group, tg.private_chat(alice), tg.private_chat(bob)]
             for chat in chats:
                 await tg.wait_until(lambda c=chat: bool(_live(tg, c)), 20)
-            await tg.settle(quiet=0.5, timeout=10)
             row = await _game_row(store, group.id)
+            dealt = Record.from_dict(row.record).game().version
+
+            def showing(version: int) -> bool:
+                """Each chat has one live screen (the lobby gone), at the game's `version`."""
+                return all(
+                    len(live := _live(tg, c)) == 1 and _shows(live[0]) == {version}
+                    for c in chats
+                )
+
+            await tg.wait_until(lambda: showing(dealt), 20)  # the group's table may lag
+            await tg.settle(quiet=0.5, timeout=10)
             before = {chat.id: [m.message_id for m in _live(tg, chat)] for chat in chats}
-            shown_before = {chat.id: _shows(_live(tg, chat)[-1]) for chat in chats}
 
             # Bob's /draw goes to the victim; its sends to the three chats hang in the fake
             victim = random.randrange(len(procs))
@@ -88,15 +96,12 @@ async def test_a_worker_killed_between_its_save_and_its_sends_is_covered_by_anot
             tg.release()
             saved_row = await store.get_game(row.id)
             state = Record.from_dict(saved_row.record).game().version
-            assert all(shown_before[c.id] != {state} for c in chats), (shown_before, state)
-
-            def caught_up() -> bool:
-                return all(_shows(_live(tg, c)[-1]) == {state} for c in chats)
+            assert state != dealt and not showing(state), "nothing to redeliver"
 
             try:
-                await tg.wait_until(caught_up, REDELIVERED_WITHIN)
+                await tg.wait_until(lambda: showing(state), REDELIVERED_WITHIN)
             except TimeoutError:
-                screens = {c.id: _shows(_live(tg, c)[-1]) for c in chats}
+                screens = {c.id: [_shows(m) for m in _live(tg, c)] for c in chats}
                 raise AssertionError(f"not redelivered to state {state}: {screens}") from None
             took = time.monotonic() - killed_at
             await tg.settle(quiet=0.5, timeout=10)
@@ -106,7 +111,7 @@ async def test_a_worker_killed_between_its_save_and_its_sends_is_covered_by_anot
 
             await _until(row_gone, 5, "the redelivered row was not deleted")
             after = {chat.id: [m.message_id for m in _live(tg, chat)] for chat in chats}
-            assert after == before, "a screen was posted anew instead of edited in place"
+            assert after == before, f"posted anew, not edited in place: {before} -> {after}"
             for (chat, mid), shown in _versions(tg, started).items():
                 assert shown == sorted(shown), f"message {mid} in {chat} went back: {shown}"
             assert not tg.internal_errors
