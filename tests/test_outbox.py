@@ -154,6 +154,6 @@ async def test_a_stopping_worker_releases_what_it_owes(postgres_url, workers):
     a, b, _c = workers
     delivered, owed = await _game(a, 1), await _game(a, 2)
     a.outbox.done(delivered, 2)
-    await a.outbox.close()  # no flush ran yet: close deletes the delivered, releases the owed
-    assert [(r.game_id, r.owner) for r in await a.outbox.rows()] == [(owed, a.outbox.owner)]
+    await a.close()  # no flush ran yet: the store's close deletes the delivered, releases the rest
+    assert [(r.game_id, r.owner) for r in await b.outbox.rows()] == [(owed, a.outbox.owner)]
     assert await b.outbox.claim() == [(owed, 2)]  # at once, not after the lease

@@ -14,6 +14,7 @@ import random
 import signal
 import time
 
+import aiohttp
 import pytest
 from fakes.telegram_server import FakeTelegram
 from sqlalchemy.engine import make_url
@@ -44,6 +45,24 @@ def _shows(message) -> set[int]:
     }
 
 
+async def _dealt(store: Store, chat_id: int) -> bool:
+    row = await _game_row(store, chat_id)
+    return row is not None and row.status == "playing"
+
+
+async def _redeliveries(port: int) -> float:
+    """The worker's rummy_redeliveries counter, from its /metrics page."""
+    async with aiohttp.ClientSession() as http, http.get(
+        f"http://127.0.0.1:{port}/metrics"
+    ) as page:
+        text = await page.text()
+    return sum(
+        float(line.split()[-1])
+        for line in text.splitlines()
+        if line.startswith("rummy_redeliveries_total ")
+    )
+
+
 async def test_a_worker_killed_between_its_save_and_its_sends_is_covered_by_another(
     postgres_url,
 ):
@@ -60,8 +79,7 @@ async def test_a_worker_killed_between_its_save_and_its_sends_is_covered_by_anot
             started = time.monotonic()
             await _press(tg, group, alice, ":start", version=lobby)
             chats = [group, tg.private_chat(alice), tg.private_chat(bob)]
-            for chat in chats:
-                await tg.wait_until(lambda c=chat: bool(_live(tg, c)), 20)
+            await _until(lambda: _dealt(store, group.id), 20, "the game did not start")
             row = await _game_row(store, group.id)
             dealt = Record.from_dict(row.record).game().version
 
@@ -116,6 +134,8 @@ async def test_a_worker_killed_between_its_save_and_its_sends_is_covered_by_anot
                 assert shown == sorted(shown), f"message {mid} in {chat} went back: {shown}"
             assert not tg.internal_errors
             assert not balancer.lost
+            survivors = [p for i, p in enumerate(ports) if i != victim]
+            assert sum([await _redeliveries(port) for port in survivors]) == 1  # claimed once
             print(f"redelivered {took:.1f} s after the kill (lease {LEASE:.0f} s from the save)")
     finally:
         await store.close()
