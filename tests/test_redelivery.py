@@ -1,8 +1,9 @@
 """What another worker delivers for a dead one (bot/core/redelivery.py), on the real
 PostgreSQL: the game's current screens — the group's table and each person's private screen, of
 the row version saved, to edit in place (no notes, nothing posted anew) — or the lobby; nothing
-for a game that ended (its last screen was a one-off), and its row goes all the same. The
-delivery's done mark deletes the row."""
+for a game that ended (its last screen was a one-off), and its row goes all the same; nothing
+when a newer save came after the claim (its worker owes the newer screens). The delivery's done
+mark deletes the row."""
 
 from __future__ import annotations
 
@@ -94,3 +95,25 @@ async def test_a_lobby_gets_its_lobby_and_an_ended_game_nothing(two_workers):
     assert "Join" in str(out.group.buttons)
     await alive.outbox.flush()  # the ended game's row went without a delivery
     assert [r.game_id for r in await alive.outbox.rows()] == [lobby]
+
+
+async def test_a_newer_save_after_the_claim_is_left_to_its_own_worker(two_workers):
+    dead, alive = two_workers
+    gid = await _lobby(GameService(dead), ALICE, BOB)
+    async with dead.engine.begin() as conn:
+        await conn.execute(text("UPDATE deliveries SET lease_until = 0"))
+    service = GameService(alive)
+    shown: list[Outcome] = []
+
+    async def deliver(outcome: Outcome) -> None:
+        shown.append(outcome)
+
+    service.register("test", deliver)
+    [(game, version)] = await alive.outbox.claim()
+    # a live worker saves the game meanwhile: the row is that save's, of a newer version
+    row = await alive.get_game(gid)
+    await alive.save_game(gid, {**row.record, "touched": True}, expected_version=row.version)
+    await service.scheduler.redelivery._redeliver(alive.outbox, game, version)
+    assert shown == []  # the newer save's worker shows the newer screens
+    await alive.outbox.flush()
+    assert [(r.game_id, r.version) for r in await alive.outbox.rows()] == [(gid, version + 1)]
