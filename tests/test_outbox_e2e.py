@@ -98,6 +98,7 @@ async def test_a_worker_killed_between_its_save_and_its_sends_is_covered_by_anot
             victim = random.randrange(len(procs))
             balancer.alive = [ports[victim]]
             tg.hold(*chats)
+            held_from = time.monotonic()
             await tg.send_text(tg.private_chat(bob), bob, "/draw")
 
             async def saved() -> bool:
@@ -122,6 +123,12 @@ async def test_a_worker_killed_between_its_save_and_its_sends_is_covered_by_anot
                 screens = {c.id: [_shows(m) for m in _live(tg, c)] for c in chats}
                 raise AssertionError(f"not redelivered to state {state}: {screens}") from None
             took = time.monotonic() - killed_at
+            # the victim's held requests never went out (the fake logs a request's arrival)
+            early = [
+                (r.method, r.chat_id) for r in tg.calls()
+                if r.chat_id in {c.id for c in chats} and held_from <= r.time < killed_at + 1
+            ]
+            assert not early, f"the victim's sends reached the fake: {early}"
             await tg.settle(quiet=0.5, timeout=10)
 
             async def row_gone() -> bool:
