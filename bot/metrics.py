@@ -1,6 +1,7 @@
 """What a worker shows at /metrics (Prometheus text, prometheus_client): presses and the time
 from a press to its answer, deliveries, the platforms' 429s, background jobs due, claimed and
-late. One registry per process, not the library's global one (tests build several bots)."""
+late, redeliveries (the screens of a worker that died after saving). One registry per process,
+not the library's global one (tests build several bots)."""
 
 from __future__ import annotations
 
@@ -64,6 +65,13 @@ class SchedulerCollector(Collector):
             "Seconds past due, summed over claimed jobs",
             value=s.lateness_sum,
         )
+        redelivery = getattr(s, "redelivery", None)
+        if redelivery is not None:
+            yield CounterMetricFamily(
+                "rummy_redeliveries",
+                "Games whose screens this worker delivered for a worker that died after saving",
+                value=redelivery.redelivered,
+            )
         yield GaugeMetricFamily(
             "rummy_jobs_running",
             "Jobs this worker is running now",

@@ -282,3 +282,25 @@ async def test_remember_saves_only_a_change() -> None:
     await delivery.remember(GAME, {"dmclosed:5": True})
     assert refs.saves == [{"dmclosed:5": True}]
     assert (await delivery.refs(GAME))["dmclosed:5"] is True
+
+
+async def test_an_outcome_is_delivered_once_its_group_table_went_too() -> None:
+    """The outbox's done mark (many workers): not when `deliver` returns (the people's screens
+    went) but when the group's table went too; a step cancelled by a stopping adapter is not
+    done (another worker delivers it)."""
+    sender, refs = Memory(), Refs()
+    done: list[tuple[int, int | None]] = []
+    delivery = Delivery(sender, refs.load, refs.save, delivered=lambda g, v: done.append((g, v)))
+    await delivery.deliver(outcome(1, "one", private={"5": screen("hand 1")}))
+    await delivery.idle()
+    assert done == [(GAME, 1)]
+    budget = sender.budgets["-1"] = asyncio.Event()  # the group's budget is spent
+    await delivery.deliver(outcome(2, "two", private={"5": screen("hand 2")}))
+    assert sender.texts("dm:5") == ["hand 2"] and done == [(GAME, 1)], "the table still waits"
+    budget.set()
+    await delivery.idle()
+    assert sender.texts("-1") == ["table two"] and done == [(GAME, 1), (GAME, 2)]
+    sender.budgets["-1"] = asyncio.Event()
+    await delivery.deliver(outcome(3, "three"))
+    await delivery.close(timeout=0.05)  # the adapter stops before the group's budget allows
+    assert done == [(GAME, 1), (GAME, 2)], "a cancelled table is still owed"

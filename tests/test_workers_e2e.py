@@ -13,11 +13,13 @@ in webhook mode, with the scripted deal)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import random
 import signal
 import sys
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -80,6 +82,52 @@ def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
+
+
+@contextlib.asynccontextmanager
+async def running_workers(
+    tg: FakeTelegram, url: str, n: int = WORKERS
+) -> AsyncIterator[tuple[list[asyncio.subprocess.Process], list[int], Balancer]]:
+    """`n` workers (this file run as a script) behind a started balancer; stopped with SIGTERM
+    (kill -9 if one hangs) when the block ends."""
+    ports = [_free_port() for _ in range(n)]
+    base = tg.base_url.rsplit("/bot", 1)[0]
+    procs = [
+        await asyncio.create_subprocess_exec(
+            sys.executable, str(HERE), url, base, tg.token, str(port),
+            stdout=asyncio.subprocess.PIPE,
+        )
+        for port in ports
+    ]
+    balancer = Balancer(tg, ports, SECRET)
+    try:
+        for proc in procs:
+            line = await asyncio.wait_for(proc.stdout.readline(), 60)
+            assert line.startswith(b"ready"), line
+        balancer.start()
+        yield procs, ports, balancer
+    finally:
+        await balancer.stop()
+        for proc in procs:
+            if proc.returncode is None:
+                proc.send_signal(signal.SIGTERM)
+        for proc in procs:
+            try:
+                await asyncio.wait_for(proc.wait(), 30)
+            except TimeoutError:
+                proc.kill()
+
+
+async def open_table(tg: FakeTelegram, group, alice, bob, *, computer: bool) -> int:
+    """Alice opens a Machiavelli lobby in `group`, Bob joins (and an easy computer when
+    `computer`): the lobby's version, for its Start button."""
+    await tg.send_text(group, alice, "/newgame machiavelli")
+    await _press(tg, group, bob, ":join", version=0)
+    if not computer:
+        return 1
+    await _press(tg, group, alice, ":menu:computer", version=1)
+    await _press(tg, group, alice, ":cpu:easy", version=2)
+    return 3
 
 
 async def _press(
@@ -147,27 +195,8 @@ async def test_three_workers_behind_a_balancer_play_whole_games(postgres_url, tm
     await _pg_truncate(make_url(postgres_url))
     store = await Store.open(postgres_url)
     async with FakeTelegram() as tg:
-        ports = [_free_port() for _ in range(WORKERS)]
-        base = tg.base_url.rsplit("/bot", 1)[0]
-        procs = [
-            await asyncio.create_subprocess_exec(
-                sys.executable,
-                str(HERE),
-                postgres_url,
-                base,
-                tg.token,
-                str(port),
-                stdout=asyncio.subprocess.PIPE,
-            )
-            for port in ports
-        ]
-        balancer = Balancer(tg, ports, SECRET)
-        try:
-            for proc in procs:
-                line = await asyncio.wait_for(proc.stdout.readline(), 60)
-                assert line.startswith(b"ready"), line
+        async with running_workers(tg, postgres_url) as (procs, ports, balancer):
             assert len(tg.calls("setWebhook")) == 1  # one worker registered the webhook
-            balancer.start()
             groups = [tg.group(-100500 - n, f"Table {n}") for n in range(2)]
             people = [
                 (
@@ -177,17 +206,14 @@ async def test_three_workers_behind_a_balancer_play_whole_games(postgres_url, tm
                 for n in range(2)
             ]
             for group, (alice, bob) in zip(groups, people, strict=True):
-                await tg.send_text(group, alice, "/newgame machiavelli")
-                await _press(tg, group, bob, ":join", version=0)
-                await _press(tg, group, alice, ":menu:computer", version=1)
-                await _press(tg, group, alice, ":cpu:easy", version=2)
+                lobby = await open_table(tg, group, alice, bob, computer=True)
                 row = await _game_row(store, group.id)
                 await store.save_game(
                     row.id, dict(row.record, turn_seconds=TURN), expected_version=row.version
                 )
             started = time.monotonic()
             for group, (alice, _bob) in zip(groups, people, strict=True):
-                await _press(tg, group, alice, ":start", version=3)
+                await _press(tg, group, alice, ":start", version=lobby)
             games = [(await _game_row(store, g.id)).id for g in groups]
 
             async def running() -> bool:
@@ -263,16 +289,6 @@ async def test_three_workers_behind_a_balancer_play_whole_games(postgres_url, tm
                 )
             await asyncio.sleep(1.0)  # the last edits
             elapsed = time.monotonic() - started
-        finally:
-            await balancer.stop()
-            for proc in procs:
-                if proc.returncode is None:
-                    proc.send_signal(signal.SIGTERM)
-            for proc in procs:
-                try:
-                    await asyncio.wait_for(proc.wait(), 30)
-                except TimeoutError:
-                    proc.kill()
         assert not balancer.lost, f"updates no worker took: {balancer.lost}"
         try:
             for game, group in zip(games, groups, strict=True):

@@ -25,7 +25,9 @@ revision, picture and post time are read from the store first and saved before t
 so no worker edits or deletes from a stale copy nor shows an older revision over a newer one.
 `deliver` returns when each of its private steps has been sent, or overtaken by a newer screen;
 the group's finish in their lane (a computer seat is not held back by the group's budget: the
-group shows the newest table when its budget allows).
+group shows the newest table when its budget allows). When the last of an outcome's steps is
+done — sent, overtaken, or failed for good; not cancelled by a stopping adapter — `delivered`
+(game, revision) is called: with many workers the outcome's screens are no longer owed.
 
 A platform supplies a `Sender`: send, edit and delete a message made of a picture, a text and
 buttons, send a plain text; its own errors mapped to `Gone` (edit failed: send anew) and
@@ -408,8 +410,10 @@ class Delivery:
                  save: Callable[[int, dict[str, Any]], Awaitable[None]], *,
                  limit: int = 1000,
                  lock: Callable[[int, str], AbstractAsyncContextManager[Any]]
-                 | None = None) -> None:
+                 | None = None,
+                 delivered: Callable[[int, int | None], None] | None = None) -> None:
         self.sender = sender
+        self.delivered = delivered  # every step of an outcome done: (game, revision)
         self._save = save
         # many workers: a live message's lock, yielding `.refs` (as saved) and `.save(patch)`
         self.lock = lock
@@ -487,22 +491,35 @@ class Delivery:
         finally:
             await self._save_changed(game_id, refs)
         if group:
-            task = asyncio.create_task(self._finish(game_id, refs, group))
+            task = asyncio.create_task(self._finish(game_id, refs, group, outcome, results))
             self._finishing.add(task)
             task.add_done_callback(self._finishing.discard)
+        else:
+            self._done(outcome, results)
         for result in results:
             if isinstance(result, BaseException):
                 raise result
 
-    async def _finish(self, game_id: int, refs: Refs,
-                      waits: list[asyncio.Future[None]]) -> None:
+    async def _finish(self, game_id: int, refs: Refs, waits: list[asyncio.Future[None]],
+                      outcome: Outcome, private: list[Any]) -> None:
         """The group's steps of a delivery: wait for them, then save what they changed."""
+        results: list[Any] = []
         try:
-            for result in await asyncio.gather(*waits, return_exceptions=True):
+            results = await asyncio.gather(*waits, return_exceptions=True)
+            for result in results:
                 if isinstance(result, Exception):
                     log.error("group delivery in game %s failed", game_id, exc_info=result)
         finally:
             await self._save_changed(game_id, refs)
+        self._done(outcome, [*private, *results])
+
+    def _done(self, outcome: Outcome, results: list[Any]) -> None:
+        """Every step of the outcome went, was overtaken or failed for good: say so. A step
+        cancelled (the adapter stopping) is not done: another worker delivers the screens."""
+        if self.delivered is None or outcome.game_id is None:
+            return
+        if not any(isinstance(r, asyncio.CancelledError) for r in results):
+            self.delivered(outcome.game_id, outcome.revision)
 
     async def _save_changed(self, game_id: int, refs: Refs) -> None:
         changed = refs.changed()

@@ -165,7 +165,8 @@ class DiscordAdapter:
         self.delivery = Delivery(_DiscordSender(self),
                                  lambda game_id: self.service.get_refs(game_id),
                                  lambda game_id, refs: self.service.save_refs(game_id, refs),
-                                 lock=getattr(service, "message_lock", None))
+                                 lock=getattr(service, "message_lock", None),
+                                 delivered=getattr(service, "delivered", None))
         self._dm_ids: LimitedDict = LimitedDict(20_000)  # user -> DM channel id
         self._ephemeral: LimitedDict = LimitedDict(2_000)  # user -> handle (15 min of life)
         self._busy = 0

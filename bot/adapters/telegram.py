@@ -264,6 +264,7 @@ class TelegramAdapter:
             lambda game_id: self.service.get_refs(game_id),
             lambda game_id, refs: self.service.save_refs(game_id, refs),
             lock=getattr(service, "message_lock", None),
+            delivered=getattr(service, "delivered", None),
         )
         moves = self.service.typed_verbs
         self.app.add_handler(

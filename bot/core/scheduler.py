@@ -19,6 +19,7 @@ from bot.i18n import fill, using
 from . import narrate
 from .lobby import lobby_screen
 from .record import Record
+from .redelivery import Redelivery
 from .unit import Refusal, Unit, handling
 from .views import Outcome, Screen
 
@@ -288,6 +289,8 @@ class JobScheduler(Scheduler):
         self.late = 0  # claimed over LATE seconds past their due time
         self.lateness_sum = 0.0
         self.on_job: Callable[[str, int, float, float], None] | None = None
+        # the screens a dead worker's saves owed (the outbox's expired rows), claimed each tick
+        self.redelivery = Redelivery(self.unit, self.deliver)
 
     async def start(self) -> None:
         self._stopped = False
@@ -295,6 +298,7 @@ class JobScheduler(Scheduler):
 
     async def stop(self) -> None:
         await super().stop()
+        await self.redelivery.stop()
         with contextlib.suppress(Exception):  # what we had claimed is free at once
             await self.unit.store.release_jobs(self.owner)
 
@@ -319,6 +323,10 @@ class JobScheduler(Scheduler):
                     await self.prune(now)
                 except Exception:
                     log.exception("closing idle games or pruning failed")
+            try:
+                await self.redelivery.claim(now)
+            except Exception:
+                log.exception("claiming owed deliveries failed")
             try:
                 jobs = await self.unit.store.claim_jobs(self.owner, now, self.lease)
             except Exception:

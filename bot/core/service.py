@@ -117,6 +117,10 @@ class GameService:
             retention=retention_days * 86400,
             lesson_retention=lesson_retention_days * 86400,
         )
+        # PostgreSQL: an outcome's delivery finished, its screens are no longer owed (the
+        # adapters' deliveries call it); None on SQLite: one process owes nobody anything.
+        outbox = getattr(store, "outbox", None) if shared else None
+        self.delivered: Callable[[int, int | None], None] | None = getattr(outbox, "done", None)
         self.lobby = Lobby(self.unit)
         self.commands = Commands(self)
 

@@ -5,6 +5,7 @@ chats     one per (platform, chat id)
 games     the core's record (JSON) + version for optimistic concurrency; one active per chat;
           due_at = when the game next needs background work (timer, reminder, computer move)
 jobs      a game's due background work (computer move, turn timer), claimed with a lease
+deliveries  the screens a game's last save still owes (PostgreSQL workers; see store/outbox.py)
 seen_updates  idempotency keys of the chat updates that changed a game (bounded life)
 game_actions  a game's action log, one row per action (appended; the record stays small)
 seats     who sits where in a game
@@ -155,6 +156,18 @@ jobs = Table(
     Column("owner", String(64), nullable=True),
     CheckConstraint("kind IN ('computer', 'timer')", name="kind"),
     Index("ix_jobs_due_at", "due_at"),
+)
+
+# The screens a game's last save still owes its chats (many workers on PostgreSQL; SQLite
+# writes none): written with the save, deleted once delivered; a dead worker's lease runs out
+# and another worker delivers the game's current screens (bot/store/outbox.py).
+deliveries = Table(
+    "deliveries",
+    metadata,
+    Column("game_id", ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("version", Integer, nullable=False),  # the games row version whose screens are owed
+    Column("owner", String(64), nullable=False),  # the worker delivering them
+    Column("lease_until", Float, nullable=False),  # epoch s: after it, another worker may
 )
 
 # The key of every chat update that changed a game (Telegram update id, Discord interaction

@@ -43,6 +43,7 @@ from . import models as db
 from . import results as res
 from .engine import make_engine, writer
 from .migrate import run_migrations
+from .outbox import Outbox
 from .row_cache import RowCache, own_file, release
 from .rows import (
     ACTIVE_STATUSES,
@@ -103,6 +104,7 @@ class Store:
         self._owner: int | None = None
         self._gate: tuple[asyncio.AbstractEventLoop, asyncio.Lock] | None = None  # see _write
         self.rows: RowCache | None = None  # see keep_rows
+        self.outbox = Outbox(engine)  # PostgreSQL: the screens this worker's saves owe
 
     @classmethod
     async def open(cls, url: str | None = None) -> Store:
@@ -116,6 +118,7 @@ class Store:
         return cls(engine)
 
     async def close(self) -> None:
+        await self.outbox.close()  # delivered rows deleted, the rest left to other workers
         for conn in self._leads.values():
             with contextlib.suppress(Exception):
                 await conn.close()
@@ -400,6 +403,8 @@ class Store:
                     # Only many workers claim jobs rows; one SQLite process schedules from
                     # games.due_at (a statement a press saved).
                     await _write_job(conn, game_id, job, values["due_at"])
+                if self.row_locks:  # the screens owed, redelivered by another worker if we die
+                    await self.outbox.owe(conn, game_id, expected_version + 1)
                 if actions:
                     # Safe to number after the current last: the UPDATE above holds the row
                     # lock (SQLite: the write lock) until commit, so no other save of this

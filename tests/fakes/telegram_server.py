@@ -524,6 +524,35 @@ class FakeTelegram(BotApiMethods):
             )
 
     # ---------------------------------------------------------------------------------------
+    # held requests (a worker's sends in flight when it dies)
+
+    _held_chats: frozenset[int | str] = frozenset()
+    _released: asyncio.Event | None = None
+    held = 0  # requests that waited in a hold
+
+    def hold(self, *chats: ChatRef) -> None:
+        """Leave every request to these chats (sends, edits, deletes; not a callback query's
+        answer) unanswered and unapplied until ``release``: a worker killed meanwhile never
+        had them reach Telegram (its connections close, the held requests are dropped)."""
+        self._held_chats = frozenset(self.chat(chat).id for chat in chats)
+        self._released = asyncio.Event()
+
+    def release(self) -> None:
+        """Answer the held requests whose worker still waits for them, as they come."""
+        self._held_chats = frozenset()
+        if self._released is not None:
+            self._released.set()
+
+    async def _unless_held(self, method: str, params: ApiParams) -> None:
+        if not self._held_chats or method.lower() == "answercallbackquery":
+            return
+        if self._request_chat_id(method, params) not in self._held_chats:
+            return
+        assert self._released is not None
+        self.held += 1
+        await self._released.wait()  # cancelled when the client goes (handler_cancellation)
+
+    # ---------------------------------------------------------------------------------------
     # waiting and inspection
 
     def mark(self) -> int:
@@ -685,6 +714,7 @@ class FakeTelegram(BotApiMethods):
         elif method.lower() == "getupdates":
             status, body = await self._get_updates(params)
         else:
+            await self._unless_held(method, params)
             with self._lock:
                 status, body = self._dispatch(method, params)
         with self._lock:
