@@ -75,6 +75,7 @@ from bot_fake import BenchTelegram, Press  # noqa: E402
 from bot_players import LoadGame, solo  # noqa: E402
 from fakes.telegram_balancer import Balancer  # noqa: E402
 
+from bot import event_loop  # noqa: E402
 from bot.store import Store  # noqa: E402
 from bot.store.engine import make_engine  # noqa: E402
 from bot.store.urls import database_url  # noqa: E402
@@ -875,7 +876,7 @@ def print_workers(r: dict[str, Any], args: argparse.Namespace) -> None:
 def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "--serve-worker":
         url, base, token, port = sys.argv[2:6]
-        asyncio.run(serve_worker(url, base, token, int(port), "--lab" in sys.argv[6:]))
+        event_loop.run(serve_worker(url, base, token, int(port), "--lab" in sys.argv[6:]))
         return
     parser = argparse.ArgumentParser(description="bot benchmark (fake Telegram)")
     parser.add_argument("--games", type=int, default=None, help="games at once (default 50)")

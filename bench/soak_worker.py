@@ -38,6 +38,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bot import event_loop  # noqa: E402
 from bot.core.buttons import pack  # noqa: E402
 from bot.core.lessons import PREFIX as LESSON_PREFIX  # noqa: E402
 from bot.core.lessons import LessonService  # noqa: E402
@@ -215,4 +216,4 @@ if __name__ == "__main__":
         level=logging.WARNING, stream=sys.stderr,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
-    asyncio.run(main(parser.parse_args()))
+    event_loop.run(main(parser.parse_args()))  # as rummy run

@@ -29,7 +29,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bot import logs
+from bot import event_loop, logs
 
 log = logging.getLogger("rummy")
 WEBHOOK_PATH = "telegram"
@@ -214,7 +214,7 @@ def run_bots(url: str | None = None) -> int:
     _load_dotenv()  # first: the log filter reads the secrets from the environment
     logs.setup_logging(os.environ.get("RUMMY_LOG_LEVEL", "").strip().upper() or logging.INFO)
     try:
-        asyncio.run(serve(url))
+        event_loop.run(serve(url))
     except (SystemExit, KeyboardInterrupt):
         raise
     except Exception:

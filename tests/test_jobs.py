@@ -21,6 +21,7 @@ import pytest
 from sqlalchemy.engine import make_url
 from store_fixtures import _pg_truncate
 
+from bot import event_loop
 from bot.core.record import Record
 from bot.core.service import Actor, GameService, pack
 from bot.store import Store
@@ -214,4 +215,4 @@ async def test_a_worker_killed_mid_job_leaves_its_work_to_the_other(
 
 
 if __name__ == "__main__":
-    asyncio.run(worker(sys.argv[1], sys.argv[2]))
+    event_loop.run(worker(sys.argv[1], sys.argv[2]))  # as rummy run

@@ -28,6 +28,7 @@ from fakes.telegram_server import FakeTelegram
 from sqlalchemy.engine import make_url
 from store_fixtures import _pg_truncate
 
+from bot import event_loop
 from bot.core.record import Record
 from bot.store import Store
 
@@ -328,4 +329,4 @@ async def test_three_workers_behind_a_balancer_play_whole_games(postgres_url, tm
 
 
 if __name__ == "__main__":
-    asyncio.run(worker(sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])))
+    event_loop.run(worker(sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])))  # as rummy run
