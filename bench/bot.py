@@ -362,6 +362,33 @@ def _cpu_of(pids: list[int], *, main_thread_only: bool = False) -> float:
     return total
 
 
+def _own_cpu() -> float:
+    """CPU seconds of this process and its finished-or-live children (the decision pool)."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    pool = _cpu_of([int(p) for p in _children(os.getpid())])
+    return own.ru_utime + own.ru_stime + pool
+
+
+def _children(pid: int) -> list[str]:
+    try:
+        return Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        return []
+
+
+def _postgres_pids() -> list[int]:
+    """The PostgreSQL server's processes on this machine (their CPU is the database's)."""
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if (entry / "comm").read_text().strip() == "postgres":
+                    pids.append(int(entry.name))
+            except OSError:
+                pass
+    return pids
+
+
 def _machine_cpu() -> tuple[float, float]:
     """(busy, total) jiffies of all CPUs since boot, from /proc/stat."""
     try:
@@ -823,12 +850,17 @@ async def run_workers(args: argparse.Namespace) -> dict[str, Any]:
                                         poll=0.002)
                     balancer.start()
                     cpu0 = _cpu_of([p.pid for p in procs])
+                    bench0, pg0 = _own_cpu(), _cpu_of(_postgres_pids())
                     try:
                         load = await run_load(tg, store, pool, args)
                     finally:
                         await balancer.stop()
                     load["workers"] = n
                     load["workers_cpu_s"] = round(_cpu_of([p.pid for p in procs]) - cpu0, 1)
+                    # What else the 2 cores ran meanwhile: this process (the fake Bot API,
+                    # the balancer, the players and their decisions) and PostgreSQL.
+                    load["bench_cpu_s"] = round(_own_cpu() - bench0, 1)
+                    load["postgres_cpu_s"] = round(_cpu_of(_postgres_pids()) - pg0, 1)
                     load["balancer_retries"] = balancer.retried
                     runs["runs"].append(load)
                     await _stop_workers(procs)  # while the fake still answers their last calls
@@ -859,18 +891,32 @@ def print_workers(r: dict[str, Any], args: argparse.Namespace) -> None:
           f"balancer, {args.games} games of {args.rulebook}, {limits}); machine load "
           f"{r['loadavg_start']} -> {r['loadavg_end']} (2 cores, shared)")
     print(f"{'workers':>8} {'presses/s':>10} {'p95 ms':>8} {'median ms':>10} {'answered':>9} "
-          f"{'finished':>9} {'errors':>7} {'backwards':>10} {'worker CPU s':>13}")
+          f"{'finished':>9} {'errors':>7} {'backwards':>10} {'worker CPU s':>13} "
+          f"{'bench CPU s':>12} {'PG CPU s':>9} {'worker ms/press':>16}")
     for run in r["runs"]:
         answer = run["answer"] or {}
+        per_press = 1000 * run["workers_cpu_s"] / run["answered"] if run["answered"] else 0
+        run["worker_cpu_ms_per_press"] = round(per_press, 1)
         print(f"{run['workers']:>8} {run['actions_per_s']:>10} {answer.get('p95', '-'):>8} "
               f"{answer.get('median', '-'):>10} {run['answered']:>9} "
               f"{run['finished']:>5}/{run['games']:<3} {run['errors']:>7} "
-              f"{len(run['screens_backwards']):>10} {run['workers_cpu_s']:>13}")
+              f"{len(run['screens_backwards']):>10} {run['workers_cpu_s']:>13} "
+              f"{run.get('bench_cpu_s', '-'):>12} {run.get('postgres_cpu_s', '-'):>9} "
+              f"{per_press:>16.1f}")
         if run["error_kinds"]:
             print(f"{'':>8} errors: {run['error_kinds']}")
     if len(r["runs"]) == 2 and r["runs"][0]["actions_per_s"]:
         ratio = r["runs"][1]["actions_per_s"] / r["runs"][0]["actions_per_s"]
         print(f"ratio {args.workers} workers / 1: {ratio:.2f}x presses/s")
+        # The ceiling on this machine: the cores left to the workers once the bench and the
+        # database took theirs, over the one core a single busy worker can use.
+        many = r["runs"][1]
+        wall = many["wall_s"]
+        left = (os.cpu_count() or 2) - (many.get("bench_cpu_s", 0) + many.get("postgres_cpu_s", 0)
+                                        ) / wall if wall else 0
+        print(f"cores left to the {args.workers} workers on this machine: {left:.2f} "
+              f"(of {os.cpu_count()}; the rest ran the fake, the balancer, the players and "
+              "PostgreSQL): the most a worker per core could give")
 
 
 def main() -> None:
@@ -947,8 +993,9 @@ def main() -> None:
         print(f"\n(total {time.monotonic() - t0:.0f} s)")
         if args.json:
             print(json.dumps({"workers": [
-                {k: run[k] for k in ("workers", "actions_per_s", "p95_ms", "answered",
-                                     "finished", "errors", "workers_cpu_s")}
+                {k: run.get(k) for k in ("workers", "actions_per_s", "p95_ms", "answered",
+                                         "finished", "errors", "workers_cpu_s", "bench_cpu_s",
+                                         "postgres_cpu_s", "worker_cpu_ms_per_press")}
                 for run in figures["runs"]]}))
         return
     result = asyncio.run(run(args))
