@@ -846,8 +846,7 @@ async def run_workers(args: argparse.Namespace) -> dict[str, Any]:
                         line = await asyncio.wait_for(proc.stdout.readline(), 60)
                         if line.strip() != b"READY":
                             raise RuntimeError(f"worker did not start: {line!r}")
-                    balancer = Balancer(tg, ports, WORKER_SECRET, tries=20, pause=0.1,
-                                        poll=0.002)
+                    balancer = Balancer(tg, ports, WORKER_SECRET, tries=20, pause=0.1)
                     balancer.start()
                     cpu0 = _cpu_of([p.pid for p in procs])
                     bench0, pg0 = _own_cpu(), _cpu_of(_postgres_pids())

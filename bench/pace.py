@@ -56,9 +56,13 @@ def _stats(values: list[float]) -> dict[str, float | int]:
             "max": round(ordered[-1], 3), "n": len(ordered)}
 
 
-def _newest_with_buttons(tg: FakeTelegram, chat):
+def _newest_with_buttons(tg: FakeTelegram, chat, *, hand: bool = False):
+    """The chat's newest picture with buttons; `hand`: not the table (whose one button is
+    "My cards"): in a private game the table and the hand share the chat."""
     for message in reversed(tg.messages(chat)):
         if message.from_bot and message.buttons and message.photo_bytes:
+            if hand and all(d.endswith(":cards") for r in tg.buttons(message) for _, d in r):
+                continue
             return message
     return None
 
@@ -148,27 +152,27 @@ async def scenario(name: str, people: int, computers: int, in_group: bool, press
                 private = tg.private_chat(person)
 
                 def mine(p=private, v=version) -> bool:
-                    message = _newest_with_buttons(tg, p)
+                    message = _newest_with_buttons(tg, p, hand=True)
                     return message is not None and _version(tg, message) == v and any(
                         t in ("Draw", "Pass") for r in tg.buttons(message) for t, _ in r)
 
                 try:
                     await tg.wait_until(mine, timeout=120)
                 except TimeoutError:
-                    newest = _newest_with_buttons(tg, private)
+                    newest = _newest_with_buttons(tg, private, hand=True)
                     raise RuntimeError(
                         f"{person.first_name}'s screen never showed their turn at version "
                         f"{version}; it shows version {newest and _version(tg, newest)}: "
                         f"{newest and newest.caption!r} {newest and tg.buttons(newest)}; "
                         f"the store: {state['phase']}, turn {state['turn']}") from None
                 await asyncio.sleep(rng.uniform(1.0, 3.0))  # a person looks, then taps
-                message = _newest_with_buttons(tg, private)
+                message = _newest_with_buttons(tg, private, hand=True)
                 data = next(d for r in tg.buttons(message) for t, d in r if t in ("Draw", "Pass"))
                 pressed = time.monotonic()
                 await tg.press(private, message.message_id, data, person)
 
                 def moved(p=private, v=version) -> bool:
-                    message = _newest_with_buttons(tg, p)
+                    message = _newest_with_buttons(tg, p, hand=True)
                     return message is not None and _version(tg, message) > v
 
                 def shown(v=version) -> bool:
