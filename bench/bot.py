@@ -73,7 +73,7 @@ for _path in (ROOT, ROOT / "tests", HERE):
 
 from bot_fake import BenchTelegram, Press  # noqa: E402
 from bot_players import LoadGame, solo  # noqa: E402
-from fakes.telegram_balancer import Balancer  # noqa: E402
+from fakes.telegram_balancer import Balancer, stop_workers  # noqa: E402
 
 from bot import event_loop  # noqa: E402
 from bot.store import Store  # noqa: E402
@@ -862,26 +862,15 @@ async def run_workers(args: argparse.Namespace) -> dict[str, Any]:
                     load["postgres_cpu_s"] = round(_cpu_of(_postgres_pids()) - pg0, 1)
                     load["balancer_retries"] = balancer.retried
                     runs["runs"].append(load)
-                    await _stop_workers(procs)  # while the fake still answers their last calls
+                    await stop_workers(procs)  # while the fake still answers their last calls
             finally:
-                await _stop_workers(procs)
+                await stop_workers(procs)
                 await store.close()
                 await database.drop()
     finally:
         pool.shutdown(cancel_futures=True)
     runs["loadavg_end"] = round(os.getloadavg()[0], 1)
     return runs
-
-
-async def _stop_workers(procs: list[asyncio.subprocess.Process]) -> None:
-    for proc in procs:
-        if proc.returncode is None:
-            proc.send_signal(signal.SIGTERM)
-    for proc in procs:
-        try:
-            await asyncio.wait_for(proc.wait(), 30)
-        except TimeoutError:
-            proc.kill()  # our own child, by its handle
 
 
 def print_workers(r: dict[str, Any], args: argparse.Namespace) -> None:

@@ -44,8 +44,8 @@ async def _lobby(service: GameService, alice: Actor, bob: Actor) -> int:
     return gid
 
 
-async def _redelivered(dead: Store, alive: Store) -> tuple[GameService, list[Outcome]]:
-    """The dead worker's leases run out; the live one's scheduler claims and delivers."""
+async def _survivor(dead: Store, alive: Store) -> tuple[GameService, list[Outcome]]:
+    """The dead worker's leases run out; a live worker's service records what it delivers."""
     async with dead.engine.begin() as conn:
         await conn.execute(text("UPDATE deliveries SET lease_until = 0"))
     service = GameService(alive)
@@ -55,6 +55,12 @@ async def _redelivered(dead: Store, alive: Store) -> tuple[GameService, list[Out
         shown.append(outcome)
 
     service.register("test", deliver)
+    return service, shown
+
+
+async def _redelivered(dead: Store, alive: Store) -> tuple[GameService, list[Outcome]]:
+    """The dead worker's leases run out; the live one's scheduler claims and delivers."""
+    service, shown = await _survivor(dead, alive)
     redelivery = service.scheduler.redelivery
     assert await redelivery.claim(time.time()) >= 1
     await asyncio.gather(*redelivery._tasks)
@@ -100,15 +106,7 @@ async def test_a_lobby_gets_its_lobby_and_an_ended_game_nothing(two_workers):
 async def test_a_newer_save_after_the_claim_is_left_to_its_own_worker(two_workers):
     dead, alive = two_workers
     gid = await _lobby(GameService(dead), ALICE, BOB)
-    async with dead.engine.begin() as conn:
-        await conn.execute(text("UPDATE deliveries SET lease_until = 0"))
-    service = GameService(alive)
-    shown: list[Outcome] = []
-
-    async def deliver(outcome: Outcome) -> None:
-        shown.append(outcome)
-
-    service.register("test", deliver)
+    service, shown = await _survivor(dead, alive)
     [(game, version)] = await alive.outbox.claim()
     # a live worker saves the game meanwhile: the row is that save's, of a newer version
     row = await alive.get_game(gid)

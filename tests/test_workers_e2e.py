@@ -23,7 +23,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from fakes.telegram_balancer import Balancer
+from fakes.telegram_balancer import Balancer, stop_workers
 from fakes.telegram_server import FakeTelegram
 from sqlalchemy.engine import make_url
 from store_fixtures import _pg_truncate
@@ -109,14 +109,7 @@ async def running_workers(
         yield procs, ports, balancer
     finally:
         await balancer.stop()
-        for proc in procs:
-            if proc.returncode is None:
-                proc.send_signal(signal.SIGTERM)
-        for proc in procs:
-            try:
-                await asyncio.wait_for(proc.wait(), 30)
-            except TimeoutError:
-                proc.kill()
+        await stop_workers(procs)
 
 
 async def open_table(tg: FakeTelegram, group, alice, bob, *, computer: bool) -> int:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
+import signal
 from typing import Any
 
 import aiohttp
@@ -78,3 +79,15 @@ class Balancer:
             self.retried += 1
             await asyncio.sleep(self.pause)
         self.lost.append(uid)
+
+
+async def stop_workers(procs: list[asyncio.subprocess.Process], wait: float = 30) -> None:
+    """SIGTERM each live worker (a graceful stop), then wait; kill what outlives `wait`."""
+    for proc in procs:
+        if proc.returncode is None:
+            proc.send_signal(signal.SIGTERM)
+    for proc in procs:
+        try:
+            await asyncio.wait_for(proc.wait(), wait)
+        except TimeoutError:
+            proc.kill()  # our own child, by its handle
