@@ -176,7 +176,13 @@ async def test_a_whole_game_by_presses_against_computers_with_a_restart(hosted):
     assert "Alice" in board.reply and "1 game" in board.reply and "Build-to-Ten" in board.reply
     stats = await service.command(ALICE, "stats")
     assert "Build-to-Ten" in stats.reply  # the variant's title, in the reader's language
-    notes = [n.text for o in hosted["delivered"] for n in o.notes]
+    # The last move's outcome is delivered right after its save, which a read of the store
+    # (from memory: no wait) may see first.
+    for _ in range(200):
+        notes = [n.text for o in hosted["delivered"] for n in o.notes]
+        if any(t.startswith("🏁 Game over") for t in notes):
+            break
+        await asyncio.sleep(0.01)
     assert any(t.startswith("🏁 Game over") for t in notes)
 
 

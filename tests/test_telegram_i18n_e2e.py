@@ -4,6 +4,7 @@ answers their own (Telegram's language_code); /language changes a person's and a
 
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
@@ -37,6 +38,9 @@ async def test_each_person_in_their_own_language(harness: Harness):
     assert menus["he"]["help"] == "איך משחקים" and menus["ru"]["help"] == "Как играть"
     assert "language" in menus["ru"]
 
+    # One seeded deal: a random one could end within the four turns below, and a finished
+    # game's screens no longer follow a /language (it failed so, twice in CI).
+    harness.service.rng = random.Random("i18n")
     await harness.say(group, yael, "/newgame manipulation")
     await harness.expect(group, "מניפולציה")  # the lobby in the host's language
     await harness.press_group(ivan, "הצטרפות")  # the group's buttons are the group's
