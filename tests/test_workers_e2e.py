@@ -224,6 +224,19 @@ async def test_three_workers_behind_a_balancer_play_whole_games(postgres_url, tm
                     lambda c=chat: any(m.from_bot and m.photo for m in tg.messages(c)), 20
                 )
             await tg.settle(quiet=0.3, timeout=10)
+
+            async def tables_saved() -> bool:
+                # ...the group's table too, and its id saved (it waits for the group's budget,
+                # and its id is saved after it: a kill before that would orphan it)
+                for game, group in zip(games, groups, strict=True):
+                    refs = (await store.get_game(game)).record.get("refs", {})
+                    live = {str(m.message_id) for m in tg.messages(group)
+                            if m.from_bot and m.buttons and m.photo}
+                    if str(refs.get("table")) not in live:
+                        return False
+                return True
+
+            await _until(tables_saved, 20, "the tables' message ids were not saved")
             victim = random.randrange(WORKERS)  # mid-game: Bob's timers are due in seconds
             os.kill(procs[victim].pid, signal.SIGKILL)
             killed_at = time.time()
