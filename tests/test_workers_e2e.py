@@ -36,7 +36,7 @@ pytestmark = pytest.mark.e2e
 
 HERE = Path(__file__).resolve()
 SECRET = "e2e-webhook-secret"
-TURN = 8  # seconds of a person's turn (Bob lets his run out; Alice plays within hers)
+TURN = 14  # seconds of a person's turn (Bob lets his run out; Alice plays within hers)
 # Bob (seat 1) starts and never presses: his timer plays for him; then the computer; then
 # Alice lays her three sevens and goes out.
 HANDS = ["7H 7S 7D", "2H 9S KD 4C 6H JS QD 3C 5S", "2C 9D KH 4S 6D JC QH 3S 5D"]
