@@ -273,7 +273,7 @@ class Store:
         return self._keep(_game_row(row))
 
     def _forget(self, game_ids: Iterable[int]) -> None:
-        """Rows changed here other than by a save (prune): read them again next time."""
+        """Rows changed here other than by a save (prune, a failed save): read them again."""
         if self.rows is not None:
             for game_id in game_ids:
                 self.rows.forget(game_id)
@@ -422,8 +422,7 @@ class Store:
                 await self._raise_if_active(game.platform, game.chat_id, error)
             raise
         except BaseException:
-            if self.rows is not None:  # (a stale copy can't be written, but don't keep it)
-                self.rows.forget(game_id)
+            self._forget((game_id,))  # (a stale copy can't be written, but don't keep it)
             raise
         return self._keep(_game_row(row, record))
 
