@@ -21,6 +21,7 @@ follows the game when the other worker plays the computer's turns."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import time
 from dataclasses import dataclass, field
@@ -70,12 +71,13 @@ class Worker:
         await app.shutdown(self.service, [self.adapter], self.store)
 
 
-async def start_worker(fake: FakeDiscord, url: str, shard: int) -> Worker:
+async def start_worker(fake: FakeDiscord, url: str, shard: int,
+                       computer_delay: float = 0.3) -> Worker:
     """What `rummy run` builds with DISCORD_SHARD_IDS=shard, DISCORD_SHARD_COUNT=2 (and
     no DISCORD_GUILD_ID: commands are global, as in production)."""
     store = await Store.open(url)
     assert store.row_locks  # PostgreSQL: JobScheduler and the message lock
-    service, lessons = app.build_services(store, computer_delay=0.3, tick=0.2)
+    service, lessons = app.build_services(store, computer_delay=computer_delay, tick=0.2)
     adapter = DiscordAdapter(service, fake.token, api_base=fake.api_base,
                              gateway_url=fake.gateway_url, lessons=lessons,
                              shards=([shard], COUNT), guild_ready_timeout=0.05)
@@ -308,4 +310,65 @@ async def test_a_closed_dm_view_is_edited_by_the_worker_that_played_the_computer
     assert game in workers[1].delivered  # shard 0's worker showed the computer's turns
     advised = [m.content for m in fake.channel_messages(channel) if "DMs are closed" in m.content]
     assert carol.refreshes == 0 and advised == [], (carol.refreshes, advised)
+    assert fake.unanswered == []
+
+
+async def test_her_answer_and_the_computers_move_cross_on_two_workers(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The crossing CI once caught (one refresh by hand): shard 1's worker is answering her
+    My cards (posting her new ephemeral view) while shard 0's worker delivers the computer's
+    move. Her view is one message under the message lock: whichever goes second works from
+    what the first saved (the computer's move edits her new view, or her answer is older and
+    yields), so she never sees an older state than the game's. Forced here: her answer's post
+    waits until the other worker has begun delivering the move."""
+    monkeypatch.setattr(host, "new_game",
+                        lambda rules, n, seed: deal_scenario(rules, HANDS[:n], stock_top=STOCK_TOP,
+                                                          turn=COMPUTER))
+    await _pg_truncate(make_url(postgres_url))
+    guild_id = next(g for g, shard in GUILDS.items() if shard == 1)
+    async with FakeDiscord(token="discord-shards-token", shards=COUNT) as fake, \
+            fake.configure_discord_py():
+        guild = fake.guild(guild_id, "Card Room")
+        channel = fake.text_channel(guild, guild_id + 1, "rummy-table").id
+        fake.member(guild, 3002, "carol", dm_open=False)
+        workers: list[Worker] = []
+        crossed: list[float] = []
+        try:
+            # The computer waits 1.5 s: her My cards press comes first, its answer waits
+            workers = [await start_worker(fake, postgres_url, shard, computer_delay=1.5)
+                       for shard in (1, 0)]
+            await workers[0].service.scheduler.stop()  # shard 0's worker plays the computer
+            moving = asyncio.Event()
+            deliver = workers[1].adapter.deliver
+
+            async def delivering(outcome: Any, ctx: Any = None) -> None:
+                if ctx is None and outcome.game_id is not None:
+                    moving.set()  # the computer's move: this worker answers no presses here
+                await deliver(outcome, ctx)
+
+            workers[1].adapter.deliver = delivering  # type: ignore[method-assign]
+            workers[1].service.register("discord", delivering)
+            followup = workers[0].adapter._followup
+
+            async def crossing(ctx: Any, text: str, **kwargs: Any) -> Any:
+                if kwargs.get("files") and ctx.interaction.data.get("custom_id", "") \
+                        .endswith(":cards") and not crossed:
+                    started = time.monotonic()
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(moving.wait(), 5)
+                    await asyncio.sleep(0.5)  # the other worker's delivery runs meanwhile
+                    crossed.append(time.monotonic() - started)
+                return await followup(ctx, text, **kwargs)
+
+            workers[0].adapter._followup = crossing  # type: ignore[method-assign]
+            carol = Person(Table(fake, workers, channel), 3002, "carol", dm_open=False)
+            game = await play(carol.bot, workers[0].store, carol)
+            row = await workers[0].store.get_game(game)
+        finally:
+            for worker in workers:
+                await worker.stop()
+    assert row.status == "finished"
+    assert crossed and moving.is_set(), crossed  # the move was under way during her answer
+    assert carol.refreshes == 0, carol.refreshes
     assert fake.unanswered == []

@@ -43,7 +43,7 @@ import itertools
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from typing import Any
@@ -251,22 +251,35 @@ class Run:
             return buried or age is None or age >= self.sender.repost_after
         return False
 
-    async def show(self, to: Any, step: Step) -> None:
+    async def show(self, to: Any, step: Step, *, held: bool = False) -> None:
         """Edit the live message in place, or post it fresh (deleting the old one); never
         show an older revision than the message shows. The picture is sent again only when
-        it changed. Across workers: under the message's lock, from its saved refs."""
-        lock = self.delivery.lock if self.delivery is not None else None
-        game_id = self.outcome.game_id
-        if lock is None or game_id is None or step.key is None:
+        it changed. Across workers: under the message's lock, from its saved refs (`held`:
+        the caller holds it already)."""
+        assert step.key is not None
+        if held:
             await self._show(to, step)
             return
-        names = [step.key + suffix for suffix in ("", ":v", ":img", POSTED)]
-        async with lock(game_id, step.key) as held:
+        async with self.locked(step.key):
+            await self._show(to, step)
+
+    @contextlib.asynccontextmanager
+    async def locked(self, key: str, *more: str) -> AsyncIterator[None]:
+        """Hold a live message's lock across workers (no lock: one process): its refs (and
+        `more` refs that go with it) read as saved before, saved as left after — so whichever
+        worker goes second works from what the first showed."""
+        lock = self.delivery.lock if self.delivery is not None else None
+        game_id = self.outcome.game_id
+        if lock is None or game_id is None:
+            yield
+            return
+        names = [key + suffix for suffix in ("", ":v", ":img", POSTED)] + list(more)
+        async with lock(game_id, key) as held:
             stored = held.refs
             for name in names:
                 if name in stored:
                     self.refs.saved[name] = stored[name]
-            await self._show(to, step)
+            yield
             now = {name: self.refs.saved[name] for name in names if name in self.refs.saved}
             if now != {name: stored[name] for name in names if name in stored}:
                 await held.save(now)

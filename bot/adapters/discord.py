@@ -570,6 +570,17 @@ class DiscordAdapter:
         await channel.send(render(screen.text), view=build_view(screen))
 
     async def _show_private(self, run: Run, step: Step) -> None:
+        """A member's private view is one message, by DM or ephemeral, whichever worker
+        shows it: under its lock, with the refs that say where it is and what it shows (a
+        worker posting her new ephemeral view while another edits her old one for a computer's
+        move would leave her looking at the older state)."""
+        user, key = step.user, step.key
+        assert user is not None and key is not None
+        more = (f"eph:{user}", f"dmclosed:{user}", f"advised:{user}")
+        async with run.locked(key, *more):
+            await self._show_private_held(run, step)
+
+    async def _show_private_held(self, run: Run, step: Step) -> None:
         """DM the private view; for closed DMs answer the member's own interaction ephemerally,
         edit their last ephemeral view while its token lives, or point them to Show my hand."""
         user, screen, key = step.user, step.screen, step.key
@@ -593,7 +604,7 @@ class DiscordAdapter:
         closed = refs.get(f"dmclosed:{user}", False)
         if not closed or (mine and new):  # asked for the cards again: DMs may be open now
             try:
-                await run.show(await self._dm(user), step)
+                await run.show(await self._dm(user), step, held=True)
                 if closed:
                     refs.set(f"dmclosed:{user}", False)
                 return
