@@ -24,6 +24,7 @@ import asyncio
 import contextlib
 import itertools
 import time
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -277,13 +278,12 @@ async def test_two_shards_on_two_workers_play_a_game_each(
           f"games delivered by shard: { {w.shard: sorted(w.delivered) for w in workers} }")
 
 
-async def test_a_closed_dm_view_is_edited_by_the_worker_that_played_the_computer(
-    postgres_url: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Shard 1's member has closed DMs: her presses (and so her ephemeral view's interaction
-    token) reach shard 1's worker; the computer's turns are all claimed by shard 0's worker
-    (shard 1's claims no jobs here). Her view still follows the game without a press of hers,
-    and she is never told to use Show my hand."""
+@contextlib.asynccontextmanager
+async def carols_guild(postgres_url: str, monkeypatch: pytest.MonkeyPatch,
+                       computer_delay: float = 0.3) -> AsyncIterator[tuple[FakeDiscord, int,
+                                                                           list[Worker]]]:
+    """Shard 1's guild, where Carol has closed DMs, and both workers: shard 1's (first)
+    answers her presses and claims no jobs, so shard 0's plays every computer turn."""
     monkeypatch.setattr(host, "new_game",
                         lambda rules, n, seed: deal_scenario(rules, HANDS[:n], stock_top=STOCK_TOP,
                                                           turn=COMPUTER))
@@ -296,15 +296,27 @@ async def test_a_closed_dm_view_is_edited_by_the_worker_that_played_the_computer
         fake.member(guild, 3002, "carol", dm_open=False)
         workers: list[Worker] = []
         try:
-            workers = [await start_worker(fake, postgres_url, shard) for shard in (1, 0)]
+            for shard in (1, 0):
+                workers.append(await start_worker(fake, postgres_url, shard, computer_delay))
             await workers[0].service.scheduler.stop()  # shard 1's worker claims no jobs
-            carol = Person(Table(fake, workers, channel), 3002, "carol", dm_open=False)
-            game = await play(carol.bot, workers[0].store, carol)
-            row = await workers[0].store.get_game(game)
-            log = await workers[0].store.game_actions(game)
+            yield fake, channel, workers
         finally:
             for worker in workers:
                 await worker.stop()
+
+
+async def test_a_closed_dm_view_is_edited_by_the_worker_that_played_the_computer(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Shard 1's member has closed DMs: her presses (and so her ephemeral view's interaction
+    token) reach shard 1's worker; the computer's turns are all claimed by shard 0's worker
+    (shard 1's claims no jobs here). Her view still follows the game without a press of hers,
+    and she is never told to use Show my hand."""
+    async with carols_guild(postgres_url, monkeypatch) as (fake, channel, workers):
+        carol = Person(Table(fake, workers, channel), 3002, "carol", dm_open=False)
+        game = await play(carol.bot, workers[0].store, carol)
+        row = await workers[0].store.get_game(game)
+        log = await workers[0].store.game_actions(game)
     assert row.status == "finished"
     assert [a["seat"] for a in log if a.get("kind") in ENDS].count(COMPUTER) >= 2
     assert game in workers[1].delivered  # shard 0's worker showed the computer's turns
@@ -322,52 +334,35 @@ async def test_her_answer_and_the_computers_move_cross_on_two_workers(
     what the first saved (the computer's move edits her new view, or her answer is older and
     yields), so she never sees an older state than the game's. Forced here: her answer's post
     waits until the other worker has begun delivering the move."""
-    monkeypatch.setattr(host, "new_game",
-                        lambda rules, n, seed: deal_scenario(rules, HANDS[:n], stock_top=STOCK_TOP,
-                                                          turn=COMPUTER))
-    await _pg_truncate(make_url(postgres_url))
-    guild_id = next(g for g, shard in GUILDS.items() if shard == 1)
-    async with FakeDiscord(token="discord-shards-token", shards=COUNT) as fake, \
-            fake.configure_discord_py():
-        guild = fake.guild(guild_id, "Card Room")
-        channel = fake.text_channel(guild, guild_id + 1, "rummy-table").id
-        fake.member(guild, 3002, "carol", dm_open=False)
-        workers: list[Worker] = []
-        crossed: list[float] = []
-        try:
-            # The computer waits 1.5 s: her My cards press comes first, its answer waits
-            workers = [await start_worker(fake, postgres_url, shard, computer_delay=1.5)
-                       for shard in (1, 0)]
-            await workers[0].service.scheduler.stop()  # shard 0's worker plays the computer
-            moving = asyncio.Event()
-            deliver = workers[1].adapter.deliver
+    crossed: list[float] = []
+    # The computer waits 1.5 s: her My cards press comes before its move, and its answer waits
+    async with carols_guild(postgres_url, monkeypatch, 1.5) as (fake, channel, workers):
+        moving = asyncio.Event()
+        deliver = workers[1].adapter.deliver
 
-            async def delivering(outcome: Any, ctx: Any = None) -> None:
-                if ctx is None and outcome.game_id is not None:
-                    moving.set()  # the computer's move: this worker answers no presses here
-                await deliver(outcome, ctx)
+        async def delivering(outcome: Any, ctx: Any = None) -> None:
+            if ctx is None and outcome.game_id is not None:
+                moving.set()  # the computer's move: this worker answers no presses here
+            await deliver(outcome, ctx)
 
-            workers[1].adapter.deliver = delivering  # type: ignore[method-assign]
-            workers[1].service.register("discord", delivering)
-            followup = workers[0].adapter._followup
+        workers[1].adapter.deliver = delivering  # type: ignore[method-assign]
+        workers[1].service.register("discord", delivering)
+        followup = workers[0].adapter._followup
 
-            async def crossing(ctx: Any, text: str, **kwargs: Any) -> Any:
-                if kwargs.get("files") and ctx.interaction.data.get("custom_id", "") \
-                        .endswith(":cards") and not crossed:
-                    started = time.monotonic()
-                    with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(moving.wait(), 5)
-                    await asyncio.sleep(0.5)  # the other worker's delivery runs meanwhile
-                    crossed.append(time.monotonic() - started)
-                return await followup(ctx, text, **kwargs)
+        async def crossing(ctx: Any, text: str, **kwargs: Any) -> Any:
+            if kwargs.get("files") and ctx.interaction.data.get("custom_id", "") \
+                    .endswith(":cards") and not crossed:
+                started = time.monotonic()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(moving.wait(), 5)
+                await asyncio.sleep(0.5)  # the other worker's delivery runs meanwhile
+                crossed.append(time.monotonic() - started)
+            return await followup(ctx, text, **kwargs)
 
-            workers[0].adapter._followup = crossing  # type: ignore[method-assign]
-            carol = Person(Table(fake, workers, channel), 3002, "carol", dm_open=False)
-            game = await play(carol.bot, workers[0].store, carol)
-            row = await workers[0].store.get_game(game)
-        finally:
-            for worker in workers:
-                await worker.stop()
+        workers[0].adapter._followup = crossing  # type: ignore[method-assign]
+        carol = Person(Table(fake, workers, channel), 3002, "carol", dm_open=False)
+        game = await play(carol.bot, workers[0].store, carol)
+        row = await workers[0].store.get_game(game)
     assert row.status == "finished"
     assert crossed and moving.is_set(), crossed  # the move was under way during her answer
     assert carol.refreshes == 0, carol.refreshes
