@@ -304,3 +304,54 @@ async def test_an_outcome_is_delivered_once_its_group_table_went_too() -> None:
     await delivery.deliver(outcome(3, "three"))
     await delivery.close(timeout=0.05)  # the adapter stops before the group's budget allows
     assert done == [(GAME, 1), (GAME, 2)], "a cancelled table is still owed"
+
+
+class Locks:
+    """Store.message_lock's shape in memory: one lock per (game, key), yielding the refs as
+    stored and a `save(patch)` that writes them."""
+
+    class Held:
+        def __init__(self, refs: Refs) -> None:
+            self.refs = dict(refs.stored)
+            self._store = refs
+
+        async def save(self, patch: dict[str, Any]) -> None:
+            await self._store.save(GAME, patch)
+
+    def __init__(self, refs: Refs) -> None:
+        self.refs = refs
+        self.locks: dict[tuple[int, str], asyncio.Lock] = {}
+
+    @contextlib.asynccontextmanager
+    async def __call__(self, game_id: int, key: str):  # type: ignore[no-untyped-def]
+        async with self.locks.setdefault((game_id, key), asyncio.Lock()):
+            yield self.Held(self.refs)
+
+
+async def test_a_message_s_new_id_is_saved_only_once_its_step_is_done() -> None:
+    """Many workers: a table posted anew is saved as the game's table only after the old one
+    is deleted (its step done, under its lock) — not by the people's screens' save meanwhile.
+    A worker killed while the old one's delete waits for the group's budget leaves the refs
+    naming the old table, which a survivor then edits: never a saved id that claims a step
+    done that was not."""
+    sender, refs = Memory(), Refs()
+    delivery = Delivery(sender, refs.load, refs.save, lock=Locks(refs))
+    await delivery.deliver(outcome(1, "one", private={"5": screen("hand 1")}))
+    await delivery.idle()
+    old = refs.stored["table"]
+    deleting, go = asyncio.Event(), asyncio.Event()
+    delete = sender.delete
+
+    async def held_delete(to: str, message_id: int) -> None:
+        deleting.set()
+        await go.wait()  # the group's budget: the delete waits its turn
+        await delete(to, message_id)
+
+    sender.delete = held_delete  # type: ignore[method-assign]
+    await delivery.deliver(outcome(2, "two", private={"5": screen("hand 2")}, group_new=True))
+    await asyncio.wait_for(deleting.wait(), 1)
+    assert sender.texts("dm:5") == ["hand 2"] and "table two" in sender.texts("-1")
+    assert refs.stored["table"] == old, "the new table was saved before the old one went"
+    go.set()
+    await delivery.idle()
+    assert refs.stored["table"] != old and sender.texts("-1") == ["table two"]

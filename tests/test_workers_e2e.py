@@ -226,13 +226,14 @@ async def test_three_workers_behind_a_balancer_play_whole_games(postgres_url, tm
             await tg.settle(quiet=0.3, timeout=10)
 
             async def tables_saved() -> bool:
-                # ...the group's table too, and its id saved (it waits for the group's budget,
-                # and its id is saved after it: a kill before that would orphan it)
+                # ...the group's table too: posted anew, the lobby deleted, its id saved (it
+                # waits for the group's budget; a kill before its step is done would orphan
+                # one of the two: see the README)
                 for game, group in zip(games, groups, strict=True):
                     refs = (await store.get_game(game)).record.get("refs", {})
                     live = {str(m.message_id) for m in tg.messages(group)
                             if m.from_bot and m.buttons and m.photo}
-                    if str(refs.get("table")) not in live:
+                    if live != {str(refs.get("table"))}:
                         return False
                 return True
 

@@ -135,9 +135,12 @@ class Refs:
     """A game's message refs: the process's copy, written through (every lane sees the newest
     message ids at once), with the keys worth saving marked dirty."""
 
-    def __init__(self, saved: dict[str, Any], dirty: set[str] | None = None) -> None:
+    def __init__(self, saved: dict[str, Any], dirty: set[str] | None = None,
+                 held: set[str] | None = None) -> None:
         self.saved = saved
         self.dirty = dirty if dirty is not None else set()
+        # names a message's lock holds now: its holder saves them when its step is done
+        self.held = held if held is not None else set()
 
     def get(self, key: str, default: Any = None) -> Any:
         return self.saved.get(key, default)
@@ -150,8 +153,8 @@ class Refs:
 
     def changed(self) -> dict[str, Any]:
         """The changes worth saving (message ids and flags, not pictures or revisions), taken."""
-        out = {k: self.saved[k] for k in self.dirty if k in self.saved}
-        self.dirty.clear()
+        out = {k: self.saved[k] for k in self.dirty - self.held if k in self.saved}
+        self.dirty.intersection_update(self.held)
         return out
 
 
@@ -275,15 +278,21 @@ class Run:
             return
         names = [key + suffix for suffix in ("", ":v", ":img", POSTED)] + list(more)
         async with lock(game_id, key) as held:
-            stored = held.refs
-            for name in names:
-                if name in stored:
-                    self.refs.saved[name] = stored[name]
-            yield
-            now = {name: self.refs.saved[name] for name in names if name in self.refs.saved}
-            if now != {name: stored[name] for name in names if name in stored}:
-                await held.save(now)
-            self.refs.dirty.difference_update(names)  # saved: a later save must not undo it
+            # Until the step is done no other save takes these (a new table's id saved before
+            # the old table is deleted would orphan it if this worker died in between).
+            self.refs.held.update(names)
+            try:
+                stored = held.refs
+                for name in names:
+                    if name in stored:
+                        self.refs.saved[name] = stored[name]
+                yield
+                now = {name: self.refs.saved[name] for name in names if name in self.refs.saved}
+                if now != {name: stored[name] for name in names if name in stored}:
+                    await held.save(now)
+                self.refs.dirty.difference_update(names)  # saved: a later save must not undo it
+            finally:
+                self.refs.held.difference_update(names)
 
     async def _show(self, to: Any, step: Step) -> None:
         key, screen = step.key, step.screen
@@ -434,6 +443,7 @@ class Delivery:
         self.counter = itertools.count()
         self._buried: LimitedDict = LimitedDict(5000)  # group chat -> bot messages after table
         self._dirty: dict[int, set[str]] = {}
+        self._held: dict[int, set[str]] = {}  # game -> refs under a message lock now
         self.closed = False
         self._finishing: set[asyncio.Task[None]] = set()  # deliveries' group steps under way
         # game -> its message refs as this process last left them (one process per bot token)
@@ -489,7 +499,8 @@ class Delivery:
         game_id = outcome.game_id
         fresh = outcome.revision if self.lock is not None else None  # one process: its copy
         saved = await self.recent.get(game_id, outcome.refs, fresh, self._dirty.get(game_id, ()))
-        refs = Refs(saved, self._dirty.setdefault(game_id, set()))
+        refs = Refs(saved, self._dirty.setdefault(game_id, set()),
+                    self._held.setdefault(game_id, set()))
         run = Run(self.sender, outcome, refs, context, self)
         private: list[asyncio.Future[None]] = []
         group: list[asyncio.Future[None]] = []
@@ -536,8 +547,9 @@ class Delivery:
 
     async def _save_changed(self, game_id: int, refs: Refs) -> None:
         changed = refs.changed()
-        if not refs.dirty:
+        if not refs.held:  # nothing held: nothing left dirty either (changed() kept only those)
             self._dirty.pop(game_id, None)
+            self._held.pop(game_id, None)
         if changed:
             await self._save(game_id, changed)
 
