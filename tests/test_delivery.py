@@ -308,50 +308,62 @@ async def test_an_outcome_is_delivered_once_its_group_table_went_too() -> None:
 
 class Locks:
     """Store.message_lock's shape in memory: one lock per (game, key), yielding the refs as
-    stored and a `save(patch)` that writes them."""
+    stored and a `save(patch)` that writes them (a key in `slow` saves once its event is set)."""
 
     class Held:
-        def __init__(self, refs: Refs) -> None:
-            self.refs = dict(refs.stored)
-            self._store = refs
+        def __init__(self, locks: Locks, key: str) -> None:
+            self.refs = dict(locks.refs.stored)
+            self._locks, self._key = locks, key
 
         async def save(self, patch: dict[str, Any]) -> None:
-            await self._store.save(GAME, patch)
+            slow = self._locks.slow.get(self._key)
+            if slow is not None:
+                await slow.wait()
+            await self._locks.refs.save(GAME, patch)
 
     def __init__(self, refs: Refs) -> None:
         self.refs = refs
         self.locks: dict[tuple[int, str], asyncio.Lock] = {}
+        self.slow: dict[str, asyncio.Event] = {}
 
     @contextlib.asynccontextmanager
     async def __call__(self, game_id: int, key: str):  # type: ignore[no-untyped-def]
         async with self.locks.setdefault((game_id, key), asyncio.Lock()):
-            yield self.Held(self.refs)
+            yield self.Held(self, key)
 
 
-async def test_a_message_s_new_id_is_saved_only_once_its_step_is_done() -> None:
-    """Many workers: a table posted anew is saved as the game's table only after the old one
-    is deleted (its step done, under its lock) — not by the people's screens' save meanwhile.
-    A worker killed while the old one's delete waits for the group's budget leaves the refs
-    naming the old table, which a survivor then edits: never a saved id that claims a step
-    done that was not."""
+async def test_a_worker_stopped_mid_step_leaves_no_second_table() -> None:
+    """Many workers: a table posted anew is saved together with the old one's id (`:gone`)
+    before the old one's delete, which waits for the group's budget; nothing else saves the
+    new id first (the people's screens' save leaves a held message's refs to its step). A
+    worker stopped there leaves the refs saying so: whichever worker shows the table next
+    deletes the old one and edits the new, so the group never keeps two tables."""
     sender, refs = Memory(), Refs()
-    delivery = Delivery(sender, refs.load, refs.save, lock=Locks(refs))
+    locks = Locks(refs)
+    delivery = Delivery(sender, refs.load, refs.save, lock=locks)
     await delivery.deliver(outcome(1, "one", private={"5": screen("hand 1")}))
     await delivery.idle()
     old = refs.stored["table"]
-    deleting, go = asyncio.Event(), asyncio.Event()
+    deleting = asyncio.Event()
     delete = sender.delete
 
     async def held_delete(to: str, message_id: int) -> None:
         deleting.set()
-        await go.wait()  # the group's budget: the delete waits its turn
-        await delete(to, message_id)
+        await asyncio.Event().wait()  # the group's budget: this worker dies waiting
 
     sender.delete = held_delete  # type: ignore[method-assign]
+    slow = locks.slow["table"] = asyncio.Event()  # the table step's own save is slow...
     await delivery.deliver(outcome(2, "two", private={"5": screen("hand 2")}, group_new=True))
-    await asyncio.wait_for(deleting.wait(), 1)
     assert sender.texts("dm:5") == ["hand 2"] and "table two" in sender.texts("-1")
-    assert refs.stored["table"] == old, "the new table was saved before the old one went"
-    go.set()
-    await delivery.idle()
-    assert refs.stored["table"] != old and sender.texts("-1") == ["table two"]
+    assert refs.stored["table"] == old, "the people's save took the new table's id first"
+    slow.set()
+    await asyncio.wait_for(deleting.wait(), 1)
+    new = refs.stored["table"]
+    assert new != old and refs.stored["table:gone"] == old
+    await delivery.close(timeout=0.05)  # the worker stops with the old table's delete owed
+    assert len(sender.texts("-1")) == 2
+    sender.delete = delete  # type: ignore[method-assign]
+    survivor = Settled(sender, refs.load, refs.save, lock=Locks(refs))
+    await survivor.deliver(outcome(3, "three"))
+    assert sender.texts("-1") == ["table three"] and ("delete", "-1", old) in sender.calls
+    assert refs.stored["table"] == new and not refs.stored["table:gone"]

@@ -57,6 +57,7 @@ log = logging.getLogger(__name__)
 NOTE, TABLE, PRIVATE, TEXT = "note", "table", "private", "text"
 TABLE_KEY = "table"
 POSTED = ":at"  # refs suffix: when the live message was posted (wall clock, saved)
+GONE = ":gone"  # refs suffix: the message it replaced, saved until that one is deleted
 
 
 def private_key(user: str) -> str:
@@ -211,6 +212,8 @@ class Run:
         self.refs = refs
         self.context = context  # the platform's (Discord: the interaction being answered)
         self.delivery = delivery  # its per-chat bookkeeping (bot messages after the table)
+        # key -> save that message's refs now, mid-step (only while its lock is held)
+        self._checkpoints: dict[str, Callable[[], Awaitable[None]]] = {}
 
     def current(self, key: str) -> bool:
         """Is the outcome at least as new as what the message shows (None: no order known)?"""
@@ -276,30 +279,41 @@ class Run:
         if lock is None or game_id is None:
             yield
             return
-        names = [key + suffix for suffix in ("", ":v", ":img", POSTED)] + list(more)
+        names = [key + suffix for suffix in ("", ":v", ":img", POSTED, GONE)] + list(more)
         async with lock(game_id, key) as held:
-            # Until the step is done no other save takes these (a new table's id saved before
-            # the old table is deleted would orphan it if this worker died in between).
+            # Until the step is done no other save takes these: its own saves say how far it
+            # got (a new table's id is saved with the old one's, which is deleted after).
             self.refs.held.update(names)
+            stored = dict(held.refs)
+
+            async def save() -> None:
+                now = {name: self.refs.saved[name] for name in names if name in self.refs.saved}
+                if now != {name: stored[name] for name in names if name in stored}:
+                    await held.save(now)
+                    stored.update(now)
+
+            self._checkpoints[key] = save
             try:
-                stored = held.refs
                 for name in names:
                     if name in stored:
                         self.refs.saved[name] = stored[name]
                 yield
-                now = {name: self.refs.saved[name] for name in names if name in self.refs.saved}
-                if now != {name: stored[name] for name in names if name in stored}:
-                    await held.save(now)
+                await save()
                 self.refs.dirty.difference_update(names)  # saved: a later save must not undo it
             finally:
                 self.refs.held.difference_update(names)
+                self._checkpoints.pop(key, None)
 
     async def _show(self, to: Any, step: Step) -> None:
         key, screen = step.key, step.screen
         assert key is not None and screen is not None
+        refs = self.refs
+        gone = refs.get(key + GONE)
+        if gone:  # a worker stopped after posting this message anew, before deleting the old
+            await self.sender.delete(to, gone)
+            refs.set(key + GONE, None)
         if not self.current(key):
             return  # a newer screen is up already (its delivery overtook this one)
-        refs = self.refs
         old = refs.get(key)
         if old and not self._repost(key, step):
             try:
@@ -318,7 +332,13 @@ class Run:
         if step.role == TABLE:
             self._buried(step, 0)
         if old and old != message_id:
+            checkpoint = self._checkpoints.get(key)
+            if checkpoint is not None:  # many workers: whoever shows it next deletes the old
+                refs.set(key + GONE, old)  # one if this worker stops before it does
+                await checkpoint()
             await self.sender.delete(to, old)
+            if checkpoint is not None:
+                refs.set(key + GONE, None)
 
 
 @dataclass
