@@ -153,7 +153,8 @@ class Refs:
                 self.dirty.add(key)
 
     def changed(self) -> dict[str, Any]:
-        """The changes worth saving (message ids and flags, not pictures or revisions), taken."""
+        """The changes worth saving (message ids and flags, not pictures or revisions), taken;
+        a held message's stay dirty for its step to save."""
         out = {k: self.saved[k] for k in self.dirty - self.held if k in self.saved}
         self.dirty.intersection_update(self.held)
         return out
