@@ -314,3 +314,18 @@ async def test_rummy_table_posts_the_table_again(harness: Harness) -> None:
     assert after is not None and after.id != before.id
     assert fake.last_message(TABLE).id == after.id
     assert any("My cards" in (c.label or "") for row in fake.components(after) for c in row)
+
+
+async def test_plain_dm_text_gets_the_pointer_to_the_buttons(harness: Harness) -> None:
+    """Any DM text that is no typed move ("hi") is answered — it crashed the handler (the
+    gettext `_` rebound by a tuple unpack) and the member got no answer at all."""
+    fake = harness.fake
+
+    def said() -> list[str]:
+        return [m.content for m in fake.dm_messages(EVE) if m.author.id != EVE]
+
+    for text in ("hi", "what is this?"):
+        before = len(said())
+        await fake.say(None, EVE, text)
+        await fake.wait_until(lambda b=before: len(said()) > b, 10, "answered")
+    assert all("lay 7H 8H 9H" in s for s in said()[-2:]), said()

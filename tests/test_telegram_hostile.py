@@ -57,3 +57,19 @@ async def test_table_posts_the_table_again(bot):
     live = [m for m in tg.messages(GROUP) if m.from_bot and m.buttons]
     assert live and live[-1].message_id not in old and live[-1].photo_bytes
     assert "My cards" in str(tg.buttons(live[-1]))
+
+
+async def test_plain_private_text_gets_the_help_pointer_not_an_apology(bot):
+    """Any private text that is no typed move ("hi", a forwarded message) is answered with the
+    pointer to /help — it crashed the handler (the gettext `_` rebound by a tuple unpack)."""
+    tg, _counted, _service, _adapter = bot
+    carol = tg.user(73, "Carol", started=True)
+    chat = tg.private_chat(carol)
+    for text in ("hi", "hello there, how do I play?", "²", "lay"):
+        before = len(tg.messages(chat))
+        await tg.send_text(chat, carol, text)
+        await tg.wait_until(lambda b=before: any(
+            m.from_bot for m in tg.messages(chat)[b:]), timeout=10)
+    said = [m.text for m in tg.messages(chat) if m.from_bot]
+    assert not any("went wrong" in (s or "") for s in said), said
+    assert sum("/help" in (s or "") for s in said) >= 3, said

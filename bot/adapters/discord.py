@@ -435,7 +435,7 @@ class DiscordAdapter:
         """Typed moves in a DM (`lay 7H 8H 9H`, `done`…); the buttons are the main path."""
         if message.author.bot or message.guild is not None or not message.content:
             return
-        verb, _, rest = message.content.strip().lstrip("/!").partition(" ")
+        verb, _sep, rest = message.content.strip().lstrip("/!").partition(" ")
         verb = verb.lower()
         typed = verb
         verb = TYPED_GAME.get(verb, verb)

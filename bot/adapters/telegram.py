@@ -402,7 +402,7 @@ class TelegramAdapter:
         message = update.effective_message
         if message is None or not message.text:
             return
-        verb, _, rest = message.text.strip().partition(" ")
+        verb, _sep, rest = message.text.strip().partition(" ")
         actor = self._actor(update)
         if await self.lessons.handles(actor, verb):
             await self._lesson_reply(actor, await self.lessons.command(actor, verb, rest))
