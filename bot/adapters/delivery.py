@@ -58,6 +58,8 @@ NOTE, TABLE, PRIVATE, TEXT = "note", "table", "private", "text"
 TABLE_KEY = "table"
 POSTED = ":at"  # refs suffix: when the live message was posted (wall clock, saved)
 GONE = ":gone"  # refs suffix: the message it replaced, saved until that one is deleted
+PINNED = "pinned"  # a person's own answer (Discord's ephemeral view): the newest press's wins
+MAX_PLAIN = 8  # plain messages waiting in one lane; past it the oldest is dropped
 
 
 def private_key(user: str) -> str:
@@ -365,25 +367,48 @@ class Lane:
     def put(self, run: Run, step: Step) -> asyncio.Future[None]:
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         step.chat = self.chat
-        if step.key is None or _pinned(run, step):
-            key: Any = next(self.delivery.counter)  # every plain message is sent
-            waiters = [done]
-        else:
-            key = (run.outcome.game_id, step.key)
-            older = self.pending.pop(key, None)
-            waiters = [done]
-            if older is not None:
-                if _newer(older.run, run):
-                    step.new = step.new or older.step.new  # notes went before: still below them
-                    step.fresh = step.fresh or older.step.fresh
-                    step.urgent = step.urgent or older.step.urgent
-                    waiters = [*older.waiters, done]
-                else:  # an older outcome came late: the waiting one stays
-                    older.waiters.append(done)
-                    self.pending[key] = older
-                    self._wake()
-                    return done
+        if step.key is None:
+            return self._put_plain(run, step, done)
+        pinned = _pinned(run, step)  # a person's own answer: the newest press answers for all
+        key: Any = (run.outcome.game_id, step.key, PINNED) if pinned else (
+            run.outcome.game_id, step.key)
+        older = self.pending.pop(key, None)
+        waiters = [done]
+        if older is not None:
+            if pinned or _newer(older.run, run):
+                step.new = step.new or older.step.new  # notes went before: still below them
+                step.fresh = step.fresh or older.step.fresh
+                step.urgent = step.urgent or older.step.urgent
+                waiters = [*older.waiters, done]
+            else:  # an older outcome came late: the waiting one stays
+                older.waiters.append(done)
+                self.pending[key] = older
+                self._wake()
+                return done
         self.pending[key] = _Item(run, step, waiters)
+        self._wake()
+        return done
+
+    def _put_plain(self, run: Run, step: Step, done: asyncio.Future[None]
+                   ) -> asyncio.Future[None]:
+        """A plain message (a note, a text): every note is sent, in order; of texts (replies)
+        the same one waiting already is not sent twice, and past `MAX_PLAIN` waiting the oldest
+        goes (a chat flooding the bot must not queue a reply per line: the newest counts)."""
+        if step.role != TEXT:  # a note (a round's scores) is part of the game's story: kept
+            self.pending[next(self.delivery.counter)] = _Item(run, step, [done])
+            self._wake()
+            return done
+        plain = [(k, item) for k, item in self.pending.items() if item.step.role == TEXT]
+        for _key, item in plain:
+            if item.step.role == step.role and item.step.text == step.text and step.text:
+                item.waiters.append(done)
+                return done
+        while len(plain) >= MAX_PLAIN:
+            key, item = plain.pop(0)
+            del self.pending[key]
+            self.delivery.dropped += 1
+            _settle(item.waiters, None)
+        self.pending[next(self.delivery.counter)] = _Item(run, step, [done])
         self._wake()
         return done
 
@@ -418,6 +443,12 @@ class Lane:
             raise
         finally:
             self.delivery._lane_idle(self)
+
+
+def _log_failure(done: asyncio.Future[Any]) -> None:
+    """A send nobody waits for: its failure is logged, not left unretrieved."""
+    if not done.cancelled() and done.exception() is not None:
+        log.error("a send failed", exc_info=done.exception())
 
 
 def _settle(waiters: list[asyncio.Future[None]], error: BaseException | None) -> None:
@@ -466,9 +497,26 @@ class Delivery:
         self._dirty: dict[int, set[str]] = {}
         self._held: dict[int, set[str]] = {}  # game -> refs under a message lock now
         self.closed = False
+        self.dropped = 0  # texts dropped from full lanes (a flooding chat's older replies)
         self._finishing: set[asyncio.Task[None]] = set()  # deliveries' group steps under way
         # game -> its message refs as this process last left them (one process per bot token)
         self.recent = RecentRefs(load, limit)
+
+    def say(self, chat: Chat, text: str, *, urgent: bool = False) -> asyncio.Future[None]:
+        """A plain text to a chat, through its lane and inside its budget; not to be waited
+        for by a handler (nothing a handler does waits on a chat's send budget)."""
+        run = Run(self.sender, Outcome(), Refs({}), None, self)
+        done = self.lane(chat).put(run, Step(TEXT, text=text, urgent=urgent))
+        done.add_done_callback(_log_failure)
+        return done
+
+    def soon(self, delivering: Awaitable[None]) -> None:
+        """Run a delivery without waiting for it (a handler answering a person): the lanes
+        send it within their budgets while the handler is free for the next update."""
+        task = asyncio.ensure_future(delivering)
+        self._finishing.add(task)
+        task.add_done_callback(self._finishing.discard)
+        task.add_done_callback(_log_failure)
 
     def lane(self, chat: Chat) -> Lane:
         lane = self.lanes.get(chat)

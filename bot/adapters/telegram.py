@@ -37,9 +37,12 @@ from telegram.ext import (
 
 from bot import metrics
 from bot.adapters.delivery import Chat, Delivery, Gone, Run, Sender, Step, Unreachable
+from bot.adapters.intake import Intake, Verdict
 from bot.adapters.telegram_http import AiohttpRequest, lighten_update
 from bot.adapters.telegram_limiter import ChatRateLimiter
+from bot.adapters.telegram_polling import KINDS, Poller
 from bot.core import narrate
+from bot.core.fair_use import SLOW_DOWN
 from bot.core.lessons import PREFIX as LESSON_PREFIX
 from bot.core.lessons import VERBS as LESSON_VERBS
 from bot.core.lessons import LessonService
@@ -137,6 +140,7 @@ def update_key(update: Update) -> str:
 
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
 ANSWER_WITHIN = 10.0  # seconds a webhook post waits for its update before answering anyway
+MAX_IN_FLIGHT = 200  # webhook updates one worker handles at once; past it 503 (sent again)
 DRAIN = 20.0  # seconds a stopping worker gives the updates in hand
 
 
@@ -145,8 +149,10 @@ class Webhook:
     header takes an update (403 without it, 503 while stopping: the proxy or Telegram sends it
     again, to this or another worker, and its idempotency key makes a repeat change nothing);
     GET /healthz says whether this worker takes updates; GET /metrics is the Prometheus page.
-    An update is answered 200 when it was handled (or after ANSWER_WITHIN seconds), so a worker
-    dying mid-update leaves Telegram to deliver it again."""
+    An update is answered 200 when it was handled — its change committed; its screens go out
+    after, within the chats' budgets — (or after ANSWER_WITHIN seconds), so a worker dying
+    mid-update leaves Telegram to deliver it again. At most MAX_IN_FLIGHT at once (503 past
+    it: Telegram sends it again later)."""
 
     def __init__(self, handle: Callable[[dict], Awaitable[None]], path: str, secret: str, *,
                  listen: str = "0.0.0.0", port: int = 8443,
@@ -174,7 +180,7 @@ class Webhook:
         if not hmac.compare_digest(given, self.secret):
             metrics.UPDATES.labels("403").inc()
             return web.Response(status=403)
-        if self.closing:
+        if self.closing or len(self.inflight) >= MAX_IN_FLIGHT:
             metrics.UPDATES.labels("503").inc()
             return web.Response(status=503)
         try:
@@ -242,7 +248,9 @@ class TelegramAdapter:
     ) -> None:
         self.service = service
         self.lessons = lessons or LessonService(service.store, play=service.play_computer)
-        builder = Application.builder().token(token).concurrent_updates(True)
+        # Updates come through the door (`_dispatch`): our own poller or the webhook; PTB's
+        # updater (which acknowledged a batch before handling it) is not used.
+        builder = Application.builder().token(token).concurrent_updates(True).updater(None)
         if base_url:
             builder = builder.base_url(base_url)
             builder = builder.base_file_url(base_file_url or base_url.replace("/bot", "/file/bot"))
@@ -259,6 +267,8 @@ class TelegramAdapter:
         self.app: Application = builder.build()
         self.poll_timeout = poll_timeout
         self.webhook: Webhook | None = None
+        self.poller: Poller | None = None
+        self.intake = Intake(service.fair_use)
         self.delivery = Delivery(
             _TelegramSender(self),
             lambda game_id: self.service.get_refs(game_id),
@@ -322,29 +332,29 @@ class TelegramAdapter:
                     allowed_updates=["message", "callback_query"],
                 )
             return
-        if not self.app.updater:
-            return
         if polling:
-            await self.app.updater.start_polling(
-                poll_interval=0,
-                timeout=self.poll_timeout,
-                allowed_updates=["message", "callback_query"],
-            )
+            self.poller = Poller(self.app.bot, self.service.store, self._dispatch,
+                                 timeout=self.poll_timeout, kinds=KINDS)
+            self.poller.start()
 
     async def _webhook_update(self, data: dict) -> None:
-        await self.app.process_update(Update.de_json(lighten_update(data), self.app.bot))
+        await self._dispatch(Update.de_json(lighten_update(data), self.app.bot))
 
     async def drain(self) -> None:
         """Stop taking updates and finish the ones in hand (a graceful stop: first)."""
         if self.webhook is not None:
             await self.webhook.drain()
+        if self.poller is not None:
+            await self.poller.stop()
 
     async def stop(self) -> None:
         if self.webhook is not None:
             await self.webhook.stop()
+        if self.poller is not None:
+            await self.poller.stop()
+            self.poller = None
+        await self.intake.drain(DRAIN / 2)
         await self.delivery.close()
-        if self.app.updater and self.app.updater.running:
-            await self.app.updater.stop()
         if self.app.running:
             await self.app.stop()
         await self.app.shutdown()
@@ -355,6 +365,36 @@ class TelegramAdapter:
         return self.app.bot.username
 
     # -- incoming -----------------------------------------------------------------------
+
+    async def _dispatch(self, update: Update) -> None:
+        """The door every update passes (polling and webhook): metered before any work, then
+        handled in its chat's line (at most a few of one chat's at once). Returns when it was
+        handled — its change committed; its screens go out after — or turned away."""
+        chat, user = update.effective_chat, update.effective_user
+        if chat is None or user is None:
+            return
+        verdict = self.intake.meter(PLATFORM, str(user.id), str(chat.id))
+        if verdict is Verdict.GO:
+            ran = await self.intake.submit(str(chat.id), lambda: self.app.process_update(update))
+            if ran:
+                return
+            verdict = Verdict.QUIET  # the chat's line was full: turned away
+        await self._turn_away(update, verdict)
+
+    async def _turn_away(self, update: Update, verdict: Verdict) -> None:
+        """Past the limit: a press gets only its callback answer (no chat budget spent), a
+        command or text one "slow down" a window (through the lane), then silence."""
+        user = update.effective_user
+        with using(user.language_code if user else None):
+            text = _(SLOW_DOWN)
+        query = update.callback_query
+        if query is not None:
+            with contextlib.suppress(TelegramError):
+                await query.answer(text if verdict is Verdict.WARN else None)
+            return
+        chat = update.effective_chat
+        if verdict is Verdict.WARN and chat is not None:
+            self._send_text(chat.id, text)
 
     @staticmethod
     def _actor(update: Update) -> Actor:
@@ -379,23 +419,23 @@ class TelegramAdapter:
         args = " ".join(context.args or [])
         actor = self._actor(update)
         if verb == "start" and args.startswith("lesson"):  # deep link ?start=lesson-tahiti
-            await self._lesson_reply(
+            self._lesson_reply(
                 actor, await self.lessons.start(actor, args.partition("-")[2] or None)
             )
             return
         if verb == "lesson" or (actor.private and await self.lessons.handles(actor, verb)):
-            await self._lesson_reply(actor, await self.lessons.command(actor, verb, args))
+            self._lesson_reply(actor, await self.lessons.command(actor, verb, args))
             return
         outcome = await self.service.command(actor, verb, args)
         if outcome.reply and (outcome.alert or outcome.group is None):
-            await self._send_text(int(actor.chat_id), outcome.reply)
-        await self.deliver(outcome, by=actor.user)
+            self._send_text(int(actor.chat_id), outcome.reply)
+        self._deliver_soon(outcome, by=actor.user)
         if verb == "join" and not outcome.alert:
             await self._check_private(outcome, actor)
         if verb == "start" and actor.private and args:
             again = await self.service.command(actor, "hand")
             if not again.alert:
-                await self.deliver(again, by=actor.user)
+                self._deliver_soon(again, by=actor.user)
 
     async def on_private_text(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         handling(update_key(update))
@@ -405,15 +445,15 @@ class TelegramAdapter:
         verb, _sep, rest = message.text.strip().partition(" ")
         actor = self._actor(update)
         if await self.lessons.handles(actor, verb):
-            await self._lesson_reply(actor, await self.lessons.command(actor, verb, rest))
+            self._lesson_reply(actor, await self.lessons.command(actor, verb, rest))
             return
         if verb.lower() not in self.service.typed_verbs:
-            await self._send_text(int(actor.chat_id), _("Type /help for the commands."))
+            self._send_text(int(actor.chat_id), _("Type /help for the commands."))
             return
         outcome = await self.service.command(actor, verb, rest)
         if outcome.reply and outcome.alert:
-            await self._send_text(int(actor.chat_id), outcome.reply)
-        await self.deliver(outcome, by=actor.user)
+            self._send_text(int(actor.chat_id), outcome.reply)
+        self._deliver_soon(outcome, by=actor.user)
 
     async def on_button(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         handling(update_key(update))
@@ -432,7 +472,7 @@ class TelegramAdapter:
             await query.answer(text, show_alert=outcome.alert)
         metrics.PRESSES.labels(PLATFORM).inc()
         metrics.PRESS_SECONDS.labels(PLATFORM).observe(time.perf_counter() - started)
-        await self.deliver(outcome, by=actor.user)
+        self._deliver_soon(outcome, by=actor.user)
         if (query.data or "").endswith(":join") and not outcome.alert:
             await self._check_private(outcome, actor)
 
@@ -440,35 +480,44 @@ class TelegramAdapter:
         log.error("update failed", exc_info=context.error)
         if isinstance(update, Update) and update.effective_chat:
             user = update.effective_user
-            with contextlib.suppress(TelegramError), using(user.language_code if user else None):
-                await context.bot.send_message(update.effective_chat.id, narrate.SORRY)
+            with using(user.language_code if user else None):
+                self._send_text(update.effective_chat.id, narrate.SORRY)
 
-    async def _lesson_reply(self, actor: Actor, outcome: Outcome) -> None:
+    def _lesson_reply(self, actor: Actor, outcome: Outcome) -> None:
         """A lesson answers in its screen; a text only for an error or when there is none."""
         if outcome.reply and (outcome.alert or not outcome.private):
-            await self._send_text(int(actor.chat_id), outcome.reply)
-        await self.deliver(outcome, by=actor.user)
+            self._send_text(int(actor.chat_id), outcome.reply)
+        self._deliver_soon(outcome, by=actor.user)
 
     async def _check_private(self, outcome: Outcome, actor: Actor) -> None:
         """A player the bot can't message privately gets a deep link in the group."""
         try:
             await self.app.bot.send_chat_action(int(actor.user), "typing")
         except Forbidden:
-            await self._deep_link_advice(actor.chat_id, actor.name, outcome.game_id)
+            self._deep_link_advice(actor.chat_id, actor.name, outcome.game_id)
         except TelegramError:
             pass
 
-    async def _deep_link_advice(self, chat_id: str, name: str, game_id: int | None) -> None:
+    def _deep_link_advice(self, chat_id: str, name: str, game_id: int | None) -> None:
         link = f"https://t.me/{self.username}?start=join-{game_id or 0}"
         # the name isolated, the link bare: an isolate mark would end up inside the URL
         text = _("{name}, open a private chat with me so I can send your cards: {link}").format(
             name=isolate(name), link=link
         )
-        await self._send_text(int(chat_id), text)
+        self._send_text(int(chat_id), text)
 
     # -- outgoing -----------------------------------------------------------------------
 
-    async def _send_text(self, chat_id: int, text: str) -> None:
+    def _send_text(self, chat_id: int, text: str) -> None:
+        """A reply to a chat, through its lane: a handler never waits for a chat's budget."""
+        self.delivery.say(Chat(str(chat_id), private=chat_id > 0), text)
+
+    def _deliver_soon(self, outcome: Outcome, by: str | None) -> None:
+        """An outcome a handler answers with, delivered while the handler goes on."""
+        if outcome.game_id is not None and not self.delivery.closed:
+            self.delivery.soon(self.deliver(outcome, by=by))
+
+    async def _send_now(self, chat_id: int, text: str) -> None:
         with contextlib.suppress(Forbidden, BadRequest):
             await _retrying(self.app.bot.send_message, chat_id, text[:4000])
             if chat_id < 0:
@@ -552,7 +601,7 @@ class _TelegramSender(Sender):
             await self.bot.delete_message(to, message_id)
 
     async def send_text(self, to: int, text: str) -> None:
-        await self.adapter._send_text(to, text)
+        await self.adapter._send_now(to, text)
 
     async def run_step(self, run: Run, chat: Chat, step: Step) -> None:
         if not chat.private:
@@ -565,4 +614,4 @@ class _TelegramSender(Sender):
             if outcome.chat_id and not run.refs.get(f"advised:{user}"):
                 run.refs.set(f"advised:{user}", True)
                 name = outcome.names.get(user, "Player")
-                await self.adapter._deep_link_advice(outcome.chat_id, name, outcome.game_id)
+                self.adapter._deep_link_advice(outcome.chat_id, name, outcome.game_id)

@@ -64,7 +64,7 @@ def _is_group(chat: ChatKey) -> bool:
     return isinstance(chat, str) or chat < 0
 
 
-def _retry_seconds(error: RetryAfter) -> float:
+def retry_seconds(error: RetryAfter) -> float:
     delta = getattr(error, "_retry_after", None)  # PTB 22: a timedelta (the int form warns)
     if delta is not None:
         return delta.total_seconds()
@@ -232,7 +232,7 @@ class ChatRateLimiter(BaseRateLimiter[int]):
                         exc_info=error,
                     )
                     raise
-                wait = _retry_seconds(error) + 0.1
+                wait = retry_seconds(error) + 0.1
                 log.info(
                     "Rate limit hit (%s, %s); retrying after %.1f s",
                     endpoint,

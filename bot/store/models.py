@@ -7,6 +7,7 @@ games     the core's record (JSON) + version for optimistic concurrency; one act
 jobs      a game's due background work (computer move, turn timer), claimed with a lease
 deliveries  the screens a game's last save still owes (PostgreSQL workers; see store/outbox.py)
 seen_updates  idempotency keys of the chat updates that changed a game (bounded life)
+inbox     Telegram updates fetched by polling and not yet handled (kill -9 loses none)
 game_actions  a game's action log, one row per action (appended; the record stays small)
 seats     who sits where in a game
 rounds / round_scores   per-round points and running totals, written once per round
@@ -35,6 +36,7 @@ from sqlalchemy import (
     MetaData,
     String,
     Table,
+    Text,
     UniqueConstraint,
     text,
 )
@@ -178,6 +180,18 @@ seen_updates = Table(
     Column("key", String(96), primary_key=True),
     Column("seen_at", Float, nullable=False),
     Index("ix_seen_updates_seen_at", "seen_at"),
+)
+
+# Telegram updates fetched by long polling and not yet handled: each batch is written here before
+# the next getUpdates acknowledges it to Telegram, and a row goes once its update was handled, so
+# a worker killed mid-flood loses no update (bot/adapters/telegram_polling.py).
+inbox = Table(
+    "inbox",
+    metadata,
+    Column("key", String(96), primary_key=True),
+    Column("body", Text, nullable=False),
+    Column("at", Float, nullable=False),
+    Index("ix_inbox_at", "at"),
 )
 
 seats = Table(

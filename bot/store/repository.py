@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import enum
+import time
 import zlib
 from collections.abc import AsyncIterator, Iterable, Sequence
 from dataclasses import dataclass
@@ -442,6 +443,26 @@ class Store:
                 delete(db.seen_updates).where(db.seen_updates.c.seen_at < before)
             )
             return max(gone.rowcount or 0, 0)
+
+    # -- the inbox of long polling (bot/adapters/telegram_polling.py) ----------------------
+
+    async def inbox_put(self, rows: Sequence[tuple[str, str]], done: Sequence[str] = ()) -> None:
+        """In one transaction: forget the handled updates `done`, keep the fetched `rows`
+        (key, body) until they are handled (a key kept already stays as it is)."""
+        now = time.time()
+        async with self._write() as conn:
+            if done:
+                await conn.execute(delete(db.inbox).where(db.inbox.c.key.in_(list(done))))
+            if rows:
+                stmt = insert_for(conn, db.inbox).on_conflict_do_nothing()
+                await conn.execute(stmt, [{"key": k, "body": b, "at": now} for k, b in rows])
+
+    async def inbox_pending(self, limit: int = 10_000) -> list[tuple[str, str]]:
+        """The updates fetched and not yet handled (key, body), oldest first."""
+        i = db.inbox.c
+        async with self._engine.connect() as conn:
+            rows = await conn.execute(select(i.key, i.body).order_by(i.at, i.key).limit(limit))
+            return [(row.key, row.body) for row in rows]
 
     @property
     def row_locks(self) -> bool:
