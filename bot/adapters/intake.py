@@ -48,8 +48,8 @@ class _Line:
 class Intake:
     """Meter, then run each admitted update as its own task, `per_chat` of a chat at once."""
 
-    def __init__(self, fair_use: Callable[[], FairUse], *, per_chat: int = PER_CHAT, backlog: int = BACKLOG,
-                 warn_every: float = WARN_EVERY,
+    def __init__(self, fair_use: Callable[[], FairUse], *, per_chat: int = PER_CHAT,
+                 backlog: int = BACKLOG, warn_every: float = WARN_EVERY,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.fair_use = fair_use  # the service's meter (read at each update: tests swap it)
         self.per_chat, self.backlog, self.warn_every = per_chat, backlog, warn_every
