@@ -113,7 +113,7 @@ def place(state: GameState, seat: int, cards: Iterable[Card], group: int | None)
                 continue
             if source is draft.loose or source is draft.singles:
                 pass  # removed from the draft's own list already
-            chosen.append(card)
+            chosen.append(_as_asked(card, wanted))  # a typed designation (`*11O`) is kept
             break
         else:
             raise IllegalAction(f"You have no {wanted.pretty()} to place",

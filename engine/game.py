@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import copy
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -398,12 +398,7 @@ def _commit(
     try:
         groups = _designate_jokers(s, rules, groups, choices)
     except JokerChoiceNeeded:
-        # Ask only about a move that can be played: what a free joker stands for never
-        # decides that in these rulebooks, so any one reading settles it.
-        probe = judge(_any_reading(s, rules, groups, choices))
-        if not probe.ok:
-            raise probe.error() from None
-        raise
+        groups = _legal_reading(s, rules, groups, choices, judge)
     check = judge(groups)
     if not check.ok:
         raise check.error()
@@ -510,31 +505,63 @@ def _designate_jokers(
         chosen = choices.get(i)
         if len(options) > 1:
             wanted = _choice(rules, chosen) if chosen else None
-            if wanted is None or wanted not in options:
-                labels = [" ".join(_face_text(rules, f) for f in opt) for opt in options]
-                raise JokerChoiceNeeded(
-                    i,
-                    [tuple(_face_text(rules, f) for f in opt) for opt in options],
-                    f"Choose what the joker in group {group_label(i)} stands for: "
-                    + " or ".join(labels),
-                )
+            # a reading lists a set's jokers by suit order, a choice by sorting: compare sorted
+            wanted = next((o for o in options if sorted(o) == sorted(wanted or ())), None)
+            if wanted is None:
+                raise _joker_question(
+                    i, [tuple(_face_text(rules, f) for f in opt) for opt in options])
             options = [wanted]
         reading = next(r for r in found if r.joker_faces == options[0])
         out.append(designate(group, reading))
     return out
 
 
-def _any_reading(
-    s: GameState, rules: Rulebook, groups: list[list[Card]], choices: dict[int, tuple[str, ...]]
+READINGS_JUDGED = 256  # joker readings one Done may judge (each is a check_move)
+
+
+def _legal_reading(
+    s: GameState, rules: Rulebook, groups: list[list[Card]],
+    choices: dict[int, tuple[str, ...]], judge: Callable[[list[list[Card]]], MoveCheck],
 ) -> list[list[Card]]:
-    """The groups with every open joker question answered by its first option."""
-    choices = dict(choices)
-    for _ in range(len(groups) + 1):
+    """The groups read so that the move is legal (§4.9, §5 decision 3): what a free joker
+    stands for is part of the move — in an initial meld it decides the value. The one legal
+    reading is taken; among several the player is asked, offered only the legal ones; with
+    none, the first reading's fault is the answer."""
+    legal: list[tuple[dict[int, tuple[str, ...]], list[list[Card]]]] = []
+    fault: MoveCheck | None = None
+    pending, judged = [dict(choices)], 0
+    while pending and judged < READINGS_JUDGED:
+        answers = pending.pop()
         try:
-            return _designate_jokers(s, rules, groups, choices)
+            read = _designate_jokers(s, rules, groups, answers)
         except JokerChoiceNeeded as ask:
-            choices[ask.group] = ask.options[0]
-    raise AssertionError("each question is asked once")  # (one group answered per pass)
+            if ask.group in answers and answers != choices:
+                continue  # (never: each option offered is one the question accepts)
+            pending += [{**answers, ask.group: opt} for opt in reversed(ask.options)]
+            continue
+        judged += 1
+        check = judge(read)
+        if check.ok:
+            legal.append((answers, read))
+        elif fault is None:
+            fault = check
+    if not legal:
+        assert fault is not None  # (the search judged at least one reading)
+        raise fault.error()
+    for group in sorted(legal[0][0]):
+        options = list(dict.fromkeys(answers[group] for answers, _ in legal))
+        if len(options) > 1:
+            raise _joker_question(group, options)
+    return legal[0][1]
+
+
+def _joker_question(group: int, options: Sequence[tuple[str, ...]]) -> JokerChoiceNeeded:
+    return JokerChoiceNeeded(
+        group,
+        list(options),
+        f"Choose what the joker in group {group_label(group)} stands for: "
+        + " or ".join(" ".join(opt) for opt in options),
+    )
 
 
 def _face_text(rules: Rulebook, face: tuple[int, str]) -> str:

@@ -14,6 +14,7 @@ from engine import (
     Draw,
     GiveUp,
     IllegalAction,
+    JokerChoiceNeeded,
     NextRound,
     Pass,
     Place,
@@ -192,6 +193,47 @@ def test_initial_meld_joker_counts_as_the_tile_it_replaces():
     assert short.code == "initial_meld_too_low" and short.params["value"] == 24
     assert not lay(RK, [], "8R 9R *", ["8R 9R *10R"], first=False).ok  # 27
     # (as the penalty the same joker is worth 30, and 8 + 9 + 30 would be enough)
+
+
+def _done(rules, rack: str, groups: list[str], choices=None, *, first: bool = False):
+    """Done on a working copy of new combinations from the rack (an empty table)."""
+    state = start_position(rules, [T(rack), T("1O")], stock=T("3O 4O"), first_lay_done=first)
+    move = tuple(tuple(T(g)) for g in groups)
+    after, _ = apply(state, Commit(0, move, choices or {}))
+    return sorted(" ".join(map(str, g)) for g in after.table)
+
+
+def test_initial_meld_joker_reading_that_reaches_30_is_taken_at_done():
+    """Issue 27: `9R 10R *` is 30 with the joker as 11R; Done judged only its first reading
+    (8R, 27) and refused. The one reading that makes the move legal is taken silently."""
+    assert _done(RK, "9R 10R * 2B", ["9R 10R *"]) == ["9R 10R *11R"]
+    wrap = get_rulebook("rummikub", wrap="on")
+    assert _done(wrap, "12O 13O * 2B", ["12O 13O *"]) == ["*11O 12O 13O"]  # not 1O (26)
+    with pytest.raises(IllegalAction) as short:  # no reading reaches 30: the fault is told
+        _done(RK, "8R 9R * 2B", ["8R 9R *"])
+    assert short.value.code == "initial_meld_too_low"
+
+
+def test_done_offers_only_the_joker_readings_that_make_the_move_legal():
+    # `10R * *`: 8R 9R (27) is too low; 9R 11R, 11R 12R and three sets of 10s reach 30
+    with pytest.raises(JokerChoiceNeeded) as ask:
+        _done(RK, "10R * * 2B", ["10R * *"])
+    assert ("8R", "9R") not in ask.value.options and ("11R", "12R") in ask.value.options
+    assert len(ask.value.options) == 5
+    assert _done(RK, "10R * * 2B", ["10R * *"], {0: ("11R", "12R")}) == ["10R *11R *12R"]
+    # after the initial meld both ends are legal: the player is asked
+    with pytest.raises(JokerChoiceNeeded) as both:
+        _done(RK, "9R 10R * 2B", ["9R 10R *"], first=True)
+    assert both.value.options == [("8R",), ("11R",)]
+
+
+def test_a_typed_joker_designation_is_kept_when_the_tile_is_placed():
+    wrap = get_rulebook("rummikub", wrap="on")
+    state = start_position(wrap, [T("12O 13O * 2B"), T("1O")], stock=T("3O"))
+    placed, _ = apply(state, Place(0, tuple(T("12O 13O *11O")), None))
+    assert [str(t) for t in placed.draft.groups[0]] == ["*11O", "12O", "13O"]
+    done, _ = apply(placed, Commit(0, None, {}))
+    assert [str(t) for t in done.table[0]] == ["*11O", "12O", "13O"]
 
 
 def test_initial_meld_uses_no_table_tile_and_adds_to_no_combination():
