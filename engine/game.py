@@ -299,10 +299,13 @@ def _find_hint(s: GameState, rules: Rulebook, seat: int) -> dict[str, Any] | Non
         return None
     card = move.hint_card or move.placed[0]
     on_table = len(s.table)  # the search saw Tahiti's singles as 1-card groups after these
+    mine = {c.ident for c in move.placed}
     return {
         "seat": seat,
         "card": card.token,
-        "placed": [c.token for c in move.placed],
+        # the whole lay, as it reads on the table: a hint is a move the player can make
+        "placed": [c.token for g in move.new_table for c in g if c.ident in mine],
+        "lay": [[c.token for c in g] for g in move.new_table],  # what "Show me" places
         # The old groups not laid again card for card: the search's `changed` compares faces,
         # and a player sees a joker leave a group its real card took over.
         "groups": _unmatched(s.table, move.new_table),
@@ -315,7 +318,7 @@ def hint_line(hint: dict[str, Any] | None) -> str:
     """What a hint says to the player (the table picture outlines the same groups)."""
     if not hint:
         return "No card of yours can be played now."
-    card = Card.from_token(hint["card"]).pretty()
+    card = " ".join(Card.from_token(t).pretty() for t in hint.get("placed") or [hint["card"]])
     labels = [group_label(g) for g in hint.get("groups", [])]
     singles = " ".join(Card.from_token(t).pretty() for t in hint.get("singles", []))
     where = []

@@ -568,9 +568,8 @@ def test_tahiti_hint_names_the_single_it_uses_not_a_group_letter():
     state, events = apply(state, Hint(0))
     hint = events[0].private["hint"]
     assert hint["groups"] == [] and [t[0] for t in hint["singles"]] == ["*"]
-    assert hint_line(hint) == "💡 You can play 6♥ — with the single 🃏 from the table." or (
-        hint_line(hint) == "💡 You can play 6♦ — with the single 🃏 from the table."
-    )
+    # the whole lay (issue 27): 6♥ alone is no move, 6♥ 6♦ with the joker single is
+    assert hint_line(hint) == "💡 You can play 6♥ 6♦ — with the single 🃏 from the table."
     state = deal_scenario("tahiti", ["QS 2C", "KD 4C"], table=["9S 10S JS"], singles="KC")
     hint = apply(state, Hint(0))[1][0].private["hint"]
     assert hint["groups"] == [0] and hint_line(hint) == "💡 You can play Q♠ — it changes group A."

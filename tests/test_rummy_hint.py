@@ -9,7 +9,8 @@ from bot.core.buttons import parse
 from bot.core.hosting import Table
 from bot.core.record import Record, SeatInfo
 from bot.games.rummy import RummyGame, screens
-from engine import ALL_RULEBOOKS, GameState
+from engine import ALL_RULEBOOKS, GameState, legal_actions
+from engine.cards import Card
 
 
 def _my_turn(rulebook: str) -> tuple[RummyGame, Table]:
@@ -53,3 +54,37 @@ def test_the_hint_shows_once_on_the_private_screen(rulebook):
         _press(game, table, "draw")
         assert "💡" in table.record.seat_ui(0).notice
         assert _private_text(table).count("💡") == 1
+
+
+def _buttons(table: Table) -> dict[str, str]:
+    state = GameState.from_dict(table.record.state)
+    screen = screens.private_screen(1, table.record, state, 0)
+    return {b.label: b.action for row in screen.buttons for b in row}
+
+
+@pytest.mark.parametrize("rulebook", sorted(ALL_RULEBOOKS))
+def test_show_me_places_the_hints_whole_lay_and_done_plays_it(rulebook):
+    """Issue 27: a hint named one card ("💡 You can play 10♥ — as a new group") that can't be
+    laid alone. The hint names every card of its lay; Show me (a button the bot sends) places
+    the lay in the working copy, and Done after it is accepted."""
+    game, table = _my_turn(rulebook)
+    state = GameState.from_dict(table.record.state)
+    if "commit" not in legal_actions(state, 0):  # Carousel: the opening draw comes first
+        _press(game, table, "draw")
+        _press(game, table, "hint")
+        state = GameState.from_dict(table.record.state)
+    hint = state.hint
+    placed = [Card.from_token(t) for t in hint["placed"]]
+    assert placed and hint["card"] in hint["placed"]
+    line = _private_text(table)
+    assert all(c.pretty() in line for c in placed), line
+    buttons = _buttons(table)
+    _press(game, table, buttons["💡 Show me"])
+    assert "commit" in legal_actions(GameState.from_dict(table.record.state), 0)
+    _press(game, table, _buttons(table)["✔ Done"])
+    after = GameState.from_dict(table.record.state)
+    assert after.version > state.version and not table.record.seat_ui(0).notice.startswith("⚠")
+    drawn_after = after.rules.turn_style.draw_after_lay  # Guadeloupe draws one after a lay
+    assert len(after.hands[0]) <= len(state.hands[0]) - len(placed) + drawn_after
+    assert sorted(c.ident for g in after.table for c in g) != sorted(
+        c.ident for g in state.table for c in g)

@@ -57,7 +57,8 @@ def hint_line(hint: dict[str, Any] | None, tiles: bool = False) -> str:
     if not hint:
         return _("No tile of yours can be played now.") if tiles else _(
             "No card of yours can be played now.")
-    card = Card.from_token(hint["card"]).pretty()
+    # every card of the lay: one card alone is often no move (a new group needs three)
+    card = pretty(hint.get("placed") or [hint["card"]])
     labels = [group_label(g) for g in hint.get("groups", [])]
     tokens = hint.get("singles", [])
     where = []

@@ -367,8 +367,8 @@ def _private_screen(game_id: int, record: Record, state: GameState, seat: int) -
     ui = record.seat_ui(seat)
     mine = view.my_turn and not record.seats[seat].is_computer
     hint = view.hint or {}
-    hint_cards = (
-        frozenset({Card.from_token(hint["card"]).ident}) if hint.get("card") else frozenset()
+    hint_cards = frozenset(  # the whole lay's cards
+        Card.from_token(t).ident for t in hint.get("placed") or hint.get("card", "").split()
     )
     title = _private_title(record, state, seat, view)
     picture = private_picture(
@@ -537,5 +537,7 @@ def _private_buttons(
     elif "pass" in legal:
         last.append(Button(_("Pass"), "pass"))
     last.append(Button(_("💡 Hint"), "hint"))
+    if "commit" in legal and (view_hint := player_view(state, seat).hint) and view_hint.get("lay"):
+        last.append(Button(_("💡 Show me"), "show"))  # places the hint's whole lay
     rows.append(last)
     return rows
