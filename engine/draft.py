@@ -16,6 +16,7 @@ from .melds import table_order
 from .moves import group_label
 from .rulebooks import Rulebook
 from .state import Draft, GameState
+from .tile_rules import refloat
 
 
 def ensure_draft(state: GameState) -> Draft:
@@ -97,8 +98,11 @@ def _group(draft: Draft, index: int) -> list[Card]:
     return draft.groups[index]
 
 
-def _clean(rulebook: Rulebook, draft: Draft) -> None:
-    draft.groups = [tidy(rulebook, g) for g in draft.groups if g]
+def _clean(state: GameState, draft: Draft) -> None:
+    rules = state.rules
+    if rules.joker_rule == "rack-frees":  # a floating joker turns the last colour at once
+        draft.groups = [refloat(rules, state.table, g) for g in draft.groups]
+    draft.groups = [tidy(rules, g) for g in draft.groups if g]
 
 
 def place(state: GameState, seat: int, cards: Iterable[Card], group: int | None) -> None:
@@ -124,7 +128,7 @@ def place(state: GameState, seat: int, cards: Iterable[Card], group: int | None)
         draft.groups.append(chosen)
     else:
         _group(draft, group).extend(chosen)
-    _clean(state.rules, draft)
+    _clean(state, draft)
 
 
 def take(state: GameState, seat: int, group: int, wanted: Card) -> None:
@@ -138,7 +142,7 @@ def take(state: GameState, seat: int, group: int, wanted: Card) -> None:
         draft.singles.append(card)
     else:
         draft.loose.append(card)
-    _clean(state.rules, draft)
+    _clean(state, draft)
 
 
 def move(state: GameState, cards: Sequence[Card], source: int, target: int | None) -> None:
@@ -151,7 +155,7 @@ def move(state: GameState, cards: Sequence[Card], source: int, target: int | Non
         draft.groups.append(moving)
     else:
         _group(draft, target).extend(moving)
-    _clean(state.rules, draft)
+    _clean(state, draft)
 
 
 def split(state: GameState, group: int, at: int) -> None:
@@ -167,7 +171,7 @@ def split(state: GameState, group: int, at: int) -> None:
         )
     draft.groups[group] = cards[:at]
     draft.groups.append(cards[at:])
-    _clean(state.rules, draft)
+    _clean(state, draft)
 
 
 def set_draft(state: GameState, seat: int, arrangement: Sequence[Sequence[Card]]) -> None:

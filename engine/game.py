@@ -37,12 +37,12 @@ from .actions import (
 )
 from .cards import Card, format_cards, parse_face, rank_name
 from .deal import deal_round, deck_order, start_game, start_turn
-from .melds import designate, readings
+from .melds import Reading, designate, readings
 from .moves import MoveCheck, check_move, group_label
 from .rulebooks import Rulebook, get_rulebook
 from .scoring import carousel_final, score_round
 from .state import Draft, GameState
-from .tile_rules import freeing_faces
+from .tile_rules import freeing_faces, refloat
 from .tiles import parse_tile_face, tile_face_text
 
 MIN_SEATS, MAX_SEATS = 2, 5
@@ -482,6 +482,9 @@ def _designate_jokers(
     out = []
     for i, group in enumerate(groups):
         found = readings(group, rules.ace, max_jokers=rules.max_jokers_per_group)
+        if not found and rules.joker_rule == "rack-frees":
+            group = refloat(rules, s.table, group)  # a missing colour added to a floater's
+            found = readings(group, rules.ace, max_jokers=rules.max_jokers_per_group)
         if not found and any(c.designated for c in group):
 
             def freed(c: Card) -> bool:
@@ -505,6 +508,8 @@ def _designate_jokers(
             out.append(group)  # valid as it is, or invalid: check_move explains
             continue
         options = sorted({r.joker_faces for r in found})
+        if rules.joker_rule == "rack-frees" and _floating_set(group, found):
+            options = options[:1]  # either missing colour: nobody names one (§5 decision 3)
         chosen = choices.get(i)
         if len(options) > 1:
             wanted = _choice(rules, chosen) if chosen else None
@@ -517,6 +522,12 @@ def _designate_jokers(
         reading = next(r for r in found if r.joker_faces == options[0])
         out.append(designate(group, reading))
     return out
+
+
+def _floating_set(group: Sequence[Card], found: Sequence[Reading]) -> bool:
+    """A new Rummikub group of three of one number with one free joker: it floats."""
+    free = sum(c.is_joker and not c.designated for c in group)
+    return len(group) == 3 and free == 1 and all(r.kind == "set" for r in found)
 
 
 READINGS_JUDGED = 256  # joker readings one Done may judge (each is a check_move)

@@ -386,6 +386,34 @@ def test_joker_in_a_3_group_freed_by_either_missing_colour_in_a_4_group_only_its
     assert freeing_faces(run, run[1]) == {"7O"}
 
 
+def test_a_3_tile_group_joker_floats_either_missing_colour_may_be_added():
+    """Issue 27 / decision 3: after `5R 5K *` nobody names the joker's colour; a real 5B or
+    5O may be added (the joker is then the last colour), and either frees it."""
+    state = start_position(RK, [T("5R 5K * 9O"), T("5B 5O 2K 3K 9B")], stock=T("1O 2O 3O"),
+                           first_lay_done=True)
+    laid, events = apply(state, Commit(0, (tuple(T("5R 5K *")),), {}))  # no question asked
+    assert events[0].kind == "laid" and laid.turn == 1
+    for colour, last in (("5B", "*5O"), ("5O", "*5B")):
+        added, _ = apply(laid, Place(1, tuple(T(colour)), 0))
+        assert is_meld(RK, added.draft.groups[0])  # the working copy shows it valid at once
+        done, _ = apply(added, Commit(1, None, {}))
+        group = [str(t) for t in done.table[0]]
+        assert sorted(group) == sorted(["5R", "5K", colour, last]), group
+    # either missing colour frees it (the freed joker goes into a new run with rack tiles)
+    for colour in ("5B", "5O"):
+        move = (tuple(T(f"5R 5K {colour}")), (*T("2K 3K"), laid.table[0][-1].free()))
+        freed, _ = apply(laid, Commit(1, move, {1: ("4K",)}))
+        assert sorted(sorted(map(str, g)) for g in freed.table) == sorted(
+            [sorted(["5R", "5K", colour]), ["*4K", "2K", "3K"]])
+
+
+def test_a_floating_joker_may_become_the_last_colour_in_check_move():
+    assert lay(RK, ["5R 5K *5B"], "5B", ["5R 5K 5B *5O"]).ok
+    assert lay(RK, ["5R 5K *5B"], "5O", ["5R 5K *5B 5O"]).ok
+    # in a 4-tile group it stands for one colour: that colour can't be added beside it
+    assert not lay(RK, ["5R 5K 5O *5B"], "5B 2K 3K", ["5R 5K 5O *5B", "5B 2K 3K"]).ok
+
+
 def test_a_tile_already_on_the_table_never_frees_a_joker():
     table = ["5R 6R *7R", "7R 8R 9R 10R"]
     check = lay(RK, table, "11K 12K", ["5R 6R 7R", "8R 9R 10R", "11K 12K *13K"])
