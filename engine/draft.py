@@ -37,6 +37,19 @@ def draft_differs(state: GameState) -> bool:
     ) != Counter(c.ident for c in state.singles)
 
 
+def gives_up(state: GameState) -> bool:
+    """Is taking the private copy back giving up (Give up (+3) instead of Reset)? Only for
+    the player's own edits: the hint's lay that Show me placed goes back freely (a hint never
+    changes what the buttons mean)."""
+    if not draft_differs(state):
+        return False
+    lay = (state.hint or {}).get("lay")
+    if not lay or state.draft is None or state.draft.loose:
+        return True
+    shown = [[Card.from_token(t) for t in g] for g in lay if len(g) > 1]  # (not the singles)
+    return _multiset(state.draft.groups) != _multiset(shown)
+
+
 def _multiset(groups: Sequence[Sequence[Card]]) -> Counter:
     return Counter(tuple(sorted(c.ident for c in g)) for g in groups)
 

@@ -125,7 +125,7 @@ def _dispatch(s: GameState, action: Action) -> list[Event]:
         case TimeUp():
             return _time_up(s, rules, seat)
         case Reset():
-            if rules.give_back and drafts.draft_differs(s):
+            if rules.give_back and drafts.gives_up(s):
                 raise IllegalAction(
                     "Once you have changed the table, Reset becomes Give up (+3)",
                     code="reset_is_give_up",
@@ -193,7 +193,7 @@ def _draw(s: GameState, rules: Rulebook, seat: int) -> list[Event]:
         return events
     if not s.stock:
         raise IllegalAction("The stock is empty: pass instead", code="stock_empty")
-    if rules.give_back and drafts.draft_differs(s):
+    if rules.give_back and drafts.gives_up(s):
         raise IllegalAction("Finish your move with Done, or give up (+3), before drawing",
                             code="give_up_first")
     reminder = _reminder(s, rules, seat)
@@ -257,7 +257,7 @@ def _time_up(s: GameState, rules: Rulebook, seat: int) -> list[Event]:
     if not rules.turn_seconds:
         raise IllegalAction("This game has no turn timer", code="no_turn_timer")
     events = [Event("time_up", seat)]
-    if rules.give_back and drafts.draft_differs(s):
+    if rules.give_back and drafts.gives_up(s):
         s.give_up_armed = True  # no second press: the time is up
         return events + _give_up(s, rules, seat)
     s.draft = None
@@ -711,7 +711,7 @@ def legal_actions(state: GameState, seat: int) -> list[str]:
     if state.phase != "play" or seat != state.turn:
         return []
     rules = state.rules
-    changed = drafts.draft_differs(state)
+    changed = drafts.gives_up(state)
     out = ["place", "take", "move", "split", "set_draft", "hint"]
     style = rules.turn_style
     if style.draw_first:  # Carousel

@@ -426,3 +426,19 @@ def test_a_floating_joker_shows_no_colour_and_takes_a_missing_colour_by_buttons(
     assert state.turn == 1 and sorted(str(t) for t in state.hands[0]) == ["2K", "9B"]
     shown = screens.table_screen(1, table.record, state)
     assert "🃏5B" in shown.text  # in a group of four it stands for one colour, named
+
+
+def test_show_me_places_the_hint_and_reset_takes_it_back_for_free(game):
+    """A hint never changes what the buttons mean: the lay Show me placed is no move of the
+    player's own, so Reset stays Reset (not Give up (+3), the failed-move penalty)."""
+    table = _table(game)
+    _tap(table, "💡 Hint")
+    assert "10R 11R 12R" in table.record.seat_ui(0).notice  # the whole lay, not one tile
+    _tap(table, "💡 Show me")
+    labels = _buttons(table)
+    assert "↺ Reset" in labels and "Give up (+3)" not in labels and "Draw a tile" in labels
+    _tap(table, "↺ Reset")
+    state = _state(table)
+    assert state.draft is None and state.turn == 0 and len(state.hands[0]) == 5
+    _tap(table, "💡 Show me", "✔ Done")
+    assert [str(t) for t in _state(table).table[-1]] == ["10R", "11R", "12R"]
