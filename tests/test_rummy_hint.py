@@ -88,3 +88,17 @@ def test_show_me_places_the_hints_whole_lay_and_done_plays_it(rulebook):
     assert len(after.hands[0]) <= len(state.hands[0]) - len(placed) + drawn_after
     assert sorted(c.ident for g in after.table for c in g) != sorted(
         c.ident for g in state.table for c in g)
+
+
+@pytest.mark.parametrize("rulebook", ["manipulation", "shanghai"])
+def test_the_must_lay_reminder_is_the_same_whole_lay_with_show_me(rulebook):
+    game, table = _my_turn(rulebook)
+    _press(game, table, "reset")  # (a fresh look: the reminder comes on the first Draw)
+    _press(game, table, "draw")
+    state = GameState.from_dict(table.record.state)
+    notice = table.record.seat_ui(0).notice
+    assert "You must lay cards if you can" in notice and state.hint is not None
+    assert all(Card.from_token(t).pretty() in notice for t in state.hint["placed"]), notice
+    _press(game, table, _buttons(table)["💡 Show me"])
+    _press(game, table, _buttons(table)["✔ Done"])
+    assert GameState.from_dict(table.record.state).turn != 0
