@@ -135,6 +135,26 @@ def refloat(rulebook: Rulebook, table: Sequence[Group], group: list[Card]) -> li
     return group
 
 
+def _floated(home: Group, joker: Card, new_table: Sequence[Group]) -> str | None:
+    """The other missing colour a floating joker now stands for, if it stayed with its group
+    of three (its number, its real tiles) and that colour's real tile joined it: it is the
+    group of four's last colour (decision 3). Else None."""
+    if not floats(home, joker):
+        return None
+    for group in new_table:
+        moved = next((c for c in group if c.ident == joker.ident), None)
+        if moved is None:
+            continue
+        with_it = _faces(group)
+        stayed = all(with_it[f] >= n for f, n in _faces(home).items() if f != "*")
+        same_number = all(c.play_rank == joker.as_rank for c in group)
+        if (moved.designated and moved.play_face != joker.play_face and stayed
+                and same_number and moved.play_face in freeing_faces(home, joker)):
+            return moved.play_face
+        return None
+    return None
+
+
 def joker_fault(
     table: Sequence[Group], new_table: Sequence[Group], placed: Counter[str]
 ) -> Fault | None:
@@ -147,12 +167,7 @@ def joker_fault(
     new_designations = Counter(c.play_face for g in new_table for c in g if c.designated)
     for group in table:
         for joker in (c for c in group if c.is_joker and c.designated):
-            face = joker.play_face
-            if new_designations[face] <= kept_faces[face] and floats(group, joker):
-                # a floating joker is still itself as the other missing colour (a real tile
-                # of its colour was added to its group: it is now the last colour)
-                face = next((f for f in sorted(freeing_faces(group, joker))
-                             if new_designations[f] > kept_faces[f]), face)
+            face = _floated(group, joker, new_table) or joker.play_face
             if new_designations[face] > kept_faces[face]:
                 kept_faces[face] += 1  # still the same tile
                 continue

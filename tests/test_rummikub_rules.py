@@ -410,6 +410,10 @@ def test_a_3_tile_group_joker_floats_either_missing_colour_may_be_added():
 def test_a_floating_joker_may_become_the_last_colour_in_check_move():
     assert lay(RK, ["5R 5K *5B"], "5B", ["5R 5K 5B *5O"]).ok
     assert lay(RK, ["5R 5K *5B"], "5O", ["5R 5K *5B 5O"]).ok
+    # it turns the last colour only with its group: moved elsewhere as that colour it is
+    # freed (by the 5B), and a freed joker goes into a new combination with rack tiles only
+    moved = lay(RK, ["5R 5K *5B", "6O 7O 8O"], "5B", ["5R 5K 5B", "*5O 6O 7O 8O"])
+    assert moved.code == "freed_joker_needs_new_group"
     # in a 4-tile group it stands for one colour: that colour can't be added beside it
     assert not lay(RK, ["5R 5K 5O *5B"], "5B 2K 3K", ["5R 5K 5O *5B", "5B 2K 3K"]).ok
 
