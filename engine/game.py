@@ -543,12 +543,14 @@ def _legal_reading(
     none, the first reading's fault is the answer."""
     legal: list[tuple[dict[int, tuple[str, ...]], list[list[Card]]]] = []
     fault: MoveCheck | None = None
+    first: JokerChoiceNeeded | None = None
     pending, judged = [dict(choices)], 0
     while pending and judged < READINGS_JUDGED:
         answers = pending.pop()
         try:
             read = _designate_jokers(s, rules, groups, answers)
         except JokerChoiceNeeded as ask:
+            first = first or ask
             if ask.group in answers and answers != choices:
                 continue  # (never: each option offered is one the question accepts)
             pending += [{**answers, ask.group: opt} for opt in reversed(ask.options)]
@@ -560,8 +562,9 @@ def _legal_reading(
         elif fault is None:
             fault = check
     if not legal:
-        assert fault is not None  # (the search judged at least one reading)
-        raise fault.error()
+        if fault is not None:
+            raise fault.error()
+        raise first or AssertionError("no reading was judged")
     for group in sorted(legal[0][0]):
         options = list(dict.fromkeys(answers[group] for answers, _ in legal))
         if len(options) > 1:

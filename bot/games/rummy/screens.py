@@ -546,7 +546,7 @@ def _private_buttons(
     elif "pass" in legal:
         last.append(Button(_("Pass"), "pass"))
     last.append(Button(_("💡 Hint"), "hint"))
-    if "commit" in legal and (view_hint := player_view(state, seat).hint) and view_hint.get("lay"):
+    if "commit" in legal and (state.hint or {}).get("lay"):  # (the hint of the seat on turn)
         last.append(Button(_("💡 Show me"), "show"))  # places the hint's whole lay
     rows.append(last)
     return rows
