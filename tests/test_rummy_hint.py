@@ -77,7 +77,7 @@ def test_show_me_places_the_hints_whole_lay_and_done_plays_it(rulebook):
     placed = [Card.from_token(t) for t in hint["placed"]]
     assert placed and hint["card"] in hint["placed"]
     line = _private_text(table)
-    assert all(c.pretty() in line for c in placed), line
+    assert all(c.free().pretty() in line for c in placed), line  # (a joker: 🃏, 🃏12O)
     buttons = _buttons(table)
     _press(game, table, buttons["💡 Show me"])
     assert "commit" in legal_actions(GameState.from_dict(table.record.state), 0)
@@ -98,7 +98,24 @@ def test_the_must_lay_reminder_is_the_same_whole_lay_with_show_me(rulebook):
     state = GameState.from_dict(table.record.state)
     notice = table.record.seat_ui(0).notice
     assert "You must lay cards if you can" in notice and state.hint is not None
-    assert all(Card.from_token(t).pretty() in notice for t in state.hint["placed"]), notice
+    assert all(Card.from_token(t).free().pretty() in notice for t in state.hint["placed"])
     _press(game, table, _buttons(table)["💡 Show me"])
     _press(game, table, _buttons(table)["✔ Done"])
     assert GameState.from_dict(table.record.state).turn != 0
+
+
+def test_the_hint_line_names_the_lay_group_by_group_in_every_language():
+    """The hint names its whole lay by the group each card goes to; a floating Rummikub
+    joker (a group of three) names no colour."""
+    from bot.games.rummy.narrate import hint_line
+    from bot.i18n import using
+
+    lay = [["2O#0", "3O#0", "4O#0"], ["*T#0=13K", "13R#0", "13O#1"], ["5K#0", "6K#0", "7K#0"]]
+    hint = {"seat": 0, "card": "2O#0", "placed": [t for g in lay[:2] for t in g], "lay": lay,
+            "groups": [], "singles": [], "rearrange": False}
+    line = hint_line(hint, tiles=True)
+    assert line == "💡 You can play 2O 3O 4O · 🃏 13R 13O — as new groups.", line
+    for lang in ("he", "ru"):
+        with using(lang):
+            translated = hint_line(hint, tiles=True)
+            assert "2O 3O 4O · 🃏 13R 13O" in translated and "new groups" not in translated
