@@ -371,14 +371,15 @@ def test_the_lobby_picture_shows_tiles_for_rummikub():
     assert not {pal.BLUE, pal.EAR} & _colours(lobby_screen(game, 1, record).image)
 
 
-def _dealt(monkeypatch, racks: list[str], table: list[str], first_lay_done=None) -> Table:
+def _dealt(monkeypatch, racks: list[str], table: list[str], first_lay_done=None,
+           **options) -> Table:
     """A started Rummikub game in the chat, dealt as given (seat 0, a person, on turn)."""
     def deal(rules, seats, seed):
         return deal_scenario(rules, racks[:seats], table=table, stock_top="6O 9K 9B 9R 9O 1O",
                              seed=seed, first_lay_done=first_lay_done)
 
     monkeypatch.setattr(rummy_host, "new_game", deal)
-    return _table(RummyGame())
+    return _table(RummyGame(), **options)
 
 
 def _buttons(table: Table) -> dict[str, str]:
@@ -442,3 +443,16 @@ def test_show_me_places_the_hint_and_reset_takes_it_back_for_free(game):
     assert state.draft is None and state.turn == 0 and len(state.hands[0]) == 5
     _tap(table, "💡 Show me", "✔ Done")
     assert [str(t) for t in _state(table).table[-1]] == ["10R", "11R", "12R"]
+
+
+def test_a_typed_joker_designation_is_kept_to_done(monkeypatch):
+    """Issue 27: typing `*1O` didn't help — the designation was dropped when the tile was
+    placed, and Done asked again (or read the joker as it liked)."""
+    table = _dealt(monkeypatch, ["12O 13O * 2K 5O", "1K 4R 7B 10O 13K", "2R 5B 8O 11K 3K"],
+                   [], first_lay_done=True, wrap="on")
+    assert _state(table).rules.ace == "wrap"
+    game = RummyGame()
+    assert game.typed(table, 0, "u0", "lay", "12O 13O *1O").reply == "OK"
+    out = game.typed(table, 0, "u0", "done", "")
+    assert not out.alert, out.reply
+    assert [str(t) for t in _state(table).table[0]] == ["12O", "13O", "*1O"]
