@@ -3,6 +3,8 @@ the hint once (reported: it showed twice, as the hint and again as the notice)."
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 
 from bot.core.buttons import parse
@@ -119,3 +121,21 @@ def test_the_hint_line_names_the_lay_group_by_group_in_every_language():
         with using(lang):
             translated = hint_line(hint, tiles=True)
             assert "2O 3O 4O · 🃏 13R 13O" in translated and "new groups" not in translated
+
+
+@pytest.mark.parametrize("rulebook", sorted(ALL_RULEBOOKS))
+def test_a_hint_changes_no_button_it_only_adds_show_me_at_the_end(rulebook):
+    """A hint never changes what the buttons mean or how they are numbered: the screen with
+    the hint has the same buttons in the same places, and Show me after the last one."""
+    _, table = _my_turn(rulebook)
+    state = GameState.from_dict(table.record.state)
+    unhinted = copy.copy(state)
+    unhinted.hint = None
+
+    def actions(s: GameState) -> list[str]:
+        screen = screens.private_screen(1, table.record, s, 0)
+        return [b.action for row in screen.buttons for b in row]
+
+    with_hint = actions(state)
+    shows = ["show"] if "commit" in legal_actions(state, 0) else []
+    assert with_hint == actions(unhinted) + shows
