@@ -3,9 +3,9 @@
 One person must not slow another chat: an update is metered first (the fair-use buckets, per
 person and per chat, `FairUse`), and past the limit it gets no work at all — a press only its
 callback answer, a command or text at most one "slow down" per person per `WARN_EVERY`
-seconds, then silence. An admitted update runs as its own task with at most `PER_CHAT` of one
-chat's updates in hand at once; the rest wait in that chat's line (at most `BACKLOG`, the
-oldest turned away first), so no chat can hold the handlers every chat shares. Handlers never
+seconds, then silence. An admitted update runs as its own task, one chat's updates one at a
+time in the order they came (`PER_CHAT`); the rest wait in that chat's line (at most `BACKLOG`,
+the oldest turned away first), so no chat can hold the handlers every chat shares. Handlers never
 wait for a chat's send budget: their replies go to the chat's delivery lane.
 """
 
@@ -25,7 +25,10 @@ from bot.core.per_game import LimitedDict
 
 log = logging.getLogger(__name__)
 
-PER_CHAT = 4  # one chat's updates handled at once (a game's presses queue on its row lock)
+# One chat's updates are handled one at a time, in the order they came: a person's fast
+# presses (select a card, then Add to ▸) must not overtake each other. Handling is quick (no
+# handler waits for a send budget), so one at a time costs a chat nothing.
+PER_CHAT = 1
 BACKLOG = 32  # one chat's updates waiting for a slot
 WARN_EVERY = 30.0  # seconds between two "slow down"s to one person
 
