@@ -444,3 +444,19 @@ def test_the_terminal_adapters_go_through_the_core_only():
                 assert node.attr != "store", f"{name} touches .store (line {node.lineno})"
             elif isinstance(node, ast.Name):
                 assert node.id != "Record", f"{name} uses Record (line {node.lineno})"
+
+
+async def test_a_unicode_digit_typed_is_no_button_number(url):
+    """`'²'.isdigit()` is True but `int('²')` fails: the terminal answers, the game goes on."""
+    out: list[str] = []
+    await play(
+        Setup("machiavelli", {}, ["medium"]),
+        url=url,
+        seed=3,
+        name="Ada",
+        read=scripted(["²", "١", "1", "quit"]),
+        write=out.append,
+    )
+    text = "\n".join(out)
+    assert text.count("Unknown command") == 2
+    assert re.search(r"Hand: \[1\] ✓\S+ \[2\] \S+", text)  # the ASCII 1 still presses
