@@ -274,7 +274,10 @@ class LessonService:
             current = row.record["lesson"]["progress"]["lesson"]
             if progress is None and (name is None or name == current):
                 return await self._change(actor, row.id, _resume)
-            await self._close(row.id, "ended")
+        else:  # the learner's last lesson here, stopped or finished: its row is reused
+            row = await self.store.last_lesson(actor.platform, actor.chat_id)
+        if row is not None and row.record.get("host") == actor.user:
+            return await self._reuse(actor, row.id, name or "manipulation", progress)
         return await self._create(actor, name or "manipulation", progress)
 
     async def progress(self, actor: Any, game_id: int) -> LessonState | None:
@@ -359,16 +362,8 @@ class LessonService:
         return self._locks(game_id)
 
     async def _create(self, actor: Any, name: str, progress: LessonState | None = None) -> Outcome:
-        if progress is None:
-            lesson = _Lesson(start_lesson(name), notice=_(get_lesson(name).intro))
-        else:
-            lesson = _Lesson(progress, notice=_(WELCOME_BACK))
-        record = Record(
-            rulebook=name,
-            host=actor.user,
-            seats=[SeatInfo(actor.name, actor.user)],
-            lesson=lesson.dump(),
-        ).to_dict()
+        lesson = _new_lesson(name, progress)
+        record = _lesson_record(actor, name, lesson)
         try:
             row = await self.store.create_game(
                 actor.platform, actor.chat_id, record, status="playing"
@@ -378,6 +373,34 @@ class LessonService:
                 reply=_("There is a game running in this chat: finish it first."), alert=True
             )
         return _Ctx(actor, row.id).outcome(lesson, new=True)
+
+    async def _reuse(
+        self, actor: Any, game_id: int, name: str, progress: LessonState | None
+    ) -> Outcome:
+        """Start `name` in the learner's lesson row (one row per learner and chat, however
+        often they switch): a higher `ver`, so the old lesson's buttons are out of date."""
+        async with self._lock(game_id):
+            for _try in range(5):
+                row = await self.store.get_game(game_id)
+                if row is None or not is_lesson_record(row.record):
+                    break
+                lesson = _new_lesson(name, progress)
+                lesson.ver = _Lesson.load(row.record).ver + 1
+                record = _lesson_record(actor, name, lesson)
+                record["refs"] = row.record.get("refs", {})  # the adapter's message ids
+                try:
+                    await self.store.save_game(
+                        game_id, record, expected_version=row.version, status="playing"
+                    )
+                except StaleGame:
+                    continue
+                except GameExists:
+                    return Outcome(
+                        reply=_("There is a game running in this chat: finish it first."),
+                        alert=True,
+                    )
+                return _Ctx(actor, game_id).outcome(lesson, new=True)
+        return await self._create(actor, name, progress)
 
     async def _close(self, game_id: int, status: str) -> None:
         for _try in range(5):
@@ -451,6 +474,22 @@ class LessonService:
         if row.status == "playing":
             await self._close(game_id, "ended")
         return await self.start(actor, name)
+
+
+def _new_lesson(name: str, progress: LessonState | None) -> _Lesson:
+    """Lesson `name` from its start, or from `progress` (carried over: welcome back)."""
+    if progress is None:
+        return _Lesson(start_lesson(name), notice=_(get_lesson(name).intro))
+    return _Lesson(progress, notice=_(WELCOME_BACK))
+
+
+def _lesson_record(actor: Any, name: str, lesson: _Lesson) -> dict[str, Any]:
+    return Record(
+        rulebook=name,
+        host=actor.user,
+        seats=[SeatInfo(actor.name, actor.user)],
+        lesson=lesson.dump(),
+    ).to_dict()
 
 
 # -- what a press or a typed command does (run in a worker thread) ----------------------------
