@@ -26,6 +26,7 @@ from discord.gateway import DiscordWebSocket
 from bot import metrics
 from bot.core import narrate
 from bot.core.buttons import LESSON_PREFIX
+from bot.core.cut import cut
 from bot.core.fair_use import SLOW_DOWN, paid_at_door
 from bot.core.lessons import LessonService, pack_lesson
 from bot.core.names import clean_name
@@ -527,7 +528,7 @@ class DiscordAdapter:
                         files: list[discord.File] | None = None) -> tuple[int, bool] | None:
         """Send to the interaction (ephemeral unless a public command's placeholder is being
         filled); returns the message id and whether it is the interaction's original."""
-        kwargs: dict[str, Any] = {"content": text[:2000], "ephemeral": True, "wait": True}
+        kwargs: dict[str, Any] = {"content": cut(text, 2000), "ephemeral": True, "wait": True}
         if view is not None:
             kwargs["view"] = view
         if files:
@@ -712,7 +713,7 @@ class DiscordAdapter:
         refs, ctx = run.refs, run.context
         if not refs.get(f"dmclosed:{user}", False):
             try:
-                await (await self._dm(user)).send(text[:2000])
+                await (await self._dm(user)).send(cut(text, 2000))
                 return
             except discord.Forbidden:
                 refs.set(f"dmclosed:{user}", True)

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field
 
 from bot.core.buttons import LESSON_PREFIX
+from bot.core.cut import cut
 from bot.core.service import pack
 from bot.core.views import Button, Screen
 from bot.i18n import N_, _, current, using
@@ -274,4 +275,4 @@ def escape(text: str) -> str:
 
 def render(text: str) -> str:
     """A core text as message content: the Discord wording, escaped, within the limit."""
-    return escape(discordify(text))[:MAX_CONTENT]
+    return cut(escape(discordify(text)), MAX_CONTENT)

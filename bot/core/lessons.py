@@ -75,6 +75,7 @@ from render import render_private
 
 from .buttons import LESSON_PREFIX, pack
 from .buttons import parse as parse_button
+from .cut import CAPTION_UNITS, cut
 from .per_game import GameLocks
 from .record import Record, SeatInfo
 from .views import Button, Outcome, Screen
@@ -682,9 +683,7 @@ def lesson_screen(game_id: int, lesson: _Lesson) -> Screen:
     lines.append(
         t("Rack: {tiles}", tiles=numbered) if tiles else t("Hand: {cards}", cards=numbered)
     )
-    text = "\n".join(lines)
-    if len(text) > 1024:  # a photo caption's limit
-        text = text[:1023] + "…"
+    text = cut("\n".join(lines), CAPTION_UNITS)  # a photo caption's limit
 
     def button(label_: str, action: str) -> Button:
         return Button(label_, pack_lesson(game_id, lesson.ver, action))
