@@ -790,11 +790,12 @@ class Store:
             )
 
     async def stats(
-        self, platform: str, user_id: str, rulebook: str | None = None
+        self, platform: str, user_id: str, rulebook: str | None = None, recent: int = 5
     ) -> PlayerStats | None:
-        """A player's totals over all chats of the platform, with their game history."""
+        """A player's totals over all chats of the platform, with their `recent` newest games
+        (the history /stats shows, newest first)."""
         async with self._engine.connect() as conn:
-            return await res.stats(conn, platform, str(user_id), rulebook)
+            return await res.stats(conn, platform, str(user_id), rulebook, recent)
 
 
 async def upsert_player(conn: AsyncConnection, platform: str, user_id: str, name: str) -> int:
