@@ -736,3 +736,28 @@ async def test_switching_lessons_reuses_the_learners_row(store):
     assert out.reply == "✓ Correct!"
     assert learner.screen.text.startswith("Lesson 2/12")
     assert await lesson_rows(store) == 1
+
+
+async def test_a_card_menu_change_is_one_save(sqlite_store):
+    """Issue 31: Discord's card menu of a lesson changed up to 16 cards as 16 presses and 16
+    saves; now its selects and deselects are one change."""
+    from counting_store import CountingStore
+
+    counted = CountingStore(sqlite_store)
+    service = LessonService(counted)
+    learner = Learner(service)
+    out = learner.take(await service.start(ACTOR, "manipulation"))
+    cards = [unpack_lesson(b.action)[2][3:] for b in learner.buttons()
+             if unpack_lesson(b.action)[2].startswith("s1:")]
+    counted.reset()
+    out = learner.take(await service.select(ACTOR, out.game_id, 1, cards[:3], []))
+    assert counted.calls["save_game"] == 1 and not out.alert
+    row = await sqlite_store.get_game(out.game_id)
+    assert learner.lesson_ui(row)["selected"] == cards[:3]
+    counted.reset()
+    out = learner.take(await service.select(ACTOR, out.game_id, 1, cards[2:4], cards[:3]))
+    assert counted.calls["save_game"] == 1
+    row = await sqlite_store.get_game(out.game_id)
+    assert learner.lesson_ui(row)["selected"] == cards[2:4]
+    out = await service.select(ACTOR, out.game_id, 1, ["ZZ#0"], [])
+    assert out.alert and "not from this bot" in out.reply

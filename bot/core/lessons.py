@@ -316,6 +316,30 @@ class LessonService:
         )
 
     @_in_learners_language
+    async def select(
+        self, actor: Any, game_id: int, version: int, picked: list[str], shown: list[str]
+    ) -> Outcome:
+        """A card menu changed (Discord): what it `shown` selected becomes what was `picked`,
+        as one change and one save, however many cards it changed."""
+        actions = [f"s0:{c}" for c in shown if c not in picked]
+        actions += [f"s1:{c}" for c in picked if c not in shown]
+        presses = [unpack_lesson(pack_lesson(game_id, version, a)) for a in actions]
+        if len(actions) > MAX_CARD_BUTTONS or any(p is None for p in presses):
+            return Outcome(reply=_("That button is not from this bot."), alert=True)
+
+        def change(ctx: _Ctx, lesson: _Lesson) -> tuple[Outcome, str | None]:
+            out = ctx.outcome(lesson)
+            for action in actions:
+                out, _status = _press(ctx, lesson, version, action)
+            return out, None
+
+        try:
+            return await self._change(actor, game_id, change, closed_ok=True)
+        except Exception:
+            log.exception("lesson card menu %s failed", game_id)
+            return Outcome(reply=_(SORRY), alert=True)
+
+    @_in_learners_language
     async def command(self, actor: Any, verb: str, args: str = "") -> Outcome:
         """Typed: /lesson [rulebook], and in a lesson /lay 5H 6H 7H, /done, /skip, /quit…"""
         try:
