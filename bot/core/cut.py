@@ -75,6 +75,8 @@ def cut(text: str, limit: int, *, end: str = ELLIPSIS) -> str:
     if utf16_units(text) <= limit:
         return text
     room = limit - utf16_units(end)
+    if room < 0:
+        return ""
     kept: list[str] = []
     opened: list[str] = []
     used = 0
