@@ -53,7 +53,7 @@ def test_cut_is_bounded_and_a_clean_head(text, limit):
     out = cut(text, limit)
     assert utf16_units(out) <= limit
     out.encode("utf-8")  # no lone surrogate
-    if out != text:
+    if out != text and out:
         body = out[: out.rindex(ELLIPSIS)]
         assert text.startswith(body)
 
