@@ -286,8 +286,7 @@ class GameService:
 
     async def press(self, actor: Actor, data: str, *, metered: bool = True) -> Outcome:
         """A button press. Answers stale, foreign, forged and unknown buttons clearly.
-        `metered=False`: a later step of one interaction already counted (a Discord menu's
-        picks arrive as several presses)."""
+        `metered=False`: the caller counted this press already (fair use is not checked)."""
         i18n.set_locale(actor.lang)  # until the record says which language the seat reads
         press = buttons.parse(data)
         if press is None:
