@@ -26,11 +26,12 @@ from discord.gateway import DiscordWebSocket
 from bot import metrics
 from bot.core import narrate
 from bot.core.buttons import LESSON_PREFIX
+from bot.core.cut import cut
 from bot.core.fair_use import SLOW_DOWN, paid_at_door
-from bot.core.lessons import LessonService, pack_lesson
+from bot.core.lessons import LessonService
 from bot.core.names import clean_name
 from bot.core.per_game import LimitedDict
-from bot.core.service import Actor, GameService, pack
+from bot.core.service import Actor, GameService
 from bot.core.unit import handling
 from bot.core.views import Button, Outcome, Screen
 from bot.i18n import _, current, every, set_locale, t, using
@@ -365,17 +366,10 @@ class DiscordAdapter:
 
     async def _lesson_cards(self, interaction: discord.Interaction, game_id: int, version: int,
                             values: Sequence[str], shown: Sequence[str]) -> Outcome:
-        """A lesson's card menu changed: select and deselect presses (idempotent), in turn."""
+        """A lesson's card menu changed: its selects and deselects as one change."""
         actor = await self._learner(interaction)
-        changes = [f"s0:{t}" for t in shown if t not in values]
-        changes += [f"s1:{t}" for t in values if t not in shown]
-        outcome = Outcome()
-        for change in changes:
-            step = await self.lessons.press(actor, pack_lesson(game_id, version, change))
-            outcome = step if outcome.game_id is None else outcome.merge(step)
-            if step.alert:
-                break
-        return _lesson_outcome(outcome)
+        return _lesson_outcome(
+            await self.lessons.select(actor, game_id, version, list(values), list(shown)))
 
     # -- components and messages --------------------------------------------------------
 
@@ -424,8 +418,8 @@ class DiscordAdapter:
                        values: Sequence[str], shown: Sequence[str], *, paged: bool,
                        lesson: bool = False) -> None:
         """The hand's multi-select changed. On a one-page hand the menu is the whole selection;
-        on a paged hand only this page's changes apply (the core keeps the other pages').
-        A lesson's menu: its changes, one select or deselect press each."""
+        on a paged hand only this page's changes apply (the core keeps the other pages'); a
+        lesson's menu alike. One change and one save, metered once at the door."""
         if not await self._door(interaction, command=False):
             return
         async with self._working():
@@ -436,20 +430,10 @@ class DiscordAdapter:
                 if lesson:
                     outcome = await self._lesson_cards(interaction, game_id, version, values,
                                                        shown)
-                elif not paged:
-                    outcome = await self.service.set_selection(actor, game_id, version,
-                                                               list(values))
-                else:
-                    changes = [f"s0:{t}" for t in shown if t not in values]
-                    changes += [f"s1:{t}" for t in values if t not in shown]
-                    outcome = Outcome()
-                    for number, change in enumerate(changes):
-                        data = pack(game_id, version, change)
-                        # one pick in the menu is one press for fair use, however many cards
-                        step = await self.service.press(actor, data, metered=number == 0)
-                        outcome = step if outcome.game_id is None else outcome.merge(step)
-                        if step.alert:
-                            break
+                else:  # one change and one save, however many cards the menu changed
+                    outcome = await self.service.set_selection(
+                        actor, game_id, version, list(values),
+                        page=list(shown) if paged else None)
                 await self._answer(ctx, outcome)
             except Exception:
                 log.exception("card selection failed")
@@ -527,7 +511,7 @@ class DiscordAdapter:
                         files: list[discord.File] | None = None) -> tuple[int, bool] | None:
         """Send to the interaction (ephemeral unless a public command's placeholder is being
         filled); returns the message id and whether it is the interaction's original."""
-        kwargs: dict[str, Any] = {"content": text[:2000], "ephemeral": True, "wait": True}
+        kwargs: dict[str, Any] = {"content": cut(text, 2000), "ephemeral": True, "wait": True}
         if view is not None:
             kwargs["view"] = view
         if files:
@@ -712,7 +696,7 @@ class DiscordAdapter:
         refs, ctx = run.refs, run.context
         if not refs.get(f"dmclosed:{user}", False):
             try:
-                await (await self._dm(user)).send(text[:2000])
+                await (await self._dm(user)).send(cut(text, 2000))
                 return
             except discord.Forbidden:
                 refs.set(f"dmclosed:{user}", True)

@@ -311,6 +311,23 @@ class Store:
             ).one_or_none()
         return None if row is None else self._keep(_game_row(row))
 
+    async def last_lesson(self, platform: str, chat_id: str) -> GameRow | None:
+        """The chat's newest lesson row, whatever its status (a learner's lessons reuse it)."""
+        async with self._engine.connect() as conn:
+            row = (
+                await conn.execute(
+                    select(db.games)
+                    .where(
+                        db.games.c.platform == platform,
+                        db.games.c.chat_id == str(chat_id),
+                        _is_lesson(),
+                    )
+                    .order_by(db.games.c.id.desc())
+                    .limit(1)
+                )
+            ).one_or_none()
+        return None if row is None else self._keep(_game_row(row))
+
     async def active_games(self) -> list[GameRow]:
         """Every lobby/playing game whole, oldest first. At start-up prefer `scheduled_games`
         (only ids and times) and load a game when it is due."""
@@ -647,8 +664,7 @@ class Store:
         done: {"games_pruned", "actions_deleted", "lessons_deleted"}.
         """
         g = db.games.c
-        lesson = g.record["lesson"].as_string()  # NULL when absent or JSON null
-        is_lesson = lesson.is_not(None) & lesson.not_in(("{}", "[]", ""))
+        is_lesson = _is_lesson()
         done = g.status.in_(DONE_STATUSES)
         counts = {"games_pruned": 0, "actions_deleted": 0, "lessons_deleted": 0}
 
@@ -774,11 +790,12 @@ class Store:
             )
 
     async def stats(
-        self, platform: str, user_id: str, rulebook: str | None = None
+        self, platform: str, user_id: str, rulebook: str | None = None, recent: int = 5
     ) -> PlayerStats | None:
-        """A player's totals over all chats of the platform, with their game history."""
+        """A player's totals over all chats of the platform, with their `recent` newest games
+        (the history /stats shows, newest first)."""
         async with self._engine.connect() as conn:
-            return await res.stats(conn, platform, str(user_id), rulebook)
+            return await res.stats(conn, platform, str(user_id), rulebook, recent)
 
 
 async def upsert_player(conn: AsyncConnection, platform: str, user_id: str, name: str) -> int:
@@ -928,6 +945,12 @@ async def _require_game(conn: AsyncConnection, game_id: int) -> None:
     found = await conn.execute(select(db.games.c.id).where(db.games.c.id == game_id))
     if found.first() is None:
         raise LookupError(f"no game {game_id}")
+
+
+def _is_lesson() -> ColumnElement[bool]:
+    """A lesson row: its record has a non-empty "lesson" (bot/core/lessons.py)."""
+    lesson = db.games.c.record["lesson"].as_string()  # NULL when absent or JSON null
+    return lesson.is_not(None) & lesson.not_in(("{}", "[]", ""))
 
 
 def _check_status(status: str) -> None:

@@ -4,9 +4,10 @@ the scoreboard. Pure functions of the record (and the engine's player views)."""
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
+from bot.core.cut import CAPTION_UNITS, cut, short_name, utf16_units
 from bot.core.narrate import picture_words as core_picture_words
 from bot.core.record import Record
 from bot.core.views import Button, Screen
@@ -93,17 +94,37 @@ def _rounds(rules: Rulebook) -> bool:
     )
 
 
-def seat_label(record: Record, seat: int) -> str:
+# Widths (UTF-16 units) the seats' names are shortened to, in turn, while a caption is over
+# Telegram's limit (None: as they are).
+NAME_WIDTHS = (None, 16, 8)
+
+
+def seat_label(record: Record, seat: int, width: int | None = None) -> str:
+    """A seat's name as shown ("🤖 Computer 2" for a computer); `width`: shortened to that many
+    UTF-16 units, still told apart from the other seats' ("🤖 2", "Alex…ith")."""
     info = record.seats[seat]
-    return f"🤖 {info.name}" if info.is_computer else info.name
+    label = f"🤖 {info.name}" if info.is_computer else info.name
+    return label if width is None else short_name(label, width)
+
+
+def _fitted(head: Callable[[int | None], list[str]], table: str) -> str:
+    """A caption within Telegram's limit: the `head` lines with the seats' names as they are,
+    else shortened (NAME_WIDTHS); the table's line last, cut only if it must be."""
+    for width in NAME_WIDTHS:
+        lines = [cut(line, CAPTION_UNITS // 2) for line in head(width)]
+        text = "\n".join([*lines, table])
+        if utf16_units(text) <= CAPTION_UNITS:
+            return text
+    return cut(text, CAPTION_UNITS)
 
 
 # -- the group's table --------------------------------------------------------------------
 
 
-def status_line(record: Record, state: GameState) -> str:
+def status_line(record: Record, state: GameState, width: int | None = None) -> str:
+    """Round, turn, stock and each seat's cards (and scores); `width`: names shortened."""
     rules = record.rules
-    name = seat_label(record, state.turn)
+    name = seat_label(record, state.turn, width)
     parts = [t("Round {n}", n=state.round)] if _rounds(rules) else []
     if state.phase == "play":
         parts.append(t("{name}'s turn", name=name))
@@ -115,12 +136,14 @@ def status_line(record: Record, state: GameState) -> str:
         parts.append(_("game over"))
     parts.append(t("pool {n}", n=len(state.stock)) if rules.tiles
                  else t("stock {n}", n=len(state.stock)))
-    parts += [f"{seat_label(record, i)} {len(h)}" for i, h in enumerate(state.hands)]
+    parts += [f"{seat_label(record, i, width)} {len(h)}" for i, h in enumerate(state.hands)]
     line = " · ".join(parts)
     if _rounds(rules):
         line += " · " + t(
             "(scores: {scores})",
-            scores=" · ".join(f"{seat_label(record, i)} {s}" for i, s in enumerate(state.scores)),
+            scores=" · ".join(
+                f"{seat_label(record, i, width)} {s}" for i, s in enumerate(state.scores)
+            ),
         )
     return line
 
@@ -181,13 +204,13 @@ def _table_screen(game_id: int, record: Record, state: GameState) -> Screen:
         words=picture_words(rules.tiles),
         tiles=rules.tiles,
     )
-    lines = [status_line(record, state)]
-    if record.log:
-        lines.append(t("Last: {line}", line=record.log[-1]))
-    lines.append(groups_text(shown(rules, state.table), state.singles))
-    text = "\n".join(lines)
-    if len(text) > 1000:
-        text = text[:997] + "…"
+    text = _fitted(
+        lambda width: [
+            status_line(record, state, width),
+            *([t("Last: {line}", line=record.log[-1])] if record.log else []),
+        ],
+        groups_text(shown(rules, state.table), state.singles),
+    )
     buttons = [[Button(_("🀄 My tiles") if rules.tiles else _("🂠 My cards"), "cards")]]
     if state.phase != "play":
         buttons = round_end_buttons(record, state)
@@ -401,9 +424,7 @@ def _private_screen(game_id: int, record: Record, state: GameState, seat: int) -
         lines.append(line)
     if ui.notice:
         lines.append(ui.notice)
-    text = "\n".join(lines)
-    if len(text) > 1000:
-        text = text[:997] + "…"
+    text = cut("\n".join(lines), CAPTION_UNITS)
     cards: list[Button] = []
     if mine:
         cards = card_buttons(record, seat, placeable(view, ui.sort), len(hand))
