@@ -100,7 +100,7 @@ class Worker:
 
         def add(to: str, chat: str, screen: Screen, new: bool) -> None:
             if self.render and self.rng.random() < self.render:
-                _ = screen.image  # the picture, as an adapter would send it
+                _picture = screen.image  # the picture, as an adapter would send it
             screens.append(
                 {
                     "to": to,  # "group", "note" or a user id (their private chat)
