@@ -35,7 +35,8 @@ requests sent, turned away at the door, answered.
 
 --kills times (spread over the run) the worker is SIGKILLed mid-traffic and a new one started
 on the same database; requests in flight are sent again to the new worker (counted). A press
-not answered within 10 s while a worker is up counts as unanswered.
+not answered within 10 s while a worker is up counts as unanswered. With flooders, a kill
+waits (up to 5 s) for a burst in flight: kill -9 in the middle of a flood.
 
 At the end, with the traffic stopped, every game in the store is checked: card conservation
 (engine.state.conservation_errors) where a state exists, and every lobby/playing game for
@@ -90,6 +91,8 @@ FLOOD_KIND_LABELS = {
 TEXT_BURST = 330  # one forward of many messages (issue 31: 330 texts stalled every chat)
 HELP_BURST = 270
 STEADY_RATE = 2.5  # /rules a second: under fair use (8 a second a person, 15 a chat)
+KILL_IN_FLIGHT = 50  # with flooders, a kill waits for this many requests in flight, ...
+KILL_WAITS_FOR_FLOOD = 5.0  # ... at most this many seconds
 LESSON_PAUSE = 0.05  # s between a lesson flooder's requests (faster than fair use allows)
 LESSONS = ("manipulation", "machiavelli", "shanghai", "guadeloupe", "carousel", "vatican",
            "tahiti", "rummikub")
@@ -1232,6 +1235,10 @@ class Soak:
             await asyncio.sleep(max(0.0, when - time.monotonic()))
             if self.stopping or time.monotonic() > traffic_end:
                 return
+            if self.args.flooders:  # kill -9 in the middle of a flood: a burst in flight
+                until = time.monotonic() + KILL_WAITS_FOR_FLOOD
+                while len(self.link.pending) < KILL_IN_FLIGHT and time.monotonic() < until:
+                    await asyncio.sleep(0.005)
             await self.link.restart()
 
     async def run(self) -> dict[str, Any]:
@@ -1504,6 +1511,7 @@ FIGURES = [
     ("lesson rows in the store (all kept)", "lesson_rows"),
     ("restarts (SIGKILL)", "restarts"), ("worker crashes (not killed)", "worker_crashes"),
     ("in-flight requests re-sent", "in_flight_resent"),
+    ("requests never answered (at the end)", "never_answered"),
     ("re-sent -> answer p50 ms", "resent_answered_p50_ms"), ("restart p50 s", "restart_p50_s"),
     ("'slow down' answers", "slow_down_answers"),
     ("older screens ignored", "older_screens_ignored"),
