@@ -24,9 +24,19 @@ longer data, `tc:-2:5H#0`, `add:-2`, `timer:abc`, ...) and typed commands (`lay`
 `move B:QS A`, 4,000-character junk, ...). A game past --max-presses presses is ended by its
 host with /endgame (counted as "ended by host"; it is checked for being stuck first).
 
+--flooders people (default 4; 0: none) flood the bot beside the monkeys, each from chats of
+their own, through the worker's door (bot/adapters/intake.py, as on Telegram): by turns one
+forwards bursts of plain private text (330 messages at once, as fast as the bot answers), one
+sends /help in its group in bursts of 270, one switches lessons over and over (/lesson with
+another rulebook, then presses that lesson's buttons), one sends a steady 2.5 /rules a second
+in its group (under fair use: never to be told to slow down). They stop with the traffic. The
+monkeys' figures (press -> answer, unanswered) are theirs alone; each kind of flooder gets
+requests sent, turned away at the door, answered.
+
 --kills times (spread over the run) the worker is SIGKILLed mid-traffic and a new one started
 on the same database; requests in flight are sent again to the new worker (counted). A press
-not answered within 10 s while a worker is up counts as unanswered.
+not answered within 10 s while a worker is up counts as unanswered. With flooders, a kill
+waits (up to 5 s) for a burst in flight: kill -9 in the middle of a flood.
 
 At the end, with the traffic stopped, every game in the store is checked: card conservation
 (engine.state.conservation_errors) where a state exists, and every lobby/playing game for
@@ -71,6 +81,23 @@ PROGRESS = ("draw", "pass", "knock", "done")
 ROUND_END = ("next", "finish")
 # a button that does something for the game (not only how a person looks at it)
 VIEW_ONLY = ("sort", "pg", "noop", "cards")
+FLOOD_KINDS = ("text", "help", "lesson", "steady")  # the --flooders, by turns
+FLOOD_KIND_LABELS = {
+    "text": "plain private text, bursts of {TEXT_BURST}",
+    "help": "/help in its group, bursts of {HELP_BURST}",
+    "lesson": "lesson switches and presses",
+    "steady": "steady {STEADY_RATE} /rules a second",
+}
+TEXT_BURST = 330  # one forward of many messages (issue 31: 330 texts stalled every chat)
+HELP_BURST = 270
+STEADY_RATE = 2.5  # /rules a second: under fair use (8 a second a person, 15 a chat)
+KILL_IN_FLIGHT = 50  # with flooders, a kill waits for this many requests in flight, ...
+KILL_WAITS_FOR_FLOOD = 5.0  # ... at most this many seconds
+LESSON_PAUSE = 0.05  # s between a lesson flooder's requests (faster than fair use allows)
+LESSONS = ("manipulation", "machiavelli", "shanghai", "guadeloupe", "carousel", "vatican",
+           "tahiti", "rummikub")
+CHATTER = ("hi", "hello?", "ok 👍", "lol", "привет", "שלום", "who's there", "?", "...", "gg",
+           "😀😀😀", "a" * 300, "can you hear me", "forwarded message")  # no verb among them
 RULEBOOK_WEIGHTS = {  # single-round rulebooks finish within a soak's press budget
     "machiavelli": 3, "guadeloupe": 3, "vatican": 3, "tahiti": 3,
     "manipulation": 1, "shanghai": 1, "carousel": 1,
@@ -95,6 +122,11 @@ def version_of(data: str) -> int | None:
         return int(parts[1])
     except (IndexError, ValueError):
         return None
+
+
+def flood_kind(cat: str) -> str | None:
+    """The flooder kind of a request category ("flood:help" -> "help"), None for a monkey's."""
+    return cat[6:] if cat.startswith("flood:") else None
 
 
 def pct(values: list[float], q: float) -> float | None:
@@ -148,6 +180,8 @@ class Stats:
     older_screens: int = 0  # screens that arrived after a newer one (ignored, as adapters do)
     deliveries: int = 0
     bad_lines: int = 0
+    # flooder kind -> sent, answered, turned_away (at the door), told_slow_down, unanswered
+    flood: dict[str, Counter] = field(default_factory=lambda: {k: Counter() for k in FLOOD_KINDS})
 
     def flag(self, kind: str, text: str) -> None:
         self.flagged[kind] += 1
@@ -219,6 +253,9 @@ class Link:
         req = Req(rid, payload, cat, asyncio.get_running_loop().create_future(), game)
         self.pending[rid] = req
         self.stats.requests[payload["kind"]] += 1
+        flood = flood_kind(cat)
+        if flood:
+            self.stats.flood[flood]["sent"] += 1
         if self.up:
             self._write(req)
             with contextlib.suppress(Exception):
@@ -252,7 +289,17 @@ class Link:
                 continue  # an answer to a request already answered by an earlier worker
             elapsed = (time.monotonic() - (req.last_sent or time.monotonic())) * 1000
             kind = req.payload["kind"]
-            (self.stats.press_ms if kind == "press" else self.stats.command_ms).append(elapsed)
+            flood = flood_kind(req.cat)
+            if flood:  # a flooder's: counted apart (the monkeys' figures are theirs alone)
+                counts = self.stats.flood[flood]
+                counts["answered"] += 1
+                counts["turned_away"] += bool(msg.get("door"))
+                reply = (msg.get("out") or {}).get("reply") or ""
+                counts["told_slow_down"] += reply.startswith(SLOW)
+            else:
+                (self.stats.press_ms if kind == "press" else self.stats.command_ms).append(elapsed)
+                if msg.get("door"):
+                    self.stats.extra[f"monkey_{kind}_turned_away"] += 1
             if req.resent:
                 self.stats.resent_ms.append(elapsed)
             if not req.fut.done():
@@ -301,7 +348,10 @@ class Link:
                 if req.flagged or req.last_sent is None or now - req.last_sent < UNANSWERED_AFTER:
                     continue
                 req.flagged = True
-                if req.payload["kind"] == "press":
+                flood = flood_kind(req.cat)
+                if flood:
+                    self.stats.flood[flood]["unanswered"] += 1
+                elif req.payload["kind"] == "press":
                     self.stats.unanswered += 1
                 else:
                     self.stats.unanswered_other += 1
@@ -379,6 +429,20 @@ class Game:
         for _rev, sc in self.latest.values():
             best = max(best, sc.get("version") or 0)
         return best
+
+
+@dataclass
+class Flooder:
+    """A person flooding the bot from chats of their own (their private chat, their group)."""
+
+    kind: str  # one of FLOOD_KINDS
+    user: str
+    group: str
+    lesson: list[str] = field(default_factory=list)  # buttons of their newest lesson screen
+
+    def actor(self, private: bool) -> dict[str, Any]:
+        return {"platform": PLATFORM, "chat_id": self.user if private else self.group,
+                "user": self.user, "name": f"Flood {self.kind}", "private": private}
 
 
 def junk(n: int, rng: random.Random) -> str:
@@ -495,6 +559,7 @@ class Soak:
         self.store: Any = None
         self.stuck_midrun: list[dict] = []
         self.used_ids: set[str] = set()
+        self.traffic_end = 0.0
 
     # -- screens ---------------------------------------------------------------------------
 
@@ -564,6 +629,10 @@ class Soak:
             return None
         out = ans["out"]
         reply = out.get("reply") or ""
+        if ans.get("door"):  # turned away at the door: only a "slow down" (or nothing)
+            m.game.events.append(f"{m.name}: {what} -> turned away ({ans['door']})")
+            self.stats.slow_down += reply.startswith(SLOW)
+            return {**out, "door": ans["door"]}
         self.absorb(out, m)
         short = re.sub(r"\d+", "#", reply.split("\n")[0])[:70]
         self.stats.replies[(cat, short)] += 1
@@ -683,7 +752,8 @@ class Soak:
                     break
                 out = await self.press(game.host, data, "lobby")
                 reply = (out or {}).get("reply") or ""
-                if out is None or "out of date" in reply or reply.startswith(SLOW):
+                if out is None or out.get("door") or "out of date" in reply \
+                        or reply.startswith(SLOW):
                     out = None
                     break
             if out is not None:
@@ -939,6 +1009,103 @@ class Soak:
             await self.press(m, done, "oracle", m.user)
         return True
 
+    # -- the flooders ----------------------------------------------------------------------
+
+    def make_flooders(self) -> list[Flooder]:
+        return [Flooder(FLOOD_KINDS[i % len(FLOOD_KINDS)], self.new_id(), "-100" + self.new_id())
+                for i in range(self.args.flooders)]
+
+    def flooding(self) -> bool:
+        return not self.stopping and time.monotonic() < self.traffic_end
+
+    async def rest(self, seconds: float) -> None:
+        """A flooder's pause, cut short when the traffic stops."""
+        until = time.monotonic() + seconds
+        while self.flooding() and time.monotonic() < until:
+            await asyncio.sleep(min(0.25, until - time.monotonic()))
+
+    async def flood(self, f: Flooder, payload: dict[str, Any]) -> dict | None:
+        """One flooder request: its answer's outcome (None if none, or an exception)."""
+        ans = await self.link.request(payload, "flood:" + f.kind)
+        if ans is None:
+            return None
+        if "error" in ans:
+            self.stats.escaped += 1
+            if len(self.stats.escaped_examples) < 5:
+                self.stats.escaped_examples.append(
+                    f"flooder {f.kind}: {json.dumps(payload, ensure_ascii=False)[:200]}: "
+                    f"{ans['error']}\n{ans.get('trace')}")
+            return None
+        return ans["out"]
+
+    async def flooder_loop(self, f: Flooder) -> None:
+        try:
+            await getattr(self, f"flood_{f.kind}")(f)
+        except Exception as error:  # a bug of this script: don't stop the run for it
+            self.stats.flag("soak script error", f"flooder {f.kind}: {error!r}\n"
+                            + traceback.format_exc()[-1500:])
+
+    async def flood_text(self, f: Flooder) -> None:
+        """A forward of many plain messages into the private chat, again and again."""
+        rng = self.rng
+        while self.flooding():
+            await asyncio.gather(*(
+                self.flood(f, {"kind": "text", "actor": f.actor(private=True),
+                               "text": rng.choice(CHATTER)})
+                for _ in range(TEXT_BURST)))
+            await self.rest(rng.uniform(0.5, 2.0))
+
+    async def flood_help(self, f: Flooder) -> None:
+        """/help in its own group, in bursts."""
+        while self.flooding():
+            await asyncio.gather(*(
+                self.flood(f, {"kind": "command", "actor": f.actor(private=False),
+                               "verb": "help", "args": ""})
+                for _ in range(HELP_BURST)))
+            await self.rest(self.rng.uniform(2.0, 6.0))
+
+    async def flood_lesson(self, f: Flooder) -> None:
+        """/lesson with one rulebook after another, each followed by a few of its buttons
+        (never [Play a real game]: a real game in the chat would stop the switching)."""
+        rng = self.rng
+        turn = 0
+        while self.flooding():
+            rulebook = LESSONS[turn % len(LESSONS)]
+            turn += 1
+            self.take_lesson(f, await self.flood(f, {
+                "kind": "command", "actor": f.actor(private=True), "verb": "lesson",
+                "args": rulebook}))
+            await asyncio.sleep(LESSON_PAUSE)
+            for _ in range(rng.randint(1, 4)):
+                if not f.lesson or not self.flooding():
+                    break
+                self.take_lesson(f, await self.flood(f, {
+                    "kind": "press", "actor": f.actor(private=True),
+                    "data": rng.choice(f.lesson)}))
+                await asyncio.sleep(LESSON_PAUSE)
+
+    @staticmethod
+    def take_lesson(f: Flooder, out: dict | None) -> None:
+        for sc in (out or {}).get("screens") or ():
+            if sc["to"] == f.user:
+                f.lesson = [d for d in sc["buttons"] if not d.endswith(":play")]
+
+    async def flood_steady(self, f: Flooder) -> None:
+        """/rules at a steady rate in its own group, whatever the answers (under fair use)."""
+        sent: set[asyncio.Task] = set()
+        start, n = time.monotonic(), 0
+        while self.flooding():
+            args = ["", *RULEBOOK_WEIGHTS][n % (len(RULEBOOK_WEIGHTS) + 1)]
+            task = asyncio.create_task(self.flood(f, {
+                "kind": "command", "actor": f.actor(private=False), "verb": "rules",
+                "args": args}))
+            sent.add(task)
+            task.add_done_callback(sent.discard)
+            n += 1
+            await asyncio.sleep(max(0.0, start + n / STEADY_RATE - time.monotonic()))
+        if sent:
+            await asyncio.wait(sent)
+
     # -- the checks ------------------------------------------------------------------------
 
     def stuck_reason(self, game: Game | None, row: Any, earlier: Any) -> str | None:
@@ -1068,6 +1235,10 @@ class Soak:
             await asyncio.sleep(max(0.0, when - time.monotonic()))
             if self.stopping or time.monotonic() > traffic_end:
                 return
+            if self.args.flooders:  # kill -9 in the middle of a flood: a burst in flight
+                until = time.monotonic() + KILL_WAITS_FOR_FLOOD
+                while len(self.link.pending) < KILL_IN_FLIGHT and time.monotonic() < until:
+                    await asyncio.sleep(0.005)
             await self.link.restart()
 
     async def run(self) -> dict[str, Any]:
@@ -1075,7 +1246,7 @@ class Soak:
         t0 = time.monotonic()
         deadline = t0 + args.seconds
         tail = min(max(12.0, args.seconds * 0.08), 45.0)  # stop, quiet time, checks, report
-        traffic_end = deadline - tail
+        traffic_end = self.traffic_end = deadline - tail
         folder = Path(tempfile.mkdtemp(prefix="soak-"))
         schema = None
         if args.pg:
@@ -1097,6 +1268,7 @@ class Soak:
         self.store = await open_store(url, schema)
         watchdog = asyncio.create_task(self.link.watchdog())
         killer = asyncio.create_task(self.killer(t0, traffic_end))
+        flooders = {asyncio.create_task(self.flooder_loop(f)) for f in self.make_flooders()}
         running: set[asyncio.Task] = set()
         created = 0
         try:
@@ -1119,8 +1291,9 @@ class Soak:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await killer
             # let the presses in hand be answered (a restart may be under way)
-            await asyncio.wait(running, timeout=max(1.0, min(15.0, deadline - time.monotonic()
-                                                            - tail / 2)))
+            await asyncio.wait(running | flooders,
+                               timeout=max(1.0, min(15.0, deadline - time.monotonic()
+                                                    - tail / 2)))
             quiet = min(3.0, max(0.5, (deadline - time.monotonic()) / 4))
             await asyncio.sleep(quiet)
             first = await self.snapshot()
@@ -1128,11 +1301,16 @@ class Soak:
             second = await self.snapshot()
             self.stats.never_answered = len(self.link.pending)
             for req in list(self.link.pending.values()):
-                if not req.flagged and req.payload["kind"] == "press":
+                if req.flagged:
+                    continue
+                flood = flood_kind(req.cat)
+                if flood:
+                    self.stats.flood[flood]["unanswered"] += 1
+                elif req.payload["kind"] == "press":
                     self.stats.unanswered += 1  # never answered at all
         finally:
             watchdog.cancel()
-            for task in running:
+            for task in running | flooders:
                 task.cancel()
             await self.link.close()
         rows = await self.snapshot()  # after the worker stopped
@@ -1230,6 +1408,10 @@ class Soak:
         ended_other = sum(1 for g in ours if not g.ended_by_host and g.gid in rows
                           and rows[g.gid].status == "ended")
         presses = sum(v for k, v in s.cats.items() if not k.startswith("cmd:"))
+        if s.flood["steady"]["told_slow_down"]:
+            s.flag("a steady sender under fair use told to slow down",
+                   f"{s.flood['steady']['told_slow_down']} of {s.flood['steady']['sent']} /rules")
+        flood = {k: dict(c) for k, c in s.flood.items() if c["sent"]}
         return {
             "games_created": len(ours),
             "games_played": len(started),
@@ -1243,6 +1425,7 @@ class Soak:
             "lost_cards": lost,
             "states_unreadable": unreadable,
             "games_in_store": len(rows),
+            "lesson_rows": sum(1 for row in rows.values() if row.record.get("lesson")),
             "presses_sent": presses,
             "forged_presses": s.cats["forged"],
             "odd_presses": s.cats["odd"],
@@ -1253,7 +1436,10 @@ class Soak:
             "lesson_presses": s.cats["lesson"],
             "commands_sent": sum(v for k, v in s.cats.items() if k.startswith("cmd:")),
             "deliveries": s.deliveries,
-            "unanswered_presses": s.unanswered,
+            "unanswered_presses": s.unanswered,  # the monkeys' (flooders' below)
+            "monkey_presses_turned_away": s.extra["monkey_press_turned_away"],
+            "monkey_commands_turned_away": s.extra["monkey_command_turned_away"]
+            + s.extra["monkey_new_game_turned_away"],
             "unanswered_other": s.unanswered_other,
             "never_answered": s.never_answered,
             "press_p50_ms": round(pct(s.press_ms, 0.5) or 0, 1),
@@ -1261,6 +1447,12 @@ class Soak:
             "press_max_ms": round(max(s.press_ms, default=0), 1),
             "command_p50_ms": round(pct(s.command_ms, 0.5) or 0, 1),
             "command_p95_ms": round(pct(s.command_ms, 0.95) or 0, 1),
+            "flooders": self.args.flooders,
+            "flood_sent": sum(c["sent"] for c in s.flood.values()),
+            "flood_turned_away": sum(c["turned_away"] for c in s.flood.values()),
+            "flood_answered": sum(c["answered"] for c in s.flood.values()),
+            "flood_unanswered": sum(c["unanswered"] for c in s.flood.values()),
+            "flood": flood,  # by kind
             "restarts": s.restarts,
             "worker_crashes": s.crashes,
             "in_flight_resent": s.in_flight_resent,
@@ -1304,13 +1496,22 @@ FIGURES = [
     ("ERROR log lines in worker stderr", "error_lines"),
     ("exceptions escaped to the adapter", "escaped_exceptions"),
     ("'Sorry, something went wrong' answers", "sorry_answers"),
-    ("UNANSWERED presses (> 10 s, worker up)", "unanswered_presses"),
-    ("unanswered commands", "unanswered_other"),
-    ("press -> answer p50 ms", "press_p50_ms"), ("press -> answer p95 ms", "press_p95_ms"),
-    ("press -> answer max ms", "press_max_ms"),
-    ("command -> answer p50 / p95 ms", ("command_p50_ms", "command_p95_ms")),
+    ("UNANSWERED presses of monkeys (> 10 s, worker up)", "unanswered_presses"),
+    ("unanswered commands of monkeys", "unanswered_other"),
+    ("monkeys' press -> answer p50 ms", "press_p50_ms"),
+    ("monkeys' press -> answer p95 ms", "press_p95_ms"),
+    ("monkeys' press -> answer max ms", "press_max_ms"),
+    ("monkeys' command -> answer p50 / p95 ms", ("command_p50_ms", "command_p95_ms")),
+    ("monkeys' presses / commands turned away at door",
+     ("monkey_presses_turned_away", "monkey_commands_turned_away")),
+    ("flooders", "flooders"),
+    ("flooders' requests sent / turned away / answered",
+     ("flood_sent", "flood_turned_away", "flood_answered")),
+    ("FLOODERS' UNANSWERED requests", "flood_unanswered"),
+    ("lesson rows in the store (all kept)", "lesson_rows"),
     ("restarts (SIGKILL)", "restarts"), ("worker crashes (not killed)", "worker_crashes"),
     ("in-flight requests re-sent", "in_flight_resent"),
+    ("requests never answered (at the end)", "never_answered"),
     ("re-sent -> answer p50 ms", "resent_answered_p50_ms"), ("restart p50 s", "restart_p50_s"),
     ("'slow down' answers", "slow_down_answers"),
     ("older screens ignored", "older_screens_ignored"),
@@ -1321,13 +1522,22 @@ FIGURES = [
 
 def report(result: dict[str, Any], args: argparse.Namespace) -> None:
     print(f"\nSoak: {args.games} games, {args.concurrent} at a time, {args.seconds} s, "
-          f"{args.kills} kills, {'PostgreSQL' if args.pg else 'SQLite'}, "
+          f"{args.kills} kills, {args.flooders} flooders, {'PostgreSQL' if args.pg else 'SQLite'}, "
           f"computer_delay {args.computer_delay}, seed {args.seed}")
     width = max(len(label) for label, _ in FIGURES) + 2
     for label, key in FIGURES:
         value = " / ".join(str(result.get(k)) for k in key) if isinstance(key, tuple) \
             else result.get(key)
         print(f"  {label:<{width}} {value}")
+    if result.get("flood"):
+        print(f"\n  {'flooder (own chats)':<{width - 2}} {'sent':>7} {'turned away':>12} "
+              f"{'answered':>9} {'unanswered':>11} {'told slow down':>15}")
+        for kind, c in result["flood"].items():
+            label = FLOOD_KIND_LABELS[kind].format(TEXT_BURST=TEXT_BURST, HELP_BURST=HELP_BURST,
+                                                   STEADY_RATE=STEADY_RATE)
+            print(f"  {label:<{width - 2}} {c.get('sent', 0):>7} {c.get('turned_away', 0):>12} "
+                  f"{c.get('answered', 0):>9} {c.get('unanswered', 0):>11} "
+                  f"{c.get('told_slow_down', 0):>15}")
     problems = []
     if result["flagged"]:
         problems.append("Flagged answers:")
@@ -1355,6 +1565,7 @@ def report(result: dict[str, Any], args: argparse.Namespace) -> None:
     if problems:
         print("\nPROBLEMS FOUND" if (result["stuck"] or result["lost_cards"]
                                      or result["exceptions"] or result["unanswered_presses"]
+                                     or result["flood_unanswered"]
                                      or result["flagged"]) else "\nNotes")
         print("\n".join(problems))
     else:
@@ -1373,6 +1584,9 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=600)
     parser.add_argument("--kills", type=int, default=10)
     parser.add_argument("--concurrent", type=int, default=20)
+    parser.add_argument("--flooders", type=int, default=4,
+                        help="people flooding the bot beside the monkeys, by turns: private "
+                             "text, /help bursts, lesson switches, steady /rules (0: none)")
     parser.add_argument("--think", type=float, default=1.0,
                         help="scale the monkeys' thinking time between presses")
     parser.add_argument("--max-presses", type=int, default=400,
@@ -1393,7 +1607,7 @@ def main() -> int:
     report(result, args)
     if args.json:
         figures = {k: v for k, v in result.items() if not isinstance(v, (list, dict))
-                   or k in ("flagged",)}
+                   or k in ("flagged", "flood")}
         print(json.dumps(figures, ensure_ascii=False))
     return 0
 

@@ -9,11 +9,18 @@ Requests, one JSON object a line:
     {"id": 7, "kind": "press", "actor": {...}, "data": "12:3:draw"}
     {"id": 8, "kind": "command", "actor": {...}, "verb": "lay", "args": "7H 8H 9H"}
     {"id": 9, "kind": "new_game", "actor": {...}, "rulebook": null}
+    {"id": 10, "kind": "text", "actor": {...}, "text": "hi"}     (plain text, private chat)
 
 with actor = {"platform": "soak", "chat_id": "...", "user": "...", "name": "...",
 "private": false}. Each request gets one answer line, {"id": 7, "out": OUTCOME}, where OUTCOME
 is the outcome the service returned (reply, alert, revision, and every screen it carries, each
 with its buttons packed into callback data exactly as the Telegram adapter packs them).
+
+Every request passes the door first, as on Telegram (`TelegramAdapter._dispatch`): metered per
+person and per chat (`Intake.meter`), then run in its chat's line (`Intake.submit`). One turned
+away gets an outcome with only a reply (the slow-down text once a window, then none) and says
+why in the answer line: {"id": 7, "out": {...}, "door": "warn" | "quiet" | "full"} ("full":
+the chat's line was full).
 Outcomes the service delivers by itself (computer turns, turn timers) come as unsolicited
 lines {"deliver": OUTCOME}. The first line is {"ready": true, "pid": ...} once the service has
 started (every active game resumed). EOF on stdin stops the service and the store cleanly.
@@ -39,11 +46,14 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bot import event_loop  # noqa: E402
+from bot.adapters.intake import Intake, Verdict  # noqa: E402
 from bot.core.buttons import pack  # noqa: E402
+from bot.core.fair_use import SLOW_DOWN  # noqa: E402
 from bot.core.lessons import PREFIX as LESSON_PREFIX  # noqa: E402
 from bot.core.lessons import LessonService  # noqa: E402
 from bot.core.service import Actor, GameService  # noqa: E402
 from bot.core.views import Outcome, Screen  # noqa: E402
+from bot.i18n import _  # noqa: E402
 from bot.store import Store  # noqa: E402
 
 PLATFORM = "soak"
@@ -80,6 +90,7 @@ class Worker:
         self.service = GameService(store, computer_delay=args.computer_delay, tick=args.tick)
         self.lessons = LessonService(store, play=self.service.play_computer)
         self.service.register(PLATFORM, self.deliver)
+        self.intake = Intake(lambda: self.service.fair_use)
         self.render = args.render
         self.rng = random.Random()
 
@@ -89,7 +100,7 @@ class Worker:
 
         def add(to: str, chat: str, screen: Screen, new: bool) -> None:
             if self.render and self.rng.random() < self.render:
-                _ = screen.image  # the picture, as an adapter would send it
+                _picture = screen.image  # the picture, as an adapter would send it
             screens.append(
                 {
                     "to": to,  # "group", "note" or a user id (their private chat)
@@ -129,11 +140,30 @@ class Worker:
         emit({"deliver": msg})
 
     async def handle(self, req: dict[str, Any]) -> None:
+        """One request line, through the door as on Telegram: metered first, then run in its
+        chat's line; exactly one answer line either way."""
         rid = req.get("id")
         try:
             a = req["actor"]
             actor = Actor(a["platform"], str(a["chat_id"]), str(a["user"]), a["name"],
                           bool(a.get("private")))
+        except Exception as error:
+            self.failed(rid, req, error)
+            return
+        verdict = self.intake.meter(actor.platform, actor.user, actor.chat_id)
+        door = verdict.value
+        if verdict is Verdict.GO:
+            if await self.intake.submit(actor.chat_id, lambda: self.answer(rid, req, actor)):
+                return
+            verdict, door = Verdict.QUIET, "full"  # the chat's line was full: turned away
+        # A press gets only its callback answer, a command or text one "slow down" a window:
+        # an outcome with only that reply (none when quiet).
+        reply = _(SLOW_DOWN) if verdict is Verdict.WARN else None
+        emit({"id": rid, "out": self.encode(Outcome(reply=reply)), "door": door})
+
+    async def answer(self, rid: Any, req: dict[str, Any], actor: Actor) -> None:
+        """An admitted request, routed as the Telegram adapter's handlers route it."""
+        try:
             kind = req["kind"]
             if kind == "press":
                 data = req["data"]
@@ -147,6 +177,8 @@ class Worker:
                     out = await self.lessons.command(actor, verb, args)
                 else:
                     out = await self.service.command(actor, verb, args)
+            elif kind == "text":
+                out = await self.private_text(actor, req["text"])
             elif kind == "new_game":
                 out = await self.service.new_game(actor, req.get("rulebook"))
             else:
@@ -154,9 +186,25 @@ class Worker:
             msg = await asyncio.to_thread(self.encode, out) if self.render else self.encode(out)
             emit({"id": rid, "out": msg})
         except Exception as error:  # an exception the service let through: a finding
-            log.exception("soak request %s failed: %r", rid, req)
-            emit({"id": rid, "error": f"{type(error).__name__}: {error}",
-                  "trace": traceback.format_exc()[-2000:]})
+            self.failed(rid, req, error)
+
+    async def private_text(self, actor: Actor, text: str) -> Outcome:
+        """Plain text in a private chat, routed as TelegramAdapter.on_private_text routes it
+        (what answers in chat is that outcome's reply or screens)."""
+        if not actor.private:
+            raise ValueError("plain text comes only from a private chat")
+        verb, _sep, rest = text.strip().partition(" ")
+        if await self.lessons.handles(actor, verb):
+            return await self.lessons.command(actor, verb, rest)
+        if verb.lower() not in self.service.typed_verbs:
+            return Outcome(reply=_("Type /help for the commands."))
+        return await self.service.command(actor, verb, rest)
+
+    @staticmethod
+    def failed(rid: Any, req: dict[str, Any], error: Exception) -> None:
+        log.exception("soak request %s failed: %r", rid, req)
+        emit({"id": rid, "error": f"{type(error).__name__}: {error}",
+              "trace": traceback.format_exc()[-2000:]})
 
 
 async def open_store(url: str, schema: str | None) -> Store:
