@@ -369,3 +369,21 @@ def test_the_lobby_picture_shows_tiles_for_rummikub():
         assert {pal.BLUE, pal.EAR} <= colours  # tiles in blue and orange; cards have neither
     record.rulebook = "manipulation"
     assert not {pal.BLUE, pal.EAR} & _colours(lobby_screen(game, 1, record).image)
+
+
+def test_with_reset_running_out_of_time_draws_one_tile(game):
+    """RULES.md §5 decision 7: with the one-minute timer and failed_move=reset, a turn that
+    runs out of time ends as any turn without a lay: the copy restored, one tile drawn —
+    with a changed copy and without one."""
+    for changed in (True, False):
+        table = _table(game, turn_timer=60, failed_move="reset")
+        if changed:
+            game.typed(table, 0, "u0", "lay", "10R 11R 12R")
+        before = _state(table)
+        out = game.play_for(table, 0)
+        state = _state(table)
+        assert state.turn == 1, out.reply
+        assert len(state.hands[0]) == len(before.hands[0]) + 1, (changed, out.reply)
+        assert len(state.stock) == len(before.stock) - 1
+        assert [[str(t) for t in g] for g in state.table] == [
+            [str(t) for t in g] for g in before.table]  # the table as it was
