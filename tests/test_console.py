@@ -444,3 +444,23 @@ def test_the_terminal_adapters_go_through_the_core_only():
                 assert node.attr != "store", f"{name} touches .store (line {node.lineno})"
             elif isinstance(node, ast.Name):
                 assert node.id != "Record", f"{name} uses Record (line {node.lineno})"
+
+
+async def test_rummikub_in_the_terminal_speaks_tiles(url):
+    """Issue 27: `help` teaches tile notation in a Rummikub game and `auto 6K` reads tiles."""
+    out: list[str] = []
+    await play(Setup("rummikub", {}, ["medium"]), url=url, seed=3, name="Ada",
+               read=scripted(["help", "quit"]), write=out.append)
+    text = "\n".join(out)
+    assert "lay 7R 8R 9R" in text and "7H 10S QD" not in text, text[-2000:]
+    rack = next(x for x in text.splitlines() if x.startswith("Rack:"))
+    tile = re.search(r"\[1\] (\d+)", rack)
+    assert tile, rack
+    colours = {"⬛": "K", "🟥": "R", "🟦": "B", "🟧": "O"}
+    shown = rack.split("[1] ", 1)[1].split(" [", 1)[0]
+    colour = next((v for k, v in colours.items() if k in shown), None) or shown.strip()[-1]
+    out.clear()
+    await play(Setup("rummikub", {}, ["medium"]), url=url, seed=3, name="Ada",
+               read=scripted([f"auto {tile.group(1)}{colour}", "quit"]), write=out.append)
+    text = "\n".join(out)
+    assert "is not a card" not in text and "is not a tile" not in text, text[-1500:]
