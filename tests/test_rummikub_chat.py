@@ -387,3 +387,37 @@ def test_with_reset_running_out_of_time_draws_one_tile(game):
         assert len(state.stock) == len(before.stock) - 1
         assert [[str(t) for t in g] for g in state.table] == [
             [str(t) for t in g] for g in before.table]  # the table as it was
+
+
+def test_the_starting_draw_is_told_in_the_log():
+    """Issue 27: the starting draw (RULES.md §5 decision 4) is shown — who drew what, who
+    starts — in the log every platform shows (the terminal prints it, the chats caption it)."""
+    game = RummyGame()
+    table = _table(game)
+    state = _state(table)
+    line = next((x for x in table.record.log if x.startswith("Starting draw: ")), None)
+    assert line is not None, table.record.log
+    assert "Ada " in line and "Computer 1 " in line and "Computer 2 " in line
+    assert line.endswith(f"{screens.seat_label(table.record, state.turn)} starts")
+
+
+def test_laid_tiles_are_logged_in_order():
+    from bot.games.rummy import narrate
+    from engine import Event
+
+    line = narrate.log_lines([Event("laid", 0, {"placed": ["12R#0", "5K#1", "10R#1", "11R#0"]})],
+                             {0: "Ada"}, tiles=True)
+    assert line == ["Ada laid 5K 10R 11R 12R"]
+
+
+def test_the_score_shows_every_hand_left_at_the_rounds_end(game):
+    table = _table(game)
+    state = deal_scenario(get_rulebook("rummikub"), ["10R 11R 12R", "1K 4R 7B", "13O 2B"])
+    table.record.state = state.to_dict()
+    game.typed(table, 0, "u0", "lay", "10R 11R 12R")
+    out = game.typed(table, 0, "u0", "done", "")
+    scores = "\n".join(n.text for n in out.notes)
+    assert "Left on the racks: " in scores, scores
+    left = scores.split("Left on the racks: ", 1)[1].splitlines()[0]
+    assert left.endswith("Computer 1: 1K 4R 7B · 🤖 Computer 2: 2B 13O"), left
+    assert "Ada" not in left  # she went out

@@ -34,7 +34,7 @@ from render import (
 from render.views import PictureWords
 
 from . import words
-from .narrate import hint_line
+from .narrate import hint_line, pretty_sorted
 
 CARDS_PER_ROW = 8
 CARD_ROWS = 2
@@ -274,6 +274,11 @@ def _score_screen(game_id: int, record: Record, state: GameState) -> Screen:
                        how=how.get(last["how"], last["how"]), winners=winners))
         lines.append(t("This round: {points}",
                        points=" · ".join(f"{names[i]} {p}" for i, p in enumerate(last["points"]))))
+        left = " · ".join(f"{names[i]}: {pretty_sorted(c.token for c in hand)}"
+                          for i, hand in enumerate(state.hands) if hand)
+        if left:  # every hand left at the round's end: what the points count
+            lines.append(t("Left on the racks: {hands}", hands=left) if rules.tiles
+                         else t("Left in the hands: {hands}", hands=left))
     if final:
         totals = result.get("totals", state.scores)
         if result.get("draw"):
