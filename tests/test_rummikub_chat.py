@@ -421,3 +421,21 @@ def test_the_score_shows_every_hand_left_at_the_rounds_end(game):
     left = scores.split("Left on the racks: ", 1)[1].splitlines()[0]
     assert left.endswith("Computer 1: 1K 4R 7B · 🤖 Computer 2: 2B 13O"), left
     assert "Ada" not in left  # she went out
+
+
+def test_the_hint_follows_the_group_letters_through_an_edit(game):
+    """Issue 27: emptying group A mid-edit makes C the new B; the hint said "group C" and
+    must now say B (its line and its outline), not name a group that moved."""
+    table = _table(game)
+    state = deal_scenario(get_rulebook("rummikub"), ["4O 7K 13B", "1K 4R 7B", "13O 2B"],
+                          table=["5K 5R 5B", "9R 10R 11R", "1O 2O 3O"], first_lay_done=True)
+    table.record.state = state.to_dict()
+    _press(game, table, "hint")
+    assert _state(table).hint["groups"] == [2], _state(table).hint  # 4O onto C
+    for face in ("5K", "5R", "5B"):  # group A taken apart: B and C move up
+        game.typed(table, 0, "u0", "take", f"A {face}")
+    state = _state(table)
+    assert [str(c) for c in state.draft.groups[1]] == ["1O", "2O", "3O"]
+    assert state.hint["groups"] == [1]
+    private = screens.private_screen(1, table.record, state, 0)
+    assert "group B" in private.text and "group C" not in private.text, private.text
