@@ -439,3 +439,26 @@ def test_the_hint_follows_the_group_letters_through_an_edit(game):
     assert state.hint["groups"] == [1]
     private = screens.private_screen(1, table.record, state, 0)
     assert "group B" in private.text and "group C" not in private.text, private.text
+
+
+def test_a_joker_being_freed_is_no_invalid_group_before_done(game):
+    """Issue 27: the table's 🃏 (as 11R) moved out to free it, 11R laid in its place and the
+    joker in a new run 12O 13O 🃏: every group reads valid (in progress), not ✗ until Done."""
+    table = _table(game)
+    state = deal_scenario(get_rulebook("rummikub"), ["11R 12O 13O 2K", "1K 4R 7B", "13O 2B"],
+                          table=["9R 10R *11R", "5K 5R 5B"], first_lay_done=True)
+    table.record.state = state.to_dict()
+
+    def marks() -> list[str]:
+        detail = screens.private_screen(1, table.record, _state(table), 0).detail
+        return [line[:4] for line in detail.splitlines()[1:4]]
+
+    game.typed(table, 0, "u0", "move", "A:* new")
+    assert marks() == [" ✗ A", "   B", " ✗ C"]  # half done: truly not valid yet
+    game.typed(table, 0, "u0", "add", "A 11R")
+    game.typed(table, 0, "u0", "add", "C 12O 13O")
+    assert marks() == [" * A", "   B", " * C"]
+    view = rummy_host.player_view(_state(table), 0)
+    assert screens.private_picture(view, "t").invalid == frozenset()
+    out = game.typed(table, 0, "u0", "done", "")
+    assert not out.alert, out.reply

@@ -196,6 +196,21 @@ def _table_screen(game_id: int, record: Record, state: GameState) -> Screen:
     )
 
 
+def valid_so_far(rules: Rulebook, group: Sequence[Card], table: Sequence[Sequence[Card]]) -> bool:
+    """Is a working copy's group valid — reading a joker moved away from all its old companions
+    (being freed: its tile is chosen again at Done, RULES.md §5 decision 3) afresh, so it is
+    never shown ✗ while the move is in progress?"""
+    if is_meld(rules, group):
+        return True
+    idents = {c.ident for c in group}
+    moved = {
+        j.ident for old in table for j in old
+        if j.is_joker and j.designated and j.ident in idents
+        and not idents & ({c.ident for c in old} - {j.ident})
+    }
+    return bool(moved) and is_meld(rules, [c.free() if c.ident in moved else c for c in group])
+
+
 def table_detail(
     record: Record, state: GameState, seat: int | None = None, view: PlayerView | None = None
 ) -> str:
@@ -213,7 +228,7 @@ def table_detail(
     for i, group in enumerate(groups):
         mark = " "
         if i in changed:
-            mark = "*" if is_meld(record.rules, group) else "✗"
+            mark = "*" if valid_so_far(record.rules, group, state.table) else "✗"
         elif i in last:
             mark = "+"
         lines.append(f" {mark}{group_label(i):>2}  {pretty(group)}")
@@ -326,7 +341,7 @@ def private_picture(
     draft = view.draft
     groups = draft.groups if draft is not None else [list(g) for g in view.table]
     invalid = (
-        frozenset(i for i in view.changed if not is_meld(rules, groups[i]))
+        frozenset(i for i in view.changed if not valid_so_far(rules, groups[i], view.table))
         if draft
         else frozenset()
     )
