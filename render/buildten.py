@@ -21,8 +21,7 @@ from dataclasses import dataclass
 
 from PIL import Image
 
-from engine.buildten.cards import SUIT_SIGNS
-from engine.cards import Card
+from engine.cards import SUIT_SYMBOLS, Card
 
 from . import palette as pal
 from .fonts import font
@@ -291,7 +290,7 @@ def _draw_buried(canvas: Canvas, buried: tuple[str, ...], x: float, y: float, ro
         if joker:
             label, ink = ("J", pal.WHITE) if face == "SWAP" else ("J", pal.JOKER)
         else:
-            label = ("A" if face[0] == "A" else face[:-1]) + SUIT_SIGNS[face[-1]]
+            label = ("A" if face[0] == "A" else face[:-1]) + SUIT_SYMBOLS[face[-1]]
             ink = pal.RED if face[-1] in "HD" else pal.INK
         canvas.text((box[0] + box[2]) / 2, (box[1] + box[3]) / 2, label, f, ink,
                     align="center", max_width=width)
