@@ -111,6 +111,7 @@ def _dispatch(s: GameState, action: Action) -> list[Event]:
         raise IllegalAction("It's not your turn", code="not_your_turn", turn=s.turn)
     seat = action.seat
     rules = s.rules
+    hinted = _group_idents(s) if s.hint and s.hint.get("groups") else None
     match action:
         case Draw():
             return _draw(s, rules, seat)
@@ -150,7 +151,29 @@ def _dispatch(s: GameState, action: Action) -> list[Event]:
             raise IllegalAction(f"Unknown action {action.kind!r}", code="unknown_action",
                                 kind=action.kind)
     s.give_up_armed = False
+    if hinted is not None:
+        _follow_hint(s, hinted)
     return [Event("draft", seat)]
+
+
+def _group_idents(s: GameState) -> list[frozenset[int]]:
+    """The groups as the seat sees them now (its working copy, else the table), by card."""
+    groups = s.draft.groups if s.draft is not None else s.table
+    return [frozenset(c.ident for c in g) for g in groups]
+
+
+def _follow_hint(s: GameState, before: list[frozenset[int]]) -> None:
+    """An edit that empties a group renumbers the ones after it: the hint's groups follow
+    their cards, so its line and outline name the letters shown now (issue 27)."""
+    assert s.hint is not None
+    after = _group_idents(s)
+    followed = set()
+    for g in s.hint.get("groups", []):
+        cards = before[g] if 0 <= g < len(before) else frozenset()
+        best = max(range(len(after)), key=lambda i: len(after[i] & cards), default=None)
+        if best is not None and after[best] & cards:
+            followed.add(best)
+    s.hint = {**s.hint, "groups": sorted(followed)}
 
 
 def _draw_cards(s: GameState, seat: int, count: int) -> list[Card]:

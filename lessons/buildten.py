@@ -58,11 +58,11 @@ STEPS: tuple[Step, ...] = (
          "its top is playable, so they come back in order."), frozenset({"discard"}),
          "discarded", N_("✓ Your turn is over; the computer plays now."),
          N_("A turn ends with a discard: tap the 9♣, then ⤵ new discard pile.")),
-    Step("shift", N_("You drew a shift joker. Your 10♣ is stuck: tap 🔀 shift, then yourself — the "
+    Step("shift", N_("You drew a shift joker. Your 10♣ is stuck: tap 🌈 shift, then yourself — the "
          "10♣ goes under your stock and the next card turns up. (A swap joker trades your "
          "face-up card for another player's.)"), frozenset({"joker"}), "shifted_self",
          N_("✓ A new card turned up. Jokers never end the turn: play on!"),
-         N_("Use the shift joker on yourself: tap 🔀 shift, then your own name.")),
+         N_("Use the shift joker on yourself: tap 🌈 shift, then your own name.")),
 )
 
 

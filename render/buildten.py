@@ -1,6 +1,12 @@
 """Build-to-Ten's pictures: the build piles with the number each needs next, every seat's
-face-up stock card, stock and hand counts and discard-pile tops, and (on a seat's private
+face-up stock card, stock and hand counts and discard piles, and (on a seat's private
 picture only) its hand — the rummy pictures' felt, cards, chips and fonts.
+
+Places stay put (RULES.md §6 decision 11): the 4 build-pile places and each seat's 4
+discard-pile places are drawn where they are, an empty one as an empty slot. A discard pile
+shows its top card and, under it, every card buried beneath (public: everyone may see them;
+wild cards gold). The two jokers differ at a glance (decision 12): the colour joker (shift)
+has a four-colour band, the black joker (swap) a black one and a black frame.
 
 A `BuildPicture` is plain data the game's screens fill in; `hand` is None on the group's
 picture, so nothing private can reach it. Its `words` are every word drawn (the bot fills them
@@ -10,11 +16,12 @@ titles, headings and seat chips from the right edge, the stock on the left.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from PIL import Image
 
-from engine.cards import Card
+from engine.cards import SUIT_SYMBOLS, Card
 
 from . import palette as pal
 from .fonts import font
@@ -66,7 +73,7 @@ class SeatPicture:
     face_up: str | None  # `7H`; None: the stock is empty
     stock: int
     hand: int
-    discards: tuple[tuple[str, int], ...]  # each pile's top face and its number of cards
+    discards: tuple[tuple[str, ...], ...]  # each place's pile, bottom -> top (empty: free)
     is_turn: bool = False
     is_computer: bool = False
     is_you: bool = False
@@ -76,7 +83,7 @@ class SeatPicture:
 class BuildPicture:
     title: str
     status: str
-    builds: tuple[tuple[str, int], ...]  # each build pile's top face and the number it needs
+    builds: tuple[tuple[str, int] | None, ...]  # by place: top face and the number it needs
     seats: tuple[SeatPicture, ...]
     general: int
     hand: tuple[str, ...] | None = None  # the private picture's hand (None: the group's)
@@ -96,13 +103,26 @@ def _card(face: str) -> Card:
     return Card(_RANKS.get(rank) or int(rank), face[-1])
 
 
+COLOUR_BAND = (pal.RED, pal.GOLD, pal.GREEN, pal.BLUE)  # the colour joker's stripes
+WILD_RANKS = ("Q", "K")
+
+
 def _draw_card(canvas: Canvas, face: str, x: float, y: float, size: Size,
                look: Look = PLAIN, words: BuildWords = ENGLISH) -> None:
     canvas.paste(card_sprite(_card(face), look, size), x, y)
     if face in ("SHIFT", "SWAP"):  # which joker: a band over its "JOKER" label
         band = (round(x + 3), round(y + size.h * 0.68), round(x + size.w - 4),
                 round(y + size.h * 0.92))
-        canvas.draw.rectangle(band, fill=pal.JOKER)
+        if face == "SHIFT":  # the colour joker: four stripes
+            step = (band[2] - band[0]) / len(COLOUR_BAND)
+            for i, colour in enumerate(COLOUR_BAND):
+                canvas.draw.rectangle((round(band[0] + i * step), band[1],
+                                       round(band[0] + (i + 1) * step), band[3]), fill=colour)
+        else:  # the black joker: black band, black frame
+            canvas.draw.rectangle(band, fill=pal.SPADE)
+            width = max(2, size.w // 16)
+            canvas.draw.rectangle((round(x), round(y), round(x + size.w - 1),
+                                   round(y + size.h - 1)), outline=pal.SPADE, width=width)
         label = words.shift if face == "SHIFT" else words.swap
         canvas.text((band[0] + band[2]) / 2, (band[1] + band[3]) / 2, label,
                     font(max(9, size.h // 7)), pal.WHITE, align="center",
@@ -165,8 +185,9 @@ def _draw_builds(canvas: Canvas, picture: BuildPicture, y: int) -> int:
         cx, cy = (x + slot_w - 8 - PILE_CARD.w if words.rtl else x + 8), y + 8
         tx, align = (cx - 10, "right") if words.rtl else (cx + PILE_CARD.w + 10, "left")
         room = (tx - x - 4) if words.rtl else (x + slot_w - tx - 4)
-        if i < len(picture.builds):
-            face, needed = picture.builds[i]
+        place = picture.builds[i] if i < len(picture.builds) else None
+        if place is not None:
+            face, needed = place
             _draw_card(canvas, face, cx, cy, PILE_CARD, _look(picture, face), words)
             canvas.text(tx, cy + 14, words.pile.format(n=i + 1), font(15, bold=False),
                         pal.MUTED, max_width=room, align=align)
@@ -223,22 +244,59 @@ def _draw_seat(canvas: Canvas, picture: BuildPicture, seat: SeatPicture, y: int)
                    _look(picture, seat.face_up), words)
     else:
         _empty_slot(canvas, at(fx, PILE_CARD.w), y + 9, PILE_CARD, words.empty)
-    # up to 4 discard piles: their tops, and how many cards each holds
+    # the 4 discard-pile places (D1–D4): each top card, the cards buried under it beside it
     dx = fx + PILE_CARD.w + 22
     canvas.text(at(dx), y + 12, words.discards, font(14, bold=False), pal.MUTED, align=align)
-    step = DISCARD_CARD.w + 26
+    step = (WIDTH - MARGIN - 6 - dx) / MAX_PILES
     for i in range(MAX_PILES):
         px = dx + i * step
         py = y + 24
-        if i < len(seat.discards):
-            face, count = seat.discards[i]
+        pile = seat.discards[i] if i < len(seat.discards) else ()
+        canvas.text(at(px + DISCARD_CARD.w / 2), py + DISCARD_CARD.h + 11, f"D{i + 1}",
+                    font(12, bold=False), pal.MUTED, align="center")
+        if pile:
+            face = pile[-1]
             look = _look(picture, face) if seat.is_you else Look()
             _draw_card(canvas, face, at(px, DISCARD_CARD.w), py, DISCARD_CARD, look, words)
-            if count > 1:
-                canvas.text(at(px + DISCARD_CARD.w + 3), py + DISCARD_CARD.h - 8, f"×{count}",
-                            font(14, bold=False), pal.MUTED, align=align)
+            _draw_buried(canvas, pile[:-1], px + DISCARD_CARD.w + 3, py,
+                         step - DISCARD_CARD.w - 8, at)
         else:
             _empty_slot(canvas, at(px, DISCARD_CARD.w), py, DISCARD_CARD, "")
+
+
+BURIED_ROW = 19  # a buried card's chip: its height
+
+
+def _draw_buried(canvas: Canvas, buried: tuple[str, ...], x: float, y: float, room: float,
+                 at: Callable[[float, float], float]) -> None:
+    """The cards under a discard pile's top, newest first, a chip a line (as many as fit;
+    "+n" for the rest): public, and a wild card there is one to wait for."""
+    rows = int(DISCARD_CARD.h // BURIED_ROW)
+    shown = list(reversed(buried))
+    if len(shown) > rows:
+        shown, more = shown[: rows - 1], len(shown) - rows + 1
+    else:
+        more = 0
+    f = font(13)
+    width = min(room, 38.0)
+    for n, face in enumerate(shown):
+        top = y + n * BURIED_ROW
+        box = (round(at(x, width)), round(top), round(at(x, width) + width),
+               round(top + BURIED_ROW - 2))
+        wild = face[:-1] in WILD_RANKS
+        joker = face in ("SHIFT", "SWAP")
+        canvas.tray(box, pal.GOLD if wild else (pal.SPADE if face == "SWAP" else pal.CARD),
+                    radius=3)
+        if joker:
+            label, ink = ("J", pal.WHITE) if face == "SWAP" else ("J", pal.JOKER)
+        else:
+            label = ("A" if face[0] == "A" else face[:-1]) + SUIT_SYMBOLS[face[-1]]
+            ink = pal.RED if face[-1] in "HD" else pal.INK
+        canvas.text((box[0] + box[2]) / 2, (box[1] + box[3]) / 2, label, f, ink,
+                    align="center", max_width=width)
+    if more:
+        canvas.text(at(x + width / 2), y + len(shown) * BURIED_ROW + 6, f"+{more}",
+                    font(11, bold=False), pal.MUTED, align="center")
 
 
 def _draw_hand(canvas: Canvas, picture: BuildPicture, y: int) -> None:
@@ -278,11 +336,11 @@ def sample_picture(seats: int = 4, private: bool = True) -> BuildPicture:
     """A busy game for benchmarks and docs: four build piles, full discard piles."""
     names = ("Raz", "Lia", "Computer 1", "Computer 2")
     shown = ("2H", "8C", "10D", "KS")
-    tops = (("9C", 3), ("7D", 1), ("SHIFT", 1), ("QH", 6))
+    piles = (("KD", "4S", "10C", "9C"), ("7D", "SHIFT"), (), ("2C", "5D", "QS", "8H", "6C", "QH"))
     return BuildPicture(
         "Build-to-Ten", f"{names[1]}'s turn",
-        (("6S", 7), ("KC", 5), ("9D", 10), ("AH", 2)),
-        tuple(SeatPicture(names[i], shown[i], 20 - 3 * i, 5 - i, tops[: 4 - i % 2],
+        (("6S", 7), None, ("9D", 10), ("AH", 2)),
+        tuple(SeatPicture(names[i], shown[i], 20 - 3 * i, 5 - i, piles[i:] + piles[:i],
                           is_turn=i == 1, is_computer=i >= 2, is_you=private and i == 0)
               for i in range(seats)),
         37,

@@ -78,3 +78,44 @@ def test_medium_plays_its_stock_card_when_it_fits():
     state = scripted([["AS", "9C"], ["5C"]], [["7D"], []])
     assert choose_action(player_view(state, 0), "medium") == Play(0, state.stocks[0][0],
                                                                   NEW_PILE)
+
+
+def test_no_level_throws_a_wild_card_away_while_it_could_keep_one():
+    """Issue 27: a wild card is discarded only from a hand of nothing but wild cards."""
+    from engine.buildten.ai import LEVELS
+    from engine.buildten.cards import is_wild
+    from engine.buildten.playout import play_game
+
+    for level in LEVELS:
+        thrown, chances = [], 0
+
+        def choose(view, lvl, thrown=thrown):
+            nonlocal chances
+            action = choose_action(view, lvl)
+            if isinstance(action, Discard) and any(is_wild(c) for c in view.hand):
+                chances += 1
+                if is_wild(action.card) and not all(is_wild(c) for c in view.hand):
+                    thrown.append((view.hand, action.card))
+            return action
+
+        for seed in range(12):
+            assert play_game([level] * 3, seed, choose=choose).violations == []
+        assert chances > 20, level  # discards with a wild card in hand were really judged
+        assert thrown == [], (level, thrown[:3])
+
+
+def test_a_wild_card_stays_in_hand_while_a_joker_could_go():
+    """Nothing fits (the stock's 9, the piles full of discards): the swap joker is thrown,
+    not the Q; at every level."""
+    from engine.buildten.cards import is_wild
+
+    for level in ("easy", "medium", "hard"):
+        state = scripted([["9S", "3C"], ["9D"]], [["QH", "SWAP"], []],
+                         builds=[["AS", "2S"], ["AC"], ["AD"], ["AH"]],
+                         discards=[[["7C"], ["8D"], ["6H"], ["10S"]]])
+        actions = []
+        while state.turn == 0:
+            actions.append(choose_action(player_view(state, 0), level))
+            state, _ = apply(state, actions[-1])
+        assert isinstance(actions[-1], Discard), (level, actions)
+        assert not is_wild(actions[-1].card), (level, actions)

@@ -127,7 +127,7 @@ def test_the_screens_show_each_seat_only_what_it_may_see(seed):
     record = Record(rulebook="buildten", game_name="build-to-ten",
                     seats=[SeatInfo(n, n.lower()) for n in ("Ann", "Bo", "Cy")])
     state = new_game(3, seed)
-    label = re.compile(r"(?:10|[2-9AQK])[♠♥♦♣]|shift joker|swap joker")
+    label = re.compile(r"(?:10|[2-9AQK])[♠♥♦♣]|colour joker \(shift\)|black joker \(swap\)")
     while not state.over:
         record.state = state.to_dict()
         for seat in (None, 0, 1, 2):

@@ -103,7 +103,7 @@ def presses_for(state: BuildState, action) -> list[str]:
     elif action.card in view.hand:
         source = screens.HAND_SOURCE + view.hand.index(action.card)
     else:
-        tops = [p[-1] for p in view.discards[action.seat]]
+        tops = [p[-1] if p else None for p in view.discards[action.seat]]
         source = screens.DISCARD_SOURCE + tops.index(action.card)
     if isinstance(action, Joker):
         return [f"bsrc:{source}", f"bjk:{action.target}"]
@@ -298,7 +298,8 @@ def test_typed_moves_read_cards_piles_and_players():
 
 class TerminalPlayer:
     """A person at the terminal: asks for a hint, then types the hinted play (/play) or
-    presses the hinted target's button by its number."""
+    presses the hinted card's button and then its target's, by their numbers (the hint
+    selects nothing: the buttons mean what they meant before it)."""
 
     SUITS: ClassVar = {"♠": "s", "♥": "h", "♦": "d", "♣": "c"}
 
@@ -306,6 +307,7 @@ class TerminalPlayer:
         self.out: list[str] = []
         self.typed: list[str] = []
         self.seen = 0
+        self.then: str | None = None  # the target button to press after the source
 
     def write(self, text: str) -> None:
         self.out.extend(str(text).splitlines())
@@ -328,6 +330,9 @@ class TerminalPlayer:
         return line
 
     def decide(self, new: str) -> str:
+        if self.then is not None:
+            target, self.then = self.then, None
+            return self.button(target) or "hint"
         if not self.typed or self.typed[-1] != "hint":
             return "hint"
         hint = re.search(r"💡 (.*)", new)
@@ -338,12 +343,17 @@ class TerminalPlayer:
             card = play.group(1)
             typed = card[:-1] + self.SUITS[card[-1]]
             return f"play {typed} {play.group(3) or 'new'}"
-        if text.startswith("Play the"):  # a joker on a player: its button
-            name = text.split(" on ", 1)[1].rstrip(".")
-            return self.button(f"🔀 {name}") or self.button(f"🔁 {name}") or "hint"
-        drop = re.search(r"onto (D(\d)|a new discard pile)", text)
+        joker = re.match(r"Play the (colour|black) joker \(\w+\) on (.*)\.$", text)
+        if joker:  # a joker on a player: the joker's button, then the player's
+            mark = "🌈" if joker.group(1) == "colour" else "⚫"
+            self.then = f"{mark} {joker.group(2)}"
+            return self.button(f"{mark} ") or "hint"
+        drop = re.search(r"discard the (.+?) onto (D(\d)|a new discard pile)", text)
         if drop:
-            return self.button(f"⤵ D{drop.group(2)}" if drop.group(2) else "⤵ new") or "hint"
+            self.then = f"⤵ D{drop.group(3)}" if drop.group(3) else "⤵ new"
+            card = drop.group(1)  # a joker's button is its mark and kind
+            card = {"colour joker (shift)": "🌈 ", "black joker (swap)": "⚫ "}.get(card, card)
+            return self.button(card) or "hint"
         return self.button("⏭ End turn") or "pass"
 
 

@@ -38,7 +38,7 @@ def faces(cards) -> list[str]:
 
 def tok(state: BuildState, seat: int, f: str) -> str:
     """The token of face `f` among `seat`'s playable cards."""
-    mine = state.stocks[seat][:1] + state.hands[seat] + [p[-1] for p in state.discards[seat]]
+    mine = state.stocks[seat][:1] + state.hands[seat] + [p[-1] for p in state.discards[seat] if p]
     return next(c for c in mine if face(c) == f)
 
 
@@ -81,7 +81,7 @@ def test_the_worked_example_step_by_step():
     # nothing more fits: only discards are left among his moves
     assert {a.kind for a in legal_actions(state)} == {"discard"}
     state, _ = act(state, Discard(RAZ, tok(state, RAZ, "9C"), NEW_PILE))
-    assert [faces(p) for p in state.discards[RAZ]] == [["9C"]]
+    assert [faces(p) for p in state.discards[RAZ]] == [["9C"], [], [], []]
     assert state.turn == LIA and len(state.hands[LIA]) == 5  # she had 5: nothing drawn
     # Lia's 8C is stuck: she plays a colour joker on herself
     assert Play(LIA, tok(state, LIA, "8C"), 0) not in legal_actions(state)
@@ -189,7 +189,8 @@ def test_exactly_the_next_number():
     state = scripted([["9S"], ["9D"]], [["4C", "3C"], []], builds=[["AS", "2S"]])
     e = refused(state, Play(0, tok(state, 0, "4C"), 0), "bt_wrong_number")
     assert e.params == {"card": tok(state, 0, "4C"), "needed": 3}
-    refused(state, Play(0, tok(state, 0, "3C"), 3), "bt_no_such_pile")
+    refused(state, Play(0, tok(state, 0, "3C"), 3), "bt_wrong_number")  # an empty place: A
+    refused(state, Play(0, tok(state, 0, "3C"), 4), "bt_no_such_pile")
 
 
 def test_at_most_four_build_piles():
@@ -203,10 +204,32 @@ def test_a_pile_reaching_ten_is_set_aside_and_its_place_frees_up():
     state = scripted([["9D"], ["9C"]], [["10H", "AC"], []],
                      builds=[pile, ["AH"], ["AD"], ["QS"]])
     state, events = act(state, Play(0, tok(state, 0, "10H"), 0))
-    assert len(state.builds) == 3 and len(state.aside) == 10
+    assert len(state.aside) == 10
     assert "completed" in [e.kind for e in events]
-    state, _ = act(state, Play(0, tok(state, 0, "AC"), NEW_PILE))  # the free place
-    assert len(state.builds) == 4
+    # decision 11: the place stays, empty; the other piles keep their places and numbers
+    assert [[face(c) for c in b] for b in state.builds] == [[], ["AH"], ["AD"], ["QS"]]
+    assert player_view(state, 1).builds[1:] == tuple(tuple(b) for b in state.builds[1:])
+    state, events = act(state, Play(0, tok(state, 0, "AC"), NEW_PILE))  # the free place
+    assert events[0].data["pile"] == 0
+    assert [[face(c) for c in b] for b in state.builds] == [["AC"], ["AH"], ["AD"], ["QS"]]
+
+
+def test_a_discard_pile_played_empty_leaves_its_place_empty():
+    state = scripted([["9D"], ["9C"]], [["5C"], []], builds=[["AS"]],
+                     discards=[[["7H"], ["2H"], ["8S"]]])
+    state, _ = act(state, Play(0, tok(state, 0, "2H"), 0))
+    assert [[face(c) for c in p] for p in state.discards[0]] == [["7H"], [], ["8S"], []]
+    # a new discard pile opens at the first empty place; the others never move
+    state, events = act(state, Discard(0, tok(state, 0, "5C"), NEW_PILE))
+    assert events[0].data["pile"] == 1
+    assert [[face(c) for c in p] for p in state.discards[0]] == [["7H"], ["5C"], ["8S"], []]
+
+
+def test_a_pile_opens_at_the_empty_place_named():
+    state = scripted([["9D"], ["9C"]], [["AC", "3C"], []], builds=[["AS"]])
+    state, events = act(state, Play(0, tok(state, 0, "AC"), 2))
+    assert events[0].data["pile"] == 2
+    assert [len(b) for b in state.builds] == [1, 0, 1, 0]
 
 
 def test_all_five_hand_cards_played_draw_five_more():

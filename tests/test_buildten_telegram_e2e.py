@@ -41,7 +41,7 @@ def taps(state: BuildState, action) -> list[str]:
     elif action.card in view.hand:
         source = screens.HAND_SOURCE + view.hand.index(action.card)
     else:
-        tops = [p[-1] for p in view.discards[action.seat]]
+        tops = [p[-1] if p else None for p in view.discards[action.seat]]
         source = screens.DISCARD_SOURCE + tops.index(action.card)
     if isinstance(action, Joker):
         return [f"bsrc:{source}", f"bjk:{action.target}"]

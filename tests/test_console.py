@@ -447,3 +447,20 @@ async def test_a_unicode_digit_typed_is_no_button_number(url):
     text = await ada_against_medium(url, ["²", "١", "1", "quit"])
     assert text.count("Unknown command") == 2
     assert re.search(r"Hand: \[1\] ✓\S+ \[2\] \S+", text)  # the ASCII 1 still presses
+
+
+async def test_rummikub_in_the_terminal_speaks_tiles(url):
+    """Issue 27: `help` teaches tile notation in a Rummikub game and `auto 6K` reads tiles."""
+    out: list[str] = []
+    await play(Setup("rummikub", {}, ["medium"]), url=url, seed=3, name="Ada",
+               read=scripted(["help", "quit"]), write=out.append)
+    text = "\n".join(out)
+    assert "lay 7R 8R 9R" in text and "7H 10S QD" not in text, text[-2000:]
+    rack = next(x for x in text.splitlines() if x.startswith("Rack:"))
+    tile = re.search(r"\[1\] (\d+[KRBO])\b", rack)  # the rack's first tile, as 6K
+    assert tile, rack
+    out.clear()
+    await play(Setup("rummikub", {}, ["medium"]), url=url, seed=3, name="Ada",
+               read=scripted([f"auto {tile.group(1)}", "quit"]), write=out.append)
+    text = "\n".join(out)
+    assert "is not a card" not in text and "is not a tile" not in text, text[-1500:]

@@ -456,3 +456,96 @@ def test_a_typed_joker_designation_is_kept_to_done(monkeypatch):
     out = game.typed(table, 0, "u0", "done", "")
     assert not out.alert, out.reply
     assert [str(t) for t in _state(table).table[0]] == ["12O", "13O", "*1O"]
+
+
+def test_with_reset_running_out_of_time_draws_one_tile(game):
+    """RULES.md §5 decision 7: with the one-minute timer and failed_move=reset, a turn that
+    runs out of time ends as any turn without a lay: the copy restored, one tile drawn —
+    with a changed copy and without one."""
+    for changed in (True, False):
+        table = _table(game, turn_timer=60, failed_move="reset")
+        if changed:
+            game.typed(table, 0, "u0", "lay", "10R 11R 12R")
+        before = _state(table)
+        out = game.play_for(table, 0)
+        state = _state(table)
+        assert state.turn == 1, out.reply
+        assert len(state.hands[0]) == len(before.hands[0]) + 1, (changed, out.reply)
+        assert len(state.stock) == len(before.stock) - 1
+        assert [[str(t) for t in g] for g in state.table] == [
+            [str(t) for t in g] for g in before.table]  # the table as it was
+
+
+def test_the_starting_draw_is_told_in_the_log():
+    """Issue 27: the starting draw (RULES.md §5 decision 4) is shown — who drew what, who
+    starts — in the log every platform shows (the terminal prints it, the chats caption it)."""
+    game = RummyGame()
+    table = _table(game)
+    state = _state(table)
+    line = next((x for x in table.record.log if x.startswith("Starting draw: ")), None)
+    assert line is not None, table.record.log
+    assert "Ada " in line and "Computer 1 " in line and "Computer 2 " in line
+    assert line.endswith(f"{screens.seat_label(table.record, state.turn)} starts")
+
+
+def test_laid_tiles_are_logged_in_order():
+    from bot.games.rummy import narrate
+    from engine import Event
+
+    line = narrate.log_lines([Event("laid", 0, {"placed": ["12R#0", "5K#1", "10R#1", "11R#0"]})],
+                             {0: "Ada"}, tiles=True)
+    assert line == ["Ada laid 5K 10R 11R 12R"]
+
+
+def test_the_score_shows_every_hand_left_at_the_rounds_end(game):
+    table = _table(game)
+    state = deal_scenario(get_rulebook("rummikub"), ["10R 11R 12R", "1K 4R 7B", "13O 2B"])
+    table.record.state = state.to_dict()
+    game.typed(table, 0, "u0", "lay", "10R 11R 12R")
+    out = game.typed(table, 0, "u0", "done", "")
+    scores = "\n".join(n.text for n in out.notes)
+    assert "Left on the racks: " in scores, scores
+    left = scores.split("Left on the racks: ", 1)[1].splitlines()[0]
+    assert left.endswith("Computer 1: 1K 4R 7B · 🤖 Computer 2: 2B 13O"), left
+    assert "Ada" not in left  # she went out
+
+
+def test_the_hint_follows_the_group_letters_through_an_edit(game):
+    """Issue 27: emptying group A mid-edit makes C the new B; the hint said "group C" and
+    must now say B (its line and its outline), not name a group that moved."""
+    table = _table(game)
+    state = deal_scenario(get_rulebook("rummikub"), ["4O 7K 13B", "1K 4R 7B", "13O 2B"],
+                          table=["5K 5R 5B", "9R 10R 11R", "1O 2O 3O"], first_lay_done=True)
+    table.record.state = state.to_dict()
+    _press(game, table, "hint")
+    assert _state(table).hint["groups"] == [2], _state(table).hint  # 4O onto C
+    for face in ("5K", "5R", "5B"):  # group A taken apart: B and C move up
+        game.typed(table, 0, "u0", "take", f"A {face}")
+    state = _state(table)
+    assert [str(c) for c in state.draft.groups[1]] == ["1O", "2O", "3O"]
+    assert state.hint["groups"] == [1]
+    private = screens.private_screen(1, table.record, state, 0)
+    assert "group B" in private.text and "group C" not in private.text, private.text
+
+
+def test_a_joker_being_freed_is_no_invalid_group_before_done(game):
+    """Issue 27: the table's 🃏 (as 11R) moved out to free it, 11R laid in its place and the
+    joker in a new run 12O 13O 🃏: every group reads valid (in progress), not ✗ until Done."""
+    table = _table(game)
+    state = deal_scenario(get_rulebook("rummikub"), ["11R 12O 13O 2K", "1K 4R 7B", "13O 2B"],
+                          table=["9R 10R *11R", "5K 5R 5B"], first_lay_done=True)
+    table.record.state = state.to_dict()
+
+    def marks() -> list[str]:
+        detail = screens.private_screen(1, table.record, _state(table), 0).detail
+        return [line[:4] for line in detail.splitlines()[1:4]]
+
+    game.typed(table, 0, "u0", "move", "A:* new")
+    assert marks() == [" ✗ A", "   B", " ✗ C"]  # half done: truly not valid yet
+    game.typed(table, 0, "u0", "add", "A 11R")
+    game.typed(table, 0, "u0", "add", "C 12O 13O")
+    assert marks() == [" * A", "   B", " * C"]
+    view = rummy_host.player_view(_state(table), 0)
+    assert screens.private_picture(view, "t").invalid == frozenset()
+    out = game.typed(table, 0, "u0", "done", "")
+    assert not out.alert, out.reply

@@ -54,6 +54,19 @@ HELP = N_("""Commands (cards like 7H 10S QD, * for a joker; or hand numbers like
 Build-to-Ten (rummy play --game build-to-ten): press a card's number, then its target's; or
   play 7h 2 · play stock new · play d1 3 · joker shift 2 · discard 9c 1 · pass · hint""")
 
+HELP_TILES = N_("""Commands (tiles like 7R 13O 1K, * for a joker; or rack numbers like 1 4 5):
+  lay 7R 8R 9R     put tiles from your rack into a new group
+  add B 10R        put tiles into group B
+  take B 5K        take a tile out of group B (it must be placed again before done)
+  move B:5K A      move a tile from group B to group A ('new' for a new group)
+  split B 4        split group B after its 4th tile
+  auto 7R 8R       let the solver place these tiles (rearranging the table if needed)
+  done             play your working copy        reset   put everything back
+  draw / pass / giveup / hint / sort / next / finish
+  3                press button [3] of the last screen (on your turn [1]… are your tiles:
+                   tap to select, then New group / Add to / Auto-place)
+  table · rules · leaderboard · stats · help · quit (the game is saved)""")
+
 
 @dataclass
 class Setup:
@@ -116,6 +129,7 @@ class ConsoleGame:
         self.group = Actor(PLATFORM, GROUP_CHAT, USER, name, lang=lang)
         self.me = Actor(PLATFORM, USER, USER, name, private=True, lang=lang)
         self.game_id: int | None = None
+        self.tiles = False  # a Rummikub game: help and auto speak tiles (RULES.md §5)
         self.shown_revision = 0  # newest commit delivered (screens never go back)
         self.next_up = ""  # who moves next, as of that commit: "person", "computer" or ""
         self.table: Screen | None = None  # the group's live message
@@ -147,6 +161,7 @@ class ConsoleGame:
                 await self.deliver(out)  # the last log lines, for context
                 return True
         set_locale(self.me.lang)
+        self.tiles = setup.rulebook == "rummikub"
         game, variant = self.service.game_named(setup.rulebook)  # rummy, build-to-ten …
         settings = game.settings(variant, setup.options)  # ValueError names what's wrong
         described = " · ".join((settings.title, *settings.describe()))  # in the reader's words
@@ -210,6 +225,12 @@ class ConsoleGame:
                       error=str(error))
                 )
 
+    def _tile_game(self) -> bool:
+        """Is this a Rummikub game (a resumed one: its rack's buttons are tiles)?"""
+        screen = self.private
+        return self.tiles or (screen is not None and any(
+            _is_card(b) and Card.from_token(b.action[3:]).is_tile for b in screen.cards))
+
     @property
     def over(self) -> bool:
         """The game is over (as the newest screens show it)."""
@@ -243,7 +264,7 @@ class ConsoleGame:
         if verb.isascii() and verb.isdecimal() and not rest:
             await self._press_number(int(verb))
         elif verb in ("help", "h", "?"):
-            self.write(_(HELP))
+            self.write(_(HELP_TILES) if self._tile_game() else _(HELP))
         elif verb == "table":
             self._shown_private = None
         elif verb in ("hand", "cards"):
@@ -294,7 +315,7 @@ class ConsoleGame:
         tokens = [b.action[3:] for b in screen.cards]  # s0:/s1: + the card's token
         hand = [Card.from_token(t) for t in tokens]  # numbered as the card buttons are
         try:
-            wanted = cards_arg(text, hand)
+            wanted = cards_arg(text, hand, tiles=any(c.is_tile for c in hand))
         except TypedError as error:
             self.write(f"✗ {error}")
             return

@@ -15,6 +15,7 @@ JOKERS = tuple(f"{kind}#{d}" for kind in (SHIFT, SWAP) for d in (0, 1))
 NUMBER_CARDS = tuple(f"{r}{s}#{d}" for d in (0, 1) for s in SUITS for r in RANKS)
 DECK = NUMBER_CARDS + JOKERS  # 96 + 4 = 100
 TOP = 10  # a build pile that reaches 10 is set aside
+JOKER_NAMES = {SHIFT: "colour joker (shift)", SWAP: "black joker (swap)"}  # decision 12
 SUIT_SIGNS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
 
@@ -54,10 +55,10 @@ def fits(card: str, needed: int) -> bool:
 
 
 def card_label(card: str) -> str:
-    """What a player reads: `7♥`, `Q♣`, `shift joker`."""
+    """What a player reads: `7♥`, `Q♣`, `colour joker (shift)`, `black joker (swap)`."""
     kind = joker_kind(card)
     if kind:
-        return f"{kind.lower()} joker"
+        return JOKER_NAMES[kind]
     f = face(card)
     return f[:-1] + SUIT_SIGNS[f[-1]]
 

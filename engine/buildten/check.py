@@ -35,10 +35,10 @@ def conservation_errors(state: BuildState) -> list[str]:
 def state_errors(state: BuildState) -> list[str]:
     """Everything wrong with a state: conservation, then the shape the rules give it."""
     errors = conservation_errors(state)
-    if len(state.builds) > MAX_BUILD_PILES:
-        errors.append(f"{len(state.builds)} build piles")
+    if len(state.builds) != MAX_BUILD_PILES:
+        errors.append(f"{len(state.builds)} build-pile places")
     for i, pile in enumerate(state.builds):
-        if not 1 <= len(pile) < TOP:
+        if not 0 <= len(pile) < TOP:
             errors.append(f"build pile {i} holds {len(pile)} cards")
         for n, card in enumerate(pile, 1):
             if not fits(card, n):
@@ -49,7 +49,7 @@ def state_errors(state: BuildState) -> list[str]:
         if len(state.hands[seat]) > HAND_SIZE:
             errors.append(f"hand {seat} holds {len(state.hands[seat])} cards")
         piles = state.discards[seat]
-        if len(piles) > MAX_DISCARD_PILES or any(not p for p in piles):
+        if len(piles) != MAX_DISCARD_PILES:
             errors.append(f"seat {seat}'s discard piles: {[len(p) for p in piles]}")
     if state.over != bool(state.winners):
         errors.append("a game over without winners (or winners in a running game)")

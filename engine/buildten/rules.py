@@ -17,7 +17,7 @@ from .actions import NEW_PILE, Action, Discard, Joker, Pass, Play
 from .cards import SHIFT, SWAP, TOP, card_label, fits, is_joker, joker_kind
 from .deal import new_game
 from .flow import EventData, begin_turn, can_refill, refill
-from .state import MAX_BUILD_PILES, MAX_DISCARD_PILES, BuildState
+from .state import MAX_BUILD_PILES, BuildState, free_place
 
 
 @dataclass(frozen=True)
@@ -37,7 +37,7 @@ def source_of(state: BuildState, seat: int, card: str) -> tuple[str, int]:
     if card in state.hands[seat]:
         return "hand", state.hands[seat].index(card)
     for i, pile in enumerate(state.discards[seat]):
-        if pile[-1] == card:
+        if pile and pile[-1] == card:
             return "discard", i
         if card in pile:
             raise IllegalAction(
@@ -60,55 +60,49 @@ def _check_turn(state: BuildState, seat: int) -> None:
                             turn=state.turn)
 
 
-def _target_pile(state: BuildState, card: str, pile: int) -> int:
-    """The number `card` would stand for on `pile`; raises if it can't go there."""
+def _target_pile(state: BuildState, card: str, pile: int) -> tuple[int, int]:
+    """The place `card` goes to (NEW_PILE: the first empty one; an empty place opens a pile)
+    and the number it stands for there; raises if it can't go there."""
     if is_joker(card):
         raise IllegalAction("A joker is played on a player, not onto a build pile.",
                             code="bt_joker_on_pile", card=card)
     if pile == NEW_PILE:
-        if len(state.builds) >= MAX_BUILD_PILES:
+        free = free_place(state.builds)
+        if free is None:
             raise IllegalAction("There are 4 build piles already: wait for one to reach 10.",
                                 code="bt_no_free_pile")
-        needed = 1
-    elif 0 <= pile < len(state.builds):
-        needed = state.needed(pile)
-    else:
+        pile = free
+    elif not 0 <= pile < MAX_BUILD_PILES:
         raise IllegalAction(f"There is no build pile {pile + 1}.", code="bt_no_such_pile",
                             pile=pile)
+    needed = state.needed(pile)
     if not fits(card, needed):
         label = "an A or a wild card" if needed == 1 else f"a {needed} or a wild card"
         raise IllegalAction(
             f"The {card_label(card)} doesn't fit: that pile needs {label}.",
             code="bt_wrong_number", card=card, needed=needed,
         )
-    return needed
+    return pile, needed
 
 
 def _play(state: BuildState, act: Play) -> list[EventData]:
     seat, card = act.seat, act.card
     where, index = source_of(state, seat, card)
-    needed = _target_pile(state, card, act.pile)
+    pile_no, needed = _target_pile(state, card, act.pile)
     if where == "stock":
         state.stocks[seat].pop(0)
     elif where == "hand":
         state.hands[seat].pop(index)
     else:
-        pile = state.discards[seat][index]
-        pile.pop()
-        if not pile:
-            state.discards[seat].pop(index)
-    if act.pile == NEW_PILE:
-        state.builds.append([card])
-        pile_no = len(state.builds) - 1
-    else:
-        state.builds[act.pile].append(card)
-        pile_no = act.pile
+        state.discards[seat][index].pop()  # played empty: its place stays, empty
+    state.builds[pile_no].append(card)
     state.built_this_turn = True
     events: list[EventData] = [
         ("played", seat, {"card": card, "pile": pile_no, "number": needed, "source": where})
     ]
     if needed == TOP:
-        state.aside += state.builds.pop(pile_no)
+        state.aside += state.builds[pile_no]
+        state.builds[pile_no] = []  # its place frees up; no other pile moves (decision 11)
         events.append(("completed", seat, {"pile": pile_no}))
     if where == "stock":
         if not state.stocks[seat]:
@@ -175,13 +169,13 @@ def _discard(state: BuildState, act: Discard) -> list[EventData]:
                             code="card_not_in_hand", card=card)
     piles = state.discards[seat]
     if act.pile == NEW_PILE:
-        if len(piles) >= MAX_DISCARD_PILES:
+        free = free_place(piles)
+        if free is None:
             raise IllegalAction("You have 4 discard piles: put it onto one of them.",
                                 code="bt_discard_piles_full")
-        piles.append([])
-        pile = len(piles) - 1
+        pile = free
     elif 0 <= act.pile < len(piles):
-        pile = act.pile
+        pile = act.pile  # an empty place opens a new pile there
     else:
         raise IllegalAction(f"You have no discard pile {act.pile + 1}.",
                             code="bt_no_such_pile", pile=act.pile)
@@ -215,15 +209,15 @@ def apply(state: BuildState, action: Action) -> tuple[BuildState, list[Event]]:
 def playable(state: BuildState, seat: int) -> list[str]:
     """The cards `seat` may play onto build piles: face-up stock card, hand, discard tops."""
     cards = [c for c in (state.face_up(seat),) if c] + list(state.hands[seat])
-    return cards + [p[-1] for p in state.discards[seat]]
+    return cards + [p[-1] for p in state.discards[seat] if p]
 
 
 def targets(state: BuildState, card: str) -> list[int]:
     """The build piles `card` fits (NEW_PILE for a new one)."""
     if is_joker(card):
         return []
-    out = [i for i in range(len(state.builds)) if fits(card, state.needed(i))]
-    if len(state.builds) < MAX_BUILD_PILES and fits(card, 1):
+    out = [i for i, b in enumerate(state.builds) if b and fits(card, state.needed(i))]
+    if free_place(state.builds) is not None and fits(card, 1):
         out.append(NEW_PILE)
     return out
 
@@ -237,8 +231,9 @@ def joker_targets(state: BuildState, seat: int, card: str) -> list[int]:
 
 
 def discard_piles(state: BuildState, seat: int) -> list[int]:
-    n = len(state.discards[seat])
-    return list(range(n)) + ([NEW_PILE] if n < MAX_DISCARD_PILES else [])
+    piles = state.discards[seat]
+    out = [i for i, p in enumerate(piles) if p]
+    return out + ([NEW_PILE] if free_place(piles) is not None else [])
 
 
 def legal_actions(state: BuildState) -> list[Action]:

@@ -193,7 +193,7 @@ class BuildTenGame:
                               outcome=self._mine(table, state, seat, user))
             if card not in view.hand and not screens.fitting_piles(view, card):
                 needs = ", ".join(t("pile {n} needs {needed}", n=i + 1, needed=len(b) + 1)
-                                  for i, b in enumerate(view.builds)) or _("no pile yet")
+                                  for i, b in enumerate(view.builds) if b) or _("no pile yet")
                 raise Refusal(t("The {card} fits no build pile now ({needs}).",
                                 card=card_name(card), needs=needs))
             ui.selected, ui.mode = [card], "target"
@@ -292,8 +292,10 @@ class BuildTenGame:
         ui = table.record.seat_ui(seat)
         act = choose_action(player_view(state, seat), "hard")
         ui.notice = hint_line(act, table.record)
+        # the hint names a whole move and marks its card in the picture; it never selects it:
+        # the buttons keep their meaning and numbering (issue 27)
         card = getattr(act, "card", None)
-        ui.selected, ui.mode = ([card], "target") if card else ([], "main")
+        ui.selected, ui.mode = [], f"{screens.HINT_MODE}{card}" if card else "main"
         out = self._mine(table, state, seat, user)
         out.reply, out.alert = ui.notice, False
         return out

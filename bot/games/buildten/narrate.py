@@ -19,15 +19,15 @@ def card_name(card: str) -> str:
     """A card as the player reads it: `7♥`, `Q♣`, a joker by its name in the reader's words."""
     kind = joker_kind(card)
     if kind == "SHIFT":
-        return _("shift joker")
+        return _("colour joker (shift)")  # decision 12: two different cards to the player
     if kind == "SWAP":
-        return _("swap joker")
+        return _("black joker (swap)")
     return card_label(card)
 
 
 def joker_short(card: str) -> str:
-    """A joker's button word: 🔀 shift, 🔁 swap."""
-    return _("🔀 shift") if joker_kind(card) == "SHIFT" else _("🔁 swap")
+    """A joker's button word: 🌈 shift (the colour joker), ⚫ swap (the black one)."""
+    return _("🌈 shift") if joker_kind(card) == "SHIFT" else _("⚫ swap")
 
 
 def pile_name(pile: int) -> str:

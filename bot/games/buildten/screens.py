@@ -11,17 +11,19 @@ from bot.i18n import N_, _, current, is_rtl, t, tn, using
 from engine.buildten import BuildState, BuildView, is_joker, player_view
 from engine.buildten.cards import face, fits, joker_kind
 from engine.buildten.rules import joker_targets
-from engine.buildten.state import MAX_BUILD_PILES, MAX_DISCARD_PILES
+from engine.buildten.state import free_place
 from lessons import buildten as lesson
 from render.buildten import BuildPicture, BuildWords, SeatPicture, render_buildten
 
 from .narrate import and_names, card_name, joker_short
 
 TITLE = N_("Build-to-Ten")
-# source buttons: 0 the face-up stock card, 1-5 the hand, 6-9 the discard tops
+# source buttons: 0 the face-up stock card, 1-5 the hand, 6-9 the discard tops (by place)
 STOCK_SOURCE, HAND_SOURCE, DISCARD_SOURCE = 0, 1, 6
-NEW = 4  # the target index of a new build or discard pile
+NEW = 4  # the target index of a new build or discard pile (it opens at the first empty place)
 
+
+HINT_MODE = "hint:"  # a seat UI's mode after 💡 Hint: the hinted card's token follows
 
 LESSON_VARIANT = "buildten_lesson"  # (host.LESSON) the lesson: the worked example in a real game
 
@@ -54,7 +56,7 @@ def source_card(view: BuildView, index: int) -> str | None:
         return view.hand[i] if i < len(view.hand) else None
     i = index - DISCARD_SOURCE
     piles = view.discards[me]
-    return piles[i][-1] if 0 <= i < len(piles) else None
+    return piles[i][-1] if 0 <= i < len(piles) and piles[i] else None
 
 
 def status(record: Record, state: BuildState) -> str:
@@ -86,14 +88,14 @@ def picture_words() -> BuildWords:
 
 
 def _picture(record: Record, state: BuildState, seat: int | None,
-             selected: str | None = None) -> BuildPicture:
+             selected: str | None = None, hint: str | None = None) -> BuildPicture:
     view = player_view(state, seat if seat is not None else 0)
     seats = tuple(
         SeatPicture(
             record.seats[i].name,
             face(view.face_up[i]) if view.face_up[i] else None,
             view.stock_counts[i], view.hand_counts[i],
-            tuple((face(p[-1]), len(p)) for p in view.discards[i]),
+            tuple(tuple(face(c) for c in p) for p in view.discards[i]),  # every place, whole
             is_turn=not state.over and state.turn == i,
             is_computer=record.seats[i].is_computer,
             is_you=i == seat,
@@ -102,10 +104,11 @@ def _picture(record: Record, state: BuildState, seat: int | None,
     )
     return BuildPicture(
         _(TITLE), status(record, state),
-        tuple((face(b[-1]), len(b) + 1) for b in view.builds),
+        tuple((face(b[-1]), len(b) + 1) if b else None for b in view.builds),
         seats, view.general_count,
         hand=tuple(face(c) for c in view.hand) if seat is not None else None,
         selected=face(selected) if selected else None,
+        hint=face(hint) if hint else None,
         words=picture_words(),
     )
 
@@ -113,14 +116,15 @@ def _picture(record: Record, state: BuildState, seat: int | None,
 def table_detail(record: Record, view: BuildView) -> str:
     """The whole picture as text (a terminal, a screen reader): piles, then every seat."""
     lines = []
-    for i, b in enumerate(view.builds):
+    for i, b in enumerate(view.builds):  # every place, by its number (decision 11)
         lines.append(t("pile {n}: {card} on top, needs {needed}", n=i + 1,
-                       card=card_name(b[-1]), needed=len(b) + 1))
-    lines += [t("free build piles: {n}", n=MAX_BUILD_PILES - len(view.builds)),
-              t("general stock: {n}", n=view.general_count)]
+                       card=card_name(b[-1]), needed=len(b) + 1) if b else
+                     t("pile {n}: free", n=i + 1))
+    lines.append(t("general stock: {n}", n=view.general_count))
     for i in range(view.players):
         up = card_name(view.face_up[i]) if view.face_up[i] else _("nothing")
-        piles = " | ".join(" ".join(card_name(c) for c in p) for p in view.discards[i])
+        piles = " | ".join(f"D{n}: " + " ".join(card_name(c) for c in p)  # bottom -> top
+                           for n, p in enumerate(view.discards[i], 1) if p)
         lines.append(t("{name}: shows {card}, stock {stock}, hand {hand}, discards: {piles}",
                        name=seat_label(record, i), card=up, stock=view.stock_counts[i],
                        hand=view.hand_counts[i], piles=piles or "—"))
@@ -152,21 +156,24 @@ def _table_screen(game_id: int, record: Record, state: BuildState) -> Screen:
 
 def fitting_piles(view: BuildView, card: str) -> list[int]:
     """The build piles `card` fits (NEW for a new one)."""
-    out = [i for i, b in enumerate(view.builds) if fits(card, len(b) + 1)]
-    if len(view.builds) < MAX_BUILD_PILES and fits(card, 1):
+    out = [i for i, b in enumerate(view.builds) if b and fits(card, len(b) + 1)]
+    if free_place(view.builds) is not None and fits(card, 1):
         out.append(NEW)
     return out
 
 
 def _source_buttons(view: BuildView) -> list[list[Button]]:
+    """The hand first (numbered 1–5 as the picture numbers it; a terminal presses [1]–[5]),
+    then the face-up stock card ⬆ and the discard tops by place (D1–D4)."""
     me = view.seat
+    hand = [Button(_hand_label(c), f"bsrc:{HAND_SOURCE + i}") for i, c in enumerate(view.hand)]
     top = []
     if view.face_up[me]:
         top.append(Button(f"⬆ {card_name(view.face_up[me])}", f"bsrc:{STOCK_SOURCE}"))
     for i, pile in enumerate(view.discards[me]):
-        top.append(Button(f"D{i + 1} {card_name(pile[-1])}", f"bsrc:{DISCARD_SOURCE + i}"))
-    hand = [Button(_hand_label(c), f"bsrc:{HAND_SOURCE + i}") for i, c in enumerate(view.hand)]
-    rows = [r for r in (top[:5], top[5:], hand) if r]
+        if pile:
+            top.append(Button(f"D{i + 1} {card_name(pile[-1])}", f"bsrc:{DISCARD_SOURCE + i}"))
+    rows = [r for r in (hand, top) if r]
     last = [Button(_("💡 Hint"), "hint")]
     if not view.hand:
         last.append(Button(_("⏭ End turn"), "bpass"))
@@ -184,7 +191,7 @@ def _target_buttons(record: Record, state: BuildState, view: BuildView,
     if is_joker(card):
         targets = joker_targets(state, me, card)
         rows.append([
-            Button(f"{'🔀' if joker_kind(card) == 'SHIFT' else '🔁'} {record.seats[n].name}"
+            Button(f"{'🌈' if joker_kind(card) == 'SHIFT' else '⚫'} {record.seats[n].name}"
                    f" ({card_name(view.face_up[n] or '')})", f"bjk:{n}")
             for n in targets
         ])
@@ -198,8 +205,8 @@ def _target_buttons(record: Record, state: BuildState, view: BuildView,
     if card in view.hand:
         mine = view.discards[me]
         drops = [Button(f"⤵ D{i + 1} ({card_name(p[-1])})", f"bdisc:{i}")
-                 for i, p in enumerate(mine)]
-        if len(mine) < MAX_DISCARD_PILES:
+                 for i, p in enumerate(mine) if p]
+        if free_place(mine) is not None:
             drops.append(Button(_("⤵ new discard pile"), f"bdisc:{NEW}"))
         rows.append(drops)
     rows.append([Button(_("✖ Cancel"), "cancel")])
@@ -218,7 +225,7 @@ def _private_screen(game_id: int, record: Record, state: BuildState, seat: int) 
     selected = ui.selected[0] if ui.selected else None
     mine = not state.over and state.turn == seat
     if selected is not None and selected not in (view.face_up[seat], *view.hand,
-                                                  *(p[-1] for p in view.discards[seat])):
+                                                  *(p[-1] for p in view.discards[seat] if p)):
         selected = None  # an old choice (the card has moved): start afresh
     lines = []
     step = record.state.get("lesson") if record.state else None
@@ -248,7 +255,8 @@ def _private_screen(game_id: int, record: Record, state: BuildState, seat: int) 
             where = _("A build pile ▶.")
         lines.append(t("{card}: where to? {where}", card=card_name(selected), where=where))
         buttons = _target_buttons(record, state, view, selected)
-    picture = _picture(record, state, seat, selected)
+    hint = ui.mode.removeprefix(HINT_MODE) if ui.mode.startswith(HINT_MODE) else None
+    picture = _picture(record, state, seat, selected, hint if selected is None else None)
     hand = " ".join(card_name(c) for c in view.hand) or _("(empty)")
     detail = table_detail(record, view) + "\n" + t("your hand: {cards}", cards=hand)
     return Screen("\n".join(lines), buttons, _key("bt-private", picture, seat),

@@ -14,7 +14,7 @@ from bot.i18n import _, t
 from engine.buildten import Action, BuildView, Discard, Joker, Pass, Play, card_label
 from engine.buildten.actions import NEW_PILE
 from engine.buildten.cards import face, fits, joker_kind, parse_face
-from engine.buildten.state import MAX_BUILD_PILES, MAX_DISCARD_PILES
+from engine.buildten.state import MAX_BUILD_PILES, MAX_DISCARD_PILES, free_place
 
 from .narrate import card_name
 
@@ -36,7 +36,7 @@ def _card(view: BuildView, word: str, *, hand_only: bool = False) -> str:
     pile = ascii_number(word[1:], MAX_DISCARD_PILES) if word[:1] == "d" else None
     if not hand_only and pile is not None:
         i = pile - 1
-        if not 0 <= i < len(view.discards[me]):
+        if not 0 <= i < len(view.discards[me]) or not view.discards[me][i]:
             raise TypedError(t("You have no discard pile {n}.", n=i + 1))
         return view.discards[me][i][-1]
     f = parse_face(word)
@@ -45,7 +45,7 @@ def _card(view: BuildView, word: str, *, hand_only: bool = False) -> str:
                            word=repr(word)))
     places = list(view.hand) if hand_only else [
         *(c for c in (view.face_up[me],) if c), *view.hand,
-        *(p[-1] for p in view.discards[me])]
+        *(p[-1] for p in view.discards[me] if p)]
     card = next((c for c in places if face(c) == f), None)
     if card is None:
         if hand_only:
@@ -54,15 +54,15 @@ def _card(view: BuildView, word: str, *, hand_only: bool = False) -> str:
     return card
 
 
-def _pile(word: str | None, limit: int, count: int) -> int | None:
+def _pile(word: str | None, limit: int) -> int | None:
+    """A pile's place (an empty place opens a new pile there), NEW_PILE, or None (not said)."""
     if word is None:
         return None
     if word.lower() == "new":
         return NEW_PILE
     number = ascii_number(word, limit)
     if number is not None and number >= 1:
-        n = number - 1
-        return NEW_PILE if n == count else n
+        return number - 1
     raise TypedError(t("Piles are 1 to {limit}, or new.", limit=limit))
 
 
@@ -75,10 +75,10 @@ def parse_typed(view: BuildView, verb: str, args: str, names: Sequence[str]) -> 
         if not 1 <= len(words) <= 2:
             raise TypedError(_("Type /play 7h 2 (a card, then a build pile 1–4 or new)."))
         card = _card(view, words[0])
-        pile = _pile(words[1] if len(words) > 1 else None, MAX_BUILD_PILES, len(view.builds))
+        pile = _pile(words[1] if len(words) > 1 else None, MAX_BUILD_PILES)
         if pile is None:
-            fitting = [i for i, b in enumerate(view.builds) if fits(card, len(b) + 1)]
-            if fits(card, 1) and len(view.builds) < MAX_BUILD_PILES:
+            fitting = [i for i, b in enumerate(view.builds) if b and fits(card, len(b) + 1)]
+            if fits(card, 1) and free_place(view.builds) is not None:
                 fitting.append(NEW_PILE)
             if not fitting:
                 raise TypedError(t("The {card} fits no build pile now.", card=card_name(card)))
@@ -107,10 +107,9 @@ def parse_typed(view: BuildView, verb: str, args: str, names: Sequence[str]) -> 
             raise TypedError(
                 _("Type /discard 9c 1 (a hand card, then your discard pile 1–4 or new)."))
         card = _card(view, words[0], hand_only=True)
-        count = len(view.discards[me])
-        pile = _pile(words[1] if len(words) > 1 else None, MAX_DISCARD_PILES, count)
+        pile = _pile(words[1] if len(words) > 1 else None, MAX_DISCARD_PILES)
         if pile is None:
-            if count >= MAX_DISCARD_PILES:
+            if free_place(view.discards[me]) is None:
                 raise TypedError(t("Onto which of your 4 piles? Type /discard {card} 1.",
                                    card=words[0]))
             pile = NEW_PILE

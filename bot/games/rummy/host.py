@@ -135,6 +135,10 @@ class RummyGame:
         record.state = state.to_dict()
         with using(record.lang):
             record.add_log(narrate.started(words.title(record.rulebook), len(record.seats)))
+            last = state.last or {}
+            if last.get("kind") == "starting_draw":  # who starts, and why (RULES.md §5)
+                who = {i: screens.seat_label(record, i) for i in range(len(record.seats))}
+                record.add_log(narrate.starting_draw(last["draws"], who, last["seat"]))
         table.turn_started(self.to_move(record.state))
         return self._everything(table, state, reply=_("The game starts!"), new=True)
 

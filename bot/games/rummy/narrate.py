@@ -9,12 +9,19 @@ from typing import Any
 
 from bot.i18n import _, t, tn
 from engine import Event, Rulebook, group_label
-from engine.cards import Card
+from engine.cards import Card, suit_order
 from engine.tile_rules import floats
+from engine.tiles import parse_tiles
 
 
 def pretty(tokens: Iterable[str]) -> str:
     return " ".join(Card.from_token(t).pretty() for t in tokens)
+
+
+def pretty_sorted(tokens: Iterable[str]) -> str:
+    """Cards or tiles as a hand sorted by suit (colour) then number shows them: a run reads
+    in order (`9R 10R 11R`), whatever order they were taken in."""
+    return " ".join(c.pretty() for c in sorted(map(Card.from_token, tokens), key=suit_order))
 
 
 def _and(items: Sequence[str]) -> str:
@@ -30,7 +37,7 @@ def log_lines(events: Sequence[Event], who: dict[int, str], tiles: bool = False)
     for e in events:
         name = who.get(e.seat, "") if e.seat is not None else ""
         if e.kind == "laid":
-            cards = pretty(e.data["placed"])
+            cards = pretty_sorted(e.data["placed"])
             if e.data.get("rearranged"):
                 lines.append(
                     t("{name} laid {cards} (rearranging the table)", name=name, cards=cards)
@@ -123,6 +130,15 @@ def notice(event: Event, rules: Rulebook | None = None) -> str | None:
         cards = pretty(event.private.get("cards", []))
         return t("You drew {cards}.", cards=cards) if cards else None
     return None
+
+
+def starting_draw(draws: Sequence[Sequence[str]], who: dict[int, str], starter: int) -> str:
+    """Rummikub's starting draw (RULES.md §5 decision 4): each seat's tiles (faces: `11B`,
+    `*`; a joker or a tie drew again) and who starts."""
+    drawn = " · ".join(
+        f"{who.get(seat, '?')} " + " ".join(t.pretty() for f in faces for t in parse_tiles(f))
+        for seat, faces in enumerate(draws))
+    return t("Starting draw: {draws} — {name} starts", draws=drawn, name=who.get(starter, "?"))
 
 
 def started(title: str, seats: int) -> str:

@@ -36,7 +36,7 @@ from render import (
 from render.views import PictureWords
 
 from . import words
-from .narrate import hint_line
+from .narrate import hint_line, pretty_sorted
 
 CARDS_PER_ROW = 8
 CARD_ROWS = 2
@@ -228,6 +228,21 @@ def _table_screen(game_id: int, record: Record, state: GameState) -> Screen:
     )
 
 
+def valid_so_far(rules: Rulebook, group: Sequence[Card], table: Sequence[Sequence[Card]]) -> bool:
+    """Is a working copy's group valid — reading a joker moved away from all its old companions
+    (being freed: its tile is chosen again at Done, RULES.md §5 decision 3) afresh, so it is
+    never shown ✗ while the move is in progress?"""
+    if is_meld(rules, group):
+        return True
+    idents = {c.ident for c in group}
+    moved = {
+        j.ident for old in table for j in old
+        if j.is_joker and j.designated and j.ident in idents
+        and not idents & ({c.ident for c in old} - {j.ident})
+    }
+    return bool(moved) and is_meld(rules, [c.free() if c.ident in moved else c for c in group])
+
+
 def table_detail(
     record: Record, state: GameState, seat: int | None = None, view: PlayerView | None = None
 ) -> str:
@@ -245,7 +260,7 @@ def table_detail(
     for i, group in enumerate(groups):
         mark = " "
         if i in changed:
-            mark = "*" if is_meld(record.rules, group) else "✗"
+            mark = "*" if valid_so_far(record.rules, group, state.table) else "✗"
         elif i in last:
             mark = "+"
         lines.append(f" {mark}{group_label(i):>2}  {pretty(shown(record.rules, [group])[0])}")
@@ -306,6 +321,11 @@ def _score_screen(game_id: int, record: Record, state: GameState) -> Screen:
                        how=how.get(last["how"], last["how"]), winners=winners))
         lines.append(t("This round: {points}",
                        points=" · ".join(f"{names[i]} {p}" for i, p in enumerate(last["points"]))))
+        left = " · ".join(f"{names[i]}: {pretty_sorted(c.token for c in hand)}"
+                          for i, hand in enumerate(state.hands) if hand)
+        if left:  # every hand left at the round's end: what the points count
+            lines.append(t("Left on the racks: {hands}", hands=left) if rules.tiles
+                         else t("Left in the hands: {hands}", hands=left))
     if final:
         totals = result.get("totals", state.scores)
         if result.get("draw"):
@@ -353,7 +373,7 @@ def private_picture(
     draft = view.draft
     groups = draft.groups if draft is not None else [list(g) for g in view.table]
     invalid = (
-        frozenset(i for i in view.changed if not is_meld(rules, groups[i]))
+        frozenset(i for i in view.changed if not valid_so_far(rules, groups[i], view.table))
         if draft
         else frozenset()
     )

@@ -6,9 +6,8 @@ from __future__ import annotations
 import random
 
 from ..actions import Action
-from ..cards import is_joker
 from ..view import BuildView
-from .moves import discard_options, end_turn, pile_for, play, sources, stock_fits
+from .moves import discard_options, end_turn, pile_for, play, sources, stock_fits, throwaways
 
 SEES_STOCK = 0.6  # how often it notices that its face-up card fits
 
@@ -23,5 +22,4 @@ def choose_easy(view: BuildView, rng: random.Random) -> Action:
         return play(view, *rng.choice(fitting))
     if not view.hand:
         return end_turn(view, None, 0)
-    plain = [c for c in view.hand if not is_joker(c)] or list(view.hand)
-    return end_turn(view, rng.choice(plain), rng.choice(discard_options(view)))
+    return end_turn(view, rng.choice(throwaways(view)), rng.choice(discard_options(view)))

@@ -21,6 +21,8 @@ from .moves import (
     shift_self,
     sources,
     stock_number,
+    throwaways,
+    tops,
 )
 
 MAX_CHAIN_COST = 7  # a chain may spend up to two wild cards (and a hand card)
@@ -37,13 +39,13 @@ def _helps(view: BuildView, pile: int, card: str) -> bool:
     for them)?"""
     after = (needs(view)[pile] if pile != NEW_PILE else 1) + 1
     shown = {stock_number(view, s) for s in _others(view)}
-    now = set(needs(view))
+    now = set(needs(view).values())
     return after in shown and after not in now
 
 
 def _stock_pile(view: BuildView, card: str) -> int | None:
     """Where my face-up card goes: for a wild card the pile nearest 10 that helps nobody."""
-    options = [i for i, n in enumerate(needs(view)) if fits(card, n)]
+    options = [i for i, n in needs(view).items() if fits(card, n)]
     if not is_wild(card):
         return pile_for(view, card, options)
     if not options:
@@ -98,18 +100,19 @@ def _empties_hand(view: BuildView) -> tuple[str, int] | None:
     if not hand or any(is_joker(c) for c in hand):
         return None
     piles = needs(view)
+    free = [i for i, b in enumerate(view.builds) if not b]  # the places new piles open at
     first: tuple[str, int] | None = None
     while hand:
         placed = False
         for card in sorted(hand, key=is_wild):  # plain cards first, wild ones at the end
-            options = [i for i, n in enumerate(piles) if fits(card, n)]
-            if not options and len(piles) < 4 and fits(card, 1):
-                piles.append(1)
-                options = [len(piles) - 1]
+            options = [i for i, n in piles.items() if fits(card, n)]
+            if not options and free and fits(card, 1):
+                piles[free[0]] = 1
+                options = [free.pop(0)]
             if options:
                 pile = options[0]
                 if first is None:
-                    first = (card, pile if pile < len(view.builds) else NEW_PILE)
+                    first = (card, pile if view.builds[pile] else NEW_PILE)
                 piles[pile] += 1
                 hand.remove(card)
                 placed = True
@@ -121,8 +124,7 @@ def _empties_hand(view: BuildView) -> tuple[str, int] | None:
 
 def _safe_play(view: BuildView) -> tuple[str, int] | None:
     """A plain discard top or hand card that fits and opens nothing for another player."""
-    tops = [p[-1] for p in view.discards[view.seat]]
-    for card in tops + list(view.hand):
+    for card in tops(view) + list(view.hand):
         if is_joker(card) or is_wild(card):
             continue
         pile = pile_for(view, card)
@@ -166,7 +168,7 @@ def _keep(view: BuildView, card: str) -> int:
     n = number(card) or 0
     goal = stock_number(view, view.seat) or 11
     score = 0
-    for need in [*needs(view), 1]:
+    for need in [*needs(view).values(), 1]:
         if need <= n < goal:
             score = max(score, 20 - (n - need))
         elif need <= n:
@@ -207,8 +209,7 @@ def hard_discard(view: BuildView) -> Action:
     def worth(card: str) -> int:
         return placement(card)[0] - 2 * _keep(view, card)
 
-    plain = [c for c in view.hand if not is_joker(c)] or list(view.hand)
-    card = max(plain, key=worth)
+    card = max(throwaways(view), key=worth)
     return end_turn(view, card, placement(card)[1])
 
 

@@ -16,6 +16,8 @@ from .moves import (
     shift_self,
     stock_fits,
     stock_number,
+    throwaways,
+    tops,
 )
 
 MAX_CHAIN_COST = 2  # short chains of plain cards only (a wild card costs 3)
@@ -30,8 +32,7 @@ def choose_medium(view: BuildView) -> Action:
     chain = chain_to(view, goal, max_len=3) if goal else None
     if chain is not None and chain.cost <= MAX_CHAIN_COST:
         return play(view, chain.cards[0], chain.pile)
-    tops = [p[-1] for p in view.discards[view.seat]]
-    for card in tops + list(view.hand):
+    for card in tops(view) + list(view.hand):
         if is_joker(card) or is_wild(card):
             continue
         pile = pile_for(view, card)
@@ -46,12 +47,11 @@ def choose_medium(view: BuildView) -> Action:
 def medium_discard(view: BuildView) -> Action:
     if not view.hand:
         return end_turn(view, None, 0)
-    plain = [c for c in view.hand if not is_joker(c) and not is_wild(c)]
-    card = max(plain, key=lambda c: number(c) or 0) if plain else view.hand[0]
+    card = max(throwaways(view), key=lambda c: number(c) or 0)
     value = number(card) or 0
     piles = view.discards[view.seat]
     options = discard_options(view)
     for i, p in enumerate(piles):
-        if number(p[-1]) == value + 1:
+        if p and number(p[-1]) == value + 1:
             return end_turn(view, card, i)
     return end_turn(view, card, NEW_PILE if NEW_PILE in options else 0)

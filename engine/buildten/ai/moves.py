@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from ..actions import NEW_PILE, Discard, Joker, Pass, Play
 from ..cards import SHIFT, fits, is_joker, is_wild, joker_kind, number
-from ..state import MAX_BUILD_PILES, MAX_DISCARD_PILES
+from ..state import free_place
 from ..view import BuildView
 
 WILD_COST = 3  # a wild card spent on a chain: they are few and fit anywhere later
@@ -15,14 +15,20 @@ HAND_COST = 1
 DISCARD_COST = 0  # a discard pile's card played is space won
 
 
-def needs(view: BuildView) -> list[int]:
-    return [len(p) + 1 for p in view.builds]
+def needs(view: BuildView) -> dict[int, int]:
+    """The open build piles' places and the number each needs next."""
+    return {i: len(p) + 1 for i, p in enumerate(view.builds) if p}
+
+
+def can_open(view: BuildView) -> bool:
+    """Is a build-pile place empty (a new pile may open)?"""
+    return free_place(view.builds) is not None
 
 
 def pile_for(view: BuildView, card: str, prefer: list[int] | None = None) -> int | None:
     """A build pile `card` fits (NEW_PILE for a new one), the first of `prefer` that fits."""
-    options = [i for i, n in enumerate(needs(view)) if fits(card, n)]
-    if len(view.builds) < MAX_BUILD_PILES and fits(card, 1):
+    options = [i for i, n in needs(view).items() if fits(card, n)]
+    if can_open(view) and fits(card, 1):
         options.append(NEW_PILE)
     for p in prefer or []:
         if p in options:
@@ -32,7 +38,12 @@ def pile_for(view: BuildView, card: str, prefer: list[int] | None = None) -> int
 
 def sources(view: BuildView) -> list[str]:
     """My hand, then my discard tops (the face-up stock card is handled apart)."""
-    return list(view.hand) + [p[-1] for p in view.discards[view.seat]]
+    return list(view.hand) + tops(view)
+
+
+def tops(view: BuildView) -> list[str]:
+    """My discard piles' top cards."""
+    return [p[-1] for p in view.discards[view.seat] if p]
 
 
 @dataclass(frozen=True)
@@ -49,8 +60,8 @@ def chain_to(view: BuildView, goal: int, *, max_len: int = 9) -> Chain | None:
     """The cheapest chain of hand and discard-top cards that makes some build pile need
     `goal` (a discard pile's next card becomes playable once its top is played)."""
     best: Chain | None = None
-    start = [(i, n) for i, n in enumerate(needs(view)) if n <= goal]
-    if len(view.builds) < MAX_BUILD_PILES:
+    start = [(i, n) for i, n in needs(view).items() if n <= goal]
+    if can_open(view):
         start.append((NEW_PILE, 1))
     piles = [list(p) for p in view.discards[view.seat]]
     for pile, need in start:
@@ -122,8 +133,18 @@ def shift_self(view: BuildView) -> Joker | None:
 
 
 def discard_options(view: BuildView) -> list[int]:
-    n = len(view.discards[view.seat])
-    return list(range(n)) + ([NEW_PILE] if n < MAX_DISCARD_PILES else [])
+    """My discard piles' places, and NEW_PILE while one is empty."""
+    piles = view.discards[view.seat]
+    out = [i for i, p in enumerate(piles) if p]
+    return out + ([NEW_PILE] if free_place(piles) is not None else [])
+
+
+def throwaways(view: BuildView) -> list[str]:
+    """The hand cards a computer may discard: its plain cards; with none, its jokers; a wild
+    card only when the hand holds nothing else (a wild fits every pile: it is never thrown
+    away while another card could go)."""
+    plain = [c for c in view.hand if not is_joker(c) and not is_wild(c)]
+    return plain or [c for c in view.hand if is_joker(c)] or list(view.hand)
 
 
 def end_turn(view: BuildView, card: str | None, pile: int) -> Discard | Pass:
