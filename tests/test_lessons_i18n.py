@@ -25,6 +25,7 @@ from bot.store import Store
 from lessons import LESSONS, tile_words
 from lessons import buildten as bt_lesson
 from lessons.runner import _ACE_NUDGES, _MISS_LEADS, BUTTONS, DEFAULT_NUDGES
+from lessons.words import _ as lesson_text
 
 HEBREW = re.compile(r"[\u0590-\u05ff]")
 CYRILLIC = re.compile(r"[\u0400-\u04ff]")
@@ -104,7 +105,7 @@ async def test_a_whole_lesson_has_no_english_word(sqlite_store, name, lang):
     lesson = LESSONS[name]
     for step in lesson.steps:
         with using(lang):
-            instruction = _(step.text)
+            instruction = lesson_text(step.text)
         assert instruction != step.text and instruction in learner.screen.text
         assert SCRIPT[lang].search(learner.screen.text)
         for moves, _key in WRONG[(name, step.id)]:  # the engine's reason and the nudge
@@ -267,10 +268,10 @@ async def test_the_build_to_ten_lesson_speaks_the_learners_language(hosted, lang
     text = "\n".join(seen)
     with using(lang):
         expected = [
-            _(bt_lesson.INTRO),
-            _(bt_lesson.DONE),
-            _(bt_lesson.STEPS[0].nudge),
-            *(_(s.success) for s in bt_lesson.STEPS),
+            lesson_text(bt_lesson.INTRO),
+            lesson_text(bt_lesson.DONE),
+            lesson_text(bt_lesson.STEPS[0].nudge),
+            *(lesson_text(s.success) for s in bt_lesson.STEPS),
         ]
     missing = [x for x in expected if x not in text]
     assert not missing, missing

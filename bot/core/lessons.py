@@ -360,7 +360,7 @@ class LessonService:
 
     async def _create(self, actor: Any, name: str, progress: LessonState | None = None) -> Outcome:
         if progress is None:
-            lesson = _Lesson(start_lesson(name), notice=_(get_lesson(name).intro))
+            lesson = _Lesson(start_lesson(name), notice=lesson_words._(get_lesson(name).intro))
         else:
             lesson = _Lesson(progress, notice=_(WELCOME_BACK))
         record = Record(
@@ -628,7 +628,7 @@ def lesson_screen(game_id: int, lesson: _Lesson) -> Screen:
     tiles = game.rules.tiles  # a tile rulebook's screens say rack and tiles, as the game's do
     lines = [label]
     if not progress.finished:
-        lines.append(_(step.text))
+        lines.append(lesson_words._(step.text))
     if lesson.notice:
         lines.append(lesson.notice)
     lines.append(t("Table: {groups}", groups=groups_text(groups, singles)))

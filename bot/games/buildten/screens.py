@@ -16,6 +16,7 @@ from lessons import buildten as lesson
 from render.buildten import BuildPicture, BuildWords, SeatPicture, render_buildten
 
 from .narrate import and_names, card_name, joker_short
+from .texts import lesson_text
 
 TITLE = N_("Build-to-Ten")
 # source buttons: 0 the face-up stock card, 1-5 the hand, 6-9 the discard tops
@@ -224,7 +225,7 @@ def _private_screen(game_id: int, record: Record, state: BuildState, seat: int) 
     step = record.state.get("lesson") if record.state else None
     if step is not None and seat == lesson.LEARNER and not state.over:
         lines.append(t("📘 Lesson {n}/{total}: {text}", n=step + 1, total=len(lesson.STEPS),
-                       text=_(lesson.STEPS[step].text)))
+                       text=lesson_text(lesson.STEPS[step].text)))
     if ui.notice:
         lines.append(ui.notice)
     if state.over:
