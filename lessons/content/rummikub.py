@@ -28,10 +28,10 @@ def lesson() -> Lesson:
             N_("The initial meld"),
             N_(
                 "Rummikub is played with tiles: a number 1–13 in a colour — ⬛ black, 🟥 red, "
-                "🟦 blue, 🟧 orange (typed K, R, B, O). Before you may touch the table, lay an initial meld: new "
-                "combinations from your own rack worth at least 30, a tile counting its "
-                "number. 10-11-12 red would be 33. 3-4-5 black with three 6s is exactly 30. "
-                "Three 2s and three 3s are only 15. Lay {3K 4K 5K} and {6R 6B 6O}."
+                "🟦 blue, 🟧 orange (typed K, R, B, O). Before you may touch the table, lay an "
+                "initial meld: new combinations from your own rack worth at least 30, a tile "
+                "counting its number. 10-11-12 red would be 33. 3-4-5 black with three 6s is "
+                "exactly 30. Three 2s and three 3s are only 15. Lay {3K 4K 5K} and {6R 6B 6O}."
             ),
             Goal("lay", places="3K 4K 5K 6R 6B 6O"),
             at("2K 2R 2B 3R 3B 3O 3K 4K 5K 6R 6B 6O 9O"),
