@@ -13,7 +13,7 @@ from engine.cards import Card
 
 
 def pretty(tokens: Iterable[str]) -> str:
-    return " ".join(Card.from_token(t).pretty() for t in tokens)
+    return " ".join(Card.from_token(t).marked() for t in tokens)
 
 
 def _and(items: Sequence[str]) -> str:
@@ -57,7 +57,7 @@ def hint_line(hint: dict[str, Any] | None, tiles: bool = False) -> str:
     if not hint:
         return _("No tile of yours can be played now.") if tiles else _(
             "No card of yours can be played now.")
-    card = Card.from_token(hint["card"]).pretty()
+    card = Card.from_token(hint["card"]).marked()
     labels = [group_label(g) for g in hint.get("groups", [])]
     tokens = hint.get("singles", [])
     where = []
