@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import gettext as _gettext
 import io
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
@@ -28,8 +28,9 @@ NAMES: Mapping[str, str] = {"en": "English", "he": "עברית", "ru": "Русс
 LOCALE_DIR = Path(__file__).with_name("locale")
 DOMAIN = "messages"
 
-# Unicode bidi isolates: FSI (direction from the first strong character) ... PDI.
-FSI, PDI = "\u2068", "\u2069"
+# Unicode bidi isolates: FSI (direction from the first strong character) ... PDI; RLI: a
+# right-to-left one (a list item inside a right-to-left sentence).
+FSI, PDI, RLI = "\u2068", "\u2069", "\u2067"
 BIDI_CONTROLS = frozenset("\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 _current: ContextVar[str] = ContextVar("rummy_locale", default=DEFAULT)
@@ -124,6 +125,29 @@ def isolate(text: str) -> str:
     return FSI + text + PDI
 
 
+class Laid(str):
+    """Text already laid out for bidi (a list of isolated items): `fill` puts it in as it is,
+    since one isolate around a whole list would take its direction from the first name."""
+
+
+def signed(number: int) -> str:
+    """A number whose minus stays in front of it in a right-to-left sentence (`-190`)."""
+    return isolate(str(number))
+
+
+def listing(items: Iterable[str], sep: str = ", ") -> Laid:
+    """A list inside a sentence, each item its own isolate in the sentence's direction, so
+    a Latin first name neither flips the list nor reverses the seat order."""
+    if not is_rtl():
+        return Laid(sep.join(items))
+    return Laid(sep.join(RLI + item + PDI for item in items))
+
+
+def scored(name: str, number: int) -> str:
+    """A list item `name score`: the name and the signed number each keep their direction."""
+    return isolate(name) + " " + signed(number)
+
+
 def strip_bidi(text: str) -> str:
     """Text without bidi controls (pictures lay the line out themselves)."""
     return "".join(ch for ch in text if ch not in BIDI_CONTROLS)
@@ -132,7 +156,10 @@ def strip_bidi(text: str) -> str:
 def fill(template: str, **params: Any) -> str:
     """`template.format(**params)` with every text value isolated (see `isolate`)."""
     return template.format(
-        **{k: isolate(v) if isinstance(v, str) else v for k, v in params.items()}
+        **{
+            k: isolate(v) if isinstance(v, str) and not isinstance(v, Laid) else v
+            for k, v in params.items()
+        }
     )
 
 

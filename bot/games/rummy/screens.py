@@ -10,7 +10,7 @@ from dataclasses import replace
 from bot.core.narrate import picture_words as core_picture_words
 from bot.core.record import Record
 from bot.core.views import Button, Screen
-from bot.i18n import _, current, t, tn, using
+from bot.i18n import _, current, listing, scored, t, tn, using
 from engine import (
     GameState,
     PlayerView,
@@ -106,12 +106,19 @@ def status_line(record: Record, state: GameState) -> str:
         parts.append(_("game over"))
     parts.append(t("pool {n}", n=len(state.stock)) if rules.tiles
                  else t("stock {n}", n=len(state.stock)))
-    parts += [f"{seat_label(record, i)} {len(h)}" for i, h in enumerate(state.hands)]
+    parts += [
+        tn("{name}: {n} tile", "{name}: {n} tiles", len(h), name=seat_label(record, i))
+        if rules.tiles
+        else tn("{name}: {n} card", "{name}: {n} cards", len(h), name=seat_label(record, i))
+        for i, h in enumerate(state.hands)
+    ]
     line = " · ".join(parts)
     if _rounds(rules):
         line += " · " + t(
             "(scores: {scores})",
-            scores=" · ".join(f"{seat_label(record, i)} {s}" for i, s in enumerate(state.scores)),
+            scores=listing(
+                (scored(seat_label(record, i), s) for i, s in enumerate(state.scores)), " · "
+            ),
         )
     return line
 
@@ -269,26 +276,28 @@ def _score_screen(game_id: int, record: Record, state: GameState) -> Screen:
     if last:
         how = {"out": _("went out"), "knock": _("knock"), "blocked": _("blocked"),
                "stock": _("stock ran out")}
-        winners = ", ".join(names[w] for w in last["winners"])
+        winners = listing(names[w] for w in last["winners"])
         lines.append(t("Round {n} over ({how}) — won by {winners}", n=state.round,
                        how=how.get(last["how"], last["how"]), winners=winners))
         lines.append(t("This round: {points}",
-                       points=" · ".join(f"{names[i]} {p}" for i, p in enumerate(last["points"]))))
+                       points=listing((scored(names[i], p) for i, p in enumerate(last["points"])),
+                                      " · ")))
     if final:
         totals = result.get("totals", state.scores)
         if result.get("draw"):
             lines.append(t("🏁 Game over — a draw between {names}",
-                           names=", ".join(names[w] for w in result["winners"])))
+                           names=listing(names[w] for w in result["winners"])))
         else:
             won = [names[w] for w in result.get("winners", [])]
             lines.append(tn("🏁 Game over — {names} won!", "🏁 Game over — {names} won!",
                             len(won), names=_join_and(won)))
         lines.append(t("Final: {totals}",
-                       totals=" · ".join(f"{names[i]} {x}" for i, x in enumerate(totals))))
+                       totals=listing((scored(names[i], x) for i, x in enumerate(totals)), " · ")))
         lines.append(_("See /leaderboard"))
     elif _rounds(rules):
         lines.append(t("Totals: {totals}",
-                       totals=" · ".join(f"{names[i]} {x}" for i, x in enumerate(state.scores))))
+                       totals=listing((scored(names[i], x) for i, x in enumerate(state.scores)),
+                                      " · ")))
     return Screen(
         "\n".join(lines),
         [],
