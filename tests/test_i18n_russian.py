@@ -1,0 +1,59 @@
+"""Russian narration never genders a player: a sentence about a player puts the name before a
+colon and says what happened with a noun or an impersonal form ("{name}: выложено 5♥ 6♥ 7♥",
+"Победа: {name}"), never a past tense that agrees with the player's gender ("Маша выложил"),
+and never a case the name would have to be declined into ("Время {name} вышло")."""
+
+from __future__ import annotations
+
+import re
+
+from babel.messages.pofile import read_po
+
+from bot import i18n
+
+PLAYER_FIELDS = ("{name}", "{names}", "{who}", "{winners}", "{target}")
+# Past-tense forms of the game's verbs, masculine and feminine: laid, drew, took, won, knocked,
+# passed, gave up, left, went out, played, discarded, shifted, swapped, got, started, joined.
+GENDERED_VERBS = (
+    "выложил", "выложила", "взял", "взяла", "победил", "победила", "выиграл", "выиграла",
+    "постучал", "постучала", "пасовал", "пасовала", "спасовал", "спасовала", "сдался",
+    "сдалась", "ушёл", "ушел", "ушла", "вышел", "вышла", "сыграл", "сыграла", "сбросил",
+    "сбросила", "сдвинул", "сдвинула", "поменял", "поменяла", "получил", "получила", "начал",
+    "начала", "присоединился", "присоединилась", "опустошил", "опустошила", "вытянул",
+    "вытянула",
+)
+GENDERED = re.compile(r"(?<![а-яё])(" + "|".join(GENDERED_VERBS) + r")(?![а-яё])", re.I)
+# A name as the genitive of a noun before it ("Время {name}", "ход {name}a") must be declined.
+DECLINED = re.compile(r"(?:Время|время|Ход|ход) \{(?:name|who|target)\}")
+# The computer is a noun of the sentence, not a player: "компьютер сыграл ход".
+NOT_A_PLAYER = ("компьютер сыграл", "сыграл компьютер")
+
+
+def gendered(text: str) -> list[str]:
+    for phrase in NOT_A_PLAYER:
+        text = text.replace(phrase, " ")
+    return [m.group(0) for m in GENDERED.finditer(text)] + DECLINED.findall(text)
+
+
+def test_russian_narration_is_neutral():
+    with i18n.po_path("ru").open("rb") as handle:
+        catalog = read_po(handle, locale="ru")
+    found = {}
+    for message in catalog:
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        if not message.id or not any(f in i for i in ids for f in PLAYER_FIELDS):
+            continue
+        forms = message.string if isinstance(message.string, tuple) else (message.string,)
+        words = [w for form in forms for w in gendered(form)]
+        if words:
+            found[str(message.id)[:60]] = words
+    assert len(catalog) > 500
+    assert not found, found
+
+
+def test_the_check_finds_a_gendered_verb_about_a_player():
+    assert gendered("{name} выложил {cards}") == ["выложил"]
+    assert gendered("после стука выиграл {winners}") == ["выиграл"]
+    assert gendered("⏰ Время {name} вышло") == ["Время {name}"]
+    assert not gendered("{name}: выложено {cards}")
+    assert not gendered("⏱ {name}: время вышло — ход сыграл компьютер.")
