@@ -21,7 +21,10 @@ from lessons import LESSONS
 from lessons import buildten as bt_lesson
 from lessons.words import _ as lesson_text
 
-_TOKEN = r"(?:(?:10|[2-9AKQJ])[♠♥♦♣]|🃏(?:(?:10|[2-9AKQJ])[♠♥♦♣])?|(?:1[0-3]|[1-9])[⬛🟥🟦🟧])"
+_TOKEN = (
+    r"(?:(?:10|[2-9AKQJ])[♠♥♦♣]|🃏(?:(?:10|[2-9AKQJ])[♠♥♦♣])?|(?:1[0-3]|[1-9])[⬛🟥🟦🟧]"
+    r"|(?<![\w])(?:1[0-3]|[1-9])[KRBO](?![\w]))"  # a tile as typed: 7R
+)
 CARD_RUN = re.compile(_TOKEN + r"(?: " + _TOKEN + r")*")
 
 

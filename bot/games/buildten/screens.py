@@ -7,7 +7,7 @@ import hashlib
 
 from bot.core.record import Record
 from bot.core.views import Button, Screen
-from bot.i18n import N_, _, current, is_rtl, t, tn, using
+from bot.i18n import N_, _, current, is_rtl, isolate, t, tn, using
 from engine.buildten import BuildState, BuildView, is_joker, player_view
 from engine.buildten.cards import face, fits, joker_kind
 from engine.buildten.rules import joker_targets
@@ -163,9 +163,9 @@ def _source_buttons(view: BuildView) -> list[list[Button]]:
     me = view.seat
     top = []
     if view.face_up[me]:
-        top.append(Button(f"⬆ {card_name(view.face_up[me])}", f"bsrc:{STOCK_SOURCE}"))
+        top.append(Button(f"⬆ {_face(view.face_up[me])}", f"bsrc:{STOCK_SOURCE}"))
     for i, pile in enumerate(view.discards[me]):
-        top.append(Button(f"D{i + 1} {card_name(pile[-1])}", f"bsrc:{DISCARD_SOURCE + i}"))
+        top.append(Button(f"D{i + 1} {_face(pile[-1])}", f"bsrc:{DISCARD_SOURCE + i}"))
     hand = [Button(_hand_label(c), f"bsrc:{HAND_SOURCE + i}") for i, c in enumerate(view.hand)]
     rows = [r for r in (top[:5], top[5:], hand) if r]
     last = [Button(_("💡 Hint"), "hint")]
@@ -175,7 +175,12 @@ def _source_buttons(view: BuildView) -> list[list[Button]]:
 
 
 def _hand_label(card: str) -> str:
-    return joker_short(card) if joker_kind(card) else card_name(card)
+    return joker_short(card) if joker_kind(card) else _face(card)
+
+
+def _face(card: str) -> str:
+    """A card on a button, left to right even on a right-to-left client (`7♦`, not `♦7`)."""
+    return isolate(card_name(card))
 
 
 def _target_buttons(record: Record, state: BuildState, view: BuildView,
@@ -198,7 +203,7 @@ def _target_buttons(record: Record, state: BuildState, view: BuildView,
             rows.append(piles)
     if card in view.hand:
         mine = view.discards[me]
-        drops = [Button(f"⤵ D{i + 1} ({card_name(p[-1])})", f"bdisc:{i}")
+        drops = [Button(f"⤵ D{i + 1} ({_face(p[-1])})", f"bdisc:{i}")
                  for i, p in enumerate(mine)]
         if len(mine) < MAX_DISCARD_PILES:
             drops.append(Button(_("⤵ new discard pile"), f"bdisc:{NEW}"))

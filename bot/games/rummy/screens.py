@@ -10,7 +10,7 @@ from dataclasses import replace
 from bot.core.narrate import picture_words as core_picture_words
 from bot.core.record import Record
 from bot.core.views import Button, Screen
-from bot.i18n import _, current, listing, scored, t, tn, using
+from bot.i18n import Laid, _, current, isolate, listing, scored, t, tn, using
 from engine import (
     GameState,
     PlayerView,
@@ -61,11 +61,17 @@ def _joined(group: Sequence[Card]) -> str:
 
 
 def groups_text(groups: Sequence[Sequence[Card]], singles: Sequence[Card] = ()) -> str:
-    # cards read as one word (7♥8♥9♥); tiles are numbers and need the spaces (7R 8R 9R)
-    parts = [f"{group_label(i)} {_joined(g)}" for i, g in enumerate(groups)]
+    # cards read as one word (7♥8♥9♥); tiles are numbers and need the spaces (7R 8R 9R); each
+    # group keeps its own direction in a right-to-left line, the groups follow the line's
+    parts = [isolate(f"{group_label(i)} {_joined(g)}") for i, g in enumerate(groups)]
     if singles:
         parts.append(t("singles {cards}", cards=" ".join(c.pretty() for c in singles)))
-    return " · ".join(parts) if parts else _("(empty table)")
+    return Laid(" · ".join(parts)) if parts else _("(empty table)")
+
+
+def card_label(card: Card) -> str:
+    """A card's button: its face, left to right even on a right-to-left client (`6♠`)."""
+    return isolate(card.pretty())
 
 
 def _key(*parts: object) -> str:
@@ -443,7 +449,7 @@ def card_buttons(record: Record, seat: int, hand: list[Card], in_hand: int) -> l
     return [
         Button(
             ("✓" if c.token in selected else "")
-            + (c.pretty() if i < in_hand else f"({c.pretty()})"),
+            + (card_label(c) if i < in_hand else f"({card_label(c)})"),
             f"s{0 if c.token in selected else 1}:{c.token}",
         )
         for i, c in enumerate(hand)
@@ -519,7 +525,7 @@ def _private_buttons(
     elif ui.mode.startswith("take:"):
         g = int(ui.mode.split(":")[1])
         if g < len(groups):
-            rows += _rows([Button(c.pretty(), f"tc:{g}:{c.token}") for c in groups[g]])
+            rows += _rows([Button(card_label(c), f"tc:{g}:{c.token}") for c in groups[g]])
         rows.append([Button(_("Cancel"), "cancel")])
     else:
         row = [
