@@ -17,6 +17,7 @@ from bot.adapters.console_lesson import run_lesson
 from bot.core.lessons import LessonService, is_lesson_record, unpack_lesson
 from bot.core.service import Actor, GameService
 from bot.core.views import Outcome, Screen
+from bot.i18n import strip_bidi
 from bot.store import Store
 from engine import ALL_RULEBOOKS, IllegalAction, check_move, conservation_errors, get_rulebook
 from engine.cards import parse_cards
@@ -434,7 +435,7 @@ class Learner:
                 b
                 for b in self.buttons()
                 if unpack_lesson(b.action)[2].startswith("s1:")
-                and (b.label.strip("()") == pretty
+                and (strip_bidi(b.label).strip("()") == pretty
                      or (card.is_joker and not card.designated and "🃏" in b.label))  # any joker
             )
             self.take(await self.service.press(self.actor, button.action))

@@ -11,6 +11,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from test_bidi import misshown_runs
 from test_buildten_hosted import hosted, settle  # noqa: F401  (the fixture)
 from test_i18n import OTHERS, _english_words, _picture_words
 from test_lessons import ACTOR, WRONG, Learner
@@ -50,6 +51,7 @@ class ReadingLearner(Learner):
     def __init__(self, service: LessonService, actor: Actor) -> None:
         super().__init__(service, actor)
         self.words: dict[str, list[str]] = {}
+        self.texts: list[str] = []  # everything shown, for the bidi check
 
     def take(self, outcome: Outcome) -> Outcome:
         super().take(outcome)
@@ -61,6 +63,8 @@ class ReadingLearner(Learner):
             texts += [b.label for row in screen.buttons for b in row]
             self.words.setdefault(where + " (picture)", []).extend(_picture_words(screen))
         self.words.setdefault(where, []).extend(_english_words("\n".join(texts)))
+        # the bidi check: what a phone shows (not `detail`, the terminal's whole-picture text)
+        self.texts += [x for x in texts if x and (screen is None or x != screen.detail)]
         return outcome
 
     async def demo(self, line: str) -> Outcome:
@@ -122,6 +126,9 @@ async def test_a_whole_lesson_has_no_english_word(sqlite_store, name, lang):
     await learner.press(action="more")
     await learner.press(action="cancel")
     assert not learner.english(), learner.english()
+    if lang == "he":  # every caption, message and button as a right-to-left phone lays it out
+        misshown = {x[:60]: misshown_runs(x) for x in learner.texts if misshown_runs(x)}
+        assert not misshown, misshown
 
 
 async def test_the_check_finds_an_english_lesson(sqlite_store):
@@ -350,7 +357,7 @@ def test_a_tile_lessons_joker_choice_names_tiles(lang):
     with using(lang):
         screen = lesson_screen(7, _Lesson(waiting))
         asked = _("Joker in {group} stands for:").partition("{")[0]
-    labels = [b.label for row in screen.buttons for b in row]
+    labels = [i18n.strip_bidi(b.label) for row in screen.buttons for b in row]
     assert labels[0].startswith(asked) and labels[1:3] == ["1B", "4B"], labels
 
 

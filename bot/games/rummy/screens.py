@@ -492,7 +492,7 @@ def _private_buttons(
     if ui.mode == "joker":
         options = [
             Button(
-                " ".join(joker_face(f) for f in opt),
+                isolate(" ".join(joker_face(f) for f in opt)),
                 f"jk:{ui.joker_group}:{','.join(opt)}",
             )
             for opt in ui.joker_options
