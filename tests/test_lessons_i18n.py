@@ -404,3 +404,27 @@ def test_the_rummikub_lessons_own_words_speak_of_tiles(lang):
             for msgid in ("✂ Split ▸ {group} after tile {n}",
                           "A group or a run needs at least 3 tiles."):
                 assert _(msgid) != msgid
+
+
+def test_hebrew_rummikub_calls_a_run_no_group():
+    """Rummikub's Hebrew words (GLOSSARY.md, issue 28): any combination is a צירוף, a קבוצה is
+    only a set of one number. Every "קבוצה A" in the Rummikub lesson names a table group that
+    is a set of one number; the tile refusals, whose group may be a run, never say קבוצה {group}."""
+    from engine.tiles import parse_tiles
+
+    named = re.compile(r"קבוצה ([A-Z])(?![A-Za-z])")
+    wrong = []
+    with using("he"):
+        for step in LESSONS["rummikub"].steps:
+            table = [parse_tiles(g.replace("*", "")) for g in step.position.table]
+            for msgid in (step.text, step.show, step.success, *step.nudges.values()):
+                for label in named.findall(lesson_text(msgid)):
+                    group = table[ord(label) - 65]
+                    if len({t.rank for t in group}) != 1:
+                        wrong.append((step.id, label, msgid[:50]))
+        refusals = [_("Group {group} can't be split after tile {at}"),
+                    _("Group {group} has fewer than 3 tiles: a group or a run needs at least 3"),
+                    _("Group {group} is neither 3–4 tiles of one number in different colours nor "
+                      "a run of one colour")]
+    wrong += [r for r in refusals if "קבוצה {group}" in r]
+    assert not wrong, wrong
