@@ -92,3 +92,17 @@ def test_lists_keep_seat_order_and_signs():
     assert "-190" in shown and "190-" not in shown
     assert "12 Alice" in shown  # each item reads name, then score, from the right
     assert i18n.FSI in line  # the values are isolates, not just laid out by luck
+
+
+def test_tiles_in_sentences_carry_colour_marks_not_letters():
+    """A tile in a sentence shows its colour (7🟥), in every language; letters are for typing."""
+    from bot.games.rummy.refusals import refusal
+    from engine.actions import IllegalAction
+
+    for lang in ("en", "he", "ru"):
+        with using(lang):
+            said = refusal(IllegalAction("You have no 7R", code="card_not_available", card="7R"),
+                           tiles=True)
+            log = rummy_narrate.log_lines([_laid(0, ["7R#0", "8R#0", "9R#0"])], {0: "Dana"}, True)
+        assert "7🟥" in said and "7R" not in said, said
+        assert "7🟥 8🟥 9🟥" in strip_bidi(log[0]) and "7R" not in log[0], log
