@@ -77,13 +77,14 @@ def test_the_log_shows_laid_cards_as_the_group_does(name):
 
 
 def test_lists_keep_seat_order_and_signs():
-    from bot.i18n import listing, scored
+    from bot.i18n import and_list, listing, scored
 
     seats = [("Alice", 12), ("דנה", -190), ("🤖 מחשב 1", 30)]
     with using("he"):
         line = t("This round: {points}", points=listing([scored(n, p) for n, p in seats], " · "))
         seated = t("Seats: {names}", names=listing([n for n, _ in seats]))
-    for text in (line, seated):
+        won = t("{names} win!", names=and_list([n for n, _ in seats]))
+    for text in (line, seated, won):
         [shown] = visual(text)
         # read from the right: Alice, then Dana, then computer 1
         places = [shown.rfind("Alice"), shown.rfind("הנד"), shown.rfind("בשחמ")]

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import gettext as _gettext
 import io
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
@@ -141,6 +141,14 @@ def listing(items: Iterable[str], sep: str = ", ") -> Laid:
     if not is_rtl():
         return Laid(sep.join(items))
     return Laid(sep.join(RLI + item + PDI for item in items))
+
+
+def and_list(items: Sequence[str]) -> str:
+    """"A", "A and B", "A, B and C" in the current language, each item its own isolate in
+    list order (seat order) whatever script each is in."""
+    if len(items) < 2:
+        return "".join(items)
+    return t("{first} and {last}", first=listing(items[:-1]), last=items[-1])
 
 
 def scored(name: str, number: int) -> str:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from bot.i18n import _, t, tn
+from bot.i18n import _, and_list, t, tn
 from engine import Event, Rulebook, group_label
 from engine.cards import Card
 
@@ -16,11 +16,6 @@ def pretty(tokens: Iterable[str]) -> str:
     return " ".join(Card.from_token(t).marked() for t in tokens)
 
 
-def _and(items: Sequence[str]) -> str:
-    """"A", "A and B", "A, B and C" in the current language."""
-    if len(items) < 2:
-        return "".join(items)
-    return t("{first} and {last}", first=", ".join(items[:-1]), last=items[-1])
 
 
 def log_lines(events: Sequence[Event], who: dict[int, str], tiles: bool = False) -> list[str]:
@@ -64,7 +59,7 @@ def hint_line(hint: dict[str, Any] | None, tiles: bool = False) -> str:
     if labels:
         where.append(
             t("it changes group {group}", group=labels[0]) if len(labels) == 1
-            else t("it changes groups {groups}", groups=_and(labels))
+            else t("it changes groups {groups}", groups=and_list(labels))
         )
     if tokens:
         where.append(tn("with the single {cards} from the table",

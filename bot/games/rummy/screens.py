@@ -10,7 +10,7 @@ from dataclasses import replace
 from bot.core.narrate import picture_words as core_picture_words
 from bot.core.record import Record
 from bot.core.views import Button, Screen
-from bot.i18n import Laid, _, current, isolate, listing, scored, t, tn, using
+from bot.i18n import Laid, _, and_list, current, isolate, listing, scored, t, tn, using
 from engine import (
     GameState,
     PlayerView,
@@ -296,7 +296,7 @@ def _score_screen(game_id: int, record: Record, state: GameState) -> Screen:
         else:
             won = [names[w] for w in result.get("winners", [])]
             lines.append(tn("🏁 Game over — {names} won!", "🏁 Game over — {names} won!",
-                            len(won), names=_join_and(won)))
+                            len(won), names=and_list(won)))
         lines.append(t("Final: {totals}",
                        totals=listing((scored(names[i], x) for i, x in enumerate(totals)), " · ")))
         lines.append(_("See /leaderboard"))
@@ -366,9 +366,6 @@ def placeable(view: PlayerView, sort: str) -> list[Card]:
     return sorted_hand(view.draft_hand, sort) + extra
 
 
-def _join_and(names: Sequence[str]) -> str:
-    """"Alice and Bob" (the game-over line's winners; English's " and " between all)."""
-    return (" " + _("and") + " ").join(names)
 
 
 def private_screen(game_id: int, record: Record, state: GameState, seat: int) -> Screen:
