@@ -9,52 +9,27 @@ from __future__ import annotations
 
 import asyncio
 import re
-import shutil
 
 import pytest
 from bidi import get_display
 from test_bidi import misshown_runs, visual
+from test_core import env  # noqa: F401  (the fixture)
 
 import bot.games.buildten.host as buildten_host
 import bot.games.rummy.host as rummy_host
 from bot.core.record import Record
-from bot.core.service import Actor, GameService, pack
+from bot.core.service import Actor, pack
 from bot.i18n import FSI, PDI, strip_bidi
-from bot.store import Store
 
 HOST = Actor("test", "-1", "1", "Alice", lang="he")  # a Latin name in a Hebrew group
 SIGNED = re.compile(r"(?<![\w+-])-\d+")
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 @pytest.fixture
-async def env(sqlite_template, tmp_path, monkeypatch):
-    for host in (rummy_host, buildten_host):  # the host's seat stays theirs, timed out
+def no_takeover(monkeypatch):
+    """The host's seat stays theirs however often its turn times out."""
+    for host in (rummy_host, buildten_host):
         monkeypatch.setattr(host, "TIMEOUTS_BEFORE_COMPUTER", 10**6)
-    path = tmp_path / "bidi.db"
-    shutil.copy(sqlite_template, path)
-    store = await Store.open(f"sqlite+aiosqlite:///{path}")
-    clock = Clock()
-    service = GameService(store, clock=clock, computer_delay=0, tick=0.02)
-    delivered = []
-
-    async def deliver(outcome):
-        delivered.append(outcome)
-
-    service.register("test", deliver)
-    await service.start()
-    try:
-        yield service, store, clock, delivered
-    finally:
-        await service.stop()
-        await store.close()
 
 
 def texts(outcomes) -> list[str]:
@@ -114,7 +89,7 @@ async def _play_to_the_end(service, store, clock, rulebook: str, options: list[s
 
 
 @pytest.mark.parametrize("rulebook", ["manipulation", "rummikub", "build-to-ten"])
-async def test_a_whole_hebrew_game_reads_right(env, rulebook):
+async def test_a_whole_hebrew_game_reads_right(env, no_takeover, rulebook):
     service, store, clock, delivered = env
     record = await _play_to_the_end(service, store, clock, rulebook, [])
     names = [s.name for s in record.seats]

@@ -7,14 +7,8 @@ from __future__ import annotations
 
 import re
 
-from babel.messages.pofile import read_po
+from test_i18n_hebrew import narration  # the entries about a player, by the same selection
 
-from bot import i18n
-
-# An entry narrates a player when it puts a player in the sentence, or is a short sentence
-# about the host.
-PLAYER_FIELDS = ("{name}", "{names}", "{who}", "{winners}", "{target}", "{won}", "{first}")
-HOST = "the host"
 # Past-tense forms of the game's verbs, masculine and feminine: laid, drew, took, won, knocked,
 # passed, gave up, left, went out, played, discarded, shifted, swapped, got, started, joined.
 GENDERED_VERBS = (
@@ -39,19 +33,8 @@ def gendered(text: str) -> list[str]:
 
 
 def test_russian_narration_is_neutral():
-    with i18n.po_path("ru").open("rb") as handle:
-        catalog = read_po(handle, locale="ru")
-    found = {}
-    for message in catalog:
-        ids = message.id if isinstance(message.id, tuple) else (message.id,)
-        if not message.id or not any(f in i or (HOST in i.lower() and len(i) < 120) for i in ids
-                                     for f in PLAYER_FIELDS):
-            continue
-        forms = message.string if isinstance(message.string, tuple) else (message.string,)
-        words = [w for form in forms for w in gendered(form)]
-        if words:
-            found[str(message.id)[:60]] = words
-    assert len(catalog) > 500
+    found = {k[:60]: words for k, forms in narration("ru").items()
+             if (words := [w for form in forms for w in gendered(form)])}
     assert not found, found
 
 
