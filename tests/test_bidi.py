@@ -109,3 +109,13 @@ def test_tiles_in_sentences_carry_colour_marks_not_letters():
         if lang != "en":
             assert "7🟥" in said and "7R" not in said, said
         assert "7🟥 8🟥 9🟥" in strip_bidi(log[0]) and "7R" not in log[0], log
+
+
+def test_the_hebrew_rules_page_shows_its_cards_as_typed():
+    from bot.i18n import rules
+
+    sections = rules.keys()  # every section of the page, in order
+    pages = {key: rules.section(key, "he") for key in sections}
+    assert sum(len(CARD_RUN.findall(page)) for page in pages.values()) > 30
+    broken = {key: misshown_runs(page) for key, page in pages.items() if misshown_runs(page)}
+    assert not broken, broken

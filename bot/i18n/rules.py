@@ -17,12 +17,16 @@ import re
 from functools import cache
 from pathlib import Path
 
-from . import DEFAULT, normalize
+from . import DEFAULT, FSI, PDI, RTL, normalize
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 INTRO = "intro"
 _ANCHOR = re.compile(r'^<a id="([a-z0-9-]+)"></a>$')
 _WRAPPER = re.compile(r"^</?div( dir=\"rtl\")?>$")  # a right-to-left page's wrapper
+# A card run in a page's prose (`5♥ 6♥ 7♥`, `🃏 Q♠`): one left-to-right isolate on a
+# right-to-left page, or a phone shows it mirrored (`♥7 ♥6 ♥5`).
+_CARD = r"(?:(?:10|[2-9AKQJ])[♠♥♦♣]|🃏(?:(?:10|[2-9AKQJ])[♠♥♦♣])?)"
+_CARD_RUN = re.compile(_CARD + r"(?: " + _CARD + r")*")
 
 
 def path(lang: str) -> Path:
@@ -64,7 +68,10 @@ def sections(lang: str) -> dict[str, str]:
     file = path(lang)
     if not file.exists():
         return {}
-    return parse(file.read_text(encoding="utf-8"), anchored=lang != DEFAULT)
+    text = file.read_text(encoding="utf-8")
+    if lang in RTL:
+        text = _CARD_RUN.sub(lambda run: FSI + run.group() + PDI, text)
+    return parse(text, anchored=lang != DEFAULT)
 
 
 def keys() -> list[str]:
