@@ -119,7 +119,7 @@ class Player:
         if nxt and "▶ Next round" in text:
             return nxt
         if self.typed and self.typed[-1] == "hint":
-            hint = re.search(r"💡 You can play (\S+) — (as a new group)?", text)
+            hint = re.search(r"💡 You can play (\S+)[^—]* — (as a new group)?", text)
             if hint:
                 card = notation(hint.group(1))
                 self.plan = ["done"]

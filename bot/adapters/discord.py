@@ -26,6 +26,7 @@ from discord.gateway import DiscordWebSocket
 from bot import metrics
 from bot.core import narrate
 from bot.core.buttons import LESSON_PREFIX
+from bot.core.fair_use import SLOW_DOWN, paid_at_door
 from bot.core.lessons import LessonService, pack_lesson
 from bot.core.names import clean_name
 from bot.core.per_game import LimitedDict
@@ -51,6 +52,7 @@ from .delivery import (
 from .discord_commands import CatalogTranslator, add_commands
 from .discord_layout import render
 from .discord_ui import GameButton, GameSelect, build_view, claims
+from .intake import Intake, Verdict
 
 log = logging.getLogger(__name__)
 PLATFORM = "discord"
@@ -169,6 +171,7 @@ class DiscordAdapter:
                                  delivered=getattr(service, "delivered", None))
         self._dm_ids: LimitedDict = LimitedDict(20_000)  # user -> DM channel id
         self._ephemeral: LimitedDict = LimitedDict(2_000)  # user -> handle (15 min of life)
+        self.intake = Intake(lambda: service.fair_use)  # the door: metered before any work
         self._busy = 0
         self._idle = asyncio.Event()
         self._idle.set()
@@ -258,6 +261,25 @@ class DiscordAdapter:
             else:
                 await interaction.response.send_message(text, ephemeral=True)
 
+    async def _door(self, interaction: discord.Interaction, *, command: bool) -> bool:
+        """Meter an interaction before any work (each is its own task on Discord: no shared
+        handler slots to hold, but nothing past fair use gets work). Turned away: a press is
+        only acknowledged; a command is told to slow down (an interaction's answer spends no
+        channel budget). True: go ahead."""
+        verdict = self.intake.meter(PLATFORM, str(interaction.user.id),
+                                    str(interaction.channel_id or 0))
+        if verdict is Verdict.GO:
+            paid_at_door()  # this task's first fair-use check is this one
+            return True
+        with contextlib.suppress(discord.HTTPException):
+            if command or verdict is Verdict.WARN:  # as any answer: thinking, then the text
+                await interaction.response.defer(ephemeral=True, thinking=command)
+                with using(str(getattr(interaction.locale, "value", "") or "")):
+                    await interaction.followup.send(_(SLOW_DOWN), ephemeral=True)
+            else:
+                await interaction.response.defer()
+        return False
+
     @staticmethod
     def actor(interaction: discord.Interaction) -> Actor:
         user = interaction.user
@@ -286,6 +308,8 @@ class DiscordAdapter:
                     public: bool = False, about: Actor | None = None) -> None:
         """A slash command: acknowledge (ephemeral unless `public`), ask the core, answer.
         `about`: /stats of another member (the asker's fair-use budget pays for it)."""
+        if not await self._door(interaction, command=True):
+            return
         async with self._working():
             ctx = _Ctx(interaction, str(interaction.user.id), thinking=True)
             try:
@@ -313,6 +337,8 @@ class DiscordAdapter:
     async def lesson(self, interaction: discord.Interaction, rulebook: str = "") -> None:
         """/rummy lesson [rulebook]: the lesson runs in the member's DM (resumed if one is
         running there); with DMs closed its screen shows ephemerally, like a game's cards."""
+        if not await self._door(interaction, command=True):
+            return
         async with self._working():
             ctx = _Ctx(interaction, str(interaction.user.id), thinking=True)
             try:
@@ -374,6 +400,8 @@ class DiscordAdapter:
 
     async def on_press(self, interaction: discord.Interaction, data: str) -> None:
         started = time.perf_counter()
+        if not await self._door(interaction, command=False):
+            return
         async with self._working():
             ctx = self._component_ctx(interaction)
             try:
@@ -398,6 +426,8 @@ class DiscordAdapter:
         """The hand's multi-select changed. On a one-page hand the menu is the whole selection;
         on a paged hand only this page's changes apply (the core keeps the other pages').
         A lesson's menu: its changes, one select or deselect press each."""
+        if not await self._door(interaction, command=False):
+            return
         async with self._working():
             ctx = self._component_ctx(interaction)
             try:
@@ -440,6 +470,12 @@ class DiscordAdapter:
         typed = verb
         verb = TYPED_GAME.get(verb, verb)
         handling(f"dcm:{message.id}")  # a gateway without sharding may hand it to two shards
+        verdict = self.intake.meter(PLATFORM, str(message.author.id), str(message.channel.id))
+        if verdict is not Verdict.GO:
+            if verdict is Verdict.WARN:
+                self.delivery.say(Chat(str(message.author.id), private=True), _(SLOW_DOWN))
+            return
+        paid_at_door()
         async with self._working():
             try:
                 learner = Actor(PLATFORM, str(message.channel.id), str(message.author.id),

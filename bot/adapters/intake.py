@@ -48,10 +48,10 @@ class _Line:
 class Intake:
     """Meter, then run each admitted update as its own task, `per_chat` of a chat at once."""
 
-    def __init__(self, fair_use: FairUse, *, per_chat: int = PER_CHAT, backlog: int = BACKLOG,
-                 warn_every: float = WARN_EVERY,
+    def __init__(self, fair_use: Callable[[], FairUse], *, per_chat: int = PER_CHAT,
+                 backlog: int = BACKLOG, warn_every: float = WARN_EVERY,
                  clock: Callable[[], float] = time.monotonic) -> None:
-        self.fair_use = fair_use
+        self.fair_use = fair_use  # the service's meter (read at each update: tests swap it)
         self.per_chat, self.backlog, self.warn_every = per_chat, backlog, warn_every
         self.clock = clock
         self._warned: LimitedDict = LimitedDict(20_000)  # person -> when told to slow down
@@ -61,7 +61,7 @@ class Intake:
 
     def meter(self, platform: str, user: str, chat: str) -> Verdict:
         """Count one update of `user` in `chat` (cheap: two token buckets)."""
-        if self.fair_use.take(platform, user, chat) is None:
+        if self.fair_use().take(platform, user, chat) is None:
             return Verdict.GO
         self.turned_away += 1
         key = f"{platform}:{user}"

@@ -268,7 +268,7 @@ class TelegramAdapter:
         self.poll_timeout = poll_timeout
         self.webhook: Webhook | None = None
         self.poller: Poller | None = None
-        self.intake = Intake(service.fair_use)
+        self.intake = Intake(lambda: service.fair_use)
         self.delivery = Delivery(
             _TelegramSender(self),
             lambda game_id: self.service.get_refs(game_id),

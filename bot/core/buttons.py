@@ -51,7 +51,7 @@ RUMMY_VERBS: dict[str, tuple[str, ...]] = {
     "sort": (), "pg": (IDX,), "s1": (TOKEN,), "s0": (TOKEN,), "cancel": (), "addm": (),
     "takem": (), "take": (IDX,), "new": (), "add": (IDX,), "tc": (IDX, TOKEN), "auto": (),
     "jk": (IDX, FACES), "done": (), "reset": (), "giveup": (), "draw": (), "pass": (),
-    "knock": (), "hint": (),
+    "knock": (), "hint": (), "show": (),
 }
 # every verb a game's button may carry: the platform's and each hosted game's (`register`)
 GAME: dict[str, tuple[str, ...]] = {**PLATFORM, **RUMMY_VERBS}

@@ -42,7 +42,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from . import models as db
 from . import results as res
-from .engine import make_engine, writer
+from .engine import lock_engine, make_engine, writer
 from .migrate import run_migrations
 from .outbox import Outbox
 from .row_cache import RowCache, own_file, release
@@ -106,6 +106,7 @@ class Store:
         self._gate: tuple[asyncio.AbstractEventLoop, asyncio.Lock] | None = None  # see _write
         self.rows: RowCache | None = None  # see keep_rows
         self.outbox = Outbox(engine)  # PostgreSQL: the screens this worker's saves owe
+        self._locks = lock_engine(engine)  # PostgreSQL: message locks' own connections
 
     @classmethod
     async def open(cls, url: str | None = None) -> Store:
@@ -124,6 +125,8 @@ class Store:
             with contextlib.suppress(Exception):
                 await conn.close()
         self._leads.clear()
+        if self._locks is not None:
+            await self._locks.dispose()
         await self._engine.dispose()
         release(self._owner)
         self._owner, self.rows = None, None
@@ -494,10 +497,11 @@ class Store:
         """Hold the lock of one live message of a game across workers (a PostgreSQL advisory
         lock) and yield the game's refs as saved now: a worker edits a message only after
         reading what the others last showed in it, and saves what it showed (`save`) before
-        the lock goes. The lock's connection does it all: a holder never waits for the pool
-        (so waiters, each on its connection, cannot starve it)."""
+        the lock goes. The lock's connection does it all, and it is not one of the pool's
+        (engine.lock_engine): a send waiting for its chat's budget, lock held, never keeps a
+        press from reading."""
         args = {"a": game_id, "b": zlib.crc32(key.encode()) - 2**31}
-        conn = await self._engine.connect()
+        conn = await (self._locks or self._engine).connect()
         try:
             # PostgreSQL queues the waiters and wakes the next at once when the lock goes
             await conn.execute(text("SELECT pg_advisory_lock(:a, :b)"), args)

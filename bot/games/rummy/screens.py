@@ -21,6 +21,7 @@ from engine import (
     player_view,
 )
 from engine.cards import Card, rank_order, suit_order
+from engine.tile_rules import floats
 from engine.tiles import is_tile_face
 from render import (
     PrivateView,
@@ -72,6 +73,14 @@ def groups_text(groups: Sequence[Sequence[Card]], singles: Sequence[Card] = ()) 
 def card_label(card: Card) -> str:
     """A card's button: its face, left to right even on a right-to-left client (`6♠`)."""
     return isolate(card.pretty())
+
+
+def shown(rules: Rulebook, groups: Sequence[Sequence[Card]]) -> list[list[Card]]:
+    """Groups as players see them: a floating joker (a Rummikub group of three of one number)
+    names no colour — it stands for either missing one (RULES.md §5 decision 3)."""
+    if rules.joker_rule != "rack-frees":
+        return [list(g) for g in groups]
+    return [[c.free() if c.is_joker and floats(g, c) else c for c in g] for g in groups]
 
 
 def _key(*parts: object) -> str:
@@ -176,7 +185,7 @@ def _table_screen(game_id: int, record: Record, state: GameState) -> Screen:
     )
     view = TableView(
         title,
-        tuple(tuple(g) for g in state.table),
+        tuple(tuple(g) for g in shown(rules, state.table)),
         tuple(state.singles),
         changed,
         len(state.stock),
@@ -188,7 +197,7 @@ def _table_screen(game_id: int, record: Record, state: GameState) -> Screen:
     lines = [status_line(record, state)]
     if record.log:
         lines.append(t("Last: {line}", line=record.log[-1]))
-    lines.append(groups_text(state.table, state.singles))
+    lines.append(groups_text(shown(rules, state.table), state.singles))
     text = "\n".join(lines)
     if len(text) > 1000:
         text = text[:997] + "…"
@@ -229,7 +238,7 @@ def table_detail(
             mark = "*" if is_meld(record.rules, group) else "✗"
         elif i in last:
             mark = "+"
-        lines.append(f" {mark}{group_label(i):>2}  {pretty(group)}")
+        lines.append(f" {mark}{group_label(i):>2}  {pretty(shown(record.rules, [group])[0])}")
     if not groups:
         lines.append("    " + _("(the table is empty)"))
     if singles:
@@ -344,7 +353,7 @@ def private_picture(
         title,
         tuple(sorted_hand(view.draft_hand, sort)),
         sort,
-        tuple(tuple(g) for g in groups),
+        tuple(tuple(g) for g in shown(rules, groups)),
         tuple(draft.singles if draft is not None else view.singles),
         frozenset(view.changed),
         invalid,
@@ -379,8 +388,8 @@ def _private_screen(game_id: int, record: Record, state: GameState, seat: int) -
     ui = record.seat_ui(seat)
     mine = view.my_turn and not record.seats[seat].is_computer
     hint = view.hint or {}
-    hint_cards = (
-        frozenset({Card.from_token(hint["card"]).ident}) if hint.get("card") else frozenset()
+    hint_cards = frozenset(  # the whole lay's cards
+        Card.from_token(t).ident for t in hint.get("placed") or hint.get("card", "").split()
     )
     title = _private_title(record, state, seat, view)
     picture = private_picture(
@@ -549,5 +558,7 @@ def _private_buttons(
     elif "pass" in legal:
         last.append(Button(_("Pass"), "pass"))
     last.append(Button(_("💡 Hint"), "hint"))
+    if "commit" in legal and (state.hint or {}).get("lay"):  # (the hint of the seat on turn)
+        last.append(Button(_("💡 Show me"), "show"))  # places the hint's whole lay
     rows.append(last)
     return rows
