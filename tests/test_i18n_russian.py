@@ -20,8 +20,11 @@ GENDERED_VERBS = (
     "вытянула", "закончил", "закончила", "закрыл", "закрыла",
 )
 GENDERED = re.compile(r"(?<![а-яё])(" + "|".join(GENDERED_VERBS) + r")(?![а-яё])", re.I)
-# A name as the genitive of a noun before it ("Время {name}", "ход {name}a") must be declined.
-DECLINED = re.compile(r"(?:Время|время|Ход|ход) \{(?:name|who|target)\}")
+# A name after a noun it belongs to ("Время {name}") or a preposition that governs a case
+# ("у {first}", "с {target}") would have to be declined.
+DECLINED = re.compile(
+    r"(?<![а-яё])(?:[Вв]ремя|[Хх]од|у|с|к|от|для|про|о|за) \{(?:name|who|target|won|first)\}"
+)
 # The computer is a noun of the sentence, not a player: "компьютер сыграл ход".
 NOT_A_PLAYER = ("компьютер сыграл", "сыграл компьютер")
 
@@ -42,5 +45,6 @@ def test_the_check_finds_a_gendered_verb_about_a_player():
     assert gendered("{name} выложил {cards}") == ["выложил"]
     assert gendered("после стука выиграл {winners}") == ["выиграл"]
     assert gendered("⏰ Время {name} вышло") == ["Время {name}"]
+    assert gendered("у {first} старшая карта") == ["у {first}"]
     assert not gendered("{name}: выложено {cards}")
     assert not gendered("⏱ {name}: время вышло — ход сыграл компьютер.")
