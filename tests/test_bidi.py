@@ -119,3 +119,19 @@ def test_the_hebrew_rules_page_shows_its_cards_as_typed():
     assert sum(len(CARD_RUN.findall(page)) for page in pages.values()) > 30
     broken = {key: misshown_runs(page) for key, page in pages.items() if misshown_runs(page)}
     assert not broken, broken
+
+
+def test_hebrew_help_and_rules_texts_show_their_cards_as_typed():
+    """Help and rules texts are prose a translator wrote whole: their card runs (Build-to-Ten's
+    `7♥`, Rummikub's typed `7R 13O`) are isolated when shown."""
+    from bot.games.buildten import texts as buildten_texts
+    from bot.games.rummy import texts as rummy_texts
+    from engine import ALL_RULEBOOKS
+
+    with using("he"):
+        shown = [buildten_texts.help_text(), buildten_texts.rules_text(None),
+                 rummy_texts.help_text(), rummy_texts.rules_text(None)]
+        shown += [rummy_texts.rules_text(name) for name in ALL_RULEBOOKS]
+    assert sum(len(CARD_RUN.findall(text)) for text in shown) >= 2
+    broken = [misshown_runs(text) for text in shown if misshown_runs(text)]
+    assert not broken, broken

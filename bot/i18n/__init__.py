@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import gettext as _gettext
 import io
+import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -29,8 +30,8 @@ LOCALE_DIR = Path(__file__).with_name("locale")
 DOMAIN = "messages"
 
 # Unicode bidi isolates: FSI (direction from the first strong character) ... PDI; RLI: a
-# right-to-left one (a list item inside a right-to-left sentence).
-FSI, PDI, RLI = "\u2068", "\u2069", "\u2067"
+# right-to-left one (a list item inside a right-to-left sentence); LRI: a left-to-right one.
+FSI, PDI, RLI, LRI = "\u2068", "\u2069", "\u2067", "\u2066"
 BIDI_CONTROLS = frozenset("\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 _current: ContextVar[str] = ContextVar("rummy_locale", default=DEFAULT)
@@ -154,6 +155,24 @@ def and_list(items: Sequence[str]) -> str:
 def scored(name: str, number: int) -> str:
     """A list item `name score`: the name and the signed number each keep their direction."""
     return isolate(name) + " " + signed(number)
+
+
+# A card run typed into prose (a rules page, a help text): `5♥ 6♥ 7♥`, `🃏 Q♠`, tiles as typed
+# `7R 13O`. Sentences get their cards as values (`fill`); prose a translator wrote whole is
+# isolated run by run when it is shown.
+_CARD = (
+    r"(?:(?:10|[2-9AKQJ])[♠♥♦♣]|🃏(?:(?:10|[2-9AKQJ])[♠♥♦♣])?"
+    r"|(?<!\w)(?:1[0-3]|[1-9])[KRBO](?!\w))"
+)
+_CARD_RUN = re.compile(_CARD + r"(?: " + _CARD + r")*")
+
+
+def isolate_cards(text: str) -> str:
+    """In a right-to-left language, prose with each card run its own left-to-right isolate, or
+    a phone shows `5♥ 6♥ 7♥` as `♥7 ♥6 ♥5`. Unchanged in English and Russian."""
+    if not is_rtl():
+        return text
+    return _CARD_RUN.sub(lambda run: LRI + run.group() + PDI, text)
 
 
 def strip_bidi(text: str) -> str:

@@ -17,16 +17,12 @@ import re
 from functools import cache
 from pathlib import Path
 
-from . import DEFAULT, FSI, PDI, RTL, normalize
+from . import DEFAULT, isolate_cards, normalize, using
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 INTRO = "intro"
 _ANCHOR = re.compile(r'^<a id="([a-z0-9-]+)"></a>$')
 _WRAPPER = re.compile(r"^</?div( dir=\"rtl\")?>$")  # a right-to-left page's wrapper
-# A card run in a page's prose (`5♥ 6♥ 7♥`, `🃏 Q♠`): one left-to-right isolate on a
-# right-to-left page, or a phone shows it mirrored (`♥7 ♥6 ♥5`).
-_CARD = r"(?:(?:10|[2-9AKQJ])[♠♥♦♣]|🃏(?:(?:10|[2-9AKQJ])[♠♥♦♣])?)"
-_CARD_RUN = re.compile(_CARD + r"(?: " + _CARD + r")*")
 
 
 def path(lang: str) -> Path:
@@ -68,9 +64,8 @@ def sections(lang: str) -> dict[str, str]:
     file = path(lang)
     if not file.exists():
         return {}
-    text = file.read_text(encoding="utf-8")
-    if lang in RTL:
-        text = _CARD_RUN.sub(lambda run: FSI + run.group() + PDI, text)
+    with using(lang):  # a right-to-left page's card runs read as typed (`5♥ 6♥ 7♥`)
+        text = isolate_cards(file.read_text(encoding="utf-8"))
     return parse(text, anchored=lang != DEFAULT)
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.i18n import N_, _, fill, t
+from bot.i18n import N_, _, fill, isolate_cards, t
 from lessons.words import fill_cards
 
 HELP = N_("""🔟 Build-to-Ten — a build-pile card game for 2–4 in this chat.
@@ -34,7 +34,7 @@ from the hand, any number a turn, and don't end it.
 
 
 def help_text() -> str:
-    return _(HELP)
+    return isolate_cards(_(HELP))
 
 
 def rules_text(variant: str | None) -> str:
