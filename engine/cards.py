@@ -109,6 +109,10 @@ class Card:
             return "🃏" + rank_name(self.as_rank) + SUIT_SYMBOLS[self.as_suit]
         return rank_name(self.rank) + SUIT_SYMBOLS[self.suit]
 
+    def marked(self) -> str:
+        """As a sentence shows it: a card with its suit symbol (`Q♥`); a tile overrides it."""
+        return self.pretty()
+
     @property
     def token(self) -> str:
         """Lossless text form for saved games: `7H#1`, `*#0`, `*#1=7H`."""

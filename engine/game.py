@@ -38,7 +38,7 @@ from .actions import (
 from .cards import Card, format_cards, parse_face, rank_name
 from .deal import deal_round, deck_order, start_game, start_turn
 from .melds import Reading, designate, readings
-from .moves import MoveCheck, check_move, group_label
+from .moves import MoveCheck, canonical, check_move, group_label
 from .rulebooks import Rulebook, get_rulebook
 from .scoring import carousel_final, score_round
 from .state import Draft, GameState
@@ -449,7 +449,13 @@ def _commit(
     s.draft = None
     s.hint = None
     new_groups = _unmatched(groups, table_before)
-    placed = [c for c in hand if c.ident in placed_ids]
+    # told in the order a group is shown in (8♠ 9♠ 10♠: table order), not the hand's
+    where = {
+        c.ident: (g, i)
+        for g, group in enumerate(groups)
+        for i, c in enumerate(canonical(rules, group))
+    }
+    placed = sorted((c for c in hand if c.ident in placed_ids), key=lambda c: where[c.ident])
     s.last = {
         "seat": seat,
         "kind": "laid",

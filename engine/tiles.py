@@ -20,6 +20,8 @@ COLOURS = "KRBO"  # black, red, blue, orange: in the order of SUITS
 COLOUR_OF_SUIT = dict(zip(SUITS, COLOURS, strict=True))
 SUIT_OF_COLOUR = dict(zip(COLOURS, SUITS, strict=True))
 COLOUR_NAMES = {"K": "black", "R": "red", "B": "blue", "O": "orange"}
+# A tile's colour inside a sentence or caption (the letters are for typing only).
+COLOUR_MARKS = {"K": "⬛", "R": "🟥", "B": "🟦", "O": "🟧"}
 
 _TILE_FACES = {r: {s: f"{r}{COLOUR_OF_SUIT[s]}" for s in SUITS} for r in range(1, 14)} | {
     JOKER: {"": "*"}
@@ -68,6 +70,16 @@ class Tile(Card):
         if self.is_joker:
             return "🃏" + (self.play_face if self.designated else "")
         return self.face
+
+    def marked(self) -> str:
+        """As a sentence shows it: the number and its colour's mark — `7🟥`, `🃏`, `🃏7🟥`."""
+        if self.is_joker:
+            return "🃏" + (self._marked(self.play_rank, self.play_suit) if self.designated else "")
+        return self._marked(self.rank, self.suit)
+
+    @staticmethod
+    def _marked(rank: int, suit: str) -> str:
+        return f"{rank}{COLOUR_MARKS[COLOUR_OF_SUIT[suit]]}"
 
     @property
     def token(self) -> str:

@@ -40,27 +40,31 @@ class Step:
 
 
 STEPS: tuple[Step, ...] = (
-    Step("stock", N_("The pile in the middle stands at A and needs a 2 — your face-up stock card "
-         "is the 2♥. Tap ⬆ 2♥, then ▶ pile 1."), frozenset({"play"}), "stock_played",
-         N_("✓ One stock card gone, and the next one turned up at once: the 6♠."),
-         N_("First play your 2♥ from the stock: tap ⬆ 2♥, then ▶ pile 1.")),
-    Step("chain", N_("The pile needs a 3, your 6♠ waits. Build up to it from your hand: the 3♦, "
-         "then the K♣ (Q and K are wild: it stands for the 4), then the 5♥."),
+    Step("stock", N_("The pile in the middle stands at A and needs a 2 — your face-up stock "
+                     "card is the {2H}. Tap ⬆ {2H}, then ▶ pile 1."),
+         frozenset({"play"}), "stock_played",
+         N_("✓ One stock card gone, and the next one turned up at once: the {6S}."),
+         N_("First play your {2H} from the stock: tap ⬆ {2H}, then ▶ pile 1.")),
+    Step("chain", N_("The pile needs a 3, your {6S} waits. Build up to it from your hand: the "
+                     "{3D}, then the {KC} (Q and K are wild: it stands for the 4), then the "
+                     "{5H}."),
          frozenset({"play"}), "stock_fits",
          N_("✓ The pile needs a 6 now — just what your stock shows."),
-         N_("Build the pile up to 6 from your hand: 3♦, K♣, 5♥.")),
-    Step("stock_again", N_("Now the 6♠ fits: play it from your stock (⬆ 6♠, then the pile)."),
+         N_("Build the pile up to 6 from your hand: {3D}, {KC}, {5H}.")),
+    Step("stock_again", N_("Now the {6S} fits: play it from your stock (⬆ {6S}, then the pile)."),
          frozenset({"play"}), "stock_played",
-         N_("✓ Two stock cards gone in one turn. The 10♣ turned up: it needs a pile at 9."),
-         N_("Play the 6♠ from your stock: ⬆ 6♠, then ▶ pile 1.")),
-    Step("discard", N_("Nothing more fits. End your turn with a discard: tap the 9♣, then ⤵ new "
-         "discard pile. Tip: keep each discard pile running downward (a 9, later an 8 on it): "
-         "its top is playable, so they come back in order."), frozenset({"discard"}),
+         N_("✓ Two stock cards gone in one turn. The {10C} turned up: it needs a pile at 9."),
+         N_("Play the {6S} from your stock: ⬆ {6S}, then ▶ pile 1.")),
+    Step("discard", N_("Nothing more fits. End your turn with a discard: tap the {9C}, then ⤵ "
+                       "new discard pile. Tip: keep each discard pile running downward (a 9, "
+                       "later an 8 on it): its top is playable, so they come back in order."),
+         frozenset({"discard"}),
          "discarded", N_("✓ Your turn is over; the computer plays now."),
-         N_("A turn ends with a discard: tap the 9♣, then ⤵ new discard pile.")),
-    Step("shift", N_("You drew a shift joker. Your 10♣ is stuck: tap 🌈 shift, then yourself — the "
-         "10♣ goes under your stock and the next card turns up. (A swap joker trades your "
-         "face-up card for another player's.)"), frozenset({"joker"}), "shifted_self",
+         N_("A turn ends with a discard: tap the {9C}, then ⤵ new discard pile.")),
+    Step("shift", N_("You drew a shift joker. Your {10C} is stuck: tap 🌈 shift, then yourself "
+                     "— the {10C} goes under your stock and the next card turns up. (A swap "
+                     "joker trades your face-up card for another player's.)"),
+         frozenset({"joker"}), "shifted_self",
          N_("✓ A new card turned up. Jokers never end the turn: play on!"),
          N_("Use the shift joker on yourself: tap 🌈 shift, then your own name.")),
 )

@@ -8,15 +8,23 @@ The msgids live in bot/i18n's messages.po with the game's own words, not in a do
 own: the lessons name the game's buttons and reuse its entries ("✔ Done", "Cancel", "Hand:
 {cards}"), one catalog keeps one word for one thing, and the completeness test of
 tests/test_i18n.py covers them with no second machinery.
+
+Cards are values, never text in a translation: a card run in a lesson's sentence is a
+placeholder that names its cards in the typed notation — `Lay {5H 6H 7H} as a new group`,
+`{9S 9H *}`, a tile game's `{6R 6B 6K}` — so a translator moves it and never types a card. `_`
+fills it with the faces a player sees (`5♥ 6♥ 7♥`, a tile `6🟥`), one left-to-right isolate
+per run in a right-to-left language, the cards in the order the placeholder names them.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
 from engine.actions import IllegalAction
 from engine.game import hint_line
+from engine.tiles import parse_cards_or_tiles
 
 Gettext = Callable[[str], str]
 Ngettext = Callable[[str, str, int], str]
@@ -71,9 +79,28 @@ def N_(msgid: str) -> str:
     return msgid
 
 
+# `{5H 6H 7H}`, `{10C}`, `{9S 9H *}`, `{6R 6B 6K}`: a card run's placeholder (no other
+# placeholder starts with a rank or a joker; `{n}`, `{cards}` are filled by `t`).
+_CARD = r"(?:(?:10|1[1-3]|[1-9AKQJ])[SHDCKRBO]|\*)"
+CARD_RUN = re.compile(r"\{(" + _CARD + r"(?: " + _CARD + r")*)\}")
+
+
+def card_run(notation: str) -> str:
+    """A run named in the typed notation as a sentence shows it: `5♥ 6♥ 7♥`, `6🟥 6🟦 6⬛`."""
+    return " ".join(card.marked() for card in parse_cards_or_tiles(notation))
+
+
+def fill_cards(text: str, fill: Fill | None = None) -> str:
+    """`text` with each card-run placeholder shown as its cards, each run one isolate (`fill`:
+    the language's own, when the caller has it at hand)."""
+    fill = fill or _translators["fill"]
+    return CARD_RUN.sub(lambda m: fill("{run}", run=card_run(m.group(1))), text)
+
+
 def _(msgid: str) -> str:
-    """`msgid` in the current language ("" stays "": an empty field is no message)."""
-    return _translators["gettext"](msgid) if msgid else msgid
+    """`msgid` in the current language, its card runs shown ("" stays "": an empty field is no
+    message). The bot shows a lesson's sentences through this too."""
+    return fill_cards(_translators["gettext"](msgid)) if msgid else msgid
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:

@@ -234,7 +234,7 @@ async def test_the_game_survives_a_restart(url):
     )
     text = "\n".join(second)
     assert "resuming your unfinished game: Machiavelli" in text
-    assert f"Ada {hand}" in text  # the status line counts the same hand
+    assert f"Ada: {hand} cards" in text  # the status line counts the same hand
     row, store = await game_row(url)
     try:
         assert row is not None and row.id == game_id
@@ -323,7 +323,7 @@ async def test_resume_after_a_restart_shows_the_table_and_the_last_log_lines(url
     assert "Ada drew 1 card" in logged and len(logged) >= 4
     assert any(x.startswith("🤖 Computer 2") for x in logged)
     status = next(x for x in out if x.startswith("Ada's turn · stock"))
-    assert "Ada 15" in status  # 13 dealt + 2 drawn: the same table as before the restart
+    assert "Ada: 15 cards" in status  # 13 dealt + 2 drawn: the same table as before the restart
     assert re.search(r"Hand: \[1\] \S+", text) and "[16] New group" in text  # 15 cards, numbered
 
 

@@ -25,6 +25,7 @@ from engine import (
     parse_cards,
     player_view,
 )
+from engine.cards import Card
 from engine.game import hint_line, replay
 from engine.scenario import deal_scenario
 from engine.state import GameState
@@ -615,6 +616,16 @@ def test_an_arrangement_of_the_very_cards_resolves_like_one_of_equal_cards():
     mixed = [list(g) for g in arrangement]
     mixed[0][0] = copies[0][0]  # one equal copy among the very cards: searched card by card
     assert run(mixed) == fast
+
+
+def test_laid_cards_are_told_in_the_order_their_group_shows_them():
+    """The log lists laid cards as the table shows them (8♠ 9♠ 10♠), not in the hand's order
+    (issue 28: `10♠ 9♠ 8♠`)."""
+    state = deal_scenario(trust(), ["10S 9S 8S 2C", "KS KD 3C"], table=["9H 9C 9D"])
+    state, events = play(state, Commit(0, groups("9H 9C 9D", "10S 9S 8S")))
+    laid = next(e for e in events if e.kind == "laid")
+    faces = [Card.from_token(t).face for t in laid.data["placed"]]
+    assert faces == ["8S", "9S", "10S"]
 
 
 def test_a_two_joker_sets_reading_is_chosen_as_offered_and_only_legal_ones_are_offered():

@@ -130,7 +130,7 @@ def test_hebrew_plurals_and_bidi_isolation():
         line = rummy_narrate.log_lines([_event("laid", 0, {"placed": ["5H#0", "6H#0", "7H#0"]})],
                                        {0: "Alice"})[0]
     # the Latin name and the cards keep their own direction inside the Hebrew sentence
-    assert line == f"{i18n.FSI}Alice{i18n.PDI} הניח {i18n.FSI}5♥ 6♥ 7♥{i18n.PDI}"
+    assert line == f"{i18n.FSI}Alice{i18n.PDI}: הונחו {i18n.FSI}5♥ 6♥ 7♥{i18n.PDI}"
     with using("en"):  # English stays as it was: no marks at all
         assert i18n.isolate("Alice") == "Alice"
 

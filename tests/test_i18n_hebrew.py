@@ -134,3 +134,62 @@ def test_the_check_finds_the_masculine_singular():
     assert masculine("הצטרפת. אשלח לך את הקלפים") == ["הצטרפת", "לך"]
     assert not masculine("לחצו על „למשוך” כדי לקבל את הקלף שלכם; הצטרפתם")
     assert not masculine("הוספת הקלפים שנבחרו לקבוצה")  # a noun, not "you added"
+
+
+# -- narration about a player is neutral (issue 28) ----------------------------------------------
+# An entry narrates a player when it puts a player in the sentence, or is a short sentence
+# about the host.
+PLAYER_FIELDS = ("{name}", "{names}", "{who}", "{winners}", "{target}", "{won}", "{first}")
+HOST = "the host"
+# Third-person past and present forms of the game's verbs, masculine or feminine or both with a
+# slash: a player of either gender reads them about themselves (laid, drew, won, knocked,
+# passed, gave up, left, emptied, played, discards, ends, shifts, swaps, gets, starts). משחק
+# ("plays") is left out: it is also the noun "game"; its slash form משחק/ת is caught.
+GENDERED_VERBS = (
+    "הניח", "הניחה", "משך", "משכה", "ניצח", "ניצחה", "נקש", "נקשה", "דילג", "דילגה",
+    "ויתר", "ויתרה", "עזב", "עזבה", "רוקן", "ריקן", "שיחק", "שיחקה", "מנצח",
+    "מנצחת", "מוריד", "מורידה", "משחקת", "מסיים", "מסיימת", "מזיז", "מזיזה",
+    "מחליף", "מחליפה", "מקבל", "מקבלת", "מתחיל", "מתחילה", "הוא", "היא", "סיים", "סיימה",
+    "סגר", "סגרה", "בוחר", "בוחרת", "מוסיף", "מוסיפה", "מרוקן", "מרוקנת",
+)
+GENDERED = re.compile(
+    r"[\u0590-\u05ff]+/[הת](?![\u0590-\u05ff])"  # a slash form: מוריד/ה, מסיים/ת
+    r"|(?<![\u0590-\u05ff])(?:" + "|".join(GENDERED_VERBS) + r")(?![\u0590-\u05ff])"
+)
+# The computer is a noun of the sentence, not a player: "the computer played the turn".
+NOT_A_PLAYER = ("המחשב שיחק",)
+
+
+def gendered(text: str) -> list[str]:
+    for phrase in NOT_A_PLAYER:
+        text = text.replace(phrase, " ")
+    return [m.group(0) for m in GENDERED.finditer(text)]
+
+
+def narration(lang: str) -> dict[str, list[str]]:
+    """The translations (every plural form) of the entries that narrate a player, by msgid."""
+    with i18n.po_path(lang).open("rb") as handle:
+        catalog = read_po(handle, locale=lang)
+    found = {}
+    for message in catalog:
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        if message.id and any(f in i or (HOST in i.lower() and len(i) < 120) for i in ids
+                              for f in PLAYER_FIELDS):
+            forms = message.string if isinstance(message.string, tuple) else (message.string,)
+            found[str(message.id)] = list(forms)
+    assert len(found) > 40  # the selection itself works
+    return found
+
+
+def test_hebrew_narration_is_neutral():
+    found = {k[:60]: words for k, forms in narration("he").items()
+             if (words := [w for form in forms for w in gendered(form)])}
+    assert not found, found
+
+
+def test_the_check_finds_a_gendered_verb_about_a_player():
+    assert gendered("{name} הניח {cards}") == ["הניח"]
+    assert gendered("{who} מוריד/ה {card}") == ["מוריד/ה"]
+    assert gendered("{winners} ריקן את היד") == ["ריקן"]
+    assert not gendered("{name}: הונחו {cards}")
+    assert not gendered("⏰ {name}: הזמן נגמר — המחשב שיחק את התור.")

@@ -18,6 +18,7 @@ from bot.adapters.console_lesson import run_lesson
 from bot.core.lessons import LessonService, is_lesson_record, unpack_lesson
 from bot.core.service import Actor, GameService
 from bot.core.views import Outcome, Screen
+from bot.i18n import strip_bidi
 from bot.store import Store
 from bot.store import models as db
 from engine import ALL_RULEBOOKS, IllegalAction, check_move, conservation_errors, get_rulebook
@@ -44,6 +45,7 @@ from lessons import (
     step_label,
 )
 from lessons.tile_words import TILE_NUDGES
+from lessons.words import fill_cards
 
 # Wrong tries, step by step: (moves, what went wrong). All moves but the last are fine on the way.
 WRONG: dict[tuple[str, str], list[tuple[tuple[str, ...], str]]] = {
@@ -126,7 +128,7 @@ WRONG: dict[tuple[str, str], list[tuple[tuple[str, ...], str]]] = {
 def nudge_for(name: str, step_id: str, key: str) -> str:
     step = next(s for s in get_lesson(name).steps if s.id == step_id)
     tiles = TILE_NUDGES if get_rulebook(name).tiles else {}
-    return step.nudges.get(key) or tiles.get(key) or DEFAULT_NUDGES.get(key, "")
+    return fill_cards(step.nudges.get(key) or tiles.get(key) or DEFAULT_NUDGES.get(key, ""))
 
 
 def step_starts(name: str) -> Iterator[LessonState]:
@@ -435,7 +437,7 @@ class Learner:
                 b
                 for b in self.buttons()
                 if unpack_lesson(b.action)[2].startswith("s1:")
-                and (b.label.strip("()") == pretty
+                and (strip_bidi(b.label).strip("()") == pretty
                      or (card.is_joker and not card.designated and "🃏" in b.label))  # any joker
             )
             self.take(await self.service.press(self.actor, button.action))
@@ -491,7 +493,7 @@ async def test_service_plays_every_lesson_by_buttons(sqlite_store, name):
     steps = len(LESSONS[name].steps)
     for index, step in enumerate(LESSONS[name].steps):
         assert learner.screen.text.startswith(f"Lesson {index + 1}/{steps} · {step.title}\n")
-        assert step.text in learner.screen.text
+        assert fill_cards(step.text) in learner.screen.text
         for line in step.demo:
             out = await learner.demo(line)
             assert not out.alert, (name, step.id, line, out.reply)

@@ -11,6 +11,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from test_bidi import misshown_runs
 from test_buildten_hosted import hosted, settle  # noqa: F401  (the fixture)
 from test_i18n import OTHERS, _english_words, _picture_words
 from test_lessons import ACTOR, WRONG, Learner
@@ -25,6 +26,7 @@ from bot.store import Store
 from lessons import LESSONS, tile_words
 from lessons import buildten as bt_lesson
 from lessons.runner import _ACE_NUDGES, _MISS_LEADS, BUTTONS, DEFAULT_NUDGES
+from lessons.words import _ as lesson_text
 
 HEBREW = re.compile(r"[\u0590-\u05ff]")
 CYRILLIC = re.compile(r"[\u0400-\u04ff]")
@@ -49,6 +51,7 @@ class ReadingLearner(Learner):
     def __init__(self, service: LessonService, actor: Actor) -> None:
         super().__init__(service, actor)
         self.words: dict[str, list[str]] = {}
+        self.texts: list[str] = []  # everything shown, for the bidi check
 
     def take(self, outcome: Outcome) -> Outcome:
         super().take(outcome)
@@ -60,6 +63,8 @@ class ReadingLearner(Learner):
             texts += [b.label for row in screen.buttons for b in row]
             self.words.setdefault(where + " (picture)", []).extend(_picture_words(screen))
         self.words.setdefault(where, []).extend(_english_words("\n".join(texts)))
+        # the bidi check: what a phone shows (not `detail`, the terminal's whole-picture text)
+        self.texts += [x for x in texts if x and (screen is None or x != screen.detail)]
         return outcome
 
     async def demo(self, line: str) -> Outcome:
@@ -104,7 +109,7 @@ async def test_a_whole_lesson_has_no_english_word(sqlite_store, name, lang):
     lesson = LESSONS[name]
     for step in lesson.steps:
         with using(lang):
-            instruction = _(step.text)
+            instruction = lesson_text(step.text)
         assert instruction != step.text and instruction in learner.screen.text
         assert SCRIPT[lang].search(learner.screen.text)
         for moves, _key in WRONG[(name, step.id)]:  # the engine's reason and the nudge
@@ -121,6 +126,9 @@ async def test_a_whole_lesson_has_no_english_word(sqlite_store, name, lang):
     await learner.press(action="more")
     await learner.press(action="cancel")
     assert not learner.english(), learner.english()
+    if lang == "he":  # every caption, message and button as a right-to-left phone lays it out
+        misshown = {x[:60]: misshown_runs(x) for x in learner.texts if misshown_runs(x)}
+        assert not misshown, misshown
 
 
 async def test_the_check_finds_an_english_lesson(sqlite_store):
@@ -267,10 +275,10 @@ async def test_the_build_to_ten_lesson_speaks_the_learners_language(hosted, lang
     text = "\n".join(seen)
     with using(lang):
         expected = [
-            _(bt_lesson.INTRO),
-            _(bt_lesson.DONE),
-            _(bt_lesson.STEPS[0].nudge),
-            *(_(s.success) for s in bt_lesson.STEPS),
+            lesson_text(bt_lesson.INTRO),
+            lesson_text(bt_lesson.DONE),
+            lesson_text(bt_lesson.STEPS[0].nudge),
+            *(lesson_text(s.success) for s in bt_lesson.STEPS),
         ]
     missing = [x for x in expected if x not in text]
     assert not missing, missing
@@ -349,7 +357,7 @@ def test_a_tile_lessons_joker_choice_names_tiles(lang):
     with using(lang):
         screen = lesson_screen(7, _Lesson(waiting))
         asked = _("Joker in {group} stands for:").partition("{")[0]
-    labels = [b.label for row in screen.buttons for b in row]
+    labels = [i18n.strip_bidi(b.label) for row in screen.buttons for b in row]
     assert labels[0].startswith(asked) and labels[1:3] == ["1B", "4B"], labels
 
 
@@ -396,3 +404,27 @@ def test_the_rummikub_lessons_own_words_speak_of_tiles(lang):
             for msgid in ("✂ Split ▸ {group} after tile {n}",
                           "A group or a run needs at least 3 tiles."):
                 assert _(msgid) != msgid
+
+
+def test_hebrew_rummikub_calls_a_run_no_group():
+    """Rummikub's Hebrew words (GLOSSARY.md, issue 28): any combination is a צירוף, a קבוצה is
+    only a set of one number. Every "קבוצה A" in the Rummikub lesson names a table group that
+    is a set of one number; the tile refusals, whose group may be a run, never say קבוצה {group}."""
+    from engine.tiles import parse_tiles
+
+    named = re.compile(r"קבוצה ([A-Z])(?![A-Za-z])")
+    wrong = []
+    with using("he"):
+        for step in LESSONS["rummikub"].steps:
+            table = [parse_tiles(g.replace("*", "")) for g in step.position.table]
+            for msgid in (step.text, step.show, step.success, *step.nudges.values()):
+                for label in named.findall(lesson_text(msgid)):
+                    group = table[ord(label) - 65]
+                    if len({t.rank for t in group}) != 1:
+                        wrong.append((step.id, label, msgid[:50]))
+        refusals = [_("Group {group} can't be split after tile {at}"),
+                    _("Group {group} has fewer than 3 tiles: a group or a run needs at least 3"),
+                    _("Group {group} is neither 3–4 tiles of one number in different colours nor "
+                      "a run of one colour")]
+    wrong += [r for r in refusals if "קבוצה {group}" in r]
+    assert not wrong, wrong

@@ -434,7 +434,7 @@ def test_show_me_places_the_hint_and_reset_takes_it_back_for_free(game):
     player's own, so Reset stays Reset (not Give up (+3), the failed-move penalty)."""
     table = _table(game)
     _tap(table, "💡 Hint")
-    assert "10R 11R 12R" in table.record.seat_ui(0).notice  # the whole lay, not one tile
+    assert "10🟥 11🟥 12🟥" in table.record.seat_ui(0).notice  # the whole lay, not one tile
     _tap(table, "💡 Show me")
     labels = _buttons(table)
     assert "↺ Reset" in labels and "Give up (+3)" not in labels and "Draw a tile" in labels
@@ -488,13 +488,14 @@ def test_the_starting_draw_is_told_in_the_log():
     assert line.endswith(f"{screens.seat_label(table.record, state.turn)} starts")
 
 
-def test_laid_tiles_are_logged_in_order():
-    from bot.games.rummy import narrate
-    from engine import Event
-
-    line = narrate.log_lines([Event("laid", 0, {"placed": ["12R#0", "5K#1", "10R#1", "11R#0"]})],
-                             {0: "Ada"}, tiles=True)
-    assert line == ["Ada laid 5K 10R 11R 12R"]
+def test_laid_tiles_are_logged_in_order(game):
+    """Typed out of order, a run is logged as its group shows it (with colour marks)."""
+    table = _table(game)
+    state = deal_scenario(get_rulebook("rummikub"), ["12R 10R 11R 5K", "1K 4R 7B", "13O 2B"])
+    table.record.state = state.to_dict()
+    game.typed(table, 0, "u0", "lay", "12R 10R 11R")
+    game.typed(table, 0, "u0", "done", "")
+    assert table.record.log[-1].endswith("laid 10🟥 11🟥 12🟥"), table.record.log
 
 
 def test_the_score_shows_every_hand_left_at_the_rounds_end(game):
@@ -506,7 +507,8 @@ def test_the_score_shows_every_hand_left_at_the_rounds_end(game):
     scores = "\n".join(n.text for n in out.notes)
     assert "Left on the racks: " in scores, scores
     left = scores.split("Left on the racks: ", 1)[1].splitlines()[0]
-    assert left.endswith("Computer 1: 1K 4R 7B · 🤖 Computer 2: 2B 13O"), left
+    left = "".join(ch for ch in left if ch not in "\u2066\u2067\u2068\u2069")  # isolates
+    assert left.endswith("Computer 1: 1⬛ 4🟥 7🟦 · 🤖 Computer 2: 2🟦 13🟧"), left
     assert "Ada" not in left  # she went out
 
 

@@ -108,19 +108,19 @@ def test_the_must_lay_reminder_is_the_same_whole_lay_with_show_me(rulebook):
 
 def test_the_hint_line_names_the_lay_group_by_group_in_every_language():
     """The hint names its whole lay by the group each card goes to; a floating Rummikub
-    joker (a group of three) names no colour."""
+    joker (a group of three) names no colour; tiles show their colour marks (issue 28)."""
     from bot.games.rummy.narrate import hint_line
-    from bot.i18n import using
+    from bot.i18n import strip_bidi, using
 
     lay = [["2O#0", "3O#0", "4O#0"], ["*T#0=13K", "13R#0", "13O#1"], ["5K#0", "6K#0", "7K#0"]]
     hint = {"seat": 0, "card": "2O#0", "placed": [t for g in lay[:2] for t in g], "lay": lay,
             "groups": [], "singles": [], "rearrange": False}
     line = hint_line(hint, tiles=True)
-    assert line == "💡 You can play 2O 3O 4O · 🃏 13R 13O — as new groups.", line
+    assert line == "💡 You can play 2🟧 3🟧 4🟧 · 🃏 13🟥 13🟧 — as new groups.", line
     for lang in ("he", "ru"):
         with using(lang):
-            translated = hint_line(hint, tiles=True)
-            assert "2O 3O 4O · 🃏 13R 13O" in translated and "new groups" not in translated
+            translated = strip_bidi(hint_line(hint, tiles=True))
+            assert "2🟧 3🟧 4🟧 · 🃏 13🟥 13🟧" in translated and "new groups" not in translated
 
 
 @pytest.mark.parametrize("rulebook", sorted(ALL_RULEBOOKS))

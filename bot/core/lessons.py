@@ -31,9 +31,9 @@ from typing import Any
 
 from bot.games.rummy.narrate import hint_line
 from bot.games.rummy.refusals import refusal
-from bot.games.rummy.screens import groups_text, joker_face, private_picture
+from bot.games.rummy.screens import card_label, groups_text, joker_face, private_picture
 from bot.games.rummy.typed import TypedError, parse_typed
-from bot.i18n import N_, _, current, fill, ngettext, t, using
+from bot.i18n import N_, _, current, fill, isolate, ngettext, t, using
 from bot.store import GameExists, StaleGame
 from engine import (
     Action,
@@ -504,7 +504,7 @@ class LessonService:
 def _new_lesson(name: str, progress: LessonState | None) -> _Lesson:
     """Lesson `name` from its start, or from `progress` (carried over: welcome back)."""
     if progress is None:
-        return _Lesson(start_lesson(name), notice=_(get_lesson(name).intro))
+        return _Lesson(start_lesson(name), notice=lesson_words._(get_lesson(name).intro))
     return _Lesson(progress, notice=_(WELCOME_BACK))
 
 
@@ -692,7 +692,7 @@ def lesson_screen(game_id: int, lesson: _Lesson) -> Screen:
     tiles = game.rules.tiles  # a tile rulebook's screens say rack and tiles, as the game's do
     lines = [label]
     if not progress.finished:
-        lines.append(_(step.text))
+        lines.append(lesson_words._(step.text))
     if lesson.notice:
         lines.append(lesson.notice)
     lines.append(t("Table: {groups}", groups=groups_text(groups, singles)))
@@ -790,7 +790,7 @@ def _buttons(
         g = progress.joker["group"]
         options = [
             button(
-                " ".join(joker_face(f) for f in opt),  # a tile's notation, 7R; a card's, 7♥
+                isolate(" ".join(joker_face(f) for f in opt)),  # a tile's 7R; a card's 7♥
                 f"jk:{g}:{','.join(opt)}",
             )
             for opt in progress.joker["options"]
@@ -812,7 +812,7 @@ def _buttons(
     cards = [
         button(
             ("✓" if c.token in selected else "")
-            + (c.pretty() if c.ident in hand else f"({c.pretty()})"),
+            + (card_label(c) if c.ident in hand else f"({card_label(c)})"),
             f"s{0 if c.token in selected else 1}:{c.token}",
         )
         for c in _selectable(progress)[:MAX_CARD_BUTTONS]
@@ -833,7 +833,7 @@ def _buttons(
     elif lesson.mode.startswith("take:"):
         g = int(lesson.mode.split(":")[1])
         if g < len(groups):
-            rows += _rows([button(c.pretty(), f"tc:{g}:{c.token}") for c in groups[g]])
+            rows += _rows([button(card_label(c), f"tc:{g}:{c.token}") for c in groups[g]])
         rows.append([button(_("Cancel"), "cancel")])
     elif lesson.mode.startswith("split:"):
         g = int(lesson.mode.split(":")[1])

@@ -8,7 +8,7 @@ import hashlib
 from typing import Any
 
 from bot import i18n
-from bot.i18n import fill, using
+from bot.i18n import fill, listing, using
 from render import LobbyView, render_lobby
 
 from . import narrate
@@ -78,7 +78,7 @@ def _lobby_screen(game: HostedGame, game_id: int, record: Record, menu: str) -> 
     text = "\n".join(
         [
             " · ".join([settings.title, *options, timer]),
-            fill(narrate.SEATS, names=", ".join(seats) or narrate.NO_SEATS),
+            fill(narrate.SEATS, names=listing(seats) if seats else narrate.NO_SEATS),
             fill(narrate.LOBBY_HELP, low=game.min_seats, high=most_seats(game, record)),
         ]
     )

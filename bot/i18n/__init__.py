@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import gettext as _gettext
 import io
-from collections.abc import Iterator, Mapping
+import re
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
@@ -28,8 +29,9 @@ NAMES: Mapping[str, str] = {"en": "English", "he": "עברית", "ru": "Русс
 LOCALE_DIR = Path(__file__).with_name("locale")
 DOMAIN = "messages"
 
-# Unicode bidi isolates: FSI (direction from the first strong character) ... PDI.
-FSI, PDI = "\u2068", "\u2069"
+# Unicode bidi isolates: FSI (direction from the first strong character) ... PDI; RLI: a
+# right-to-left one (a list item inside a right-to-left sentence); LRI: a left-to-right one.
+FSI, PDI, RLI, LRI = "\u2068", "\u2069", "\u2067", "\u2066"
 BIDI_CONTROLS = frozenset("\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 _current: ContextVar[str] = ContextVar("rummy_locale", default=DEFAULT)
@@ -124,6 +126,55 @@ def isolate(text: str) -> str:
     return FSI + text + PDI
 
 
+class Laid(str):
+    """Text already laid out for bidi (a list of isolated items): `fill` puts it in as it is,
+    since one isolate around a whole list would take its direction from the first name."""
+
+
+def signed(number: int) -> str:
+    """A number whose minus stays in front of it in a right-to-left sentence (`-190`)."""
+    return isolate(str(number))
+
+
+def listing(items: Iterable[str], sep: str = ", ") -> Laid:
+    """A list inside a sentence, each item its own isolate in the sentence's direction, so
+    a Latin first name neither flips the list nor reverses the seat order."""
+    if not is_rtl():
+        return Laid(sep.join(items))
+    return Laid(sep.join(RLI + item + PDI for item in items))
+
+
+def and_list(items: Sequence[str]) -> str:
+    """"A", "A and B", "A, B and C" in the current language, each item its own isolate in
+    list order (seat order) whatever script each is in."""
+    if len(items) < 2:
+        return "".join(items)
+    return t("{first} and {last}", first=listing(items[:-1]), last=items[-1])
+
+
+def scored(name: str, number: int) -> str:
+    """A list item `name score`: the name and the signed number each keep their direction."""
+    return isolate(name) + " " + signed(number)
+
+
+# A card run typed into prose (a rules page, a help text): `5♥ 6♥ 7♥`, `🃏 Q♠`, tiles as typed
+# `7R 13O`. Sentences get their cards as values (`fill`); prose a translator wrote whole is
+# isolated run by run when it is shown.
+_CARD = (
+    r"(?:(?:10|[2-9AKQJ])[♠♥♦♣]|🃏(?:(?:10|[2-9AKQJ])[♠♥♦♣])?"
+    r"|(?<!\w)(?:1[0-3]|[1-9])[KRBO](?!\w))"
+)
+_CARD_RUN = re.compile(_CARD + r"(?: " + _CARD + r")*")
+
+
+def isolate_cards(text: str) -> str:
+    """In a right-to-left language, prose with each card run its own left-to-right isolate, or
+    a phone shows `5♥ 6♥ 7♥` as `♥7 ♥6 ♥5`. Unchanged in English and Russian."""
+    if not is_rtl():
+        return text
+    return _CARD_RUN.sub(lambda run: LRI + run.group() + PDI, text)
+
+
 def strip_bidi(text: str) -> str:
     """Text without bidi controls (pictures lay the line out themselves)."""
     return "".join(ch for ch in text if ch not in BIDI_CONTROLS)
@@ -132,7 +183,10 @@ def strip_bidi(text: str) -> str:
 def fill(template: str, **params: Any) -> str:
     """`template.format(**params)` with every text value isolated (see `isolate`)."""
     return template.format(
-        **{k: isolate(v) if isinstance(v, str) else v for k, v in params.items()}
+        **{
+            k: isolate(v) if isinstance(v, str) and not isinstance(v, Laid) else v
+            for k, v in params.items()
+        }
     )
 
 

@@ -17,7 +17,7 @@ import re
 from functools import cache
 from pathlib import Path
 
-from . import DEFAULT, normalize
+from . import DEFAULT, isolate_cards, normalize, using
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 INTRO = "intro"
@@ -64,7 +64,9 @@ def sections(lang: str) -> dict[str, str]:
     file = path(lang)
     if not file.exists():
         return {}
-    return parse(file.read_text(encoding="utf-8"), anchored=lang != DEFAULT)
+    with using(lang):  # a right-to-left page's card runs read as typed (`5♥ 6♥ 7♥`)
+        text = isolate_cards(file.read_text(encoding="utf-8"))
+    return parse(text, anchored=lang != DEFAULT)
 
 
 def keys() -> list[str]:

@@ -32,8 +32,8 @@ def lesson() -> Lesson:
             N_("Jokers"),
             N_(
                 "A joker stands for any card you choose, and keeps that card on the table. Lay "
-                "9♠ 9♥ 🃏 as a new group: when more than one card fits, Done asks which one the "
-                "joker is."
+                "{9S 9H *} as a new group: when more than one card fits, Done asks which one "
+                "the joker is."
             ),
             Goal("lay", group="9S 9H *"),
             None,
@@ -41,8 +41,8 @@ def lesson() -> Lesson:
             demo=("lay 9S 9H *", "done", "choose A 9C"),
             tools=("new",),
             nudges={
-                "too_few": N_("A set needs three cards: 9♠ 9♥ and the joker."),
-                "legal_other": N_("Lay the nines with the joker: 9♠ 9♥ 🃏."),
+                "too_few": N_("A set needs three cards: {9S 9H} and the joker."),
+                "legal_other": N_("Lay the nines with the joker: {9S 9H *}."),
             },
             success=N_("The joker is fixed as that nine until the real card comes to the table."),
         ),
@@ -50,9 +50,9 @@ def lesson() -> Lesson:
             "freed",
             N_("Freeing a joker"),
             N_(
-                "You already drew this turn. The joker in group A stands for 6♥. Add your real 6♥ "
-                "and your 8♥ to group A: the joker is freed and must take a new card at once — "
-                "Done asks whether it is now 4♥ or 9♥."
+                "You already drew this turn. The joker in group A stands for {6H}. Add your "
+                "real {6H} and your {8H} to group A: the joker is freed and must take a new "
+                "card at once — Done asks whether it is now {4H} or {9H}."
             ),
             Goal("lay", places="6H 8H"),
             at("6H 8H 2C", table=("5H *6H 7H",), stock_top="4D", setup=("draw",)),
@@ -61,11 +61,11 @@ def lesson() -> Lesson:
             demo=("add A 6H 8H", "done", "choose A 9H"),
             nudges={
                 "legal_other": N_(
-                    "That works, but the point is to free the joker: add your 6♥ too."
+                    "That works, but the point is to free the joker: add your {6H} too."
                 ),
                 "loose": N_("A freed joker never goes to your hand: it must go back into a group."),
             },
-            success=N_("The real 6♥ took the joker's place and the joker took a new one."),
+            success=N_("The real {6H} took the joker's place and the joker took a new one."),
         ),
         Step(
             "three",
@@ -86,10 +86,10 @@ def lesson() -> Lesson:
             "knock",
             N_("Knocking"),
             N_(
-                "Cards in hand count: joker 25, face card 10, ace 1, others face value. If laying "
-                "after one or two draws leaves you 5 points or fewer, Draw becomes ✊ Knock: the "
-                "round ends at once. You drew A♦. Lay 5♥ 6♥ 7♥ (New group) — 2♣ A♦ are worth 3 — "
-                "and tap ✊ Knock."
+                "Cards in hand count: joker 25, face card 10, ace 1, others face value. If "
+                "laying after one or two draws leaves you 5 points or fewer, Draw becomes ✊ "
+                "Knock: the round ends at once. You drew {AD}. Lay {5H 6H 7H} (New group) — "
+                "{2C AD} are worth 3 — and tap ✊ Knock."
             ),
             Goal("knock"),
             at("5H 6H 7H 2C", stock_top="AD", cpu="KS KD 9C", setup=("draw",)),
@@ -100,7 +100,8 @@ def lesson() -> Lesson:
                 "legal_other": N_(
                     "You laid but didn't knock: with 3 points left, tap ✊ Knock instead of Done."
                 ),
-                "knock_limit": N_("Lay 5♥ 6♥ 7♥ first: then only 3 points are left in your hand."),
+                "knock_limit": N_("Lay {5H 6H 7H} first: then only 3 points are left in your "
+                                  "hand."),
             },
             success=N_(
                 "You knocked with 3 points against the computer's 29 and score the "

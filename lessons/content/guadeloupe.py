@@ -33,22 +33,22 @@ def lesson() -> Lesson:
             N_("Play, then draw one"),
             N_(
                 "If you play cards without emptying your hand, you draw ONE card at the end of "
-                "your turn. Add 8♠ 9♠ to group A."
+                "your turn. Add {8S 9S} to group A."
             ),
             Goal("lay", places="8S 9S"),
             at("8S 9S KD 2H", table=("5S 6S 7S",), stock_top="3C"),
             outline="8S 9S",
             outline_groups=(0,),
             demo=("add A 8S 9S", "done"),
-            nudges={"legal_other": N_("Add both 8♠ and 9♠ to group A.")},
-            success=N_("You laid two cards and drew one (3♣) to end your turn."),
+            nudges={"legal_other": N_("Add both {8S} and {9S} to group A.")},
+            success=N_("You laid two cards and drew one ({3C}) to end your turn."),
         ),
         Step(
             "ace",
             N_("Ace high or low — and going out"),
             N_(
                 "An ace plays high or low, never both: A-2-3 and Q-K-A are runs, K-A-2 is not. "
-                "Go out: lay A♥ 2♥ 3♥ as a new group. Nobody draws after going out."
+                "Go out: lay {AH 2H 3H} as a new group. Nobody draws after going out."
             ),
             Goal("lay", out=True),
             at("AH 2H 3H", table=("JH QH KH",)),
@@ -56,11 +56,11 @@ def lesson() -> Lesson:
             demo=("lay AH 2H 3H", "done"),
             nudges={
                 "ace": N_(
-                    "J-Q-K-A-2-3 would put the ace in the middle. Keep it at one end: "
-                    "A♥ 2♥ 3♥ as a new group."
+                    "J-Q-K-A-2-3 would put the ace in the middle. Keep it at one end: {AH 2H "
+                    "3H} as a new group."
                 ),
                 "legal_other": N_(
-                    "Legal — but 2♥ 3♥ stay in your hand. Lay A♥ 2♥ 3♥ together to go out."
+                    "Legal — but {2H 3H} stay in your hand. Lay {AH 2H 3H} together to go out."
                 ),
             },
             success=N_("You went out and won the round."),

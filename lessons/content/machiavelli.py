@@ -27,8 +27,9 @@ def lesson() -> Lesson:
             demo=("lay AH 2H 3H", "done"),
             tools=("new",),
             nudges={
-                "ace": N_("K-A-2 turns the corner, which no run may do: try A♥ 2♥ 3♥ or Q♣ K♣ A♣."),
-                "legal_other": N_("Use one of your aces: A♥ 2♥ 3♥ or Q♣ K♣ A♣."),
+                "ace": N_("K-A-2 turns the corner, which no run may do: try {AH 2H 3H} or {QC "
+                          "KC AC}."),
+                "legal_other": N_("Use one of your aces: {AH 2H 3H} or {QC KC AC}."),
             },
             success=N_("An ace at one end of a run — low here, high in Q-K-A."),
         ),
@@ -93,7 +94,7 @@ def lesson() -> Lesson:
             outline_groups=(0,),
             demo=("add A QD KD AD", "done"),
             nudges={
-                "legal_other": N_("You keep a card: add all three — A♦ may sit above K♦."),
+                "legal_other": N_("You keep a card: add all three — {AD} may sit above {KD}."),
             },
             success=N_("You won: the computer's five cards count 5 points."),
         ),

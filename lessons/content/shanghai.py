@@ -26,8 +26,8 @@ def lesson() -> Lesson:
             outline="AD 2D 3D",
             demo=("lay AD 2D 3D", "done"),
             tools=("new",),
-            nudges={"ace": N_("Here the ace sits below the 2 only: A♦ 2♦ 3♦.")},
-            success=N_("A♦ 2♦ 3♦: the ace is low."),
+            nudges={"ace": N_("Here the ace sits below the 2 only: {AD 2D 3D}.")},
+            success=N_("{AD 2D 3D}: the ace is low."),
         ),
         Step(
             "draw",
@@ -47,8 +47,8 @@ def lesson() -> Lesson:
             "out",
             N_("One point a card"),
             N_(
-                "When a player goes out, every other player takes 1 point for each card left in "
-                "hand. Go out: add 8♣ 9♣ to group A."
+                "When a player goes out, every other player takes 1 point for each card left "
+                "in hand. Go out: add {8C 9C} to group A."
             ),
             Goal("lay", out=True),
             at("8C 9C", table=("5C 6C 7C",), cpu="KS KD 3C 8D"),

@@ -18,10 +18,10 @@ def lesson() -> Lesson:
             "first",
             N_("The first lay"),
             N_(
-                "Vatican deals 13 cards each, with jokers. The first time you lay, you must lay "
-                "from your hand a run of three cards of one suit (a joker doesn't count). After "
-                "that — in the same turn too — anything goes. Lay 6♥ 7♥ 8♥ and the set 5♥ 5♠ 5♦ "
-                "together."
+                "Vatican deals 13 cards each, with jokers. The first time you lay, you must "
+                "lay from your hand a run of three cards of one suit (a joker doesn't count). "
+                "After that — in the same turn too — anything goes. Lay {6H 7H 8H} and the set "
+                "{5H 5S 5D} together."
             ),
             Goal("lay", places="6H 7H 8H 5H 5S 5D"),
             at("5H 5S 5D 6H 7H 8H 2C"),
@@ -29,8 +29,9 @@ def lesson() -> Lesson:
             demo=("lay 6H 7H 8H", "lay 5H 5S 5D", "done"),
             tools=("new",),
             nudges={
-                "first_lay": N_("A set doesn't open the game: include the run 6♥ 7♥ 8♥."),
-                "legal_other": N_("Good — now lay both groups together: 6♥ 7♥ 8♥ and 5♥ 5♠ 5♦."),
+                "first_lay": N_("A set doesn't open the game: include the run {6H 7H 8H}."),
+                "legal_other": N_("Good — now lay both groups together: {6H 7H 8H} and {5H 5S "
+                                  "5D}."),
             },
             success=N_("Your first lay is done; from now on you may add and rearrange freely."),
         ),
@@ -52,9 +53,10 @@ def lesson() -> Lesson:
             "stays",
             N_("A joker stays beside its cards"),
             N_(
-                "A joker on the table can't move to another group until the real card it stands "
-                "for is on the table. It may stay when its group changes, as long as a card that "
-                "was beside it stays beside it. Add 3♣ 4♣ to group A: the joker keeps 6♣ beside it."
+                "A joker on the table can't move to another group until the real card it "
+                "stands for is on the table. It may stay when its group changes, as long as a "
+                "card that was beside it stays beside it. Add {3C 4C} to group A: the joker "
+                "keeps {6C} beside it."
             ),
             Goal("lay", places="3C 4C"),
             at("3C 4C 2S", table=("*5C 6C 7C 8C",), first_lay_done=True),
@@ -64,20 +66,20 @@ def lesson() -> Lesson:
             tools=("new", "add", "take"),
             nudges={
                 "joker_immobile": N_(
-                    "The joker can't leave 6♣ while the real 5♣ is not on the "
-                    "table. Add 3♣ 4♣ to group A instead."
+                    "The joker can't leave {6C} while the real {5C} is not on the table. Add "
+                    "{3C 4C} to group A instead."
                 ),
-                "legal_other": N_("Add both 3♣ and 4♣ to group A."),
+                "legal_other": N_("Add both {3C} and {4C} to group A."),
             },
-            success=N_("3♣ 4♣ 🃏 6♣ 7♣ 8♣: the joker never left its neighbour."),
+            success=N_("{3C 4C * 6C 7C 8C}: the joker never left its neighbour."),
         ),
         Step(
             "free",
             N_("Freeing the joker"),
             N_(
-                "Once the real 5♣ is on the table the joker is free — and must go into a group as "
-                "a new card at once; it never goes to a hand. Add your 5♣ to group A: Done asks "
-                "whether the joker is now 3♣ or 8♣."
+                "Once the real {5C} is on the table the joker is free — and must go into a "
+                "group as a new card at once; it never goes to a hand. Add your {5C} to group "
+                "A: Done asks whether the joker is now {3C} or {8C}."
             ),
             Goal("lay", places="5C"),
             at("5C 9D 10D", table=("4C *5C 6C 7C",), first_lay_done=True),
@@ -88,7 +90,7 @@ def lesson() -> Lesson:
             nudges={
                 "loose": N_("A freed joker can never go to your hand: put it back into a group."),
             },
-            success=N_("The real 5♣ is in, and the joker found a new place."),
+            success=N_("The real {5C} is in, and the joker found a new place."),
         ),
     )
     return Lesson(

@@ -31,7 +31,7 @@ from lessons import buildten as lesson
 
 from . import narrate, screens
 from .narrate import card_name
-from .texts import help_text, rules_text
+from .texts import help_text, lesson_text, rules_text
 from .typed import TYPED_VERBS, TypedError, parse_typed
 
 NAME = "build-to-ten"  # the game's name: /newgame build-to-ten
@@ -144,7 +144,7 @@ class BuildTenGame:
             state = lesson.lesson_position(record.seed)
             _save(record, state, 0)
             with using(record.lang_of(lesson.LEARNER)):  # the notice is the learner's
-                record.seat_ui(lesson.LEARNER).notice = _(lesson.INTRO)
+                record.seat_ui(lesson.LEARNER).notice = lesson_text(lesson.INTRO)
             record.add_log("Build-to-Ten lesson: the worked example, then a real game")
         else:
             state = new_game(len(record.seats), record.seed)
@@ -307,9 +307,9 @@ class BuildTenGame:
         step_no = _lesson(table.record) if act.seat == lesson.LEARNER else None
         step = lesson.STEPS[step_no] if step_no is not None else None
         if step is not None and not step.allows(act):
-            ui.notice = "📘 " + _(step.nudge)
+            ui.notice = "📘 " + lesson_text(step.nudge)
             out = self._mine(table, state, act.seat, user)
-            out.reply, out.alert = _(step.nudge), False
+            out.reply, out.alert = lesson_text(step.nudge), False
             return out
         try:
             new, events = apply(state, act)
@@ -326,7 +326,8 @@ class BuildTenGame:
         after = lesson.settle(step_no + 1 if done else step_no, new)
         out = self._advance(table, state, new, events, lesson_step=after)
         if done:
-            ui.notice = _(step.success) + ("\n" + _(lesson.DONE) if after is None else "")
+            done_line = "\n" + lesson_text(lesson.DONE) if after is None else ""
+            ui.notice = lesson_text(step.success) + done_line
             out.private[user] = screens.private_screen(table.game_id, table.record, new,
                                                        act.seat)
         return out

@@ -9,7 +9,7 @@ from typing import Any
 
 from bot.games.rummy.refusals import SENTENCES
 from bot.games.rummy.refusals import refusal as shared_refusal
-from bot.i18n import _, current, fill, t, tn
+from bot.i18n import _, and_list, current, fill, t, tn
 from engine import IllegalAction
 from engine.buildten import Event, card_label
 from engine.buildten.cards import joker_kind
@@ -35,10 +35,8 @@ def pile_name(pile: int) -> str:
 
 
 def and_names(names: Sequence[str]) -> str:
-    """"A", "A and B", "A, B and C" in the current language."""
-    if len(names) < 2:
-        return "".join(names)
-    return t("{first} and {last}", first=", ".join(names[:-1]), last=names[-1])
+    """"A", "A and B", "A, B and C" in the current language (in seat order)."""
+    return and_list(names)
 
 
 def log_lines(events: Sequence[Event], names: Mapping[int, str]) -> list[str]:

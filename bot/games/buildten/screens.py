@@ -7,7 +7,7 @@ import hashlib
 
 from bot.core.record import Record
 from bot.core.views import Button, Screen
-from bot.i18n import N_, _, current, is_rtl, t, tn, using
+from bot.i18n import N_, _, current, is_rtl, isolate, t, tn, using
 from engine.buildten import BuildState, BuildView, is_joker, player_view
 from engine.buildten.cards import face, fits, joker_kind
 from engine.buildten.rules import joker_targets
@@ -16,6 +16,7 @@ from lessons import buildten as lesson
 from render.buildten import BuildPicture, BuildWords, SeatPicture, render_buildten
 
 from .narrate import and_names, card_name, joker_short
+from .texts import lesson_text
 
 TITLE = N_("Build-to-Ten")
 # source buttons: 0 the face-up stock card, 1-5 the hand, 6-9 the discard tops (by place)
@@ -169,10 +170,10 @@ def _source_buttons(view: BuildView) -> list[list[Button]]:
     hand = [Button(_hand_label(c), f"bsrc:{HAND_SOURCE + i}") for i, c in enumerate(view.hand)]
     top = []
     if view.face_up[me]:
-        top.append(Button(f"⬆ {card_name(view.face_up[me])}", f"bsrc:{STOCK_SOURCE}"))
+        top.append(Button(f"⬆ {_face(view.face_up[me])}", f"bsrc:{STOCK_SOURCE}"))
     for i, pile in enumerate(view.discards[me]):
         if pile:
-            top.append(Button(f"D{i + 1} {card_name(pile[-1])}", f"bsrc:{DISCARD_SOURCE + i}"))
+            top.append(Button(f"D{i + 1} {_face(pile[-1])}", f"bsrc:{DISCARD_SOURCE + i}"))
     rows = [r for r in (hand, top) if r]
     last = [Button(_("💡 Hint"), "hint")]
     if not view.hand:
@@ -181,7 +182,12 @@ def _source_buttons(view: BuildView) -> list[list[Button]]:
 
 
 def _hand_label(card: str) -> str:
-    return joker_short(card) if joker_kind(card) else card_name(card)
+    return joker_short(card) if joker_kind(card) else _face(card)
+
+
+def _face(card: str) -> str:
+    """A card on a button, left to right even on a right-to-left client (`7♦`, not `♦7`)."""
+    return isolate(card_name(card))
 
 
 def _target_buttons(record: Record, state: BuildState, view: BuildView,
@@ -204,7 +210,7 @@ def _target_buttons(record: Record, state: BuildState, view: BuildView,
             rows.append(piles)
     if card in view.hand:
         mine = view.discards[me]
-        drops = [Button(f"⤵ D{i + 1} ({card_name(p[-1])})", f"bdisc:{i}")
+        drops = [Button(f"⤵ D{i + 1} ({_face(p[-1])})", f"bdisc:{i}")
                  for i, p in enumerate(mine) if p]
         if free_place(mine) is not None:
             drops.append(Button(_("⤵ new discard pile"), f"bdisc:{NEW}"))
@@ -231,7 +237,7 @@ def _private_screen(game_id: int, record: Record, state: BuildState, seat: int) 
     step = record.state.get("lesson") if record.state else None
     if step is not None and seat == lesson.LEARNER and not state.over:
         lines.append(t("📘 Lesson {n}/{total}: {text}", n=step + 1, total=len(lesson.STEPS),
-                       text=_(lesson.STEPS[step].text)))
+                       text=lesson_text(lesson.STEPS[step].text)))
     if ui.notice:
         lines.append(ui.notice)
     if state.over:

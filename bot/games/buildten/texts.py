@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from bot.i18n import N_, _, t
+from bot.i18n import N_, _, fill, isolate_cards, t
+from lessons.words import fill_cards
 
 HELP = N_("""🔟 Build-to-Ten — a build-pile card game for 2–4 in this chat.
 /newgame build-to-ten — open a game here · /join, /leave · /endgame (the host)
@@ -33,10 +34,15 @@ from the hand, any number a turn, and don't end it.
 
 
 def help_text() -> str:
-    return _(HELP)
+    return isolate_cards(_(HELP))
 
 
 def rules_text(variant: str | None) -> str:
     if variant not in (None, "", "build-to-ten", "buildten", "lesson", "buildten_lesson"):
         raise ValueError(t("Build-to-Ten has no variant {variant}.", variant=repr(variant)))
     return _(RULES)
+
+
+def lesson_text(msgid: str) -> str:
+    """A lesson sentence in the reader's language, its card runs shown (lessons/words.py)."""
+    return fill_cards(_(msgid), fill)

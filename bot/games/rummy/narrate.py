@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from bot.i18n import _, t, tn
+from bot.i18n import Laid, _, and_list, isolate, t, tn
 from engine import Event, Rulebook, group_label
 from engine.cards import Card, suit_order
 from engine.tile_rules import floats
@@ -15,20 +15,14 @@ from engine.tiles import parse_tiles
 
 
 def pretty(tokens: Iterable[str]) -> str:
-    return " ".join(Card.from_token(t).pretty() for t in tokens)
+    return " ".join(Card.from_token(t).marked() for t in tokens)
 
 
 def pretty_sorted(tokens: Iterable[str]) -> str:
-    """Cards or tiles as a hand sorted by suit (colour) then number shows them: a run reads
-    in order (`9R 10R 11R`), whatever order they were taken in."""
-    return " ".join(c.pretty() for c in sorted(map(Card.from_token, tokens), key=suit_order))
-
-
-def _and(items: Sequence[str]) -> str:
-    """"A", "A and B", "A, B and C" in the current language."""
-    if len(items) < 2:
-        return "".join(items)
-    return t("{first} and {last}", first=", ".join(items[:-1]), last=items[-1])
+    """Cards or tiles as a hand sorted by suit (colour) then number shows them (a hand left
+    at the round's end), each run of them one left-to-right isolate."""
+    return isolate(" ".join(c.marked() for c in sorted(map(Card.from_token, tokens),
+                                                       key=suit_order)))
 
 
 def log_lines(events: Sequence[Event], who: dict[int, str], tiles: bool = False) -> list[str]:
@@ -37,7 +31,7 @@ def log_lines(events: Sequence[Event], who: dict[int, str], tiles: bool = False)
     for e in events:
         name = who.get(e.seat, "") if e.seat is not None else ""
         if e.kind == "laid":
-            cards = pretty_sorted(e.data["placed"])
+            cards = pretty(e.data["placed"])  # the engine tells them in their group's order
             if e.data.get("rearranged"):
                 lines.append(
                     t("{name} laid {cards} (rearranging the table)", name=name, cards=cards)
@@ -71,10 +65,10 @@ def _lay_text(hint: dict[str, Any], tiles: bool) -> tuple[str, int]:
         group = [Card.from_token(t) for t in tokens]
         cards = [c.free() if tiles and c.is_joker and floats(group, c) else c
                  for c in group if c.ident in mine]
-        if cards:
-            parts.append(" ".join(c.pretty() for c in cards))
+        if cards:  # a tile with its colour mark (7🟥); each group its own isolate
+            parts.append(isolate(" ".join(c.marked() for c in cards)))
             new += len(cards) == len(group)
-    return " · ".join(parts), new
+    return Laid(" · ".join(parts)), new
 
 
 def hint_line(hint: dict[str, Any] | None, tiles: bool = False) -> str:
@@ -89,7 +83,7 @@ def hint_line(hint: dict[str, Any] | None, tiles: bool = False) -> str:
     if labels:
         where.append(
             t("it changes group {group}", group=labels[0]) if len(labels) == 1
-            else t("it changes groups {groups}", groups=_and(labels))
+            else t("it changes groups {groups}", groups=and_list(labels))
         )
     if tokens:
         where.append(tn("with the single {cards} from the table",

@@ -115,7 +115,7 @@ def card_name(face: str) -> str:
     if face.startswith("*") and len(face) == 1:
         return _("joker")
     try:
-        return Card.from_token(face).pretty()
+        return Card.from_token(face).marked()  # a tile with its colour mark: 7🟥
     except (ValueError, KeyError, IndexError):
         return face
 

@@ -11,7 +11,7 @@ from bot.core.cut import CAPTION_UNITS, cut, short_name, utf16_units
 from bot.core.narrate import picture_words as core_picture_words
 from bot.core.record import Record
 from bot.core.views import Button, Screen
-from bot.i18n import _, current, t, tn, using
+from bot.i18n import Laid, _, and_list, current, isolate, listing, scored, t, tn, using
 from engine import (
     GameState,
     PlayerView,
@@ -63,11 +63,17 @@ def _joined(group: Sequence[Card]) -> str:
 
 
 def groups_text(groups: Sequence[Sequence[Card]], singles: Sequence[Card] = ()) -> str:
-    # cards read as one word (7♥8♥9♥); tiles are numbers and need the spaces (7R 8R 9R)
-    parts = [f"{group_label(i)} {_joined(g)}" for i, g in enumerate(groups)]
+    # cards read as one word (7♥8♥9♥); tiles are numbers and need the spaces (7R 8R 9R); each
+    # group keeps its own direction in a right-to-left line, the groups follow the line's
+    parts = [isolate(f"{group_label(i)} {_joined(g)}") for i, g in enumerate(groups)]
     if singles:
         parts.append(t("singles {cards}", cards=" ".join(c.pretty() for c in singles)))
-    return " · ".join(parts) if parts else _("(empty table)")
+    return Laid(" · ".join(parts)) if parts else _("(empty table)")
+
+
+def card_label(card: Card) -> str:
+    """A card's button: its face, left to right even on a right-to-left client (`6♠`)."""
+    return isolate(card.pretty())
 
 
 def shown(rules: Rulebook, groups: Sequence[Sequence[Card]]) -> list[list[Card]]:
@@ -136,13 +142,18 @@ def status_line(record: Record, state: GameState, width: int | None = None) -> s
         parts.append(_("game over"))
     parts.append(t("pool {n}", n=len(state.stock)) if rules.tiles
                  else t("stock {n}", n=len(state.stock)))
-    parts += [f"{seat_label(record, i, width)} {len(h)}" for i, h in enumerate(state.hands)]
+    parts += [
+        tn("{name}: {n} tile", "{name}: {n} tiles", len(h), name=seat_label(record, i, width))
+        if rules.tiles
+        else tn("{name}: {n} card", "{name}: {n} cards", len(h), name=seat_label(record, i, width))
+        for i, h in enumerate(state.hands)
+    ]
     line = " · ".join(parts)
     if _rounds(rules):
         line += " · " + t(
             "(scores: {scores})",
-            scores=" · ".join(
-                f"{seat_label(record, i, width)} {s}" for i, s in enumerate(state.scores)
+            scores=listing(
+                (scored(seat_label(record, i, width), s) for i, s in enumerate(state.scores)), " · "
             ),
         )
     return line
@@ -316,11 +327,12 @@ def _score_screen(game_id: int, record: Record, state: GameState) -> Screen:
     if last:
         how = {"out": _("went out"), "knock": _("knock"), "blocked": _("blocked"),
                "stock": _("stock ran out")}
-        winners = ", ".join(names[w] for w in last["winners"])
+        winners = listing(names[w] for w in last["winners"])
         lines.append(t("Round {n} over ({how}) — won by {winners}", n=state.round,
                        how=how.get(last["how"], last["how"]), winners=winners))
         lines.append(t("This round: {points}",
-                       points=" · ".join(f"{names[i]} {p}" for i, p in enumerate(last["points"]))))
+                       points=listing((scored(names[i], p) for i, p in enumerate(last["points"])),
+                                      " · ")))
         left = " · ".join(f"{names[i]}: {pretty_sorted(c.token for c in hand)}"
                           for i, hand in enumerate(state.hands) if hand)
         if left:  # every hand left at the round's end: what the points count
@@ -330,17 +342,18 @@ def _score_screen(game_id: int, record: Record, state: GameState) -> Screen:
         totals = result.get("totals", state.scores)
         if result.get("draw"):
             lines.append(t("🏁 Game over — a draw between {names}",
-                           names=", ".join(names[w] for w in result["winners"])))
+                           names=listing(names[w] for w in result["winners"])))
         else:
             won = [names[w] for w in result.get("winners", [])]
             lines.append(tn("🏁 Game over — {names} won!", "🏁 Game over — {names} won!",
-                            len(won), names=_join_and(won)))
+                            len(won), names=and_list(won)))
         lines.append(t("Final: {totals}",
-                       totals=" · ".join(f"{names[i]} {x}" for i, x in enumerate(totals))))
+                       totals=listing((scored(names[i], x) for i, x in enumerate(totals)), " · ")))
         lines.append(_("See /leaderboard"))
     elif _rounds(rules):
         lines.append(t("Totals: {totals}",
-                       totals=" · ".join(f"{names[i]} {x}" for i, x in enumerate(state.scores))))
+                       totals=listing((scored(names[i], x) for i, x in enumerate(state.scores)),
+                                      " · ")))
     return Screen(
         "\n".join(lines),
         [],
@@ -403,9 +416,6 @@ def placeable(view: PlayerView, sort: str) -> list[Card]:
     return sorted_hand(view.draft_hand, sort) + extra
 
 
-def _join_and(names: Sequence[str]) -> str:
-    """"Alice and Bob" (the game-over line's winners; English's " and " between all)."""
-    return (" " + _("and") + " ").join(names)
 
 
 def private_screen(game_id: int, record: Record, state: GameState, seat: int) -> Screen:
@@ -484,7 +494,7 @@ def card_buttons(record: Record, seat: int, hand: list[Card], in_hand: int) -> l
     return [
         Button(
             ("✓" if c.token in selected else "")
-            + (c.pretty() if i < in_hand else f"({c.pretty()})"),
+            + (card_label(c) if i < in_hand else f"({card_label(c)})"),
             f"s{0 if c.token in selected else 1}:{c.token}",
         )
         for i, c in enumerate(hand)
@@ -527,7 +537,7 @@ def _private_buttons(
     if ui.mode == "joker":
         options = [
             Button(
-                " ".join(joker_face(f) for f in opt),
+                isolate(" ".join(joker_face(f) for f in opt)),
                 f"jk:{ui.joker_group}:{','.join(opt)}",
             )
             for opt in ui.joker_options
@@ -560,7 +570,7 @@ def _private_buttons(
     elif ui.mode.startswith("take:"):
         g = int(ui.mode.split(":")[1])
         if g < len(groups):
-            rows += _rows([Button(c.pretty(), f"tc:{g}:{c.token}") for c in groups[g]])
+            rows += _rows([Button(card_label(c), f"tc:{g}:{c.token}") for c in groups[g]])
         rows.append([Button(_("Cancel"), "cancel")])
     else:
         row = [

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.i18n import N_, _, fill
+from bot.i18n import N_, _, fill, isolate_cards
 from engine import ALL_RULEBOOKS, get_rulebook
 
 HELP = N_("""🃏 Rummy Table — rearrangement rummy in this chat.
@@ -81,7 +81,7 @@ def rules_text(name: str | None) -> str:
         return _(COMMON) + "\n\n" + rulebooks + "\n\n" + _(MORE)
     rules = get_rulebook(name)  # ValueError names the rulebooks
     if rules.tiles:  # the common rules speak of cards: Rummikub's text stands alone
-        return _(RULES[rules.name]).replace("\n", " ") + "\n\n" + _(MORE)
+        return isolate_cards(_(RULES[rules.name]).replace("\n", " ")) + "\n\n" + _(MORE)
     return (
         _(RULES[rules.name]).replace("\n", " ")
         + "\n\n"

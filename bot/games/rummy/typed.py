@@ -52,14 +52,24 @@ def cards_arg(text: str, hand: Sequence[Card], tiles: bool = False) -> tuple[Car
             except ValueError as error:
                 raise TypedError(
                     str(error) if current() == "en"
-                    else t("'{token}' is not a tile: write them like 7R 13O 1K *", token=token[:8])
+                    else t("'{token}' is not a tile: write them like {example}", token=token[:8],
+                           example="7R 13O 1K *")
                     if tiles
-                    else t("'{token}' is not a card: write them like 7H 10S QD *", token=token[:8])
+                    else t("'{token}' is not a card: write them like {example}", token=token[:8],
+                           example="7H 10S QD *")
                 ) from None
     if not out:
-        raise TypedError(_("Name the tiles, like 10R 11R 12R (or their numbers)") if tiles
-                         else _("Name the cards, like 7H 8H 9H (or their numbers)"))
+        raise TypedError(
+            t("Name the tiles, like {example} (or their numbers)", example="10R 11R 12R")
+            if tiles
+            else t("Name the cards, like {example} (or their numbers)", example="7H 8H 9H")
+        )
     return tuple(out)
+
+
+def written_as(example: str) -> str:
+    """How a typed move is written: the example keeps its own direction in a Hebrew line."""
+    return t("Write it as: {example}", example=example)
 
 
 def _group(label: str) -> int:
@@ -104,14 +114,12 @@ def parse_typed(
     if verb == "add":
         label, _sep, cards = rest.partition(" ")
         if not cards.strip():
-            raise TypedError(_("Write it as: /add B 7R") if tiles else _("Write it as: /add B 10H"))
+            raise TypedError(written_as("/add B 7R" if tiles else "/add B 10H"))
         return [Place(seat, cards_arg(cards, hand, tiles), _group(label))]
     if verb == "take":
         label, _sep, cards = rest.partition(" ")
         if not cards.strip():
-            raise TypedError(
-                _("Write it as: /take B 7R") if tiles else _("Write it as: /take B QS")
-            )
+            raise TypedError(written_as("/take B 7R" if tiles else "/take B QS"))
         return [Take(seat, _group(label), c) for c in cards_arg(cards, (), tiles)]
     if verb == "move":
         parts = _move_parts(rest)
