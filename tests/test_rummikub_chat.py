@@ -100,7 +100,9 @@ def test_rules_text_is_rummikubs_own_in_every_language():
     game = RummyGame()
     english = game.rules_text("rummikub")
     assert "initial meld" in english and "7R" in english and "card" not in english
-    assert "rummikub" in game.help_text()
+    assert "Rummikub" in game.help_text()  # the rulebooks by title
+    with using("he"):
+        assert "רמיקוב" in game.help_text()
     for lang in ("he", "ru"):
         with using(lang):
             text = game.rules_text("rummikub")

@@ -33,6 +33,7 @@ from bot.games.rummy.narrate import hint_line
 from bot.games.rummy.refusals import refusal
 from bot.games.rummy.screens import groups_text, joker_face, private_picture
 from bot.games.rummy.typed import TypedError, parse_typed
+from bot.games.rummy.words import TITLES
 from bot.i18n import N_, _, current, fill, ngettext, t, using
 from bot.store import GameExists, StaleGame
 from engine import (
@@ -77,6 +78,7 @@ from .buttons import LESSON_PREFIX, pack
 from .buttons import parse as parse_button
 from .per_game import GameLocks
 from .record import Record, SeatInfo
+from .titles import key_named
 from .views import Button, Outcome, Screen
 
 PREFIX = LESSON_PREFIX
@@ -260,6 +262,8 @@ class LessonService:
         if not actor.private:
             return Outcome(reply=_("Lessons happen in our private chat: send me /lesson there."))
         wanted = progress.lesson if progress is not None else rulebook
+        if wanted:  # a rulebook's title in any language: /lesson רמיקוב
+            wanted = key_named(wanted, TITLES) or wanted
         try:
             name = get_lesson(wanted).name if wanted else None
         except ValueError as error:
