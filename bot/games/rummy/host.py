@@ -93,8 +93,9 @@ class RummyGame:
         except (TypeError, ValueError):  # an unknown rulebook, option or value
             raise ValueError(_unknown_settings(name)) from None
         labels = {k: words.option(k, v) for k, v in rules.options.items()}
+        choices = {k: words.choice(k, v) for k, v in rules.options.items()}
         return Settings(rules.name, words.title(rules.name), dict(rules.options), labels,
-                        tiles=rules.tiles)
+                        tiles=rules.tiles, choices=choices)
 
     def to_move(self, state: Mapping[str, Any]) -> int | None:
         return state["turn"] if state["phase"] == "play" else None

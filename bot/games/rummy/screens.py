@@ -498,9 +498,10 @@ def _private_buttons(
                 Button("◀", f"pg:{(page - 1) % pages}"),
                 Button(f"{page + 1}/{pages}", "noop"),
                 Button("▶", f"pg:{(page + 1) % pages}"),
-                Button(_("⇅ Sort"), "sort"),
             ]
         )
+    actions, turn = action_rows(tiles=record.rules.tiles, legal=legal,
+                                give_up_draw=record.rules.give_up_draw)
     if ui.mode == "add":
         rows += _rows([Button(group_label(i), f"add:{i}") for i in range(len(groups))])
         rows.append([Button(_("Cancel"), "cancel")])
@@ -513,29 +514,30 @@ def _private_buttons(
             rows += _rows([Button(c.pretty(), f"tc:{g}:{c.token}") for c in groups[g]])
         rows.append([Button(_("Cancel"), "cancel")])
     else:
-        row = [
-            Button(_("New group"), "new"),
-            Button(_("Add to ▸"), "addm"),
-            Button(_("Take from ▸"), "takem"),
-            Button(_("✨ Auto-place"), "auto"),
-        ]
-        if pages == 1:
-            row.append(Button("⇅", "sort"))
-        rows.append(row)
-    last = []
+        rows += actions
+    return rows + turn
+
+
+def action_rows(
+    *, tiles: bool, legal: set[str] | frozenset[str], give_up_draw: int
+) -> tuple[list[list[Button]], list[list[Button]]]:
+    """The table's actions' rows and the turn's rows: at most 3 a row, so that every label
+    shows uncut on a phone (tests/test_button_widths.py). The last row holds 💡 Hint."""
+    table = [Button(_("New group"), "new"), Button(_("✨ Auto-place"), "auto")]
+    move = [Button(_("Add to ▸"), "addm"), Button(_("Take from ▸"), "takem"), Button("⇅", "sort")]
+    turn = []
     if "commit" in legal:
-        last.append(Button(_("✔ Done"), "done"))
+        turn.append(Button(_("✔ Done"), "done"))
     if "give_up" in legal:
-        draw = record.rules.give_up_draw
-        last.append(Button(_("Give up (+3)") if draw == 3 else _("Give up (+1)"), "giveup"))
+        turn.append(Button(_("Give up (+3)") if give_up_draw == 3 else _("Give up (+1)"), "giveup"))
     elif "reset" in legal:
-        last.append(Button(_("↺ Reset"), "reset"))
+        turn.append(Button(_("↺ Reset"), "reset"))
+    last = []
     if "knock" in legal:  # Carousel: the Draw button becomes Knock
         last.append(Button(_("✊ Knock"), "knock"))
     elif "draw" in legal:
-        last.append(Button(_("Draw a tile") if record.rules.tiles else _("Draw"), "draw"))
+        last.append(Button(_("Draw a tile") if tiles else _("Draw"), "draw"))
     elif "pass" in legal:
         last.append(Button(_("Pass"), "pass"))
     last.append(Button(_("💡 Hint"), "hint"))
-    rows.append(last)
-    return rows
+    return [table, move], [row for row in (turn, last) if row]
