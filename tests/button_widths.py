@@ -87,6 +87,25 @@ def private_rows(lang: str) -> list[list[str]]:
     return rows
 
 
+def lesson_rows(lang: str) -> list[list[str]]:
+    """A lesson's own rows as bot/core/lessons.py lays them out (its turn's rows are the
+    game's: `private_rows`)."""
+    from bot.i18n import _, t
+    from lessons import LESSONS, get_lesson
+
+    def two(labels: list[str]) -> list[list[str]]:
+        return [labels[i : i + 2] for i in range(0, len(labels), 2)]
+
+    with _using(lang):
+        return [
+            *two([_("New group"), _("Add to ▸"), _("Take from ▸"), _("✂ Split ▸")]),
+            [_("💡 Show me"), _("⏭ Skip"), _("✖ Quit")],
+            [_("▶ Play a real game"), _("📚 Another lesson")],
+            *two([_(get_lesson(n).title) for n in LESSONS]),
+            [t("after {card}", card=c) for c in ("10♠", "10♥", "10♦")],
+        ]
+
+
 def _using(lang: str):
     from bot.i18n import using
 
@@ -96,7 +115,7 @@ def _using(lang: str):
 def measured(lang: str) -> list[tuple[str, int, float, float]]:
     """(label, buttons in its row, width, room) for every row above, each label once."""
     seen, out = set(), []
-    for row in lobby_rows(lang) + private_rows(lang):
+    for row in lobby_rows(lang) + private_rows(lang) + lesson_rows(lang):
         for label in row:
             if (label, len(row)) not in seen:
                 seen.add((label, len(row)))

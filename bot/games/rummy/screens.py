@@ -519,7 +519,7 @@ def _private_buttons(
 
 
 def action_rows(
-    *, tiles: bool, legal: set[str] | frozenset[str], give_up_draw: int
+    *, tiles: bool, legal: set[str] | frozenset[str], give_up_draw: int, hint: bool = True
 ) -> tuple[list[list[Button]], list[list[Button]]]:
     """The table's actions' rows and the turn's rows: at most 3 a row, so that every label
     shows uncut on a phone (tests/test_button_widths.py). The last row holds 💡 Hint."""
@@ -539,5 +539,6 @@ def action_rows(
         last.append(Button(_("Draw a tile") if tiles else _("Draw"), "draw"))
     elif "pass" in legal:
         last.append(Button(_("Pass"), "pass"))
-    last.append(Button(_("💡 Hint"), "hint"))
+    if hint:  # (a lesson has its own: 💡 Show me)
+        last.append(Button(_("💡 Hint"), "hint"))
     return [table, move], [row for row in (turn, last) if row]
