@@ -103,3 +103,14 @@ async def test_a_newcomers_private_chat(harness: Harness):
     row = await service.store.active_game("telegram", str(chat.id))
     assert row is not None and row.record["rulebook"] == "rummikub"
     assert row.status == "playing" and len(row.record["seats"]) == 2
+
+
+async def test_leaderboard_takes_a_title(harness: Harness):
+    tg = harness.tg
+    ivan = tg.user(READERS["ru"], "Ivan", language_code="ru", started=True)
+    group = tg.group(GROUP, "клуб")
+    await harness.say(group, ivan, "/leaderboard руммикуб")
+    said = _text(tg.last_message(group, from_bot=True))
+    assert "Руммикуб" in said and "rummikub" not in said, said
+    await harness.say(group, ivan, "/leaderboard канаста")
+    assert "Игры «канаста» у меня нет" in _text(tg.last_message(group, from_bot=True))
