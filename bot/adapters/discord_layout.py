@@ -240,8 +240,8 @@ _COMMANDS = [
     (re.compile(r"\ba group\b(?= with /join)"), "a server channel"),
     (re.compile(r"(?<![\w/])/newgame\b"), "/rummy new"),
     (re.compile(r"(?<![\w/])/endgame\b"), "/rummy end"),
-    (re.compile(r"(?<![\w/])/(join|leave|hand|hint|rules|language)\b"), r"/rummy \1"),
-    (re.compile(r"in a group chat: add me to a group and send"), "in a server channel with"),
+    (re.compile(r"(?<![\w/])/(join|leave|hand|hint|rules|language|lesson|help)\b"), r"/rummy \1"),
+    (re.compile(r"add me to a group and send (/rummy new) there"), r"\1 in a server channel"),
     (re.compile(r"\bour private chat\b"), "your DMs"),
 ]
 

@@ -48,7 +48,6 @@ _MESSAGES: dict[str, str] = {
     "OPTIONS_MENU": N_("Options ▾"),
     "START": N_("Start ▶"),
     "BACK": N_("◀ Back"),
-    "START_IN_GROUP": N_("Start a game in a group chat: add me to a group and send /newgame."),
     "WELCOME_PRIVATE": N_(
         "👋 Welcome to Rummy Table!\n"
         "Learn a game in a few minutes: /lesson (or /lesson rummikub).\n"
