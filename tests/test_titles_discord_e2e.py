@@ -5,34 +5,14 @@ Hebrew), and `/rummy rules` and `/rummy new` answer every choice in the member's
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
-from fakes.discord_server import FakeDiscord
-from test_discord_e2e import GUILD, TABLE, Harness
+from test_discord_e2e import GUILD, Harness
+from test_discord_i18n_e2e import IVAN, harness  # noqa: F401 (the fixture: Ivan's locale is ru)
 
 from bot.adapters.discord_layout import render
 from bot.i18n import using
 
 pytestmark = pytest.mark.e2e
-
-IVAN = 2201
-
-
-@pytest.fixture
-async def harness(tmp_path: Path) -> AsyncIterator[Harness]:
-    async with FakeDiscord(token="discord-titles-token") as fake, fake.configure_discord_py():
-        guild = fake.guild(GUILD, "Card Room")
-        fake.text_channel(guild, TABLE, "rummy-table")
-        fake.member(guild, IVAN, "ivan")
-        fake.users[IVAN].locale = "ru"
-        h = Harness(fake, tmp_path / "rummy.db")
-        await h.up()
-        try:
-            yield h
-        finally:
-            await h.down()
 
 
 async def test_choices_rules_and_new_by_every_title(harness: Harness) -> None:
