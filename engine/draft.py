@@ -16,6 +16,7 @@ from .melds import table_order
 from .moves import group_label
 from .rulebooks import Rulebook
 from .state import Draft, GameState
+from .tile_rules import refloat
 
 
 def ensure_draft(state: GameState) -> Draft:
@@ -34,6 +35,19 @@ def draft_differs(state: GameState) -> bool:
     return _multiset(d.groups) != _multiset(state.table) or Counter(
         c.ident for c in d.singles
     ) != Counter(c.ident for c in state.singles)
+
+
+def gives_up(state: GameState) -> bool:
+    """Is taking the private copy back giving up (Give up (+3) instead of Reset)? Only for
+    the player's own edits: the hint's lay that Show me placed goes back freely (a hint never
+    changes what the buttons mean)."""
+    if not draft_differs(state):
+        return False
+    lay = (state.hint or {}).get("lay")
+    if not lay or state.draft is None or state.draft.loose:
+        return True
+    shown = [[Card.from_token(t) for t in g] for g in lay if len(g) > 1]  # (not the singles)
+    return _multiset(state.draft.groups) != _multiset(shown)
 
 
 def _multiset(groups: Sequence[Sequence[Card]]) -> Counter:
@@ -97,8 +111,11 @@ def _group(draft: Draft, index: int) -> list[Card]:
     return draft.groups[index]
 
 
-def _clean(rulebook: Rulebook, draft: Draft) -> None:
-    draft.groups = [tidy(rulebook, g) for g in draft.groups if g]
+def _clean(state: GameState, draft: Draft) -> None:
+    rules = state.rules
+    if rules.joker_rule == "rack-frees":  # a floating joker turns the last colour at once
+        draft.groups = [refloat(rules, state.table, g) for g in draft.groups]
+    draft.groups = [tidy(rules, g) for g in draft.groups if g]
 
 
 def place(state: GameState, seat: int, cards: Iterable[Card], group: int | None) -> None:
@@ -113,7 +130,7 @@ def place(state: GameState, seat: int, cards: Iterable[Card], group: int | None)
                 continue
             if source is draft.loose or source is draft.singles:
                 pass  # removed from the draft's own list already
-            chosen.append(card)
+            chosen.append(_as_asked(card, wanted))  # a typed designation (`*11O`) is kept
             break
         else:
             raise IllegalAction(f"You have no {wanted.pretty()} to place",
@@ -124,7 +141,7 @@ def place(state: GameState, seat: int, cards: Iterable[Card], group: int | None)
         draft.groups.append(chosen)
     else:
         _group(draft, group).extend(chosen)
-    _clean(state.rules, draft)
+    _clean(state, draft)
 
 
 def take(state: GameState, seat: int, group: int, wanted: Card) -> None:
@@ -138,7 +155,7 @@ def take(state: GameState, seat: int, group: int, wanted: Card) -> None:
         draft.singles.append(card)
     else:
         draft.loose.append(card)
-    _clean(state.rules, draft)
+    _clean(state, draft)
 
 
 def move(state: GameState, cards: Sequence[Card], source: int, target: int | None) -> None:
@@ -151,7 +168,7 @@ def move(state: GameState, cards: Sequence[Card], source: int, target: int | Non
         draft.groups.append(moving)
     else:
         _group(draft, target).extend(moving)
-    _clean(state.rules, draft)
+    _clean(state, draft)
 
 
 def split(state: GameState, group: int, at: int) -> None:
@@ -167,7 +184,7 @@ def split(state: GameState, group: int, at: int) -> None:
         )
     draft.groups[group] = cards[:at]
     draft.groups.append(cards[at:])
-    _clean(state.rules, draft)
+    _clean(state, draft)
 
 
 def set_draft(state: GameState, seat: int, arrangement: Sequence[Sequence[Card]]) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import copy
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,12 +37,12 @@ from .actions import (
 )
 from .cards import Card, format_cards, parse_face, rank_name
 from .deal import deal_round, deck_order, start_game, start_turn
-from .melds import designate, readings
+from .melds import Reading, designate, readings
 from .moves import MoveCheck, check_move, group_label
 from .rulebooks import Rulebook, get_rulebook
 from .scoring import carousel_final, score_round
 from .state import Draft, GameState
-from .tile_rules import freeing_faces
+from .tile_rules import freeing_faces, refloat
 from .tiles import parse_tile_face, tile_face_text
 
 MIN_SEATS, MAX_SEATS = 2, 5
@@ -125,7 +125,7 @@ def _dispatch(s: GameState, action: Action) -> list[Event]:
         case TimeUp():
             return _time_up(s, rules, seat)
         case Reset():
-            if rules.give_back and drafts.draft_differs(s):
+            if rules.give_back and drafts.gives_up(s):
                 raise IllegalAction(
                     "Once you have changed the table, Reset becomes Give up (+3)",
                     code="reset_is_give_up",
@@ -193,7 +193,7 @@ def _draw(s: GameState, rules: Rulebook, seat: int) -> list[Event]:
         return events
     if not s.stock:
         raise IllegalAction("The stock is empty: pass instead", code="stock_empty")
-    if rules.give_back and drafts.draft_differs(s):
+    if rules.give_back and drafts.gives_up(s):
         raise IllegalAction("Finish your move with Done, or give up (+3), before drawing",
                             code="give_up_first")
     reminder = _reminder(s, rules, seat)
@@ -257,7 +257,7 @@ def _time_up(s: GameState, rules: Rulebook, seat: int) -> list[Event]:
     if not rules.turn_seconds:
         raise IllegalAction("This game has no turn timer", code="no_turn_timer")
     events = [Event("time_up", seat)]
-    if rules.give_back and drafts.draft_differs(s):
+    if rules.give_back and drafts.gives_up(s):
         s.give_up_armed = True  # no second press: the time is up
         return events + _give_up(s, rules, seat)
     s.draft = None
@@ -299,10 +299,13 @@ def _find_hint(s: GameState, rules: Rulebook, seat: int) -> dict[str, Any] | Non
         return None
     card = move.hint_card or move.placed[0]
     on_table = len(s.table)  # the search saw Tahiti's singles as 1-card groups after these
+    mine = {c.ident for c in move.placed}
     return {
         "seat": seat,
         "card": card.token,
-        "placed": [c.token for c in move.placed],
+        # the whole lay, as it reads on the table: a hint is a move the player can make
+        "placed": [c.token for g in move.new_table for c in g if c.ident in mine],
+        "lay": [[c.token for c in g] for g in move.new_table],  # what "Show me" places
         # The old groups not laid again card for card: the search's `changed` compares faces,
         # and a player sees a joker leave a group its real card took over.
         "groups": _unmatched(s.table, move.new_table),
@@ -315,7 +318,7 @@ def hint_line(hint: dict[str, Any] | None) -> str:
     """What a hint says to the player (the table picture outlines the same groups)."""
     if not hint:
         return "No card of yours can be played now."
-    card = Card.from_token(hint["card"]).pretty()
+    card = " ".join(Card.from_token(t).pretty() for t in hint.get("placed") or [hint["card"]])
     labels = [group_label(g) for g in hint.get("groups", [])]
     singles = " ".join(Card.from_token(t).pretty() for t in hint.get("singles", []))
     where = []
@@ -398,12 +401,7 @@ def _commit(
     try:
         groups = _designate_jokers(s, rules, groups, choices)
     except JokerChoiceNeeded:
-        # Ask only about a move that can be played: what a free joker stands for never
-        # decides that in these rulebooks, so any one reading settles it.
-        probe = judge(_any_reading(s, rules, groups, choices))
-        if not probe.ok:
-            raise probe.error() from None
-        raise
+        groups = _legal_reading(s, rules, groups, choices, judge)
     check = judge(groups)
     if not check.ok:
         raise check.error()
@@ -484,6 +482,9 @@ def _designate_jokers(
     out = []
     for i, group in enumerate(groups):
         found = readings(group, rules.ace, max_jokers=rules.max_jokers_per_group)
+        if not found and rules.joker_rule == "rack-frees":
+            group = refloat(rules, s.table, group)  # a missing colour added to a floater's
+            found = readings(group, rules.ace, max_jokers=rules.max_jokers_per_group)
         if not found and any(c.designated for c in group):
 
             def freed(c: Card) -> bool:
@@ -507,34 +508,77 @@ def _designate_jokers(
             out.append(group)  # valid as it is, or invalid: check_move explains
             continue
         options = sorted({r.joker_faces for r in found})
+        if rules.joker_rule == "rack-frees" and _floating_set(group, found):
+            options = options[:1]  # either missing colour: nobody names one (§5 decision 3)
         chosen = choices.get(i)
         if len(options) > 1:
             wanted = _choice(rules, chosen) if chosen else None
-            if wanted is None or wanted not in options:
-                labels = [" ".join(_face_text(rules, f) for f in opt) for opt in options]
-                raise JokerChoiceNeeded(
-                    i,
-                    [tuple(_face_text(rules, f) for f in opt) for opt in options],
-                    f"Choose what the joker in group {group_label(i)} stands for: "
-                    + " or ".join(labels),
-                )
+            # a reading lists a set's jokers by suit order, a choice by sorting: compare sorted
+            wanted = next((o for o in options if sorted(o) == sorted(wanted or ())), None)
+            if wanted is None:
+                raise _joker_question(
+                    i, [tuple(_face_text(rules, f) for f in opt) for opt in options])
             options = [wanted]
         reading = next(r for r in found if r.joker_faces == options[0])
         out.append(designate(group, reading))
     return out
 
 
-def _any_reading(
-    s: GameState, rules: Rulebook, groups: list[list[Card]], choices: dict[int, tuple[str, ...]]
+def _floating_set(group: Sequence[Card], found: Sequence[Reading]) -> bool:
+    """A new Rummikub group of three of one number with one free joker: it floats."""
+    free = sum(c.is_joker and not c.designated for c in group)
+    return len(group) == 3 and free == 1 and all(r.kind == "set" for r in found)
+
+
+READINGS_JUDGED = 256  # joker readings one Done may judge (each is a check_move)
+
+
+def _legal_reading(
+    s: GameState, rules: Rulebook, groups: list[list[Card]],
+    choices: dict[int, tuple[str, ...]], judge: Callable[[list[list[Card]]], MoveCheck],
 ) -> list[list[Card]]:
-    """The groups with every open joker question answered by its first option."""
-    choices = dict(choices)
-    for _ in range(len(groups) + 1):
+    """The groups read so that the move is legal (§4.9, §5 decision 3): what a free joker
+    stands for is part of the move — in an initial meld it decides the value. The one legal
+    reading is taken; among several the player is asked, offered only the legal ones; with
+    none, the first reading's fault is the answer."""
+    legal: list[tuple[dict[int, tuple[str, ...]], list[list[Card]]]] = []
+    fault: MoveCheck | None = None
+    first: JokerChoiceNeeded | None = None
+    pending, judged = [dict(choices)], 0
+    while pending and judged < READINGS_JUDGED:
+        answers = pending.pop()
         try:
-            return _designate_jokers(s, rules, groups, choices)
+            read = _designate_jokers(s, rules, groups, answers)
         except JokerChoiceNeeded as ask:
-            choices[ask.group] = ask.options[0]
-    raise AssertionError("each question is asked once")  # (one group answered per pass)
+            first = first or ask
+            if ask.group in answers and answers != choices:
+                continue  # (never: each option offered is one the question accepts)
+            pending += [{**answers, ask.group: opt} for opt in reversed(ask.options)]
+            continue
+        judged += 1
+        check = judge(read)
+        if check.ok:
+            legal.append((answers, read))
+        elif fault is None:
+            fault = check
+    if not legal:
+        if fault is not None:
+            raise fault.error()
+        raise first or AssertionError("no reading was judged")
+    for group in sorted(legal[0][0]):
+        options = list(dict.fromkeys(answers[group] for answers, _ in legal))
+        if len(options) > 1:
+            raise _joker_question(group, options)
+    return legal[0][1]
+
+
+def _joker_question(group: int, options: Sequence[tuple[str, ...]]) -> JokerChoiceNeeded:
+    return JokerChoiceNeeded(
+        group,
+        list(options),
+        f"Choose what the joker in group {group_label(group)} stands for: "
+        + " or ".join(" ".join(opt) for opt in options),
+    )
 
 
 def _face_text(rules: Rulebook, face: tuple[int, str]) -> str:
@@ -670,7 +714,7 @@ def legal_actions(state: GameState, seat: int) -> list[str]:
     if state.phase != "play" or seat != state.turn:
         return []
     rules = state.rules
-    changed = drafts.draft_differs(state)
+    changed = drafts.gives_up(state)
     out = ["place", "take", "move", "split", "set_draft", "hint"]
     style = rules.turn_style
     if style.draw_first:  # Carousel

@@ -48,7 +48,7 @@ class GameState:
     first_lay_done: list[bool] = field(default_factory=list)
     final_turns: int | None = None  # Carousel: turns left after the stock ran out
     last_drawer: int | None = None  # Carousel: who drew the stock's last card (recorded only)
-    # {"seat", "card", "placed", "groups", "singles", "rearrange"} (game._find_hint)
+    # {"seat", "card", "placed", "lay", "groups", "singles", "rearrange"} (game._find_hint)
     hint: dict[str, Any] | None = None
     last: dict[str, Any] | None = None  # the last move, for the table caption
     scores: list[int] = field(default_factory=list)

@@ -111,6 +111,50 @@ def freeing_faces(table_group: Group, joker: Card) -> set[str]:
     return {joker.play_face}
 
 
+def floats(group: Group, joker: Card) -> bool:
+    """A joker in a group of three of one number floats (decision 3): it stands for either
+    missing colour, and nobody names one while it floats (the engine keeps one of the two)."""
+    return len(freeing_faces(group, joker)) > 1
+
+
+def refloat(rulebook: Rulebook, table: Sequence[Group], group: list[Card]) -> list[Card]:
+    """`group` with a floating table joker standing for its home group's other missing colour
+    when the group reads only so: its own colour was added for real, and the joker is now the
+    last colour (decision 3). Else `group` as it is."""
+    if readings(group, rulebook.ace, max_jokers=rulebook.max_jokers_per_group):
+        return group
+    for k, joker in enumerate(group):
+        home = next((g for g in table if any(x.ident == joker.ident for x in g)), None)
+        if home is None or not joker.designated or not floats(home, joker):
+            continue
+        present = {c.play_suit for c in home if c.ident != joker.ident}
+        for suit in (x for x in SUITS if x not in present and x != joker.as_suit):
+            turned = [*group[:k], joker.designate(joker.as_rank, suit), *group[k + 1:]]
+            if readings(turned, rulebook.ace, max_jokers=rulebook.max_jokers_per_group):
+                return turned
+    return group
+
+
+def _floated(home: Group, joker: Card, new_table: Sequence[Group]) -> str | None:
+    """The other missing colour a floating joker now stands for, if it stayed with its group
+    of three (its number, its real tiles) and that colour's real tile joined it: it is the
+    group of four's last colour (decision 3). Else None."""
+    if not floats(home, joker):
+        return None
+    for group in new_table:
+        moved = next((c for c in group if c.ident == joker.ident), None)
+        if moved is None:
+            continue
+        with_it = _faces(group)
+        stayed = all(with_it[f] >= n for f, n in _faces(home).items() if f != "*")
+        same_number = all(c.play_rank == joker.as_rank for c in group)
+        if (moved.designated and moved.play_face != joker.play_face and stayed
+                and same_number and moved.play_face in freeing_faces(home, joker)):
+            return moved.play_face
+        return None
+    return None
+
+
 def joker_fault(
     table: Sequence[Group], new_table: Sequence[Group], placed: Counter[str]
 ) -> Fault | None:
@@ -123,7 +167,7 @@ def joker_fault(
     new_designations = Counter(c.play_face for g in new_table for c in g if c.designated)
     for group in table:
         for joker in (c for c in group if c.is_joker and c.designated):
-            face = joker.play_face
+            face = _floated(group, joker, new_table) or joker.play_face
             if new_designations[face] > kept_faces[face]:
                 kept_faces[face] += 1  # still the same tile
                 continue

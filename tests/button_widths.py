@@ -81,7 +81,7 @@ def private_rows(lang: str) -> list[list[str]]:
     with _using(lang):
         for tiles, legal, draw in cases:
             table, turn = screens.action_rows(tiles=tiles, legal=legal,
-                                              give_up_draw=draw)
+                                              give_up_draw=draw, show=True)
             rows += [[b.label for b in row] for row in table + turn]
         rows.append(["◀", "1/2", "▶"])  # a hand of several pages
     return rows

@@ -407,3 +407,18 @@ async def test_every_variant_has_rules_and_a_leaderboard(hosted):
         assert not out.alert and "Q and K" in out.reply, variant.name
         board = await service.command(ALICE, "leaderboard", variant.name)
         assert "Leaderboard" in board.reply, board.reply
+
+
+@pytest.mark.parametrize("args", ["s ²", "s ١", "d² 1", "d٣", "7h ²", "kc 𝟐"])
+def test_typed_unicode_digits_are_refused_with_a_sentence(args):
+    """`'²'.isdigit()` is True and `int('²')` fails: only ASCII digits are numbers here."""
+    state = scripted([["7H", "2D"], ["8C"]], [["3D", "SHIFT", "7H", "KC"], []],
+                     builds=[["AS", "2S"]], discards=[[["4H", "9C"]]])
+    view = player_view(state, 0)
+    with pytest.raises(TypedError):
+        parse_typed(view, "play", args, ["Raz", "Lia"])
+    for pile in ("²", "١", "𝟐"):
+        with pytest.raises(TypedError, match="Piles are 1 to 4"):
+            parse_typed(view, "discard", f"3d {pile}", ["Raz", "Lia"])
+    with pytest.raises(TypedError, match="No player"):
+        parse_typed(view, "joker", "shift ²", ["Raz", "Lia"])

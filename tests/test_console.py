@@ -51,6 +51,20 @@ def notation(pretty: str) -> str:
     return pretty[:-1] + SUITS[pretty[-1]]
 
 
+async def ada_against_medium(url: str, lines: list[str]) -> str:
+    """Ada types `lines` in Machiavelli (seed 3) against a medium computer: what she saw."""
+    out: list[str] = []
+    await play(
+        Setup("machiavelli", {}, ["medium"]),
+        url=url,
+        seed=3,
+        name="Ada",
+        read=scripted(lines),
+        write=out.append,
+    )
+    return "\n".join(out)
+
+
 class Player:
     """A person at the keyboard who reads the screen: hint, Auto-place the hinted card, Done;
     else the Draw (or Pass / Knock) button by its number; Next round when the table offers it."""
@@ -119,7 +133,7 @@ class Player:
         if nxt and "▶ Next round" in text:
             return nxt
         if self.typed and self.typed[-1] == "hint":
-            hint = re.search(r"💡 You can play (\S+) — (as a new group)?", text)
+            hint = re.search(r"💡 You can play (\S+)[^—]* — (as a new group)?", text)
             if hint:
                 card = notation(hint.group(1))
                 self.plan = ["done"]
@@ -165,7 +179,6 @@ async def _board(store: Store) -> str:
 
 
 async def test_bad_input_gets_the_cores_reason_not_a_traceback(url):
-    out: list[str] = []
     lines = [
         "frobnicate",  # unknown command
         "lay 9X",  # not a card
@@ -179,15 +192,7 @@ async def test_bad_input_gets_the_cores_reason_not_a_traceback(url):
         "done",  # -> the engine's reason for the invalid group
         "quit",
     ]
-    await play(
-        Setup("machiavelli", {}, ["medium"]),
-        url=url,
-        seed=3,
-        name="Ada",
-        read=scripted(lines),
-        write=out.append,
-    )
-    text = "\n".join(out)
+    text = await ada_against_medium(url, lines)
     assert "Traceback" not in text and "Something went wrong" not in text
     assert "✗ Unknown command 'frobnicate'" in text
     assert "'9X' is not a card" in text
@@ -290,17 +295,8 @@ def test_cli_play_rejects_bad_settings(capsys):
 
 async def test_numbers_press_the_buttons_cards_first(url):
     """Tap flow: card buttons are numbered as the hand; then New group, then Done."""
-    out: list[str] = []
     # Machiavelli deals 13: buttons [1]..[13] are the cards, [14] is New group.
-    await play(
-        Setup("machiavelli", {}, ["medium"]),
-        url=url,
-        seed=3,
-        name="Ada",
-        read=scripted(["1", "2", "3", "14", "done", "quit"]),
-        write=out.append,
-    )
-    text = "\n".join(out)
+    text = await ada_against_medium(url, ["1", "2", "3", "14", "done", "quit"])
     assert re.search(r"Hand: \[1\] \S+ \[2\] \S+", text)
     assert "[14] New group" in text
     assert re.search(r"Hand: \[1\] ✓\S+ \[2\] ✓\S+ \[3\] ✓\S+ \[4\] \S+", text)  # selected
@@ -444,3 +440,10 @@ def test_the_terminal_adapters_go_through_the_core_only():
                 assert node.attr != "store", f"{name} touches .store (line {node.lineno})"
             elif isinstance(node, ast.Name):
                 assert node.id != "Record", f"{name} uses Record (line {node.lineno})"
+
+
+async def test_a_unicode_digit_typed_is_no_button_number(url):
+    """`'²'.isdigit()` is True but `int('²')` fails: the terminal answers, the game goes on."""
+    text = await ada_against_medium(url, ["²", "١", "1", "quit"])
+    assert text.count("Unknown command") == 2
+    assert re.search(r"Hand: \[1\] ✓\S+ \[2\] \S+", text)  # the ASCII 1 still presses

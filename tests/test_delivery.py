@@ -10,6 +10,7 @@ import contextlib
 from typing import Any
 
 from bot.adapters.delivery import (
+    MAX_PLAIN,
     NOTE,
     PRIVATE,
     TABLE,
@@ -23,6 +24,7 @@ from bot.adapters.delivery import (
     Unreachable,
     plan,
 )
+from bot.adapters.delivery import Refs as MessageRefs
 from bot.core.views import Outcome, Screen
 
 GAME = 7
@@ -367,3 +369,47 @@ async def test_a_worker_stopped_mid_step_leaves_no_second_table() -> None:
     await survivor.deliver(outcome(3, "three"))
     assert sender.texts("-1") == ["table three"] and ("delete", "-1", old) in sender.calls
     assert refs.stored["table"] == new and not refs.stored["table:gone"]
+
+
+async def test_a_flood_of_replies_waits_in_a_bounded_lane_and_notes_are_never_dropped() -> None:
+    """Replies to a chat whose budget is spent: the same text waiting already is not queued
+    twice, past MAX_PLAIN the oldest reply goes (a flooder's newest line is what counts), and
+    a note — part of the game's story — is always kept."""
+    sender, _refs, delivery = make(settled=False)
+    budget = sender.budgets["dm:5"] = asyncio.Event()
+    chat = Chat("5", private=True)
+    said = [delivery.say(chat, "Type /help for the commands.") for _ in range(50)]
+    said += [delivery.say(chat, f"reply {i}") for i in range(3 * MAX_PLAIN)]
+    run = Run(sender, Outcome(), MessageRefs({}), None, delivery)
+    note = delivery.lane(chat).put(run, Step(NOTE, screen("scores")))
+    lane = delivery.lanes[chat]
+    texts = [item.step.text for item in lane.pending.values() if item.step.role == TEXT]
+    assert len(texts) == MAX_PLAIN and texts[-1] == f"reply {3 * MAX_PLAIN - 1}", texts
+    assert delivery.dropped == 3 * MAX_PLAIN + 1 - MAX_PLAIN
+    budget.set()
+    await asyncio.wait_for(asyncio.gather(*said, note), 5)
+    sent = [c for c in sender.calls if c[0] == "text"]
+    assert len(sent) == MAX_PLAIN
+    assert ("send", "dm:5", "scores", NOTE) in sender.calls
+
+
+async def test_a_persons_own_answers_collapse_into_the_newest() -> None:
+    """Answers to a person's own presses (Discord's ephemeral view needs the press's own
+    interaction) waiting in their lane: the newest replaces the rest, and every press's waiter
+    is settled when it goes."""
+    from types import SimpleNamespace
+
+    sender, _refs, delivery = make(settled=False)
+    budget = sender.budgets["dm:5"] = asyncio.Event()
+    waits = []
+    for n in range(10):
+        press = SimpleNamespace(user="5")
+        waits.append(asyncio.ensure_future(delivery.deliver(
+            outcome(n, f"view {n}", private={"5": screen(f"view {n}")}), press)))
+    await asyncio.sleep(0.05)
+    lane = delivery.lanes[Chat("5", private=True)]
+    assert [item.step.screen.text for item in lane.pending.values()] == ["view 9"]
+    budget.set()
+    await asyncio.wait_for(asyncio.gather(*waits), 5)
+    assert [c[2] for c in sender.calls if c[0] in ("send", "edit") and c[1] == "dm:5"] == [
+        "view 9"]

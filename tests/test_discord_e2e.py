@@ -355,6 +355,15 @@ async def test_a_long_hand_pages_and_keeps_the_selection(harness: Harness) -> No
     view = await alice.screen()
     menu = find(fake, view, lambda c: (c.custom_id or "").endswith("@cardsp"))
     assert menu is not None and len(menu.options) == 16 and find(fake, view, label("▶"))
+    many = [o.value for o in menu.options[:12]]
+    counted = harness.service.store = CountingStore(harness.store)
+    await alice.pick(view, menu, many)  # 12 picks at once: one change, one save (issue 31)
+    assert counted.calls["save_game"] == 1, counted.calls
+    harness.service.store = harness.store
+    _, saved = await harness.state(row.id)
+    assert saved.seat_ui(0).selected == many
+    view = await alice.screen()
+    menu = find(fake, view, lambda c: (c.custom_id or "").endswith("@cardsp"))
     first = [o.value for o in menu.options[:2]]
     await alice.pick(view, menu, first)
     await alice.press(label("▶"), "next page")

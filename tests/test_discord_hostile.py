@@ -116,12 +116,12 @@ async def test_names_show_literally_and_nobody_passes_for_a_computer(harness: Ha
     assert lobby is not None
     (seats,) = [line for line in lobby.content.splitlines() if line.startswith("Seats: ")]
 
-    # Markdown, the masked link, the bare URL and the mentions are escaped: Discord shows the
-    # name as typed (clean_name cut it to 32 characters).
+    # Markdown is escaped: Discord shows the name as typed (clean_name cut it to 32 characters,
+    # and made the link's and the mentions' signs look-alikes: ∕ ․ ＠).
     boss = clean_name(BOSS_NAME)
-    assert boss == "**Boss** [x](http://e.vil) @ever"
-    assert r"\*\*Boss\*\* \[x](http\://e.vil) @ever" in seats, seats
-    assert "@\u200bhere \\<@\u200b123456789012345678>" in seats, seats
+    assert boss == "**Boss** [x](http:∕∕e․vil) ＠ever"
+    assert r"\*\*Boss\*\* \[x](http:∕∕e․vil) ＠ever" in seats, seats
+    assert "＠here \\<＠123456789012345678>" in seats, seats
     # The member calling themself "🤖 Computer 2" is marked a person; the real computer is
     # the only "🤖 Computer …" seat without that mark.
     assert f"{ROBOT_NAME}{PERSON_MARK}" in seats, seats
@@ -142,7 +142,7 @@ async def test_names_show_literally_and_nobody_passes_for_a_computer(harness: Ha
     shown = contents(fake) + [m.content for p in (ALICE, BOSS, ROBOT, PINGER)
                               for m in fake.dm_messages(p)]
     table = live_table(fake, TABLE)
-    assert table is not None and r"\*\*Boss\*\* \[x](http\://e.vil)" in table.content
+    assert table is not None and r"\*\*Boss\*\* \[x](http:∕∕e․vil)" in table.content
     for text in shown:
         assert "**Boss**" not in text, text
         assert not re.search(r"(?<!\\)\[x\]\(", text), text

@@ -223,6 +223,13 @@ async def test_bad_requests_match_telegram(fake: FakeTelegram) -> None:
             await bot.send_message(group.id, "x" * 4097)
         with pytest.raises(BadRequest, match=says("message caption is too long")):
             await bot.send_photo(group.id, png(RED), caption="x" * 1025)
+        # Telegram counts UTF-16 code units: an emoji outside the BMP is two.
+        with pytest.raises(BadRequest, match=says("message caption is too long")):
+            await bot.send_photo(group.id, png(RED), caption="😀" * 513)
+        with pytest.raises(BadRequest, match=says("message is too long")):
+            await bot.send_message(group.id, "😀" * 2049)
+        fitting = await bot.send_photo(group.id, png(RED), caption="😀" * 512)
+        await bot.delete_message(group.id, fitting.message_id)
         with pytest.raises(BadRequest, match=says("query is too old and response timeout expired")):
             await bot.answer_callback_query("1234567890")
         with pytest.raises(BadRequest, match=says('unsupported start tag "br" at byte offset 5')):

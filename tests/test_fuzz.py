@@ -247,3 +247,77 @@ def test_the_parser_is_total_and_exact():
                        a in buttons.TIMER_CHOICES for a in press.args)
 
     check()
+
+
+BT_CARDS = ["s", "stock", "d1", "d²", "7h", "k♣", "shift", "ZZ"]
+BT_PLACES = ["²", "١", "𝟐", "1", "4", "5", "new", "bob"]
+
+
+@settings(max_examples=EXAMPLES, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(data=st.data())
+def test_build_to_ten_typed_verbs_fuzzed(tmp_path_factory, sqlite_template, caplog, data):
+    """Build-to-Ten's typed moves (/play 7h 2, /discard 9c new, /joker shift 2…): unicode
+    digits, numbers past every bound, other seats' words — an answer, no traceback, every card
+    still in one place."""
+    from engine.buildten import BuildState
+    from engine.buildten.check import conservation_errors as bt_conservation
+
+    table = _table("buildten", tmp_path_factory, sqlite_template, "build-to-ten")
+    gid = table.game()
+    turn = table.run(table.store.get_game(gid)).record["state"]["turn"]
+    verb = data.draw(st.sampled_from(["play", "play", "discard", "joker", "pass", "hint", "x"]))
+    text = data.draw(st.one_of(
+        st.builds(lambda c, p: f"{c} {p}", st.sampled_from(BT_CARDS), st.sampled_from(BT_PLACES)),
+        st.lists(st.sampled_from([*BT_CARDS, *BT_PLACES, "10S", "-1", "00"]), max_size=4)
+        .map(" ".join),
+        st.text(max_size=60),
+    ))
+    # mostly the person whose turn it is: a move is read only on one's turn
+    actor = data.draw(st.one_of(st.just([ALICE, BOB][turn]), st.just([ALICE, BOB][turn]),
+                                st.sampled_from(ACTORS)))
+    with caplog.at_level(logging.ERROR):
+        out = table.run(table.service.command(actor, verb, text))
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], (verb, text)
+    assert out is not None and (out.reply or out.group or out.private), (verb, text)
+    row = table.run(table.store.get_game(gid))
+    state = row.record.get("state")
+    if state is not None:
+        assert not bt_conservation(BuildState.from_dict(state))
+
+
+@settings(max_examples=EXAMPLES // 2, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(data=st.data())
+def test_private_plain_text_fuzzed(tmp_path_factory, sqlite_template, caplog, data):
+    """Plain text in a private chat, routed as the chat adapters route it (a lesson's verb to
+    the lesson, a game's typed verb to the game, anything else a hint): always an answer."""
+    table = _table("private", tmp_path_factory, sqlite_template)
+    table.game()
+    if data.draw(st.booleans()):
+        table.lesson()
+    me = data.draw(st.sampled_from(ACTORS[4:]))
+    line = data.draw(st.one_of(
+        st.text(max_size=200),
+        st.builds(lambda v, a: f"{v} {a}",
+                  st.sampled_from([*sorted(TYPED_VERBS), "hi", "lesson", "done", "play",
+                                   "LAY", "²", "/lay"]),
+                  st.lists(st.sampled_from([*FACES, "1", "²", "١", "B", "new"]), max_size=5)
+                  .map(" ".join)),
+    ))
+    verb, _sep, rest = line.strip().partition(" ")
+
+    async def route():
+        if await table.lessons.handles(me, verb):
+            return "lesson", await table.lessons.command(me, verb, rest)
+        if verb.lower() not in table.service.typed_verbs:
+            return "help", None  # the adapter answers "Type /help for the commands."
+        return "game", await table.service.command(me, verb, rest)
+
+    with caplog.at_level(logging.ERROR):
+        to, out = table.run(route())
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], line[:80]
+    if to == "game":
+        table.check(out, me)
+    elif to == "lesson":
+        assert out.reply or out.private, line[:80]

@@ -568,9 +568,8 @@ def test_tahiti_hint_names_the_single_it_uses_not_a_group_letter():
     state, events = apply(state, Hint(0))
     hint = events[0].private["hint"]
     assert hint["groups"] == [] and [t[0] for t in hint["singles"]] == ["*"]
-    assert hint_line(hint) == "💡 You can play 6♥ — with the single 🃏 from the table." or (
-        hint_line(hint) == "💡 You can play 6♦ — with the single 🃏 from the table."
-    )
+    # the whole lay (issue 27): 6♥ alone is no move, 6♥ 6♦ with the joker single is
+    assert hint_line(hint) == "💡 You can play 6♥ 6♦ — with the single 🃏 from the table."
     state = deal_scenario("tahiti", ["QS 2C", "KD 4C"], table=["9S 10S JS"], singles="KC")
     hint = apply(state, Hint(0))[1][0].private["hint"]
     assert hint["groups"] == [0] and hint_line(hint) == "💡 You can play Q♠ — it changes group A."
@@ -616,3 +615,16 @@ def test_an_arrangement_of_the_very_cards_resolves_like_one_of_equal_cards():
     mixed = [list(g) for g in arrangement]
     mixed[0][0] = copies[0][0]  # one equal copy among the very cards: searched card by card
     assert run(mixed) == fast
+
+
+def test_a_two_joker_sets_reading_is_chosen_as_offered_and_only_legal_ones_are_offered():
+    """§4.9: Done with an ambiguous joker asks. Issue 27: the answer to a two-joker set's
+    question (`9H 9D`, offered in suit order) was never accepted — the choice was compared
+    sorted — so the question came back for ever; and Done offers only legal readings."""
+    state = deal_scenario("vatican", ["9S * * 2C", "KS KD 3C"], first_lay_done=True)
+    move = (tuple(parse_cards("9S * *")),)
+    with pytest.raises(JokerChoiceNeeded) as ask:
+        apply(state, Commit(0, move, {}))
+    assert ("9H", "9D") in ask.value.options
+    after, _ = apply(state, Commit(0, move, {0: ("9H", "9D")}))
+    assert sorted(map(str, after.table[0])) == ["*9D", "*9H", "9S"]

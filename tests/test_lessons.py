@@ -12,12 +12,14 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from sqlalchemy import func, select
 
 from bot.adapters.console_lesson import run_lesson
 from bot.core.lessons import LessonService, is_lesson_record, unpack_lesson
 from bot.core.service import Actor, GameService
 from bot.core.views import Outcome, Screen
 from bot.store import Store
+from bot.store import models as db
 from engine import ALL_RULEBOOKS, IllegalAction, check_move, conservation_errors, get_rulebook
 from engine.cards import parse_cards
 from engine.tiles import parse_cards_or_tiles
@@ -606,8 +608,9 @@ async def test_quit_skip_show_and_switching_lessons(sqlite_store):
     await learner.press("⏭ Skip")
     assert learner.screen.text.startswith("Lesson 2/5 · One joker per group")
     out = learner.take(await service.command(ACTOR, "lesson", "vatican"))  # switch lessons
-    assert out.game_id != first
-    assert (await sqlite_store.get_game(first)).status == "ended"
+    assert out.game_id == first  # the learner's row, reused (issue 31)
+    assert learner.screen.text.startswith("Lesson 1/")
+    assert (await sqlite_store.get_game(first)).record["rulebook"] == "vatican"
     out = await learner.press("✖ Quit")
     assert out.reply == "Lesson stopped." and learner.screen.buttons == []
     assert await service.active(ACTOR) is None
@@ -692,3 +695,69 @@ def test_terminal_wrong_move_show_skip_and_quit():
         progress=LessonState.from_json(state.to_json()),
     )
     assert resumed.step == 2
+
+
+async def lesson_rows(store: Store) -> int:
+    async with store._engine.connect() as conn:
+        return (await conn.execute(select(func.count()).select_from(db.games))).scalar_one()
+
+
+async def test_switching_lessons_reuses_the_learners_row(store):
+    """Issue 31: every switch (/lesson other, Quit then /lesson, 📚 Another lesson) used to
+    insert a game row kept 30 days; now the learner's one lesson row is reused, its old
+    buttons are out of date, and the lesson plays on by buttons."""
+    service = LessonService(store)
+    learner = Learner(service)
+    out = learner.take(await service.start(ACTOR, "tahiti"))
+    first, stale = out.game_id, learner.find("⏭ Skip")
+    names = list(LESSONS)
+    for i in range(40):
+        name = names[i % len(names)]
+        if i % 4 == 1:
+            await learner.press("✖ Quit")
+            out = learner.take(await service.command(ACTOR, "lesson", name))
+        elif i % 4 == 2:  # a finished lesson's [📚 Another lesson] → a lesson's button
+            await learner.press("⏭ Skip")
+            while not learner.screen.text.startswith("🎓"):
+                await learner.press("⏭ Skip")
+            await learner.press("📚 Another lesson")
+            out = await learner.press(get_lesson(name).title)
+        else:
+            out = learner.take(await service.command(ACTOR, "lesson", name))
+        assert out.game_id == first and not out.alert, (i, out.reply)
+        assert learner.screen.text.startswith("Lesson 1/"), learner.screen.text
+    assert await lesson_rows(store) == 1
+    out = await service.press(ACTOR, stale.action)  # a button of the first lesson
+    assert "out of date" in out.reply
+    learner.take(await service.command(ACTOR, "lesson", "manipulation"))
+    assert learner.screen.text.startswith("Lesson 1/12")
+    for line in LESSONS["manipulation"].steps[0].demo:
+        out = await learner.demo(line)
+    assert out.reply == "✓ Correct!"
+    assert learner.screen.text.startswith("Lesson 2/12")
+    assert await lesson_rows(store) == 1
+
+
+async def test_a_card_menu_change_is_one_save(sqlite_store):
+    """Issue 31: Discord's card menu of a lesson changed up to 16 cards as 16 presses and 16
+    saves; now its selects and deselects are one change."""
+    from counting_store import CountingStore
+
+    counted = CountingStore(sqlite_store)
+    service = LessonService(counted)
+    learner = Learner(service)
+    out = learner.take(await service.start(ACTOR, "manipulation"))
+    cards = [unpack_lesson(b.action)[2][3:] for b in learner.buttons()
+             if unpack_lesson(b.action)[2].startswith("s1:")]
+    counted.reset()
+    out = learner.take(await service.select(ACTOR, out.game_id, 1, cards[:3], []))
+    assert counted.calls["save_game"] == 1 and not out.alert
+    row = await sqlite_store.get_game(out.game_id)
+    assert learner.lesson_ui(row)["selected"] == cards[:3]
+    counted.reset()
+    out = learner.take(await service.select(ACTOR, out.game_id, 1, cards[2:4], cards[:3]))
+    assert counted.calls["save_game"] == 1
+    row = await sqlite_store.get_game(out.game_id)
+    assert learner.lesson_ui(row)["selected"] == cards[2:4]
+    out = await service.select(ACTOR, out.game_id, 1, ["ZZ#0"], [])
+    assert out.alert and "not from this bot" in out.reply

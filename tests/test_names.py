@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import random
+import re
 import time
 import unicodedata
 
 import pytest
+from fakes.telegram_text import detect_entities
 
 from bot.core.names import (
     FALLBACK,
@@ -37,7 +39,9 @@ from bot.core.names import (
     ("\u0301\u0301", FALLBACK),  # marks with nothing to sit on
     ("a" + "\u0301" * 50, "á" + "\u0301" * MAX_MARKS),  # no Zalgo towers
     ("x" * 100, "x" * MAX_NAME),
-    ("**Boss** [x](http://e.vil) @everyone", "**Boss** [x](http://e.vil) @ever"),  # no escaping
+    # markdown is the adapters' to escape; a link's and a mention's signs are look-alikes
+    ("**Boss** [x](http://e.vil) @everyone",
+     "**Boss** [x](http:\u2215\u2215e\u2024vil) \uff20ever"),
 ])
 def test_clean_name(raw: str, name: str) -> None:
     assert clean_name(raw) == name
@@ -116,3 +120,30 @@ def test_linear_time(raw: str) -> None:
     start = time.perf_counter()
     clean_name(raw)
     assert time.perf_counter() - start < 0.2
+
+
+# Telegram's own entity rules for a bot's plain text (tests/fakes/telegram_text.py detects
+# commands and mentions as Telegram does); a link: a scheme, or a bare domain with a TLD.
+_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://|(?<![\w.])[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}\b")
+
+
+@pytest.mark.parametrize("raw", [
+    "/leave", "/endgame@RummyBot", "@someone", "@everyone", "<@123456789012345678>",
+    "https://evil.example/x", "tg://resolve?domain=x", "evil.com", "t.me/joinchat/abc",
+    "me@mail.example", "Ann /start", "x.y.z.co",
+])
+def test_a_name_is_no_command_mention_or_link_in_a_caption(raw):
+    """Issue 31: a player named `/leave`, `@someone` or a URL became a tappable command,
+    mention or link in group captions. The name still reads as typed."""
+    name = clean_name(raw)
+    for caption in (f"{name}'s turn · stock 40 · {name} 7", f"Last: {name} drew a card", name):
+        assert detect_entities(caption) == [], caption
+        assert not _URL.search(caption), caption
+    assert "@" not in name and "/" not in name
+    assert len(name) == len(raw.strip())  # one look-alike for each sign: nothing hidden
+    assert clean_name(name) == name
+
+
+def test_a_plain_name_keeps_its_dots_and_signs_that_do_nothing():
+    assert clean_name("J. Smith") == "J. Smith"
+    assert clean_name("Anna-Lena #1") == "Anna-Lena #1"

@@ -530,3 +530,44 @@ def test_any_private_view_draws_every_card_where_the_layout_says(view: PrivateVi
             spot.card.ident in view.selected,
             spot.card.ident in view.hint_cards,
         )
+
+
+def _caption_record(names: list[str], computers: int = 0):
+    from bot.core.record import Record, SeatInfo
+    from engine import new_game
+
+    seats = [SeatInfo(n, str(i)) for i, n in enumerate(names)]
+    seats += [SeatInfo(f"Computer {i + 1}", None, computer="easy") for i in range(computers)]
+    record = Record(rulebook="manipulation", seats=seats)
+    return record, new_game(record.rules, len(seats), 7)
+
+
+def test_a_caption_fits_telegram_in_utf16_units_and_names_stay_told_apart() -> None:
+    """Issue 31: five seats of 32-emoji names made a 1,166-unit caption (Telegram counts UTF-16
+    units; `text[:1024]` counted characters, and Telegram refused it). The names are shortened,
+    each still told apart, and the table's groups line stays."""
+    from bot.core.cut import CAPTION_UNITS, utf16_units
+    from bot.games.rummy.screens import table_screen
+
+    names = ["😀" * 31 + e for e in "🍎🍐🍊🍋🍌"]
+    record, state = _caption_record(names)
+    record.log = [f"{names[0]} laid " + "10♥ 10♦ 10♣ " * 20]
+    text = table_screen(1, record, state).text
+    assert utf16_units(text) <= CAPTION_UNITS, utf16_units(text)
+    status = text.splitlines()[0]
+    assert all(e in status for e in "🍎🍐🍊🍋🍌"), status  # each name's own end survives
+    assert text.endswith("(empty table)")  # the table's line is not what was cut
+
+
+def test_computer_seats_stay_distinct_when_names_are_shortened() -> None:
+    """Four computers beside a long-named person: not four identical "🤖 Comput…"."""
+    from bot.core.cut import CAPTION_UNITS, utf16_units
+    from bot.games.rummy.screens import table_screen
+
+    record, state = _caption_record(["🦄" * 32], computers=4)
+    record.log = ["🦄" * 32 + " laid " + "10♥ 10♦ 10♣ " * 50]
+    text = table_screen(1, record, state).text
+    assert utf16_units(text) <= CAPTION_UNITS
+    status = text.splitlines()[0]
+    labels = [s.rsplit(" ", 1)[0] for s in status.split(" · ")[2:7]]
+    assert len(set(labels)) == 5, labels

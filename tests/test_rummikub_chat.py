@@ -377,3 +377,90 @@ def test_the_lobby_picture_shows_tiles_for_rummikub():
         assert {pal.BLUE, pal.EAR} <= colours  # tiles in blue and orange; cards have neither
     record.rulebook = "manipulation"
     assert not {pal.BLUE, pal.EAR} & _colours(lobby_screen(game, 1, record).image)
+
+
+def _dealt(monkeypatch, racks: list[str], table: list[str], first_lay_done=None,
+           **options) -> Table:
+    """A started Rummikub game in the chat, dealt as given (seat 0, a person, on turn)."""
+    def deal(rules, seats, seed):
+        return deal_scenario(rules, racks[:seats], table=table, stock_top="6O 9K 9B 9R 9O 1O",
+                             seed=seed, first_lay_done=first_lay_done)
+
+    monkeypatch.setattr(rummy_host, "new_game", deal)
+    return _table(RummyGame(), **options)
+
+
+def _buttons(table: Table) -> dict[str, str]:
+    screen = screens.private_screen(1, table.record, _state(table), 0)
+    return {b.label: b.action for row in screen.buttons for b in row}
+
+
+def _tap(table: Table, *labels: str) -> None:
+    """Press the buttons the bot sent, by their labels, in order."""
+    game = RummyGame()
+    for label in labels:
+        _press(game, table, _buttons(table)[label])
+
+
+def test_the_initial_meld_9r_10r_joker_is_laid_as_30_by_buttons(monkeypatch):
+    """Issue 27: `9R 10R 🃏` as the initial meld was refused as 27 (the joker read as 8R)."""
+    table = _dealt(monkeypatch, ["9R 10R * 2K 5O", "1K 4R 7B 10O 13K", "2R 5B 8O 11K 3K"], [])
+    _tap(table, "9R", "10R", "🃏", "New group", "✔ Done")
+    state = _state(table)
+    assert [str(t) for t in state.table[0]] == ["9R", "10R", "*11R"], table.record.seat_ui(0)
+    assert state.turn == 1 and sorted(str(t) for t in state.hands[0]) == ["2K", "5O"]
+
+
+def test_the_joker_question_offers_only_the_readings_that_reach_the_initial_meld(monkeypatch):
+    table = _dealt(monkeypatch, ["10R * * 2K 5O", "1K 4R 7B 10O 13K", "2R 5B 8O 11K 3K"], [])
+    _tap(table, "10R", "🃏", "🃏", "New group", "✔ Done")
+    offered = [label for label, action in _buttons(table).items() if action.startswith("jk:")]
+    assert "8R 9R" not in offered and "11R 12R" in offered and len(offered) == 5
+    _tap(table, "11R 12R")
+    assert [str(t) for t in _state(table).table[0]] == ["10R", "*11R", "*12R"]
+
+
+def test_a_floating_joker_shows_no_colour_and_takes_a_missing_colour_by_buttons(monkeypatch):
+    """Issue 27 / RULES.md §5 decision 3: `5R 5K 🃏` names no colour for its joker; adding a
+    real 5O — the colour the engine keeps for it — makes a group of four, the joker 5B."""
+    table = _dealt(monkeypatch, ["5O 9B 2K", "1K 4R 7B 10O 13K", "2R 5B 8O 11K 3K"],
+                   ["5K 5R *5O"], first_lay_done=True)
+    group = screens.table_screen(1, table.record, _state(table))
+    assert "🃏" in group.text and "🃏5O" not in group.text and "🃏5O" not in group.detail
+    private = screens.private_screen(1, table.record, _state(table), 0)
+    assert "🃏5O" not in private.detail
+    _tap(table, "5O", "Add to ▸", "A", "✔ Done")
+    state = _state(table)
+    assert sorted(str(t) for t in state.table[0]) == sorted(["5K", "5R", "5O", "*5B"])
+    assert state.turn == 1 and sorted(str(t) for t in state.hands[0]) == ["2K", "9B"]
+    shown = screens.table_screen(1, table.record, state)
+    assert "🃏5B" in shown.text  # in a group of four it stands for one colour, named
+
+
+def test_show_me_places_the_hint_and_reset_takes_it_back_for_free(game):
+    """A hint never changes what the buttons mean: the lay Show me placed is no move of the
+    player's own, so Reset stays Reset (not Give up (+3), the failed-move penalty)."""
+    table = _table(game)
+    _tap(table, "💡 Hint")
+    assert "10R 11R 12R" in table.record.seat_ui(0).notice  # the whole lay, not one tile
+    _tap(table, "💡 Show me")
+    labels = _buttons(table)
+    assert "↺ Reset" in labels and "Give up (+3)" not in labels and "Draw a tile" in labels
+    _tap(table, "↺ Reset")
+    state = _state(table)
+    assert state.draft is None and state.turn == 0 and len(state.hands[0]) == 5
+    _tap(table, "💡 Show me", "✔ Done")
+    assert [str(t) for t in _state(table).table[-1]] == ["10R", "11R", "12R"]
+
+
+def test_a_typed_joker_designation_is_kept_to_done(monkeypatch):
+    """Issue 27: typing `*1O` didn't help — the designation was dropped when the tile was
+    placed, and Done asked again (or read the joker as it liked)."""
+    table = _dealt(monkeypatch, ["12O 13O * 2K 5O", "1K 4R 7B 10O 13K", "2R 5B 8O 11K 3K"],
+                   [], first_lay_done=True, wrap="on")
+    assert _state(table).rules.ace == "wrap"
+    game = RummyGame()
+    assert game.typed(table, 0, "u0", "lay", "12O 13O *1O").reply == "OK"
+    out = game.typed(table, 0, "u0", "done", "")
+    assert not out.alert, out.reply
+    assert [str(t) for t in _state(table).table[0]] == ["12O", "13O", "*1O"]

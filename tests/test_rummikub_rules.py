@@ -14,6 +14,7 @@ from engine import (
     Draw,
     GiveUp,
     IllegalAction,
+    JokerChoiceNeeded,
     NextRound,
     Pass,
     Place,
@@ -194,6 +195,47 @@ def test_initial_meld_joker_counts_as_the_tile_it_replaces():
     # (as the penalty the same joker is worth 30, and 8 + 9 + 30 would be enough)
 
 
+def _done(rules, rack: str, groups: list[str], choices=None, *, first: bool = False):
+    """Done on a working copy of new combinations from the rack (an empty table)."""
+    state = start_position(rules, [T(rack), T("1O")], stock=T("3O 4O"), first_lay_done=first)
+    move = tuple(tuple(T(g)) for g in groups)
+    after, _ = apply(state, Commit(0, move, choices or {}))
+    return sorted(" ".join(map(str, g)) for g in after.table)
+
+
+def test_initial_meld_joker_reading_that_reaches_30_is_taken_at_done():
+    """Issue 27: `9R 10R *` is 30 with the joker as 11R; Done judged only its first reading
+    (8R, 27) and refused. The one reading that makes the move legal is taken silently."""
+    assert _done(RK, "9R 10R * 2B", ["9R 10R *"]) == ["9R 10R *11R"]
+    wrap = get_rulebook("rummikub", wrap="on")
+    assert _done(wrap, "12O 13O * 2B", ["12O 13O *"]) == ["*11O 12O 13O"]  # not 1O (26)
+    with pytest.raises(IllegalAction) as short:  # no reading reaches 30: the fault is told
+        _done(RK, "8R 9R * 2B", ["8R 9R *"])
+    assert short.value.code == "initial_meld_too_low"
+
+
+def test_done_offers_only_the_joker_readings_that_make_the_move_legal():
+    # `10R * *`: 8R 9R (27) is too low; 9R 11R, 11R 12R and three sets of 10s reach 30
+    with pytest.raises(JokerChoiceNeeded) as ask:
+        _done(RK, "10R * * 2B", ["10R * *"])
+    assert ("8R", "9R") not in ask.value.options and ("11R", "12R") in ask.value.options
+    assert len(ask.value.options) == 5
+    assert _done(RK, "10R * * 2B", ["10R * *"], {0: ("11R", "12R")}) == ["10R *11R *12R"]
+    # after the initial meld both ends are legal: the player is asked
+    with pytest.raises(JokerChoiceNeeded) as both:
+        _done(RK, "9R 10R * 2B", ["9R 10R *"], first=True)
+    assert both.value.options == [("8R",), ("11R",)]
+
+
+def test_a_typed_joker_designation_is_kept_when_the_tile_is_placed():
+    wrap = get_rulebook("rummikub", wrap="on")
+    state = start_position(wrap, [T("12O 13O * 2B"), T("1O")], stock=T("3O"))
+    placed, _ = apply(state, Place(0, tuple(T("12O 13O *11O")), None))
+    assert [str(t) for t in placed.draft.groups[0]] == ["*11O", "12O", "13O"]
+    done, _ = apply(placed, Commit(0, None, {}))
+    assert [str(t) for t in done.table[0]] == ["*11O", "12O", "13O"]
+
+
 def test_initial_meld_uses_no_table_tile_and_adds_to_no_combination():
     table = ["10B 11B 12B"]
     added = lay(RK, table, "13B 1K 2K 3K 9K 10K 11K",
@@ -342,6 +384,38 @@ def test_joker_in_a_3_group_freed_by_either_missing_colour_in_a_4_group_only_its
     assert freeing_faces(group4, group4[3]) == {"7K"}
     run = T("6O *7O 8O")
     assert freeing_faces(run, run[1]) == {"7O"}
+
+
+def test_a_3_tile_group_joker_floats_either_missing_colour_may_be_added():
+    """Issue 27 / decision 3: after `5R 5K *` nobody names the joker's colour; a real 5B or
+    5O may be added (the joker is then the last colour), and either frees it."""
+    state = start_position(RK, [T("5R 5K * 9O"), T("5B 5O 2K 3K 9B")], stock=T("1O 2O 3O"),
+                           first_lay_done=True)
+    laid, events = apply(state, Commit(0, (tuple(T("5R 5K *")),), {}))  # no question asked
+    assert events[0].kind == "laid" and laid.turn == 1
+    for colour, last in (("5B", "*5O"), ("5O", "*5B")):
+        added, _ = apply(laid, Place(1, tuple(T(colour)), 0))
+        assert is_meld(RK, added.draft.groups[0])  # the working copy shows it valid at once
+        done, _ = apply(added, Commit(1, None, {}))
+        group = [str(t) for t in done.table[0]]
+        assert sorted(group) == sorted(["5R", "5K", colour, last]), group
+    # either missing colour frees it (the freed joker goes into a new run with rack tiles)
+    for colour in ("5B", "5O"):
+        move = (tuple(T(f"5R 5K {colour}")), (*T("2K 3K"), laid.table[0][-1].free()))
+        freed, _ = apply(laid, Commit(1, move, {1: ("4K",)}))
+        assert sorted(sorted(map(str, g)) for g in freed.table) == sorted(
+            [sorted(["5R", "5K", colour]), ["*4K", "2K", "3K"]])
+
+
+def test_a_floating_joker_may_become_the_last_colour_in_check_move():
+    assert lay(RK, ["5R 5K *5B"], "5B", ["5R 5K 5B *5O"]).ok
+    assert lay(RK, ["5R 5K *5B"], "5O", ["5R 5K *5B 5O"]).ok
+    # it turns the last colour only with its group: moved elsewhere as that colour it is
+    # freed (by the 5B), and a freed joker goes into a new combination with rack tiles only
+    moved = lay(RK, ["5R 5K *5B", "6O 7O 8O"], "5B", ["5R 5K 5B", "*5O 6O 7O 8O"])
+    assert moved.code == "freed_joker_needs_new_group"
+    # in a 4-tile group it stands for one colour: that colour can't be added beside it
+    assert not lay(RK, ["5R 5K 5O *5B"], "5B 2K 3K", ["5R 5K 5O *5B", "5B 2K 3K"]).ok
 
 
 def test_a_tile_already_on_the_table_never_frees_a_joker():

@@ -162,6 +162,23 @@ async def test_stats_and_history(season: Season) -> None:
     )
 
 
+async def test_stats_reads_only_the_games_it_shows(season: Season) -> None:
+    """Issue 31: /stats read a player's whole history to show 5 rows. The store returns the
+    newest `recent` games (newest first) and the totals over all of them."""
+    store, alice, bob = season.store, season.ids["Alice"], season.ids["Bob"]
+    for points in range(8):
+        await finish(store, "telegram", "C", "vatican",
+                     [seat(0, alice, "Alice", points, 0, 2), seat(1, bob, "Bob", 0, 1, 1)])
+    stats = await store.stats("telegram", "alice")
+    assert [entry[1:] for entry in stats.history] == [
+        ("vatican", points, 0.0) for points in (7, 6, 5, 4, 3)
+    ]
+    assert (stats.games, stats.wins) == (12, 1.5)  # the totals still count every game
+    assert len((await store.stats("telegram", "alice", recent=2)).history) == 2
+    vatican = await store.stats("telegram", "alice", "vatican", recent=20)
+    assert [entry[2] for entry in vatican.history] == list(range(7, -1, -1))
+
+
 async def test_results_are_recorded_once(season: Season) -> None:
     store, alice, bob = season.store, season.ids["Alice"], season.ids["Bob"]
     before = await store.leaderboard("telegram", None, None)

@@ -244,7 +244,7 @@ class ConsoleGame:
         verb, _sep, rest = line.partition(" ")
         verb = verb.lower().lstrip("/")
         rest = rest.strip()
-        if verb.isdigit() and not rest:
+        if verb.isascii() and verb.isdecimal() and not rest:
             await self._press_number(int(verb))
         elif verb in ("help", "h", "?"):
             self.write(_(HELP))

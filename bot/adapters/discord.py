@@ -26,10 +26,12 @@ from discord.gateway import DiscordWebSocket
 from bot import metrics
 from bot.core import narrate
 from bot.core.buttons import LESSON_PREFIX
-from bot.core.lessons import LessonService, pack_lesson
+from bot.core.cut import cut
+from bot.core.fair_use import SLOW_DOWN, paid_at_door
+from bot.core.lessons import LessonService
 from bot.core.names import clean_name
 from bot.core.per_game import LimitedDict
-from bot.core.service import Actor, GameService, pack
+from bot.core.service import Actor, GameService
 from bot.core.unit import handling
 from bot.core.views import Button, Outcome, Screen
 from bot.i18n import _, current, every, set_locale, t, using
@@ -51,6 +53,7 @@ from .delivery import (
 from .discord_commands import CatalogTranslator, add_commands
 from .discord_layout import render
 from .discord_ui import GameButton, GameSelect, build_view, claims
+from .intake import Intake, Verdict
 
 log = logging.getLogger(__name__)
 PLATFORM = "discord"
@@ -169,6 +172,7 @@ class DiscordAdapter:
                                  delivered=getattr(service, "delivered", None))
         self._dm_ids: LimitedDict = LimitedDict(20_000)  # user -> DM channel id
         self._ephemeral: LimitedDict = LimitedDict(2_000)  # user -> handle (15 min of life)
+        self.intake = Intake(lambda: service.fair_use)  # the door: metered before any work
         self._busy = 0
         self._idle = asyncio.Event()
         self._idle.set()
@@ -258,6 +262,25 @@ class DiscordAdapter:
             else:
                 await interaction.response.send_message(text, ephemeral=True)
 
+    async def _door(self, interaction: discord.Interaction, *, command: bool) -> bool:
+        """Meter an interaction before any work (each is its own task on Discord: no shared
+        handler slots to hold, but nothing past fair use gets work). Turned away: a press is
+        only acknowledged; a command is told to slow down (an interaction's answer spends no
+        channel budget). True: go ahead."""
+        verdict = self.intake.meter(PLATFORM, str(interaction.user.id),
+                                    str(interaction.channel_id or 0))
+        if verdict is Verdict.GO:
+            paid_at_door()  # this task's first fair-use check is this one
+            return True
+        with contextlib.suppress(discord.HTTPException):
+            if command or verdict is Verdict.WARN:  # as any answer: thinking, then the text
+                await interaction.response.defer(ephemeral=True, thinking=command)
+                with using(str(getattr(interaction.locale, "value", "") or "")):
+                    await interaction.followup.send(_(SLOW_DOWN), ephemeral=True)
+            else:
+                await interaction.response.defer()
+        return False
+
     @staticmethod
     def actor(interaction: discord.Interaction) -> Actor:
         user = interaction.user
@@ -286,6 +309,8 @@ class DiscordAdapter:
                     public: bool = False, about: Actor | None = None) -> None:
         """A slash command: acknowledge (ephemeral unless `public`), ask the core, answer.
         `about`: /stats of another member (the asker's fair-use budget pays for it)."""
+        if not await self._door(interaction, command=True):
+            return
         async with self._working():
             ctx = _Ctx(interaction, str(interaction.user.id), thinking=True)
             try:
@@ -313,6 +338,8 @@ class DiscordAdapter:
     async def lesson(self, interaction: discord.Interaction, rulebook: str = "") -> None:
         """/rummy lesson [rulebook]: the lesson runs in the member's DM (resumed if one is
         running there); with DMs closed its screen shows ephemerally, like a game's cards."""
+        if not await self._door(interaction, command=True):
+            return
         async with self._working():
             ctx = _Ctx(interaction, str(interaction.user.id), thinking=True)
             try:
@@ -339,17 +366,10 @@ class DiscordAdapter:
 
     async def _lesson_cards(self, interaction: discord.Interaction, game_id: int, version: int,
                             values: Sequence[str], shown: Sequence[str]) -> Outcome:
-        """A lesson's card menu changed: select and deselect presses (idempotent), in turn."""
+        """A lesson's card menu changed: its selects and deselects as one change."""
         actor = await self._learner(interaction)
-        changes = [f"s0:{t}" for t in shown if t not in values]
-        changes += [f"s1:{t}" for t in values if t not in shown]
-        outcome = Outcome()
-        for change in changes:
-            step = await self.lessons.press(actor, pack_lesson(game_id, version, change))
-            outcome = step if outcome.game_id is None else outcome.merge(step)
-            if step.alert:
-                break
-        return _lesson_outcome(outcome)
+        return _lesson_outcome(
+            await self.lessons.select(actor, game_id, version, list(values), list(shown)))
 
     # -- components and messages --------------------------------------------------------
 
@@ -374,6 +394,8 @@ class DiscordAdapter:
 
     async def on_press(self, interaction: discord.Interaction, data: str) -> None:
         started = time.perf_counter()
+        if not await self._door(interaction, command=False):
+            return
         async with self._working():
             ctx = self._component_ctx(interaction)
             try:
@@ -396,8 +418,10 @@ class DiscordAdapter:
                        values: Sequence[str], shown: Sequence[str], *, paged: bool,
                        lesson: bool = False) -> None:
         """The hand's multi-select changed. On a one-page hand the menu is the whole selection;
-        on a paged hand only this page's changes apply (the core keeps the other pages').
-        A lesson's menu: its changes, one select or deselect press each."""
+        on a paged hand only this page's changes apply (the core keeps the other pages'); a
+        lesson's menu alike. One change and one save, metered once at the door."""
+        if not await self._door(interaction, command=False):
+            return
         async with self._working():
             ctx = self._component_ctx(interaction)
             try:
@@ -406,20 +430,10 @@ class DiscordAdapter:
                 if lesson:
                     outcome = await self._lesson_cards(interaction, game_id, version, values,
                                                        shown)
-                elif not paged:
-                    outcome = await self.service.set_selection(actor, game_id, version,
-                                                               list(values))
-                else:
-                    changes = [f"s0:{t}" for t in shown if t not in values]
-                    changes += [f"s1:{t}" for t in values if t not in shown]
-                    outcome = Outcome()
-                    for number, change in enumerate(changes):
-                        data = pack(game_id, version, change)
-                        # one pick in the menu is one press for fair use, however many cards
-                        step = await self.service.press(actor, data, metered=number == 0)
-                        outcome = step if outcome.game_id is None else outcome.merge(step)
-                        if step.alert:
-                            break
+                else:  # one change and one save, however many cards the menu changed
+                    outcome = await self.service.set_selection(
+                        actor, game_id, version, list(values),
+                        page=list(shown) if paged else None)
                 await self._answer(ctx, outcome)
             except Exception:
                 log.exception("card selection failed")
@@ -440,6 +454,12 @@ class DiscordAdapter:
         typed = verb
         verb = TYPED_GAME.get(verb, verb)
         handling(f"dcm:{message.id}")  # a gateway without sharding may hand it to two shards
+        verdict = self.intake.meter(PLATFORM, str(message.author.id), str(message.channel.id))
+        if verdict is not Verdict.GO:
+            if verdict is Verdict.WARN:
+                self.delivery.say(Chat(str(message.author.id), private=True), _(SLOW_DOWN))
+            return
+        paid_at_door()
         async with self._working():
             try:
                 learner = Actor(PLATFORM, str(message.channel.id), str(message.author.id),
@@ -491,7 +511,7 @@ class DiscordAdapter:
                         files: list[discord.File] | None = None) -> tuple[int, bool] | None:
         """Send to the interaction (ephemeral unless a public command's placeholder is being
         filled); returns the message id and whether it is the interaction's original."""
-        kwargs: dict[str, Any] = {"content": text[:2000], "ephemeral": True, "wait": True}
+        kwargs: dict[str, Any] = {"content": cut(text, 2000), "ephemeral": True, "wait": True}
         if view is not None:
             kwargs["view"] = view
         if files:
@@ -676,7 +696,7 @@ class DiscordAdapter:
         refs, ctx = run.refs, run.context
         if not refs.get(f"dmclosed:{user}", False):
             try:
-                await (await self._dm(user)).send(text[:2000])
+                await (await self._dm(user)).send(cut(text, 2000))
                 return
             except discord.Forbidden:
                 refs.set(f"dmclosed:{user}", True)

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field
 
 from bot.core.buttons import LESSON_PREFIX
+from bot.core.cut import cut
 from bot.core.service import pack
 from bot.core.views import Button, Screen
 from bot.i18n import N_, _, current, using
@@ -188,7 +189,7 @@ def _layout(screen: Screen) -> list[list[Spec]]:
         options = []
         for b in cards[:MAX_OPTIONS]:
             label, ticked = _strip_tick(b.label)
-            options.append(OptionSpec(label[:100], b.action[3:], ticked))
+            options.append(OptionSpec(cut(label, 100), b.action[3:], ticked))
         kind = CARDS_PAGED if paged else CARDS
         if any(_TILE.match(b.action) for b in cards):
             hint = _("Select tiles (this page)…") if paged else _("Select tiles…")
@@ -213,9 +214,9 @@ def _layout(screen: Screen) -> list[list[Spec]]:
                 options = []
                 for b in chunk:
                     label, ticked = _strip_tick(b.label)
-                    options.append(OptionSpec(label[:100], b.action, ticked))
+                    options.append(OptionSpec(cut(label, 100), b.action, ticked))
                 out.append([SelectSpec(cid(f"{PICK}{picks}"),
-                                       _placeholder(block)[:150], tuple(options))])
+                                       cut(_placeholder(block), 150), tuple(options))])
                 picks += 1
             continue
         for start in range(0, len(block.buttons), ROW_WIDTH):
@@ -226,7 +227,8 @@ def _layout(screen: Screen) -> list[list[Spec]]:
                 seen[ident] = n + 1
                 if n:  # Discord rejects repeated custom_ids within a message
                     ident += f"~{n}"
-                row.append(ButtonSpec(b.label[:80] or "·", ident, _STYLES.get(b.action, SECONDARY),
+                row.append(ButtonSpec(cut(b.label, 80) or "·", ident,
+                                      _STYLES.get(b.action, SECONDARY),
                                       disabled=b.action == "noop"))
             out.append(row)
     if len(out) > MAX_ROWS:  # never expected; keep the cards and the Done row usable
@@ -288,4 +290,4 @@ def escape(text: str) -> str:
 
 def render(text: str) -> str:
     """A core text as message content: the Discord wording, escaped, within the limit."""
-    return escape(discordify(text))[:MAX_CONTENT]
+    return cut(escape(discordify(text)), MAX_CONTENT)

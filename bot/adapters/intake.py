@@ -3,9 +3,9 @@
 One person must not slow another chat: an update is metered first (the fair-use buckets, per
 person and per chat, `FairUse`), and past the limit it gets no work at all — a press only its
 callback answer, a command or text at most one "slow down" per person per `WARN_EVERY`
-seconds, then silence. An admitted update runs as its own task with at most `PER_CHAT` of one
-chat's updates in hand at once; the rest wait in that chat's line (at most `BACKLOG`, the
-oldest turned away first), so no chat can hold the handlers every chat shares. Handlers never
+seconds, then silence. An admitted update runs as its own task, one chat's updates one at a
+time in the order they came (`PER_CHAT`); the rest wait in that chat's line (at most `BACKLOG`,
+the oldest turned away first), so no chat can hold the handlers every chat shares. Handlers never
 wait for a chat's send budget: their replies go to the chat's delivery lane.
 """
 
@@ -25,7 +25,10 @@ from bot.core.per_game import LimitedDict
 
 log = logging.getLogger(__name__)
 
-PER_CHAT = 4  # one chat's updates handled at once (a game's presses queue on its row lock)
+# One chat's updates are handled one at a time, in the order they came: a person's fast
+# presses (select a card, then Add to ▸) must not overtake each other. Handling is quick (no
+# handler waits for a send budget), so one at a time costs a chat nothing.
+PER_CHAT = 1
 BACKLOG = 32  # one chat's updates waiting for a slot
 WARN_EVERY = 30.0  # seconds between two "slow down"s to one person
 
@@ -48,10 +51,10 @@ class _Line:
 class Intake:
     """Meter, then run each admitted update as its own task, `per_chat` of a chat at once."""
 
-    def __init__(self, fair_use: FairUse, *, per_chat: int = PER_CHAT, backlog: int = BACKLOG,
-                 warn_every: float = WARN_EVERY,
+    def __init__(self, fair_use: Callable[[], FairUse], *, per_chat: int = PER_CHAT,
+                 backlog: int = BACKLOG, warn_every: float = WARN_EVERY,
                  clock: Callable[[], float] = time.monotonic) -> None:
-        self.fair_use = fair_use
+        self.fair_use = fair_use  # the service's meter (read at each update: tests swap it)
         self.per_chat, self.backlog, self.warn_every = per_chat, backlog, warn_every
         self.clock = clock
         self._warned: LimitedDict = LimitedDict(20_000)  # person -> when told to slow down
@@ -61,7 +64,7 @@ class Intake:
 
     def meter(self, platform: str, user: str, chat: str) -> Verdict:
         """Count one update of `user` in `chat` (cheap: two token buckets)."""
-        if self.fair_use.take(platform, user, chat) is None:
+        if self.fair_use().take(platform, user, chat) is None:
             return Verdict.GO
         self.turned_away += 1
         key = f"{platform}:{user}"

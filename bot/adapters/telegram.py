@@ -42,6 +42,7 @@ from bot.adapters.telegram_http import AiohttpRequest, lighten_update
 from bot.adapters.telegram_limiter import ChatRateLimiter
 from bot.adapters.telegram_polling import KINDS, Poller
 from bot.core import narrate
+from bot.core.cut import ALERT_UNITS, CAPTION_UNITS, MESSAGE_UNITS, cut
 from bot.core.fair_use import SLOW_DOWN
 from bot.core.lessons import PREFIX as LESSON_PREFIX
 from bot.core.lessons import VERBS as LESSON_VERBS
@@ -268,7 +269,7 @@ class TelegramAdapter:
         self.poll_timeout = poll_timeout
         self.webhook: Webhook | None = None
         self.poller: Poller | None = None
-        self.intake = Intake(service.fair_use)
+        self.intake = Intake(lambda: service.fair_use)
         self.delivery = Delivery(
             _TelegramSender(self),
             lambda game_id: self.service.get_refs(game_id),
@@ -468,7 +469,7 @@ class TelegramAdapter:
             outcome = await self.lessons.press(actor, data)
         else:
             outcome = await self.service.press(actor, data)
-        text = (outcome.reply or "")[:190] or None
+        text = cut(outcome.reply or "", ALERT_UNITS) or None
         with contextlib.suppress(TelegramError):  # an old query can't be answered: not fatal
             await query.answer(text, show_alert=outcome.alert)
         metrics.PRESSES.labels(PLATFORM).inc()
@@ -520,7 +521,7 @@ class TelegramAdapter:
 
     async def _send_now(self, chat_id: int, text: str) -> None:
         with contextlib.suppress(Forbidden, BadRequest):
-            await _retrying(self.app.bot.send_message, chat_id, text[:4000])
+            await _retrying(self.app.bot.send_message, chat_id, cut(text, MESSAGE_UNITS))
             if chat_id < 0:
                 self.delivery.posted(str(chat_id))  # below the table now
 
@@ -560,11 +561,11 @@ class _TelegramSender(Sender):
             if screen.image:
                 message = await _retrying(
                     self.bot.send_photo,
-                    to, screen.image, caption=screen.text[:1024], reply_markup=markup
+                    to, screen.image, caption=cut(screen.text, CAPTION_UNITS), reply_markup=markup
                 )
             else:
                 message = await _retrying(
-                    self.bot.send_message, to, screen.text[:4000], reply_markup=markup
+                    self.bot.send_message, to, cut(screen.text, MESSAGE_UNITS), reply_markup=markup
                 )
         except Forbidden as error:
             raise Unreachable(str(error)) from error
@@ -577,7 +578,7 @@ class _TelegramSender(Sender):
             if picture and screen.image_key and screen.image:
                 await _retrying(
                     self.bot.edit_message_media,
-                    InputMediaPhoto(screen.image, caption=screen.text[:1024]),
+                    InputMediaPhoto(screen.image, caption=cut(screen.text, CAPTION_UNITS)),
                     chat_id=to,
                     message_id=message_id,
                     reply_markup=markup,
@@ -587,7 +588,7 @@ class _TelegramSender(Sender):
                     self.bot.edit_message_caption,
                     chat_id=to,
                     message_id=message_id,
-                    caption=screen.text[:1024],
+                    caption=cut(screen.text, CAPTION_UNITS),
                     reply_markup=markup,
                 )
         except Forbidden as error:

@@ -51,7 +51,7 @@ RUMMY_VERBS: dict[str, tuple[str, ...]] = {
     "sort": (), "pg": (IDX,), "s1": (TOKEN,), "s0": (TOKEN,), "cancel": (), "addm": (),
     "takem": (), "take": (IDX,), "new": (), "add": (IDX,), "tc": (IDX, TOKEN), "auto": (),
     "jk": (IDX, FACES), "done": (), "reset": (), "giveup": (), "draw": (), "pass": (),
-    "knock": (), "hint": (),
+    "knock": (), "hint": (), "show": (),
 }
 # every verb a game's button may carry: the platform's and each hosted game's (`register`)
 GAME: dict[str, tuple[str, ...]] = {**PLATFORM, **RUMMY_VERBS}
@@ -87,9 +87,9 @@ class Press:
         return str(self.args[i])
 
 
-def _number(text: str, limit: int) -> int | None:
-    """A plain ASCII decimal in 0..limit, no leading zeros (`'²'.isdigit()` is True, and
-    `int('²')` fails)."""
+def ascii_number(text: str, limit: int) -> int | None:
+    """A plain ASCII decimal in 0..limit, no leading zeros, else None (`'²'.isdigit()` is
+    True, and `int('²')` fails): for buttons and for numbers people type."""
     if not text or len(text) > len(str(limit)) or not (text.isascii() and text.isdecimal()):
         return None
     if len(text) > 1 and text[0] == "0":  # one spelling per number: what `pack` writes
@@ -100,9 +100,9 @@ def _number(text: str, limit: int) -> int | None:
 
 def _arg(kind: str, text: str) -> int | str | None:
     if kind == IDX:
-        return _number(text, MAX_INDEX)
+        return ascii_number(text, MAX_INDEX)
     if kind == SECS:
-        value = _number(text, 3600)
+        value = ascii_number(text, 3600)
         return value if value in TIMER_CHOICES else None
     return text if _PATTERNS[kind].fullmatch(text) else None
 
@@ -131,7 +131,7 @@ def parse(data: str, *, lesson: bool = False) -> Press | None:
     parts = data.split(":")
     if len(parts) < 3:
         return None
-    game_id, version = _number(parts[0], MAX_GAME_ID), _number(parts[1], MAX_VERSION)
+    game_id, version = ascii_number(parts[0], MAX_GAME_ID), ascii_number(parts[1], MAX_VERSION)
     kinds = (LESSON if lesson else GAME).get(parts[2])
     if game_id is None or version is None or kinds is None or len(parts) != 3 + len(kinds):
         return None

@@ -291,7 +291,7 @@ class Commands:
                 rate=stats.win_rate, points=stats.avg_points,
             )
         ]
-        for when, rb, points, won in stats.history[:5]:
+        for when, rb, points, won in stats.history:
             lines.append(
                 fill(narrate.STATS_GAME, when=when, variant=self._title(rb), points=points,
                                           won=" 🏆" if won else "")

@@ -17,7 +17,7 @@ from bot.i18n import N_, _
 
 SLOW_DOWN = N_("Slow down a little — try again in a moment.")  # English; said translated
 # The update being handled was metered at the door (bot/adapters/intake.py): its first check
-# here is paid already; a second one in the same update (a Discord menu's further picks) pays.
+# here is paid already; any further check in the same update pays as usual.
 _PREPAID: ContextVar[list[int] | None] = ContextVar("fair_use_prepaid", default=None)
 
 

@@ -76,6 +76,7 @@ from render import render_private
 
 from .buttons import LESSON_PREFIX, pack
 from .buttons import parse as parse_button
+from .cut import CAPTION_UNITS, cut
 from .per_game import GameLocks
 from .record import Record, SeatInfo
 from .titles import key_named
@@ -278,7 +279,10 @@ class LessonService:
             current = row.record["lesson"]["progress"]["lesson"]
             if progress is None and (name is None or name == current):
                 return await self._change(actor, row.id, _resume)
-            await self._close(row.id, "ended")
+        else:  # the learner's last lesson here, stopped or finished: its row is reused
+            row = await self.store.last_lesson(actor.platform, actor.chat_id)
+        if row is not None and row.record.get("host") == actor.user:
+            return await self._reuse(actor, row.id, name or "manipulation", progress)
         return await self._create(actor, name or "manipulation", progress)
 
     async def progress(self, actor: Any, game_id: int) -> LessonState | None:
@@ -314,6 +318,30 @@ class LessonService:
             lambda ctx, les: _press(ctx, les, version, action),
             closed_ok=head in UI_ONLY,
         )
+
+    @_in_learners_language
+    async def select(
+        self, actor: Any, game_id: int, version: int, picked: list[str], shown: list[str]
+    ) -> Outcome:
+        """A card menu changed (Discord): what it `shown` selected becomes what was `picked`,
+        as one change and one save, however many cards it changed."""
+        actions = [f"s0:{c}" for c in shown if c not in picked]
+        actions += [f"s1:{c}" for c in picked if c not in shown]
+        presses = [unpack_lesson(pack_lesson(game_id, version, a)) for a in actions]
+        if len(actions) > MAX_CARD_BUTTONS or any(p is None for p in presses):
+            return Outcome(reply=_("That button is not from this bot."), alert=True)
+
+        def change(ctx: _Ctx, lesson: _Lesson) -> tuple[Outcome, str | None]:
+            out = ctx.outcome(lesson)
+            for action in actions:
+                out, _status = _press(ctx, lesson, version, action)
+            return out, None
+
+        try:
+            return await self._change(actor, game_id, change, closed_ok=True)
+        except Exception:
+            log.exception("lesson card menu %s failed", game_id)
+            return Outcome(reply=_(SORRY), alert=True)
 
     @_in_learners_language
     async def command(self, actor: Any, verb: str, args: str = "") -> Outcome:
@@ -363,16 +391,8 @@ class LessonService:
         return self._locks(game_id)
 
     async def _create(self, actor: Any, name: str, progress: LessonState | None = None) -> Outcome:
-        if progress is None:
-            lesson = _Lesson(start_lesson(name), notice=_(get_lesson(name).intro))
-        else:
-            lesson = _Lesson(progress, notice=_(WELCOME_BACK))
-        record = Record(
-            rulebook=name,
-            host=actor.user,
-            seats=[SeatInfo(actor.name, actor.user)],
-            lesson=lesson.dump(),
-        ).to_dict()
+        lesson = _new_lesson(name, progress)
+        record = _lesson_record(actor, name, lesson)
         try:
             row = await self.store.create_game(
                 actor.platform, actor.chat_id, record, status="playing"
@@ -382,6 +402,34 @@ class LessonService:
                 reply=_("There is a game running in this chat: finish it first."), alert=True
             )
         return _Ctx(actor, row.id).outcome(lesson, new=True)
+
+    async def _reuse(
+        self, actor: Any, game_id: int, name: str, progress: LessonState | None
+    ) -> Outcome:
+        """Start `name` in the learner's lesson row (one row per learner and chat, however
+        often they switch): a higher `ver`, so the old lesson's buttons are out of date."""
+        async with self._lock(game_id):
+            for _try in range(5):
+                row = await self.store.get_game(game_id)
+                if row is None or not is_lesson_record(row.record):
+                    break
+                lesson = _new_lesson(name, progress)
+                lesson.ver = _Lesson.load(row.record).ver + 1
+                record = _lesson_record(actor, name, lesson)
+                record["refs"] = row.record.get("refs", {})  # the adapter's message ids
+                try:
+                    await self.store.save_game(
+                        game_id, record, expected_version=row.version, status="playing"
+                    )
+                except StaleGame:
+                    continue
+                except GameExists:
+                    return Outcome(
+                        reply=_("There is a game running in this chat: finish it first."),
+                        alert=True,
+                    )
+                return _Ctx(actor, game_id).outcome(lesson, new=True)
+        return await self._create(actor, name, progress)
 
     async def _close(self, game_id: int, status: str) -> None:
         for _try in range(5):
@@ -455,6 +503,22 @@ class LessonService:
         if row.status == "playing":
             await self._close(game_id, "ended")
         return await self.start(actor, name)
+
+
+def _new_lesson(name: str, progress: LessonState | None) -> _Lesson:
+    """Lesson `name` from its start, or from `progress` (carried over: welcome back)."""
+    if progress is None:
+        return _Lesson(start_lesson(name), notice=_(get_lesson(name).intro))
+    return _Lesson(progress, notice=_(WELCOME_BACK))
+
+
+def _lesson_record(actor: Any, name: str, lesson: _Lesson) -> dict[str, Any]:
+    return Record(
+        rulebook=name,
+        host=actor.user,
+        seats=[SeatInfo(actor.name, actor.user)],
+        lesson=lesson.dump(),
+    ).to_dict()
 
 
 # -- what a press or a typed command does (run in a worker thread) ----------------------------
@@ -647,9 +711,7 @@ def lesson_screen(game_id: int, lesson: _Lesson) -> Screen:
     lines.append(
         t("Rack: {tiles}", tiles=numbered) if tiles else t("Hand: {cards}", cards=numbered)
     )
-    text = "\n".join(lines)
-    if len(text) > 1024:  # a photo caption's limit
-        text = text[:1023] + "…"
+    text = cut("\n".join(lines), CAPTION_UNITS)  # a photo caption's limit
 
     def button(label_: str, action: str) -> Button:
         return Button(label_, pack_lesson(game_id, lesson.ver, action))

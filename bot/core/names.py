@@ -11,6 +11,8 @@ place it is tidied — platform-neutral, no markup escaping (each adapter escape
 - every kind of whitespace becomes one space, none at the ends;
 - at most `MAX_MARKS` combining marks on one character (no "Zalgo" towers), none without a
   character to sit on;
+- no `/command`, `@mention` or link for Telegram or Discord to act on: `/`, `@` and a domain's
+  dots become look-alikes (`∕`, `＠`, `․`), so "/leave" shows as "∕leave" and does nothing;
 - at most `MAX_NAME` (32) characters; nothing left: `FALLBACK` ("Player");
 - a person can't pass for a computer seat. The bot names those "Computer N" and shows them as
   "🤖 Computer N" (bot/games/rummy/screens.py), so a name with 🤖 in it, or with the word "computer"
@@ -65,6 +67,11 @@ _CONFUSABLES = str.maketrans({
     "е": "e", "ε": "e",
     "г": "r", "ɾ": "r",
 })
+# What Telegram makes an action of in a bot's plain text — a /command, an @mention, a link
+# (with a scheme, or a bare domain like example.com) — and Discord a mention: the sign that
+# starts it becomes a look-alike (∕ ＠ ․), so the name reads the same and does nothing.
+_DEFUSE = str.maketrans({"/": "\u2215", "@": "\uff20"})
+_DOMAIN_DOT = re.compile(r"(?<=[^\W_])\.(?=[^\W_])")
 _COMPUTER = re.compile(
     r"c[\W_]*[o0][\W_]*(?:m|rn)[\W_]*p[\W_]*u[\W_]*t[\W_]*[e3][\W_]*r(?![a-z])"
 )
@@ -128,6 +135,7 @@ def clean_name(raw: str) -> str:
     # NFC again after tidying: a dropped character may have kept two others from composing.
     name = unicodedata.normalize("NFC", _tidy(text))
     name = _tidy(name)  # NFC may (rarely) turn a character into a space or a mark
+    name = _DOMAIN_DOT.sub("\u2024", name.translate(_DEFUSE))
     name = name[:MAX_NAME].rstrip(" ")
     if not name:
         return FALLBACK

@@ -12,7 +12,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -306,8 +306,7 @@ class GameService:
 
     async def press(self, actor: Actor, data: str, *, metered: bool = True) -> Outcome:
         """A button press. Answers stale, foreign, forged and unknown buttons clearly.
-        `metered=False`: a later step of one interaction already counted (a Discord menu's
-        picks arrive as several presses)."""
+        `metered=False`: the caller counted this press already (fair use is not checked)."""
         i18n.set_locale(actor.lang)  # until the record says which language the seat reads
         press = buttons.parse(data)
         if press is None:
@@ -330,10 +329,13 @@ class GameService:
             return Outcome(reply=narrate.SORRY, alert=True)
 
     async def set_selection(
-        self, actor: Actor, game_id: int, version: int, tokens: list[str]
+        self, actor: Actor, game_id: int, version: int, tokens: list[str],
+        *, page: Sequence[str] | None = None,
     ) -> Outcome:
         """Select exactly these items of my private screen (a multi-select menu, as on
-        Discord)."""
+        Discord). `page`: what a page of a paged menu showed selected — `tokens` then replace
+        only those, and the other pages' selection stays. One change, one save, one meter,
+        however many items the menu changed."""
 
         i18n.set_locale(actor.lang)
 
@@ -346,7 +348,12 @@ class GameService:
             if seat is None or not self.from_here(row, actor, seat):
                 raise Refusal(narrate.PLAYERS_ONLY)
             game = self.unit.game_of(record)
-            return game.select(self.unit.table(row, record), seat, actor.user, version, tokens)
+            items = tokens
+            if page is not None:
+                dropped = set(page) - set(tokens)
+                kept = [x for x in record.seat_ui(seat).selected if x not in dropped]
+                items = kept + [x for x in tokens if x not in kept]
+            return game.select(self.unit.table(row, record), seat, actor.user, version, items)
 
         tokens = tokens[:200]  # client-supplied: a hand never has more cards than this
         slow = self.fair_use.check(actor.platform, actor.user, actor.chat_id)

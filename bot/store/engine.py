@@ -27,6 +27,21 @@ def make_engine(url: URL) -> AsyncEngine:
     return create_async_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
 
 
+LOCK_CONNECTIONS = 100  # live-message locks held at once by one worker (each its connection)
+
+
+def lock_engine(engine: AsyncEngine) -> AsyncEngine | None:
+    """PostgreSQL: the engine live-message locks take their connections from — not the pool
+    everything else reads and writes with. A lock is held while its message is sent, and a
+    send may wait for its chat's budget (a 35 s retry_after): slow chats must not empty the
+    pool every press reads from. Connections kept for reuse; past `LOCK_CONNECTIONS` a lock
+    waits for one (never for the main pool). SQLite (one process) takes no such locks."""
+    if engine.dialect.name != "postgresql":
+        return None
+    return create_async_engine(engine.url, pool_pre_ping=True, pool_size=5,
+                               max_overflow=LOCK_CONNECTIONS - 5, pool_timeout=3600)
+
+
 def writer(engine: AsyncEngine) -> AsyncEngine:
     """The same engine (same pool) with transactions that write."""
     return engine.execution_options(**{WRITE_OPTION: True})

@@ -42,7 +42,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from . import models as db
 from . import results as res
-from .engine import make_engine, writer
+from .engine import lock_engine, make_engine, writer
 from .migrate import run_migrations
 from .outbox import Outbox
 from .row_cache import RowCache, own_file, release
@@ -106,6 +106,7 @@ class Store:
         self._gate: tuple[asyncio.AbstractEventLoop, asyncio.Lock] | None = None  # see _write
         self.rows: RowCache | None = None  # see keep_rows
         self.outbox = Outbox(engine)  # PostgreSQL: the screens this worker's saves owe
+        self._locks = lock_engine(engine)  # PostgreSQL: message locks' own connections
 
     @classmethod
     async def open(cls, url: str | None = None) -> Store:
@@ -124,6 +125,8 @@ class Store:
             with contextlib.suppress(Exception):
                 await conn.close()
         self._leads.clear()
+        if self._locks is not None:
+            await self._locks.dispose()
         await self._engine.dispose()
         release(self._owner)
         self._owner, self.rows = None, None
@@ -304,6 +307,23 @@ class Store:
                         db.games.c.chat_id == str(chat_id),
                         db.games.c.status.in_(ACTIVE_STATUSES),
                     )
+                )
+            ).one_or_none()
+        return None if row is None else self._keep(_game_row(row))
+
+    async def last_lesson(self, platform: str, chat_id: str) -> GameRow | None:
+        """The chat's newest lesson row, whatever its status (a learner's lessons reuse it)."""
+        async with self._engine.connect() as conn:
+            row = (
+                await conn.execute(
+                    select(db.games)
+                    .where(
+                        db.games.c.platform == platform,
+                        db.games.c.chat_id == str(chat_id),
+                        _is_lesson(),
+                    )
+                    .order_by(db.games.c.id.desc())
+                    .limit(1)
                 )
             ).one_or_none()
         return None if row is None else self._keep(_game_row(row))
@@ -494,10 +514,11 @@ class Store:
         """Hold the lock of one live message of a game across workers (a PostgreSQL advisory
         lock) and yield the game's refs as saved now: a worker edits a message only after
         reading what the others last showed in it, and saves what it showed (`save`) before
-        the lock goes. The lock's connection does it all: a holder never waits for the pool
-        (so waiters, each on its connection, cannot starve it)."""
+        the lock goes. The lock's connection does it all, and it is not one of the pool's
+        (engine.lock_engine): a send waiting for its chat's budget, lock held, never keeps a
+        press from reading."""
         args = {"a": game_id, "b": zlib.crc32(key.encode()) - 2**31}
-        conn = await self._engine.connect()
+        conn = await (self._locks or self._engine).connect()
         try:
             # PostgreSQL queues the waiters and wakes the next at once when the lock goes
             await conn.execute(text("SELECT pg_advisory_lock(:a, :b)"), args)
@@ -643,8 +664,7 @@ class Store:
         done: {"games_pruned", "actions_deleted", "lessons_deleted"}.
         """
         g = db.games.c
-        lesson = g.record["lesson"].as_string()  # NULL when absent or JSON null
-        is_lesson = lesson.is_not(None) & lesson.not_in(("{}", "[]", ""))
+        is_lesson = _is_lesson()
         done = g.status.in_(DONE_STATUSES)
         counts = {"games_pruned": 0, "actions_deleted": 0, "lessons_deleted": 0}
 
@@ -770,11 +790,12 @@ class Store:
             )
 
     async def stats(
-        self, platform: str, user_id: str, rulebook: str | None = None
+        self, platform: str, user_id: str, rulebook: str | None = None, recent: int = 5
     ) -> PlayerStats | None:
-        """A player's totals over all chats of the platform, with their game history."""
+        """A player's totals over all chats of the platform, with their `recent` newest games
+        (the history /stats shows, newest first)."""
         async with self._engine.connect() as conn:
-            return await res.stats(conn, platform, str(user_id), rulebook)
+            return await res.stats(conn, platform, str(user_id), rulebook, recent)
 
 
 async def upsert_player(conn: AsyncConnection, platform: str, user_id: str, name: str) -> int:
@@ -924,6 +945,12 @@ async def _require_game(conn: AsyncConnection, game_id: int) -> None:
     found = await conn.execute(select(db.games.c.id).where(db.games.c.id == game_id))
     if found.first() is None:
         raise LookupError(f"no game {game_id}")
+
+
+def _is_lesson() -> ColumnElement[bool]:
+    """A lesson row: its record has a non-empty "lesson" (bot/core/lessons.py)."""
+    lesson = db.games.c.record["lesson"].as_string()  # NULL when absent or JSON null
+    return lesson.is_not(None) & lesson.not_in(("{}", "[]", ""))
 
 
 def _check_status(status: str) -> None:

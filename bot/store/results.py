@@ -229,8 +229,10 @@ async def leaderboard(
 
 
 async def stats(
-    conn: AsyncConnection, platform: str, user_id: str, rulebook: str | None
+    conn: AsyncConnection, platform: str, user_id: str, rulebook: str | None, recent: int
 ) -> PlayerStats | None:
+    """The player's totals (their standing: aggregates kept by `record_result`) and their
+    `recent` newest games; None for no such player. Reads no more history than it returns."""
     p, s, r, rs = db.players.c, db.standings.c, db.results.c, db.result_seats.c
     player = (
         await conn.execute(
@@ -251,6 +253,7 @@ async def stats(
         .join_from(db.result_seats, db.results, rs.game_id == r.game_id)
         .where(rs.player_id == player.id)
         .order_by(r.finished_at.desc(), r.game_id.desc(), rs.seat_no)
+        .limit(recent)
     )
     if rulebook:
         query = query.where(r.rulebook == rulebook)

@@ -31,6 +31,7 @@ from .telegram_models import (
     bad_request,
 )
 from .telegram_text import (
+    ANSWER_LIMIT,
     CAPTION_LIMIT,
     TEXT_LIMIT,
     parse_formatted,
@@ -625,6 +626,8 @@ class BotApiMethods:
         if too_old:
             raise bad_request(QUERY_TOO_OLD)
         assert query is not None
+        if utf16_len(params.as_str("text") or "") > ANSWER_LIMIT:
+            raise bad_request("MESSAGE_TOO_LONG")  # Telegram's text for it (0-200 characters)
         query.answered = True
         self.answers[query_id] = {
             "text": params.as_str("text"),

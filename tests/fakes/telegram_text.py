@@ -18,6 +18,7 @@ from .telegram_models import JSONDict, bad_request
 
 TEXT_LIMIT = 4096
 CAPTION_LIMIT = 1024
+ANSWER_LIMIT = 200  # a callback query's answer text
 CALLBACK_DATA_LIMIT = 64  # bytes, UTF-8
 INLINE_BUTTONS_LIMIT = 100
 INLINE_ROW_LIMIT = 8

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.core.buttons import ascii_number
 from bot.i18n import _, t
 from engine.buildten import Action, BuildView, Discard, Joker, Pass, Play, card_label
 from engine.buildten.actions import NEW_PILE
@@ -32,8 +33,9 @@ def _card(view: BuildView, word: str, *, hand_only: bool = False) -> str:
         if card is None:
             raise TypedError(_("Your stock is empty."))
         return card
-    if not hand_only and len(word) == 2 and word[0] == "d" and word[1].isdigit():
-        i = int(word[1]) - 1
+    pile = ascii_number(word[1:], MAX_DISCARD_PILES) if word[:1] == "d" else None
+    if not hand_only and pile is not None:
+        i = pile - 1
         if not 0 <= i < len(view.discards[me]):
             raise TypedError(t("You have no discard pile {n}.", n=i + 1))
         return view.discards[me][i][-1]
@@ -57,8 +59,9 @@ def _pile(word: str | None, limit: int, count: int) -> int | None:
         return None
     if word.lower() == "new":
         return NEW_PILE
-    if word.isdigit() and 1 <= int(word) <= limit:
-        n = int(word) - 1
+    number = ascii_number(word, limit)
+    if number is not None and number >= 1:
+        n = number - 1
         return NEW_PILE if n == count else n
     raise TypedError(t("Piles are 1 to {limit}, or new.", limit=limit))
 
@@ -91,8 +94,9 @@ def parse_typed(view: BuildView, verb: str, args: str, names: Sequence[str]) -> 
         assert joker_kind(card)
         who = words[1]
         lowered = [n.lower() for n in names]
-        if who.isdigit() and 1 <= int(who) <= len(names):
-            target = int(who) - 1
+        seat = ascii_number(who, len(names))
+        if seat is not None and seat >= 1:
+            target = seat - 1
         elif who.lower() in lowered:
             target = lowered.index(who.lower())
         else:

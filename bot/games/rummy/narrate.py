@@ -10,6 +10,7 @@ from typing import Any
 from bot.i18n import _, t, tn
 from engine import Event, Rulebook, group_label
 from engine.cards import Card
+from engine.tile_rules import floats
 
 
 def pretty(tokens: Iterable[str]) -> str:
@@ -52,12 +53,29 @@ def log_lines(events: Sequence[Event], who: dict[int, str], tiles: bool = False)
     return lines
 
 
+def _lay_text(hint: dict[str, Any], tiles: bool) -> tuple[str, int]:
+    """The hint's whole lay — every card, not one: one card alone is often no move — by the
+    group each goes to (`8K 9K 10K · 10O 11O 🃏12O`), and how many of those groups are new.
+    A Rummikub joker floating in a group of three names no colour (RULES.md §5 decision 3)."""
+    placed = hint.get("placed") or [hint["card"]]
+    mine = {Card.from_token(t).ident for t in placed}
+    parts, new = [], 0
+    for tokens in hint.get("lay") or [placed]:
+        group = [Card.from_token(t) for t in tokens]
+        cards = [c.free() if tiles and c.is_joker and floats(group, c) else c
+                 for c in group if c.ident in mine]
+        if cards:
+            parts.append(" ".join(c.pretty() for c in cards))
+            new += len(cards) == len(group)
+    return " · ".join(parts), new
+
+
 def hint_line(hint: dict[str, Any] | None, tiles: bool = False) -> str:
     """What a hint says to the player (the table picture outlines the same groups)."""
     if not hint:
         return _("No tile of yours can be played now.") if tiles else _(
             "No card of yours can be played now.")
-    card = Card.from_token(hint["card"]).pretty()
+    card, new_groups = _lay_text(hint, tiles)
     labels = [group_label(g) for g in hint.get("groups", [])]
     tokens = hint.get("singles", [])
     where = []
@@ -70,7 +88,7 @@ def hint_line(hint: dict[str, Any] | None, tiles: bool = False) -> str:
         where.append(tn("with the single {cards} from the table",
                         "with the singles {cards} from the table", len(tokens),
                         cards=pretty(tokens)))
-    how = ", ".join(where) or _("as a new group")
+    how = ", ".join(where) or (_("as new groups") if new_groups > 1 else _("as a new group"))
     if hint.get("rearrange"):
         return t("💡 You can play {card} — {how}; you need to rearrange the table.", card=card,
                  how=how)

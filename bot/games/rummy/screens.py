@@ -4,9 +4,10 @@ the scoreboard. Pure functions of the record (and the engine's player views)."""
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
+from bot.core.cut import CAPTION_UNITS, cut, short_name, utf16_units
 from bot.core.narrate import picture_words as core_picture_words
 from bot.core.record import Record
 from bot.core.views import Button, Screen
@@ -21,6 +22,7 @@ from engine import (
     player_view,
 )
 from engine.cards import Card, rank_order, suit_order
+from engine.tile_rules import floats
 from engine.tiles import is_tile_face
 from render import (
     PrivateView,
@@ -68,6 +70,14 @@ def groups_text(groups: Sequence[Sequence[Card]], singles: Sequence[Card] = ()) 
     return " · ".join(parts) if parts else _("(empty table)")
 
 
+def shown(rules: Rulebook, groups: Sequence[Sequence[Card]]) -> list[list[Card]]:
+    """Groups as players see them: a floating joker (a Rummikub group of three of one number)
+    names no colour — it stands for either missing one (RULES.md §5 decision 3)."""
+    if rules.joker_rule != "rack-frees":
+        return [list(g) for g in groups]
+    return [[c.free() if c.is_joker and floats(g, c) else c for c in g] for g in groups]
+
+
 def _key(*parts: object) -> str:
     return hashlib.blake2b(repr(parts).encode(), digest_size=10).hexdigest()
 
@@ -84,17 +94,37 @@ def _rounds(rules: Rulebook) -> bool:
     )
 
 
-def seat_label(record: Record, seat: int) -> str:
+# Widths (UTF-16 units) the seats' names are shortened to, in turn, while a caption is over
+# Telegram's limit (None: as they are).
+NAME_WIDTHS = (None, 16, 8)
+
+
+def seat_label(record: Record, seat: int, width: int | None = None) -> str:
+    """A seat's name as shown ("🤖 Computer 2" for a computer); `width`: shortened to that many
+    UTF-16 units, still told apart from the other seats' ("🤖 2", "Alex…ith")."""
     info = record.seats[seat]
-    return f"🤖 {info.name}" if info.is_computer else info.name
+    label = f"🤖 {info.name}" if info.is_computer else info.name
+    return label if width is None else short_name(label, width)
+
+
+def _fitted(head: Callable[[int | None], list[str]], table: str) -> str:
+    """A caption within Telegram's limit: the `head` lines with the seats' names as they are,
+    else shortened (NAME_WIDTHS); the table's line last, cut only if it must be."""
+    for width in NAME_WIDTHS:
+        lines = [cut(line, CAPTION_UNITS // 2) for line in head(width)]
+        text = "\n".join([*lines, table])
+        if utf16_units(text) <= CAPTION_UNITS:
+            return text
+    return cut(text, CAPTION_UNITS)
 
 
 # -- the group's table --------------------------------------------------------------------
 
 
-def status_line(record: Record, state: GameState) -> str:
+def status_line(record: Record, state: GameState, width: int | None = None) -> str:
+    """Round, turn, stock and each seat's cards (and scores); `width`: names shortened."""
     rules = record.rules
-    name = seat_label(record, state.turn)
+    name = seat_label(record, state.turn, width)
     parts = [t("Round {n}", n=state.round)] if _rounds(rules) else []
     if state.phase == "play":
         parts.append(t("{name}'s turn", name=name))
@@ -106,12 +136,14 @@ def status_line(record: Record, state: GameState) -> str:
         parts.append(_("game over"))
     parts.append(t("pool {n}", n=len(state.stock)) if rules.tiles
                  else t("stock {n}", n=len(state.stock)))
-    parts += [f"{seat_label(record, i)} {len(h)}" for i, h in enumerate(state.hands)]
+    parts += [f"{seat_label(record, i, width)} {len(h)}" for i, h in enumerate(state.hands)]
     line = " · ".join(parts)
     if _rounds(rules):
         line += " · " + t(
             "(scores: {scores})",
-            scores=" · ".join(f"{seat_label(record, i)} {s}" for i, s in enumerate(state.scores)),
+            scores=" · ".join(
+                f"{seat_label(record, i, width)} {s}" for i, s in enumerate(state.scores)
+            ),
         )
     return line
 
@@ -163,7 +195,7 @@ def _table_screen(game_id: int, record: Record, state: GameState) -> Screen:
     )
     view = TableView(
         title,
-        tuple(tuple(g) for g in state.table),
+        tuple(tuple(g) for g in shown(rules, state.table)),
         tuple(state.singles),
         changed,
         len(state.stock),
@@ -172,13 +204,13 @@ def _table_screen(game_id: int, record: Record, state: GameState) -> Screen:
         words=picture_words(rules.tiles),
         tiles=rules.tiles,
     )
-    lines = [status_line(record, state)]
-    if record.log:
-        lines.append(t("Last: {line}", line=record.log[-1]))
-    lines.append(groups_text(state.table, state.singles))
-    text = "\n".join(lines)
-    if len(text) > 1000:
-        text = text[:997] + "…"
+    text = _fitted(
+        lambda width: [
+            status_line(record, state, width),
+            *([t("Last: {line}", line=record.log[-1])] if record.log else []),
+        ],
+        groups_text(shown(rules, state.table), state.singles),
+    )
     buttons = [[Button(_("🀄 My tiles") if rules.tiles else _("🂠 My cards"), "cards")]]
     if state.phase != "play":
         buttons = round_end_buttons(record, state)
@@ -216,7 +248,7 @@ def table_detail(
             mark = "*" if is_meld(record.rules, group) else "✗"
         elif i in last:
             mark = "+"
-        lines.append(f" {mark}{group_label(i):>2}  {pretty(group)}")
+        lines.append(f" {mark}{group_label(i):>2}  {pretty(shown(record.rules, [group])[0])}")
     if not groups:
         lines.append("    " + _("(the table is empty)"))
     if singles:
@@ -329,7 +361,7 @@ def private_picture(
         title,
         tuple(sorted_hand(view.draft_hand, sort)),
         sort,
-        tuple(tuple(g) for g in groups),
+        tuple(tuple(g) for g in shown(rules, groups)),
         tuple(draft.singles if draft is not None else view.singles),
         frozenset(view.changed),
         invalid,
@@ -367,8 +399,8 @@ def _private_screen(game_id: int, record: Record, state: GameState, seat: int) -
     ui = record.seat_ui(seat)
     mine = view.my_turn and not record.seats[seat].is_computer
     hint = view.hint or {}
-    hint_cards = (
-        frozenset({Card.from_token(hint["card"]).ident}) if hint.get("card") else frozenset()
+    hint_cards = frozenset(  # the whole lay's cards
+        Card.from_token(t).ident for t in hint.get("placed") or hint.get("card", "").split()
     )
     title = _private_title(record, state, seat, view)
     picture = private_picture(
@@ -392,9 +424,7 @@ def _private_screen(game_id: int, record: Record, state: GameState, seat: int) -
         lines.append(line)
     if ui.notice:
         lines.append(ui.notice)
-    text = "\n".join(lines)
-    if len(text) > 1000:
-        text = text[:997] + "…"
+    text = cut("\n".join(lines), CAPTION_UNITS)
     cards: list[Button] = []
     if mine:
         cards = card_buttons(record, seat, placeable(view, ui.sort), len(hand))
@@ -500,8 +530,10 @@ def _private_buttons(
                 Button("▶", f"pg:{(page + 1) % pages}"),
             ]
         )
-    actions, turn = action_rows(tiles=record.rules.tiles, legal=legal,
-                                give_up_draw=record.rules.give_up_draw)
+    actions, turn = action_rows(
+        tiles=record.rules.tiles, legal=legal, give_up_draw=record.rules.give_up_draw,
+        show="commit" in legal and bool((state.hint or {}).get("lay")),  # (the seat on turn's)
+    )
     if ui.mode == "add":
         rows += _rows([Button(group_label(i), f"add:{i}") for i in range(len(groups))])
         rows.append([Button(_("Cancel"), "cancel")])
@@ -519,7 +551,8 @@ def _private_buttons(
 
 
 def action_rows(
-    *, tiles: bool, legal: set[str] | frozenset[str], give_up_draw: int, hint: bool = True
+    *, tiles: bool, legal: set[str] | frozenset[str], give_up_draw: int, hint: bool = True,
+    show: bool = False,
 ) -> tuple[list[list[Button]], list[list[Button]]]:
     """The table's actions' rows and the turn's rows: at most 3 a row, so that every label
     shows uncut on a phone (tests/test_button_widths.py). The last row holds 💡 Hint."""
@@ -541,4 +574,7 @@ def action_rows(
         last.append(Button(_("Pass"), "pass"))
     if hint:  # (a lesson has its own: 💡 Show me)
         last.append(Button(_("💡 Hint"), "hint"))
-    return [table, move], [row for row in (turn, last) if row]
+    rows = [row for row in (turn, last) if row]
+    if show:  # places the hint's whole lay: a row of its own, uncut
+        rows.append([Button(_("💡 Show me"), "show")])
+    return [table, move], rows

@@ -75,6 +75,11 @@ def turn_action(state: GameState, seat: int, ui: SeatUI, press: Press) -> Action
             ui.notice = _(NEEDS_SELECTION["auto"])
             return None
         return auto_place(state, seat, selected, ui.sort)
+    if verb == "show":  # the hint's whole lay into the working copy: Done then plays it
+        lay = (view.hint or {}).get("lay")
+        if not lay:
+            raise Refusal(_("Unknown button."))
+        return SetDraft(seat, tuple(tuple(Card.from_token(t) for t in g) for g in lay))
     if verb == "jk":
         return Commit(seat, None, {press.int(0): tuple(press.str(1).split(","))})
     if verb in SIMPLE:
