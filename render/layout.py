@@ -27,17 +27,22 @@ PAD = 5  # tray padding around its cards
 GAP = 3  # between the cards of a group
 LOOSE_GAP = 8  # between cards that are not a group (singles, loose cards)
 TRAY_GAP = 12  # between trays in a row
-TAB_H = 22  # the label tab above a tray
+TAB_H = 28  # the label tab above a tray
 ROW_GAP = 8
 SECTION_GAP = 14
 TITLE_H = 34
-STATUS_H = 26
-SEAT_H = 54
-NUMBER_H = 22  # hand numbers under the cards
+STATUS_H = 28
+SEAT_H = 66
+NUMBER_H = 28  # hand numbers under the cards
 HAND_GAP = 5
 HAND_ROW_GAP = 4
-LEGEND_H = 26
-TAB_FONT = 17
+LEGEND_H = 32
+# A phone shows a picture about 400 px wide: half of WIDTH. Every word and number a player
+# acts on (cards left, points, group letters, hand numbers, the legend) is at least this
+# many px here, 11 on the phone (tests/test_phone_pictures.py).
+PHONE = 400
+TEXT_PX = 22
+TAB_FONT = TEXT_PX
 
 
 @dataclass(frozen=True)
@@ -233,7 +238,7 @@ def table_layout(view: TableView) -> Layout:
         y += STATUS_H
     seats = _seat_boxes(y + 6, len(view.seats))
     if seats:
-        y = seats[0][3]
+        y = seats[-1][3]
     y += SECTION_GAP
     marks = {i: frozenset({"changed"}) for i in view.changed}
     area = _table_area(y, view.groups, view.singles, marks=marks, words=view.words)
@@ -254,13 +259,44 @@ def table_layout(view: TableView) -> Layout:
 
 
 def _seat_boxes(top: int, n: int) -> tuple[Box, ...]:
+    """The seats' chips: one row of up to three, else two rows (four or five seats stay
+    wide enough for a name on a phone)."""
     if not n:
         return ()
     gap = 8
-    w = min(250, (WIDTH - 2 * MARGIN - (n - 1) * gap) // n)
-    return tuple(
-        (MARGIN + k * (w + gap), top, MARGIN + k * (w + gap) + w, top + SEAT_H) for k in range(n)
-    )
+    per_row = n if n <= 3 else -(-n // 2)
+    w = min(250, (WIDTH - 2 * MARGIN - (per_row - 1) * gap) // per_row)
+    boxes = []
+    for k in range(n):
+        row, col = divmod(k, per_row)
+        x, y = MARGIN + col * (w + gap), top + row * (SEAT_H + gap)
+        boxes.append((x, y, x + w, y + SEAT_H))
+    return tuple(boxes)
+
+
+LEGEND_TEXT = {
+    "changed": "changed",
+    "invalid": "not valid yet",
+    "hint": "hint",
+    "placed": "from your hand",
+}
+
+
+def legend_rows(marks: Sequence[str], words: PictureWords) -> list[list[str]]:
+    """The legend's marks in rows as wide as the picture (a swatch and its word each:
+    Russian words need two rows at a phone's legible size)."""
+    f = font(TEXT_PX, bold=False)
+    rows: list[list[str]] = []
+    used = WIDTH  # starts a row
+    for mark in marks:
+        text = getattr(words, mark, LEGEND_TEXT[mark])
+        w = 32 + text_length(text, f) + 22
+        if used + w - 22 > WIDTH - 2 * MARGIN:
+            rows.append([])
+            used = 0
+        rows[-1].append(mark)
+        used += w
+    return rows
 
 
 def sort_hand(cards: Iterable[Card], sort: str) -> list[Card]:
@@ -324,8 +360,9 @@ def private_layout(view: PrivateView) -> Layout:
     legend = tuple(m for m in ("changed", "invalid", "hint", "placed") if _uses(m, marks, view))
     if legend:
         y += 10
-        sections["legend"] = (MARGIN, y, WIDTH - MARGIN, y + LEGEND_H)
-        y += LEGEND_H
+        height = LEGEND_H * len(legend_rows(legend, view.words))
+        sections["legend"] = (MARGIN, y, WIDTH - MARGIN, y + height)
+        y += height
     layout = Layout(
         width=WIDTH,
         height=y + MARGIN,

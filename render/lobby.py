@@ -10,13 +10,13 @@ from engine.cards import Card, parse_cards
 
 from . import palette as pal
 from .fonts import font
-from .layout import MARGIN, WIDTH
+from .layout import MARGIN, TEXT_PX, WIDTH
 from .sprites import card_sprite
 from .views import LobbyView
 from .widgets import Canvas, text_width
 
-SEAT_H = 44
-CHIP_H = 34
+SEAT_H = 48
+CHIP_H = 38
 
 
 def draw_lobby(view: LobbyView) -> Image.Image:
@@ -24,7 +24,7 @@ def draw_lobby(view: LobbyView) -> Image.Image:
     slots = max(view.max_seats, len(view.seats))
     height = (
         MARGIN
-        + 92
+        + 96
         + (len(option_rows) * (CHIP_H + 8) + 10 if option_rows else 0)
         + 36
         + slots * (SEAT_H + 6)
@@ -39,15 +39,15 @@ def draw_lobby(view: LobbyView) -> Image.Image:
     canvas.text(tx, MARGIN + 26, view.title, font(36), pal.WHITE, max_width=text_w, align=align)
     canvas.text(
         tx,
-        MARGIN + 66,
+        MARGIN + 68,
         view.words.lobby,
-        font(18, bold=False),
+        font(TEXT_PX, bold=False),
         pal.MUTED,
         max_width=text_w,
         align=align,
     )
-    y = MARGIN + 92
-    f = font(18, bold=False)
+    y = MARGIN + 96
+    f = font(TEXT_PX, bold=False)
     for row in option_rows:
         used = 0  # the row's width so far (right to left: the chips flow from the right edge)
         for text, w in row:
@@ -68,9 +68,9 @@ def draw_lobby(view: LobbyView) -> Image.Image:
     if option_rows:
         y += 10
     seats = view.words.seats.format(taken=len(view.seats), max=view.max_seats)
-    canvas.text(tx, y + 14, seats, font(20), pal.WHITE, align=align)
+    canvas.text(tx, y + 14, seats, font(TEXT_PX), pal.WHITE, align=align)
     y += 36
-    name_font = font(20)
+    name_font = font(TEXT_PX)
     for k in range(slots):
         box = (MARGIN, y, WIDTH - MARGIN, y + SEAT_H)
         mid = y + SEAT_H / 2
@@ -79,8 +79,8 @@ def draw_lobby(view: LobbyView) -> Image.Image:
         name_x = WIDTH - MARGIN - 48 if rtl else MARGIN + 48
         if k < len(view.seats):
             canvas.tray(box, pal.CHIP, radius=10)
-            canvas.draw.ellipse((circle - 13, mid - 13, circle + 13, mid + 13), fill=pal.TAB)
-            canvas.text(circle, mid, str(k + 1), font(16), pal.WHITE, align="center")
+            canvas.draw.ellipse((circle - 16, mid - 16, circle + 16, mid + 16), fill=pal.TAB)
+            canvas.text(circle, mid, str(k + 1), font(TEXT_PX), pal.WHITE, align="center")
             canvas.text(
                 name_x,
                 mid,
@@ -94,7 +94,7 @@ def draw_lobby(view: LobbyView) -> Image.Image:
         else:
             canvas.outline(box, pal.TAB, 2, dashed=True)
             canvas.text(
-                name_x, mid, view.words.open_seat, font(18, bold=False), pal.MUTED, align=align
+                name_x, mid, view.words.open_seat, font(TEXT_PX, bold=False), pal.MUTED, align=align
             )
         y += SEAT_H + 6
     return canvas.image
@@ -102,7 +102,7 @@ def draw_lobby(view: LobbyView) -> Image.Image:
 
 def _flow_options(options: tuple[str, ...]) -> list[list[tuple[str, int]]]:
     """Option chips, wrapped into rows."""
-    f = font(18, bold=False)
+    f = font(TEXT_PX, bold=False)
     rows: list[list[tuple[str, int]]] = []
     x = MARGIN
     for text in options:

@@ -11,7 +11,7 @@ from PIL import Image
 
 from . import palette as pal
 from .fonts import font
-from .layout import private_layout
+from .layout import TEXT_PX, private_layout
 from .views import PrivateView
 from .widgets import Canvas, draw_area, draw_empty, draw_legend
 
@@ -33,17 +33,17 @@ def draw_private(view: PrivateView) -> Image.Image:
     if "empty" in layout.sections:
         draw_empty(canvas, layout.sections["empty"], view.words.empty_table)
     draw_area(canvas, layout, view.four_color)
-    number_font = font(17)
+    number_font = font(TEXT_PX)
     for spot in layout.cards:
         if spot.number is None:
             continue
         x0, _, x1, y1 = spot.box
-        cx, cy = (x0 + x1) / 2, y1 + 11
+        cx, cy = (x0 + x1) / 2, y1 + 14
         ink = pal.WHITE
         if spot.look.hint or spot.look.selected:  # a pill under the card repeats its mark
             fill, ink = (pal.HINT, pal.INK) if spot.look.hint else (pal.SELECTED, pal.WHITE)
             half = canvas.text_width(str(spot.number), number_font) / 2 + 7
-            canvas.draw.rounded_rectangle((cx - half, cy - 10, cx + half, cy + 10), 10, fill=fill)
+            canvas.draw.rounded_rectangle((cx - half, cy - 13, cx + half, cy + 13), 13, fill=fill)
         canvas.text(cx, cy, str(spot.number), number_font, ink, align="center")
     if not view.hand:
         hand = next(p for p in layout.panels if p.kind == "hand")
@@ -51,7 +51,7 @@ def draw_private(view: PrivateView) -> Image.Image:
             (hand.tray[0] + hand.tray[2]) / 2,
             (hand.tray[1] + hand.tray[3]) / 2,
             view.words.empty_hand,
-            font(18, bold=False),
+            font(TEXT_PX, bold=False),
             pal.MUTED,
             align="center",
         )

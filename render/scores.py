@@ -15,14 +15,14 @@ from PIL import Image, ImageDraw
 
 from . import palette as pal
 from .fonts import font
-from .layout import MARGIN, WIDTH
+from .layout import MARGIN, TEXT_PX, WIDTH
 from .shapes import icon, marker, supersampled
 from .views import ScoreView
 from .widgets import Canvas
 
 CHART_H = 300
-ROW_H = 38
-PLOT = (64, 22, 26, 40)  # chart padding: left (axis labels), top, right, bottom (round labels)
+ROW_H = 42
+PLOT = (72, 24, 26, 44)  # chart padding: left (axis labels), top, right, bottom (round labels)
 
 
 def totals(rounds: Sequence[Sequence[int]], seats: int) -> list[list[int]]:
@@ -113,18 +113,19 @@ def _chart(canvas: Canvas, view: ScoreView, box: tuple[int, int, int, int]) -> N
     def py(v: float) -> float:
         return y1 - (y1 - y0) * (v - low) / (high - low)
 
-    small = font(16, bold=False)
+    small = font(TEXT_PX, bold=False)
     for v in range(low, high + 1, step):
         canvas.draw.line((x0, py(v), x1, py(v)), fill=pal.LIGHT if v else pal.GREY, width=1)
         canvas.text(x0 - 8, py(v), str(v), small, pal.GREY, align="right")
     every = max(1, math.ceil(rounds / 12))  # at most ~12 round labels
     for r in range(0, rounds + 1, every):
-        canvas.text(px(r), y1 + 16, str(r), small, pal.GREY, align="center")
+        canvas.text(px(r), y1 + 20, str(r), small, pal.GREY, align="center")
     if view.target is not None:
         ty = py(view.target)
         for xs in range(int(x0), int(x1), 14):
             canvas.draw.line((xs, ty, min(xs + 8, x1), ty), fill=pal.INVALID, width=2)
-        canvas.text(x0 + 8, ty - 12, view.words.target.format(n=view.target), font(16), pal.INVALID)
+        canvas.text(x0 + 8, ty - 15, view.words.target.format(n=view.target), font(TEXT_PX),
+                    pal.INVALID)
 
     # the lines antialiased: drawn supersampled on a transparent layer, then pasted
     w, h = box[2] - box[0], box[3] - box[1]
@@ -155,7 +156,7 @@ def _table(canvas: Canvas, view: ScoreView, y: int) -> None:
     def side(align: str) -> str:
         return {"left": "right", "right": "left"}.get(align, align) if rtl else align
 
-    head = font(16, bold=False)
+    head = font(TEXT_PX, bold=False)
     col_round, col_total = WIDTH - MARGIN - 190, WIDTH - MARGIN - 24
     last = len(view.rounds)
     if multi:
@@ -167,7 +168,7 @@ def _table(canvas: Canvas, view: ScoreView, y: int) -> None:
     else:
         canvas.text(at(col_total), y + 18, view.words.points, head, pal.GREY, align=side("right"))
     order = ranking(view)
-    f = font(21)
+    f = font(TEXT_PX)
     y += 34
     for place, i in enumerate(order):
         if place % 2 == 0:
@@ -195,7 +196,7 @@ def _table(canvas: Canvas, view: ScoreView, y: int) -> None:
                 at(col_round),
                 mid,
                 f"+{pts}" if pts >= 0 else str(pts),
-                font(21, False),
+                font(TEXT_PX, False),
                 pal.GREY,
                 align=side("right"),
             )

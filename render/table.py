@@ -9,12 +9,12 @@ from PIL import Image
 
 from . import palette as pal
 from .fonts import font
-from .layout import Box, table_layout
+from .layout import TEXT_PX, Box, table_layout
 from .sprites import Size
 from .views import SeatStrip, TableView
 from .widgets import Canvas, draw_area, draw_empty, draw_stock, piece_back, stock_width
 
-MINI_CARD = Size(13, 18)
+MINI_CARD = Size(15, 21)
 
 
 def draw_table(view: TableView) -> Image.Image:
@@ -43,7 +43,7 @@ def draw_table(view: TableView) -> Image.Image:
             box[2] if rtl else box[0],
             (box[1] + box[3]) / 2,
             view.status,
-            font(20),
+            font(TEXT_PX),
             pal.CHANGED,
             max_width=box[2] - box[0],
             align="right" if rtl else "left",
@@ -71,7 +71,7 @@ def draw_seat(
     x0, y0, x1, y1 = box
     rtl = canvas.rtl  # right to left: the chip mirrored (name and cards on the right)
     x = x1 - 9 if rtl else x0 + 9
-    top = y0 + 16
+    top = y0 + 18
     if seat.is_turn:
         tip = x - 10 if rtl else x + 10
         canvas.draw.polygon([(x, top - 7), (tip, top), (x, top + 7)], fill=ink)
@@ -80,13 +80,13 @@ def draw_seat(
     if seat.is_computer and "🤖" not in name:
         name = "🤖 " + name
     canvas.text(
-        x, top, name, font(18), ink, max_width=(x - x0 - 8) if rtl else (x1 - 8 - x),
+        x, top, name, font(TEXT_PX), ink, max_width=(x - x0 - 8) if rtl else (x1 - 8 - x),
         robot_eyes=fill, align="right" if rtl else "left",
     )
-    bottom = y1 - 15
+    bottom = y1 - 18
     mini = piece_back(MINI_CARD, tiles)
     canvas.paste(mini, x1 - 9 - MINI_CARD.w if rtl else x0 + 9, bottom - MINI_CARD.h / 2)
-    f = font(17, bold=False)
+    f = font(TEXT_PX)  # cards left and points: the numbers read most
     cards_text = f"{seat.cards}"
     if rtl:
         canvas.text(x1 - 9 - MINI_CARD.w - 5, bottom, cards_text, f, sub, align="right")

@@ -9,7 +9,18 @@ from PIL import Image, ImageDraw
 
 from . import palette as pal
 from .fonts import ROBOT, Font, clean, font, right_to_left, text_length, text_mask
-from .layout import TAB_FONT, Box, CardSpot, GroupSpot, Layout, Panel
+from .layout import (
+    LEGEND_H,
+    LEGEND_TEXT,
+    TAB_FONT,
+    TEXT_PX,
+    Box,
+    CardSpot,
+    GroupSpot,
+    Layout,
+    Panel,
+    legend_rows,
+)
 from .palette import RGB
 from .shapes import icon
 from .sprites import Size, card_back, card_sprite
@@ -226,7 +237,7 @@ def draw_empty(canvas: Canvas, box: Box, text: str) -> None:
         (box[0] + box[2]) / 2,
         (box[1] + box[3]) / 2,
         text,
-        font(18, bold=False),
+        font(TEXT_PX, bold=False),
         pal.MUTED,
         align="center",
         robot_eyes=pal.TRAY,
@@ -264,19 +275,19 @@ def stock_width(count: int) -> int:
     return round(text_length(str(count), font(24))) + 8 + STOCK_CARD.w
 
 
-LEGEND_TEXT = {
-    "changed": "changed",
-    "invalid": "not valid yet",
-    "hint": "hint",
-    "placed": "from your hand",
-}
-
-
 def draw_legend(
     canvas: Canvas, box: Box, marks: Sequence[str], words: PictureWords = ENGLISH
 ) -> None:
     """A key for the marks in use, so a first-time player needs no help text."""
-    f = font(16, bold=False)
+    f = font(TEXT_PX, bold=False)
+    for row, line in enumerate(legend_rows(marks, words)):
+        top = box[1] + row * LEGEND_H
+        _legend_row(canvas, (box[0], top, box[2], top + LEGEND_H), line, words, f)
+
+
+def _legend_row(
+    canvas: Canvas, box: Box, marks: Sequence[str], words: PictureWords, f: Font
+) -> None:
     rtl = canvas.rtl  # right to left: from the right edge, each swatch right of its word
     used = 0  # the width the row has taken so far
     y0, y1 = box[1] + 3, box[3] - 3

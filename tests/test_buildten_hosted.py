@@ -254,7 +254,7 @@ async def test_a_press_pair_plays_a_card_and_the_screens_hide_what_they_must(hos
 async def test_help_rules_and_the_default_game_stay_rummy(hosted):
     service = hosted["service"]
     out = await service.command(ALICE, "help")
-    assert "/newgame build-to-ten" in out.reply and "Rummy" in out.reply
+    assert "/newgame Build-to-Ten" in out.reply and "Rummy" in out.reply
     out = await service.command(ALICE, "help", "build-to-ten")
     assert "Build-to-Ten" in out.reply and "/play 7h 2" in out.reply
     out = await service.command(ALICE, "rules", "build-to-ten")
@@ -262,7 +262,7 @@ async def test_help_rules_and_the_default_game_stay_rummy(hosted):
     out = await service.command(ALICE, "rules", "carousel")
     assert "Carousel" in out.reply
     out = await service.new_game(ALICE, "build-to-ten nonsense")
-    assert out.alert and "no variant" in out.reply
+    assert out.alert and "no game called" in out.reply
     out = await service.new_game(ALICE)
     assert "Manipulation" in out.reply
 

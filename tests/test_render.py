@@ -31,6 +31,7 @@ from render import (
 from render import palette as pal
 from render.fonts import ROBOT, clean
 from render.layout import WIDTH, CardSpot, Layout, group_label
+from render.lobby import SEAT_H
 from render.scores import ranking, totals
 from render.sprites import HAND_CARD, TABLE_CARD, Look, card_sprite, sprite_rgb
 
@@ -438,7 +439,7 @@ def test_single_round_result_has_no_chart_and_final_has_a_crown() -> None:
 def test_lobby_shows_every_slot() -> None:
     short = decode(render_lobby(LobbyView("Tahiti", (), ("Alice (host)",), max_seats=2)))
     full = decode(render_lobby(LobbyView("Tahiti", (), ("Alice (host)",), max_seats=5)))
-    assert full.height - short.height == 3 * 50  # one row per seat, open or taken
+    assert full.height - short.height == 3 * (SEAT_H + 6)  # one row per seat, open or taken
 
 
 # -------------------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ import pytest
 from PIL import Image
 
 import bot.games.rummy.host as rummy_host
+from bot.adapters.discord_layout import layout
 from bot.core.buttons import parse
 from bot.core.hosting import Refusal, Table
 from bot.core.lobby import lobby_screen
@@ -87,7 +88,12 @@ def test_the_lobby_options_fit_five_rows_and_cycle_each_option():
     game = RummyGame()
     record = Record(rulebook="rummikub", options={}, host="u0", seats=[SeatInfo("Ada", "u0")])
     screen = lobby_screen(game, 1, record, "options")
-    assert len(screen.buttons) <= 5  # Discord's limit
+    # A phone's Telegram row each (the labels are long); Discord's five rows hold them all
+    assert all(len(row) == 1 for row in screen.buttons[:6])
+    discord = layout(screen)
+    assert len(discord) <= 5
+    shown = {spec.custom_id.rpartition(":")[0] for row in discord for spec in row}
+    assert len([c for c in shown if ":opt:" in c]) == 6  # every option still a button
     actions = [b.action for row in screen.buttons for b in row]
     assert "opt:rounds:3" in actions and "opt:initial_meld:20" in actions
     cycled = game.settings("rummikub", {"rounds": 5}).options
@@ -100,7 +106,9 @@ def test_rules_text_is_rummikubs_own_in_every_language():
     game = RummyGame()
     english = game.rules_text("rummikub")
     assert "initial meld" in english and "7R" in english and "card" not in english
-    assert "rummikub" in game.help_text()
+    assert "Rummikub" in game.help_text()  # the rulebooks by title
+    with using("he"):
+        assert "רמיקוב" in game.help_text()
     for lang in ("he", "ru"):
         with using(lang):
             text = game.rules_text("rummikub")

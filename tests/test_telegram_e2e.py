@@ -187,7 +187,7 @@ async def test_bad_input_is_answered_clearly(harness: Harness):
     await harness.say(group, alice, "/join")
     await harness.expect(group, "no game")
     await harness.say(group, alice, "/newgame canasta")
-    await harness.expect(group, "Unknown rulebook")
+    await harness.expect(group, "no game called")
     await harness.say(group, alice, "/newgame machiavelli")
     await harness.say(group, alice, "/newgame")
     await harness.expect(group, "already a game")

@@ -23,6 +23,7 @@ from pathlib import Path
 
 from bot.core.buttons import pack
 from bot.core.fair_use import FairUse
+from bot.core.hosting import Refusal
 from bot.core.service import Actor, GameService
 from bot.core.views import Button, Outcome, Screen
 from bot.games.rummy import screens
@@ -162,7 +163,10 @@ class ConsoleGame:
                 return True
         set_locale(self.me.lang)
         self.tiles = setup.rulebook == "rummikub"
-        game, variant = self.service.game_named(setup.rulebook)  # rummy, build-to-ten …
+        try:
+            game, variant = self.service.game_named(setup.rulebook)  # rummy, build-to-ten …
+        except Refusal as refusal:  # a name of nothing of ours: said as a bad setting is
+            raise ValueError(refusal.text) from None
         settings = game.settings(variant, setup.options)  # ValueError names what's wrong
         described = " · ".join((settings.title, *settings.describe()))  # in the reader's words
         self.write(t("Rummy Table — {rules}", rules=described))

@@ -87,6 +87,7 @@ class _Block:
     key: str
     buttons: list[Button] = field(default_factory=list)
     as_select: bool = False
+    loose: bool = False  # mixed actions or a single button: may share a Discord row
 
     def rows(self) -> int:
         if self.as_select:
@@ -120,16 +121,29 @@ def _key(action: str) -> str:
 
 def _blocks(rows: list[list[Button]]) -> list[_Block]:
     """Rows of one kind (the core wraps "Add to ▸" letters over several rows) merge into one
-    block; every other row is a block of its own."""
+    block. Loose rows (mixed actions, or one button) merge with the loose block before them
+    when that takes fewer of Discord's 5-wide rows: the core splits its rows for a phone's
+    Telegram keyboard, which Discord's wider rows don't need."""
     blocks: list[_Block] = []
     for row in rows:
         keys = {_key(b.action) for b in row}
         key = keys.pop() if len(keys) == 1 else ""
-        if key and blocks and blocks[-1].key == key:
-            blocks[-1].buttons += row
+        loose = not key or len(row) == 1
+        last = blocks[-1] if blocks else None
+        if last is not None and (
+            (key and last.key == key) or (loose and last.loose and _fewer(last.buttons, row))
+        ):
+            last.buttons += row
+            last.loose = last.loose and loose
         else:
-            blocks.append(_Block(key, list(row)))
+            blocks.append(_Block(key, list(row), loose=loose))
     return blocks
+
+
+def _fewer(block: list[Button], row: list[Button]) -> bool:
+    """Do `block` and `row` together take fewer Discord rows than apart?"""
+    rows = lambda n: -(-n // ROW_WIDTH)  # noqa: E731
+    return rows(len(block) + len(row)) < rows(len(block)) + rows(len(row))
 
 
 def _placeholder(block: _Block) -> str:
@@ -228,8 +242,8 @@ _COMMANDS = [
     (re.compile(r"\ba group\b(?= with /join)"), "a server channel"),
     (re.compile(r"(?<![\w/])/newgame\b"), "/rummy new"),
     (re.compile(r"(?<![\w/])/endgame\b"), "/rummy end"),
-    (re.compile(r"(?<![\w/])/(join|leave|hand|hint|rules|language)\b"), r"/rummy \1"),
-    (re.compile(r"in a group chat: add me to a group and send"), "in a server channel with"),
+    (re.compile(r"(?<![\w/])/(join|leave|hand|hint|rules|language|lesson|help)\b"), r"/rummy \1"),
+    (re.compile(r"add me to a group and send (/rummy new) there"), r"\1 in a server channel"),
     (re.compile(r"\bour private chat\b"), "your DMs"),
 ]
 

@@ -314,6 +314,7 @@ class TelegramAdapter:
         if webhook_url and not webhook_secret:
             raise ValueError("a webhook needs a secret token (TELEGRAM_WEBHOOK_SECRET)")
         await self.app.initialize()
+        self.service.group_links[PLATFORM] = f"https://t.me/{self.username}?startgroup="
         if owner:
             await self.app.bot.set_my_commands([BotCommand(c, d) for c, d in COMMANDS])
             for lang in LANGUAGES[1:]:  # Telegram shows a person the list for their language

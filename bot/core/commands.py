@@ -35,16 +35,15 @@ class Commands:
             return await self.language(actor, args)
         if verb == "help" and args:  # /help build-to-ten: that game's help
             return Outcome(reply=svc.game_named(args)[0].help_text(), alert=False)
+        if verb == "start" and actor.private and not args:  # a newcomer's first message
+            return Outcome(reply=svc.welcome(actor), alert=False)
         if verb in ("help", "start") and not (verb == "start" and args):
             return Outcome(reply=game.help_text() + self.other_games(), alert=False)
         if verb == "start":  # deep link: /start join-<game>
             return Outcome(reply=narrate.WELCOME + game.help_text(), alert=False)
         if verb == "rules":
-            game, variant = svc.game_named(args)
-            try:
-                return Outcome(reply=game.rules_text(variant), alert=False)
-            except ValueError as error:
-                return Outcome(reply=str(error), alert=True)
+            game, variant = svc.game_named(args)  # refuses words naming no game of ours
+            return Outcome(reply=game.rules_text(variant), alert=False)
         if verb in ("newgame", "new"):
             return await svc.new_game(actor, args or None)
         if verb == "leaderboard":
@@ -87,8 +86,8 @@ class Commands:
         others = list(self.service.games.values())[1:]
         if not others:
             return ""
-        # each game by its first variant's title: in the reader's language
-        names = " · ".join(f"/newgame {g.name} ({g.variants()[0].title})" for g in others)
+        # each game by its first variant's title in the reader's language (/newgame takes it)
+        names = " · ".join(i18n.isolate(f"/newgame {g.variants()[0].title}") for g in others)
         return "\n" + narrate.OTHER_GAMES.format(games=names)
 
     def typed(self, record: Record, row: Any, actor: Actor, verb: str, args: str) -> Outcome:
@@ -250,19 +249,19 @@ class Commands:
 
     def _title(self, variant: str) -> str:
         """A variant's title in the reader's language (an unknown one as it was saved)."""
-        game, words = self.service.game_named(variant)  # a rummy rulebook, buildten …
         try:
+            game, words = self.service.game_named(variant)  # a rummy rulebook, buildten …
             return game.settings(words, {}).title
-        except ValueError:
+        except (Refusal, ValueError):
             return variant.title()
 
     async def leaderboard(self, actor: Actor, variant: str | None) -> str:
         if variant:
-            game, words = self.service.game_named(variant)
             try:
-                variant = game.settings(words, {}).variant
-            except ValueError as error:
-                return str(error)
+                game, words = self.service.game_named(variant)
+            except Refusal as refusal:
+                return refusal.text
+            variant = game.settings(words, {}).variant
         chat = None if actor.private else actor.chat_id
         rows = await self.service.store.leaderboard(actor.platform, chat, variant)
         title = fill(narrate.BOARD_TITLE,

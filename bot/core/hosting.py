@@ -57,6 +57,12 @@ class Settings:
     # key -> "must lay: remind", in the language the settings were made in (the game's words)
     labels: Mapping[str, str] = field(default_factory=dict)
     tiles: bool = False  # played with tiles (Rummikub): the lobby picture shows tiles
+    # key -> "remind, with a hint": the value alone, for a button in the option's own row
+    choices: Mapping[str, str] = field(default_factory=dict)
+
+    def choice(self, key: str) -> str:
+        """The option's value as its row's button says it (the option named once, above)."""
+        return self.choices.get(key) or self.label(key)
 
     def label(self, key: str) -> str:
         if key in self.labels:

@@ -31,8 +31,15 @@ from typing import Any
 
 from bot.games.rummy.narrate import hint_line
 from bot.games.rummy.refusals import refusal
-from bot.games.rummy.screens import card_label, groups_text, joker_face, private_picture
+from bot.games.rummy.screens import (
+    action_rows,
+    card_label,
+    groups_text,
+    joker_face,
+    private_picture,
+)
 from bot.games.rummy.typed import TypedError, parse_typed
+from bot.games.rummy.words import TITLES
 from bot.i18n import N_, _, current, fill, isolate, ngettext, t, using
 from bot.store import GameExists, StaleGame
 from engine import (
@@ -78,6 +85,7 @@ from .buttons import parse as parse_button
 from .cut import CAPTION_UNITS, cut
 from .per_game import GameLocks
 from .record import Record, SeatInfo
+from .titles import key_named
 from .views import Button, Outcome, Screen
 
 PREFIX = LESSON_PREFIX
@@ -261,6 +269,8 @@ class LessonService:
         if not actor.private:
             return Outcome(reply=_("Lessons happen in our private chat: send me /lesson there."))
         wanted = progress.lesson if progress is not None else rulebook
+        if wanted:  # a rulebook's title in any language: /lesson רמיקוב
+            wanted = key_named(wanted, TITLES) or wanted
         try:
             name = get_lesson(wanted).name if wanted else None
         except ValueError as error:
@@ -776,7 +786,7 @@ def _buttons(
     if progress.finished:
         if lesson.mode == "more":
             return [
-                *_rows([button(_(get_lesson(n).title), f"go:{n}") for n in LESSONS], 4),
+                *_rows([button(_(get_lesson(n).title), f"go:{n}") for n in LESSONS], 2),
                 [button(_("◀ Back"), "cancel")],
             ]
         return [[button(_("▶ Play a real game"), "play"), button(_("📚 Another lesson"), "more")]]
@@ -843,7 +853,7 @@ def _buttons(
                     button(t("after {card}", card=c.pretty()), f"spa:{g}:{i + 1}")
                     for i, c in enumerate(groups[g][:-1])
                 ],
-                4,
+                3,  # "после 10♠": uncut on a phone
             )
         rows.append([button(_("Cancel"), "cancel")])
     else:
@@ -856,23 +866,11 @@ def _buttons(
         shown = list(step.tools)
         if groups and "add" not in shown:  # a half-built group can always be finished
             shown.insert(1, "add")
-        rows.append([button(*tools[t]) for t in shown])
-    last = []
-    if "commit" in legal:
-        last.append(button(_("✔ Done"), "done"))
-    if "give_up" in legal:  # as the game's: the failed-move option may draw 1
-        draw = game.rules.give_up_draw
-        last.append(button(_("Give up (+3)") if draw == 3 else _("Give up (+1)"), "giveup"))
-    elif "reset" in legal:
-        last.append(button(_("↺ Reset"), "reset"))
-    if "knock" in legal:  # Carousel: Draw becomes Knock
-        last.append(button(_("✊ Knock"), "knock"))
-    elif "draw" in legal:
-        last.append(button(_("Draw a tile") if game.rules.tiles else _("Draw"), "draw"))
-    elif "pass" in legal:
-        last.append(button(_("Pass"), "pass"))
-    rows += [last, tail]
-    return rows
+        rows += _rows([button(*tools[t]) for t in shown], 2)  # uncut on a phone
+    _table, turn = action_rows(tiles=game.rules.tiles, legal=legal,
+                               give_up_draw=game.rules.give_up_draw, hint=False)
+    rows += [[button(b.label, b.action) for b in row] for row in turn]
+    return [*rows, tail]
 
 
 __all__ = [

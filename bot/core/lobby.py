@@ -88,7 +88,7 @@ def _lobby_screen(game: HostedGame, game_id: int, record: Record, menu: str) -> 
             Button(("✓ " if v.name == record.rulebook else "") + v.title, f"rb:{v.name}")
             for v in game.variants()
         ]
-        buttons = [*_rows(choices, 4), back]
+        buttons = [*_rows(choices, 2 if len(choices) > 2 else 1), back]  # titles uncut
     elif menu == "options":
         variant = next(v for v in game.variants() if v.name == settings.variant)
         if len(variant.options) > MENU_OPTION_ROWS:
@@ -101,13 +101,13 @@ def _lobby_screen(game: HostedGame, game_id: int, record: Record, menu: str) -> 
                 )
                 for key, values in variant.options.items()
             ]
-            rows = _rows(cycle, 2)
+            rows = _rows(cycle, 1)  # "name: value ↻" needs a phone's whole row
         else:
             rows = [
                 [
                     Button(
                         ("✓ " if v == settings.options[key] else "")
-                        + game.settings(record.rulebook, {**settings.options, key: v}).label(key),
+                        + game.settings(record.rulebook, {**settings.options, key: v}).choice(key),
                         f"opt:{key}:{v}",
                     )
                     for v in values
@@ -129,17 +129,11 @@ def _lobby_screen(game: HostedGame, game_id: int, record: Record, menu: str) -> 
         levels = [Button(f"🤖 {narrate.level(lv)}", f"cpu:{lv}") for lv in game.levels]
         buttons = [levels, back]
     else:
-        buttons = [
-            [
-                Button(narrate.JOIN, "join"),
-                Button(narrate.LEAVE, "leave"),
-                Button(narrate.ADD_COMPUTER, "menu:computer"),
-            ],
-            [
-                Button(narrate.VARIANT_MENU, "menu:rulebook"),
-                Button(narrate.OPTIONS_MENU, "menu:options"),
-                Button(narrate.START, "start"),
-            ],
+        buttons = [  # two a row: every label uncut on a phone (tests/test_button_widths.py)
+            [Button(narrate.JOIN, "join"), Button(narrate.LEAVE, "leave")],
+            [Button(narrate.ADD_COMPUTER, "menu:computer"),
+             Button(narrate.VARIANT_MENU, "menu:rulebook")],
+            [Button(narrate.OPTIONS_MENU, "menu:options"), Button(narrate.START, "start")],
         ]
     key = hashlib.blake2b(repr(("lobby", view)).encode(), digest_size=10).hexdigest()
     return Screen(

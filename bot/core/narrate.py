@@ -48,7 +48,14 @@ _MESSAGES: dict[str, str] = {
     "OPTIONS_MENU": N_("Options ▾"),
     "START": N_("Start ▶"),
     "BACK": N_("◀ Back"),
-    "START_IN_GROUP": N_("Start a game in a group chat: add me to a group and send /newgame."),
+    "WELCOME_PRIVATE": N_(
+        "👋 Welcome to Rummy Table!\n"
+        "Learn a game in a few minutes: /lesson (or /lesson rummikub).\n"
+        "Against the computer, right here: /newgame (or /newgame Rummikub).\n"
+        "With friends: add me to a group and send /newgame there.\n"
+        "Every command: /help."
+    ),
+    "ADD_TO_GROUP": N_("Add me to a group: {link}"),
     "GAME_HERE": N_(
         "There is already a game in this chat — see the message above (or the host can /endgame)."
     ),
@@ -57,6 +64,7 @@ _MESSAGES: dict[str, str] = {
     "UNKNOWN_COMMAND": N_("Unknown command. Try /help."),
     "UNKNOWN_VERB": N_("Unknown command /{verb}. Try /help."),
     "OTHER_GAMES": N_("Other games here: {games}"),
+    "UNKNOWN_TITLE": N_("I know no game called “{name}”. The games: {titles}."),
     "TOO_LONG": N_(
         "That's too long for a move ({length:,} characters; at most {limit}). Try /help."
     ),

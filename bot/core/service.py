@@ -28,6 +28,7 @@ from .lobby import Lobby
 from .names import clean_name
 from .record import Record, SeatInfo
 from .scheduler import IDLE_SECONDS, JobScheduler, Scheduler
+from .titles import Titles
 from .unit import WORK_TIMEOUT, Refusal, Reply, Unit, answer
 from .views import Outcome
 
@@ -121,6 +122,9 @@ class GameService:
         # adapters' deliveries call it); None on SQLite: one process owes nobody anything.
         outbox = getattr(store, "outbox", None) if shared else None
         self.delivered: Callable[[int, int | None], None] | None = getattr(outbox, "done", None)
+        self.titles = Titles(self.games)
+        # platform -> a link that adds the bot to a group (Telegram's ?startgroup=)
+        self.group_links: dict[str, str] = {}
         self.lobby = Lobby(self.unit)
         self.commands = Commands(self)
 
@@ -133,16 +137,27 @@ class GameService:
         self.unit.store = store
 
     def game_named(self, words: str | None) -> tuple[HostedGame, str | None]:
-        """The hosted game `words` start with (`build-to-ten`, `rummy carousel`) and the rest
-        (its variant); words naming no game are the default game's variant."""
-        first, _, rest = (words or "").strip().partition(" ")
-        game = self.games.get(first.lower())
-        if game is not None:
-            return game, rest.strip() or None
-        for game in self.games.values():  # a variant's own name (a Discord choice's value)
-            if any(v.name == first.lower() for v in game.variants()):
-                return game, words
-        return self.default_game, words or None
+        """The hosted game and variant `words` name in any language (`build-to-ten`,
+        `rummy carousel`, `רמיקוב`, `Руммикуб`); no words: the default game. Words naming
+        nothing of ours are refused with the titles there are (never the engine's text)."""
+        if not (words or "").strip():
+            return self.default_game, None
+        named = self.titles.find(words)
+        if named is None:
+            said = " ".join(i18n.strip_bidi(words).split())[:40]
+            raise Refusal(fill(narrate.UNKNOWN_TITLE, name=said, titles=self.title_list()))
+        return named.game, named.variant
+
+    def welcome(self, actor: Actor) -> str:
+        """A private chat's greeting: the lesson, a game here, a game in a group (with the
+        platform's add-to-group link when it has one: bare, a bidi mark would enter the URL)."""
+        link = self.group_links.get(actor.platform)
+        text = narrate.WELCOME_PRIVATE
+        return text + ("\n" + narrate.ADD_TO_GROUP.format(link=link) if link else "")
+
+    def title_list(self) -> str:
+        """Every game's variants by title, in the reader's language: "Manipulation, …"."""
+        return ", ".join(v.title for g in self.games.values() for v in g.variants())
 
     @property
     def typed_verbs(self) -> frozenset[str]:
@@ -220,9 +235,14 @@ class GameService:
         from bot.store import GameExists
 
         lang = await self.speak_to(actor)
-        if actor.private:
-            return Outcome(reply=narrate.START_IN_GROUP)
-        game, variant = self.game_named(variant)
+        try:
+            game, variant = self.game_named(variant)
+        except Refusal as refusal:
+            return answer(refusal)
+        if actor.private:  # a rummy game against the computer here; the others in a group
+            if game is self.default_game:
+                return await self.play_computer(actor, variant or game.default_variant)
+            return Outcome(reply=self.welcome(actor), alert=False)
         try:
             settings = game.settings(variant, {})
         except ValueError as error:

@@ -10,7 +10,7 @@ from bot.core.buttons import RUMMY_VERBS, Press
 from bot.core.hosting import Refusal, Results, Settings, Table, Variant
 from bot.core.record import TIMEOUTS_BEFORE_COMPUTER, Record
 from bot.core.views import Outcome, Screen
-from bot.i18n import _, current, t, tn, using
+from bot.i18n import _, t, tn, using
 from engine import (
     ALL_RULEBOOKS,
     Finish,
@@ -43,15 +43,13 @@ def _state(record: Record) -> GameState:
     return GameState.from_dict(record.state)
 
 
-def _unknown_settings(name: str, english: str) -> str:
-    """The engine's sentence for a rulebook or option it doesn't have, in the reader's
-    language (English: the engine's own)."""
-    if current() == "en":
-        return english
+def _unknown_settings(name: str) -> str:
+    """A rulebook or option the engine doesn't have, in the reader's words (never the
+    engine's own sentence)."""
     key = name.lower()
     if key not in ALL_RULEBOOKS:
         return t("Unknown rulebook '{name}'. Rulebooks: {names}", name=name[:40],
-                 names=", ".join(ALL_RULEBOOKS))
+                 names=", ".join(words.title(key) for key in ALL_RULEBOOKS))
     choices = option_choices(key)
     if not choices:
         return t("{title} has no options", title=words.title(key))
@@ -92,11 +90,12 @@ class RummyGame:
         name = variant or self.default_variant
         try:
             rules = get_rulebook(name, **dict(options))
-        except (TypeError, ValueError) as error:  # an unknown rulebook, option or value
-            raise ValueError(_unknown_settings(name, str(error))) from None
+        except (TypeError, ValueError):  # an unknown rulebook, option or value
+            raise ValueError(_unknown_settings(name)) from None
         labels = {k: words.option(k, v) for k, v in rules.options.items()}
+        choices = {k: words.choice(k, v) for k, v in rules.options.items()}
         return Settings(rules.name, words.title(rules.name), dict(rules.options), labels,
-                        tiles=rules.tiles)
+                        tiles=rules.tiles, choices=choices)
 
     def to_move(self, state: Mapping[str, Any]) -> int | None:
         return state["turn"] if state["phase"] == "play" else None

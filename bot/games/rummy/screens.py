@@ -558,9 +558,12 @@ def _private_buttons(
                 Button("◀", f"pg:{(page - 1) % pages}"),
                 Button(f"{page + 1}/{pages}", "noop"),
                 Button("▶", f"pg:{(page + 1) % pages}"),
-                Button(_("⇅ Sort"), "sort"),
             ]
         )
+    actions, turn = action_rows(
+        tiles=record.rules.tiles, legal=legal, give_up_draw=record.rules.give_up_draw,
+        show="commit" in legal and bool((state.hint or {}).get("lay")),  # (the seat on turn's)
+    )
     if ui.mode == "add":
         rows += _rows([Button(group_label(i), f"add:{i}") for i in range(len(groups))])
         rows.append([Button(_("Cancel"), "cancel")])
@@ -573,31 +576,35 @@ def _private_buttons(
             rows += _rows([Button(card_label(c), f"tc:{g}:{c.token}") for c in groups[g]])
         rows.append([Button(_("Cancel"), "cancel")])
     else:
-        row = [
-            Button(_("New group"), "new"),
-            Button(_("Add to ▸"), "addm"),
-            Button(_("Take from ▸"), "takem"),
-            Button(_("✨ Auto-place"), "auto"),
-        ]
-        if pages == 1:
-            row.append(Button("⇅", "sort"))
-        rows.append(row)
-    last = []
+        rows += actions
+    return rows + turn
+
+
+def action_rows(
+    *, tiles: bool, legal: set[str] | frozenset[str], give_up_draw: int, hint: bool = True,
+    show: bool = False,
+) -> tuple[list[list[Button]], list[list[Button]]]:
+    """The table's actions' rows and the turn's rows: at most 3 a row, so that every label
+    shows uncut on a phone (tests/test_button_widths.py). The last row holds 💡 Hint."""
+    table = [Button(_("New group"), "new"), Button(_("✨ Auto-place"), "auto")]
+    move = [Button(_("Add to ▸"), "addm"), Button(_("Take from ▸"), "takem"), Button("⇅", "sort")]
+    turn = []
     if "commit" in legal:
-        last.append(Button(_("✔ Done"), "done"))
+        turn.append(Button(_("✔ Done"), "done"))
     if "give_up" in legal:
-        draw = record.rules.give_up_draw
-        last.append(Button(_("Give up (+3)") if draw == 3 else _("Give up (+1)"), "giveup"))
+        turn.append(Button(_("Give up (+3)") if give_up_draw == 3 else _("Give up (+1)"), "giveup"))
     elif "reset" in legal:
-        last.append(Button(_("↺ Reset"), "reset"))
+        turn.append(Button(_("↺ Reset"), "reset"))
+    last = []
     if "knock" in legal:  # Carousel: the Draw button becomes Knock
         last.append(Button(_("✊ Knock"), "knock"))
     elif "draw" in legal:
-        last.append(Button(_("Draw a tile") if record.rules.tiles else _("Draw"), "draw"))
+        last.append(Button(_("Draw a tile") if tiles else _("Draw"), "draw"))
     elif "pass" in legal:
         last.append(Button(_("Pass"), "pass"))
-    last.append(Button(_("💡 Hint"), "hint"))
-    if "commit" in legal and (state.hint or {}).get("lay"):  # (the hint of the seat on turn)
-        last.append(Button(_("💡 Show me"), "show"))  # places the hint's whole lay
-    rows.append(last)
-    return rows
+    if hint:  # (a lesson has its own: 💡 Show me)
+        last.append(Button(_("💡 Hint"), "hint"))
+    rows = [row for row in (turn, last) if row]
+    if show:  # places the hint's whole lay: a row of its own, uncut
+        rows.append([Button(_("💡 Show me"), "show")])
+    return [table, move], rows

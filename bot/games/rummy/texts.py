@@ -5,11 +5,14 @@ from __future__ import annotations
 from bot.i18n import N_, _, fill, isolate_cards
 from engine import ALL_RULEBOOKS, get_rulebook
 
+from . import words
+
 HELP = N_("""🃏 Rummy Table — rearrangement rummy in this chat.
 /newgame [rulebook] — open a game here (rulebooks: {rulebooks})
+/lesson [rulebook] — learn a game step by step, in our private chat
 /join, /leave — take or give up a seat (a computer takes over a seat left mid-game)
 /hand — send my cards again · /hint — show a card I can play
-/rules [rulebook] — the rules (in full: docs/rules.md in the bot's source repository)
+/rules [rulebook] — the rules, sent here
 /leaderboard [rulebook] · /stats — scores that last
 /language en|he|ru — the language I speak to you (in a group: the group's)
 /endgame — the host ends the game
@@ -17,7 +20,7 @@ In our private chat: tap cards to select them, then New group / Add to / Take fr
 Auto-place, and Done. Or type: /lay 7H 8H 9H · /add B 10H · /move B:QS A · /split B 4 ·
 /take B QS · /done · /reset · /draw · /pass""")
 
-MORE = N_("All the rules, with every option: docs/rules.md in the bot's source repository.")
+MORE = N_("Learn a rulebook by playing it: /lesson and its name, in our private chat.")
 
 COMMON = N_("""Every group on the table must be a set (3–4 cards of one rank, different suits) or a
 run (3+ cards of one suit in order). On your turn rebuild the table as you like — split groups,
@@ -70,14 +73,18 @@ all of it. Write tiles like 7R 13O, a joker *."""),
 }
 
 
+def titles() -> str:
+    """The rulebooks by title, in the reader's language (what /rules and /newgame take)."""
+    return ", ".join(words.title(name) for name in ALL_RULEBOOKS)
+
+
 def help_text() -> str:
-    return fill(_(HELP), rulebooks=", ".join(ALL_RULEBOOKS))
+    return fill(_(HELP), rulebooks=titles())
 
 
 def rules_text(name: str | None) -> str:
     if not name:
-        rulebooks = fill(_("Rulebooks: {names}. /rules NAME for one."),
-                         names=", ".join(ALL_RULEBOOKS))
+        rulebooks = fill(_("Rulebooks: {names}. /rules NAME for one."), names=titles())
         return _(COMMON) + "\n\n" + rulebooks + "\n\n" + _(MORE)
     rules = get_rulebook(name)  # ValueError names the rulebooks
     if rules.tiles:  # the common rules speak of cards: Rummikub's text stands alone

@@ -43,6 +43,17 @@ OPTIONS: dict[tuple[str, Any], str] = {
     ("rounds", 5): N_("rounds: 5"),
 }
 
+# (option, value) -> the value alone, on a button in that option's row of the options menu
+# (the menu's text names the options): a phone shows it uncut, and two values never read alike
+CHOICES: dict[tuple[str, Any], str] = {
+    ("must_lay", "remind"): N_("Remind with a hint"),
+    ("must_lay", "trust"): N_("Trust the player"),
+    ("play_to", 200): N_("To 200 points"),
+    ("play_to", 300): N_("To 300 points"),
+    ("unfinished_move", "reset"): N_("Reset, no penalty"),
+    ("unfinished_move", "give_back_draw_3"): N_("Give back, draw 3"),
+}
+
 
 def title(name: str) -> str:
     """A rulebook's title ("Manipulation"); an unknown name as it is."""
@@ -54,6 +65,12 @@ def option(key: str, value: Any) -> str:
     if text is None:
         return f"{key.replace('_', ' ')}: {str(value).replace('_', ' ')}"
     return _(text)
+
+
+def choice(key: str, value: Any) -> str:
+    """The value alone (`CHOICES`), or the option and its value."""
+    text = CHOICES.get((key, value))
+    return _(text) if text is not None else option(key, value)
 
 
 def describe(name: str, options: dict[str, Any]) -> str:

@@ -1,0 +1,66 @@
+"""The pictures as a phone shows them: 400 px wide, in English, Hebrew and Russian, with five
+seats (four computers) — to look at legibility (issue 28, item 8), not for committing.
+
+    .venv/bin/python scripts/phone_pictures.py /tmp/phone
+"""
+
+from __future__ import annotations
+
+import io
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+from PIL import Image
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bot.core import narrate
+from bot.i18n import LANGUAGES, fill, strip_bidi, t, using
+from render import render_lobby, render_private, render_scores, render_table, samples
+from render.views import SeatStrip
+
+PHONE = 400  # px: a photo's width in a chat on a 360-px-wide phone, about
+
+
+def five_seats() -> tuple[SeatStrip, ...]:
+    """Dana and four computers, named as the lobby names them (in the reader's language)."""
+    computers = [strip_bidi(fill(narrate.COMPUTER_NAME, number=k)) for k in range(1, 5)]
+    return (SeatStrip("Dana", 6, 35, False),
+            *(SeatStrip(name, 9 + k, 40 + 15 * k, k == 0, True)
+              for k, name in enumerate(computers)))
+
+
+def pictures(lang: str) -> dict[str, bytes]:
+    with using(lang):
+        words = narrate.picture_words()
+        title = t("Round {n}", n=2)
+        turn = strip_bidi(t("{name}'s turn", name=five_seats()[1].name))
+        table = replace(samples.demo_table(), seats=five_seats(), words=words,
+                        title=title, status=turn)
+        return {
+            "table": render_table(table),
+            "private": render_private(replace(samples.demo_private(), words=words)),
+            "scores": render_scores(samples.demo_scores()),
+            "lobby": render_lobby(samples.demo_lobby()),
+        }
+
+
+def phone(data: bytes) -> Image.Image:
+    image = Image.open(io.BytesIO(data)).convert("RGB")
+    return image.resize((PHONE, round(image.height * PHONE / image.width)),
+                        Image.Resampling.LANCZOS)
+
+
+def main() -> None:
+    out = Path(sys.argv[1] if len(sys.argv) > 1 else "/tmp/phone")
+    out.mkdir(parents=True, exist_ok=True)
+    for lang in LANGUAGES:
+        for name, data in pictures(lang).items():
+            path = out / f"{name}_{lang}.png"
+            phone(data).save(path)
+            print(path)
+
+
+if __name__ == "__main__":
+    main()
