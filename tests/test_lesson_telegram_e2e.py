@@ -3,7 +3,9 @@ played by pressing the buttons the bot sent (and one typed wrong try)."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import time
 from collections.abc import AsyncIterator
 
 import pytest
@@ -32,6 +34,9 @@ LABELS = {
 }
 
 
+PACE = 0.15  # seconds between two of Ada's taps
+
+
 class LessonChat:
     """Ada's private chat with the bot: read the lesson screen, press its buttons, type."""
 
@@ -39,6 +44,15 @@ class LessonChat:
         self.tg, self.store = tg, store
         self.ada = tg.user(31, "Ada", started=True)
         self.chat = tg.private_chat(self.ada)
+        self.last = 0.0  # when Ada last tapped or typed
+
+    async def _pace(self) -> None:
+        """Ada taps no faster than fair use lets a person (8 a second, the door's meter, which
+        this test keeps as in production): a script answered at once would tap 30 a second."""
+        wait = self.last + PACE - time.monotonic()
+        if wait > 0:
+            await asyncio.sleep(wait)
+        self.last = time.monotonic()
 
     def screen(self):
         for m in reversed(self.tg.messages(self.chat)):
@@ -67,6 +81,7 @@ class LessonChat:
         return await self.press_data(m.message_id, found[0][1])
 
     async def press_data(self, message_id: int, data: str) -> str:
+        await self._pace()
         q = await self.tg.press(self.chat, message_id, data, self.ada)
         await self.tg.wait_until(lambda: q in self.tg.answers, timeout=20)
         await self.tg.settle(quiet=0.05, timeout=20)
@@ -77,6 +92,7 @@ class LessonChat:
             await self.press(lambda t, d, c=c: ":s1:" in d and t.strip("()") == c.pretty(), c)
 
     async def say(self, text: str) -> None:
+        await self._pace()
         await self.tg.send_text(self.chat, self.ada, text)
         await self.tg.wait_for(
             lambda r: r.method not in ("getUpdates", "sendChatAction"), timeout=20
