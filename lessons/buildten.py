@@ -23,7 +23,7 @@ TITLE = N_("Build-to-Ten lesson")
 INTRO = (N_("📘 The lesson plays a real game against one computer. Empty your personal stock "
          "first: its face-up card is the one to play."))
 DONE = (N_("🎓 That's the game! From here it is a real game: empty your stock before the "
-        "computer does. 💡 Hint shows a playable card any time."))
+        "computer does. 💡 Hint shows a whole move you can make any time."))
 
 
 @dataclass(frozen=True)

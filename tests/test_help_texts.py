@@ -6,11 +6,17 @@ starting with `/command` or an LRM becomes a left-to-right paragraph)."""
 from __future__ import annotations
 
 import unicodedata
+from types import SimpleNamespace
 
+import discord
 import pytest
+from discord import app_commands
 
 from bot.adapters.discord_commands import HELP as DISCORD_HELP
+from bot.adapters.discord_commands import add_commands
+from bot.adapters.telegram import COMMANDS as TELEGRAM_MENU
 from bot.core import narrate
+from bot.games import default_games
 from bot.games.buildten.texts import help_text as buildten_help
 from bot.games.rummy.texts import MORE, rules_text
 from bot.games.rummy.texts import help_text as rummy_help
@@ -59,3 +65,36 @@ def test_every_help_offers_the_lesson_and_no_repository_path(lang):
     assert "/lesson" in more
     for name, text in texts.items():
         assert "docs/" not in text and ".md" not in text, (lang, name)
+
+
+# "a whole move you can make", as each catalog says it (issue 27: a hint is a whole move)
+WHOLE_MOVE = {"en": "whole move", "he": "מהלך שלם", "ru": "полный ход"}
+ONE_CARD = {"en": "card I can play", "he": "קלף שאפשר לשחק", "ru": "карту, которую можно сыграть"}
+
+
+def discord_hint_description() -> str:
+    """The /rummy hint command's description, as the command tree holds it (English)."""
+    client = discord.Client(intents=discord.Intents.none())
+    tree = app_commands.CommandTree(client)
+    games = default_games()
+    service = SimpleNamespace(games=games, default_game=next(iter(games.values())))
+    add_commands(tree, adapter=SimpleNamespace(service=service))  # callbacks never run here
+    return tree.get_command("rummy").get_command("hint").description
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_hint_description_names_a_whole_move(lang):
+    """Issue 27: Hint shows a whole move (and in Rummy 💡 Show me lays it), not one card — in
+    the /help texts, Telegram's command menu and Discord's /rummy hint description."""
+    with using(lang):
+        texts = helps()
+        menu = _(dict(TELEGRAM_MENU)["hint"])
+        slash = _(discord_hint_description())
+        show_me = _("💡 Show me")
+    lines = {name: next(line for line in texts[name].split("\n") if "hint" in line.lower()
+                        or "💡" in line) for name in ("rummy", "discord", "buildten")}
+    lines["menu"], lines["slash"] = menu, slash
+    for name, line in lines.items():
+        assert WHOLE_MOVE[lang] in line.lower(), (lang, name, line)
+        assert ONE_CARD[lang] not in line.lower(), (lang, name, line)
+    assert show_me in lines["rummy"], (lang, lines["rummy"])

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 HELP = N_("""🃏 **Rummy Table** — rearrangement rummy in this channel.
 `/rummy new [rulebook]` open a game here · `/rummy join` / `/rummy leave` take or give up a seat
-`/rummy hand` show my cards again · `/rummy hint` a card I can play · `/rummy rules [rulebook]`
+`/rummy hand` show my cards again · `/rummy hint` a whole move to make · `/rummy rules [rulebook]`
 `/rummy end` the host ends the game · `/leaderboard [rulebook]` · `/stats [member]`
 `/rummy lesson [rulebook]` learn to play, step by step, in your DMs
 Your cards come by DM: pick cards in the menu, then New group / Add to / Take from / Auto-place,
@@ -94,7 +94,7 @@ def add_commands(tree: app_commands.CommandTree, adapter: DiscordAdapter) -> Non
     async def table(interaction: discord.Interaction) -> None:
         await adapter.slash(interaction, "table")
 
-    @rummy.command(name="hint", description=N_("Show a card I can play"))
+    @rummy.command(name="hint", description=N_("Show a whole move I can make"))
     async def hint(interaction: discord.Interaction) -> None:
         await adapter.slash(interaction, "hint")
 

@@ -59,7 +59,7 @@ COMMANDS = [  # the command menu; descriptions in English, translated per langua
     ("join", N_("Take a seat in this chat's game")),
     ("leave", N_("Leave the game (a computer takes your seat)")),
     ("hand", N_("Send my cards again")),
-    ("hint", N_("Show a card I can play")),
+    ("hint", N_("Show a whole move I can make")),
     ("table", N_("Show the table again (with its buttons)")),
     ("rules", N_("The rules: /rules [rulebook]")),
     ("leaderboard", N_("Leaderboard: /leaderboard [rulebook]")),

@@ -11,7 +11,7 @@ HELP = N_("""🔟 Build-to-Ten — a build-pile card game for 2–4 in this chat
 /rules build-to-ten — how to play · /leaderboard build-to-ten · /stats
 In our private chat a move is two taps: a card (your face-up stock card, a hand card or a
 discard top), then where it goes (a build pile; for a joker, a player). End your turn with a
-discard: a hand card, then one of your discard piles. 💡 Hint shows a card you can play.
+discard: a hand card, then one of your discard piles. 💡 Hint shows a whole move you can make.
 Or type: /play 7h 2 (the 7♥ onto pile 2) · /play stock new · /play d1 3 (discard pile 1's
 top) · /joker shift Lia · /joker swap 2 · /discard 9c 1 · /pass (empty hand only) · /hint""")
 

@@ -11,7 +11,7 @@ HELP = N_("""🃏 Rummy Table — rearrangement rummy in this chat.
 /newgame [rulebook] — open a game here (rulebooks: {rulebooks})
 /lesson [rulebook] — learn a game step by step, in our private chat
 /join, /leave — take or give up a seat (a computer takes over a seat left mid-game)
-/hand — send my cards again · /hint — show a card I can play
+/hand — send my cards again · /hint — show a whole move I can make (💡 Show me lays it)
 /rules [rulebook] — the rules, sent here
 /leaderboard [rulebook] · /stats — scores that last
 /language en|he|ru — the language I speak to you (in a group: the group's)
