@@ -559,3 +559,26 @@ def test_a_joker_being_freed_is_no_invalid_group_before_done(game):
     assert screens.private_picture(view, "t").invalid == frozenset()
     out = game.typed(table, 0, "u0", "done", "")
     assert not out.alert, out.reply
+
+
+@pytest.mark.parametrize(("hand", "new", "reads"), [
+    ("11R 12O 13O 2K", "12O 13O", "*11O"),  # one reading: the joker names its new tile
+    ("11R 7O 7K 2K", "7O 7K", "*"),  # three of a number: it floats, no colour named
+])
+def test_a_joker_being_freed_reads_as_its_new_group(game, hand, new, reads):
+    """Issue 27: the joker moved out to be freed showed its old reading (🃏11R) in its new group
+    until Done; the screens read it as the new group makes it, in text and picture."""
+    table = _table(game)
+    state = deal_scenario(get_rulebook("rummikub"), [hand, "1K 4R 7B", "13O 2B"],
+                          table=["9R 10R *11R", "5K 5R 5B"], first_lay_done=True)
+    table.record.state = state.to_dict()
+    for verb, args in (("move", "A:* new"), ("add", "A 11R"), ("add", f"C {new}")):
+        assert game.typed(table, 0, "u0", verb, args).reply == "OK", (verb, args)
+    detail = screens.private_screen(1, table.record, _state(table), 0).detail
+    line = detail.splitlines()[3]
+    assert line.startswith(" * C"), detail
+    view = rummy_host.player_view(_state(table), 0)
+    group = screens.private_picture(view, "t").groups[2]
+    assert [str(c) for c in group if c.is_joker] == [reads], group
+    assert line.endswith(screens.pretty(group)), (line, group)
+    assert game.typed(table, 0, "u0", "done", "").alert is False

@@ -22,6 +22,7 @@ from engine import (
     player_view,
 )
 from engine.cards import Card, rank_order, suit_order
+from engine.melds import arrange, readings
 from engine.tile_rules import floats
 from engine.tiles import is_tile_face
 from render import (
@@ -239,19 +240,54 @@ def _table_screen(game_id: int, record: Record, state: GameState) -> Screen:
     )
 
 
-def valid_so_far(rules: Rulebook, group: Sequence[Card], table: Sequence[Sequence[Card]]) -> bool:
-    """Is a working copy's group valid — reading a joker moved away from all its old companions
-    (being freed: its tile is chosen again at Done, RULES.md §5 decision 3) afresh, so it is
-    never shown ✗ while the move is in progress?"""
+def freed_jokers(rules: Rulebook, group: Sequence[Card],
+                 table: Sequence[Sequence[Card]]) -> frozenset[int]:
+    """The jokers a working copy's group holds that were moved away from all their old
+    companions (being freed: their tile is chosen again at Done, RULES.md §5 decision 3), when
+    the group is valid only with them read afresh; empty otherwise."""
     if is_meld(rules, group):
-        return True
+        return frozenset()
     idents = {c.ident for c in group}
-    moved = {
+    moved = frozenset(
         j.ident for old in table for j in old
         if j.is_joker and j.designated and j.ident in idents
         and not idents & ({c.ident for c in old} - {j.ident})
-    }
-    return bool(moved) and is_meld(rules, [c.free() if c.ident in moved else c for c in group])
+    )
+    fresh = [c.free() if c.ident in moved else c for c in group]
+    return moved if moved and is_meld(rules, fresh) else frozenset()
+
+
+def valid_so_far(rules: Rulebook, group: Sequence[Card], table: Sequence[Sequence[Card]]) -> bool:
+    """Is a working copy's group valid — a joker being freed read afresh, so it is never shown
+    ✗ while the move is in progress?"""
+    return is_meld(rules, group) or bool(freed_jokers(rules, group, table))
+
+
+def is_free(card: Card) -> bool:
+    return card.is_joker and not card.designated
+
+
+def read_afresh(rules: Rulebook, groups: Sequence[Sequence[Card]],
+                table: Sequence[Sequence[Card]]) -> list[list[Card]]:
+    """The working copy's groups as shown: a joker being freed reads as its new group makes it
+    (🃏11O beside 12O 13O, not its old 🃏11R), or as a bare 🃏 while the group leaves it open."""
+    out = []
+    for group in groups:
+        moved = freed_jokers(rules, group, table)
+        if moved:
+            fresh = [c.free() if c.ident in moved else c for c in group]
+            found = readings(fresh, rules.ace, max_jokers=rules.max_jokers_per_group)
+            group = fresh
+            if len({r.joker_faces for r in found}) == 1:  # one reading: name its tile
+                faces = iter(found[0].joker_faces)  # one per free joker, in order (designate)
+                group = []
+                for card in fresh:
+                    face = next(faces) if is_free(card) else None
+                    group.append(card.designate(*face) if face and card.ident in moved else card)
+                if not any(is_free(c) for c in group):  # (arrange reads every joker's tile)
+                    group = arrange(group, found[0])  # in the order Done will lay it
+        out.append(list(group))
+    return out
 
 
 def table_detail(
@@ -268,13 +304,14 @@ def table_detail(
     singles = draft.singles if draft is not None else state.singles
     changed = set(view.changed) if draft is not None and view is not None else set()
     last = set((state.last or {}).get("groups", [])) if draft is None else set()
-    for i, group in enumerate(groups):
+    seen = read_afresh(record.rules, groups, state.table) if draft is not None else groups
+    for i, (group, looks) in enumerate(zip(groups, shown(record.rules, seen), strict=True)):
         mark = " "
         if i in changed:
             mark = "*" if valid_so_far(record.rules, group, state.table) else "✗"
         elif i in last:
             mark = "+"
-        lines.append(f" {mark}{group_label(i):>2}  {pretty(shown(record.rules, [group])[0])}")
+        lines.append(f" {mark}{group_label(i):>2}  {pretty(looks)}")
     if not groups:
         lines.append("    " + _("(the table is empty)"))
     if singles:
@@ -394,7 +431,8 @@ def private_picture(
         title,
         tuple(sorted_hand(view.draft_hand, sort)),
         sort,
-        tuple(tuple(g) for g in shown(rules, groups)),
+        tuple(tuple(g) for g in shown(rules, read_afresh(rules, groups, view.table)
+                                      if draft else groups)),
         tuple(draft.singles if draft is not None else view.singles),
         frozenset(view.changed),
         invalid,
