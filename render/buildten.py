@@ -89,6 +89,7 @@ class BuildPicture:
     hand: tuple[str, ...] | None = None  # the private picture's hand (None: the group's)
     selected: str | None = None  # a face in the hand, a pile top or the stock card chosen
     hint: str | None = None
+    hint_target: tuple[str, int] | None = None  # where the hint's card goes: ("b"|"d", place)
     words: BuildWords = ENGLISH
 
 
@@ -181,6 +182,8 @@ def _draw_builds(canvas: Canvas, picture: BuildPicture, y: int) -> int:
         slot = MAX_PILES - 1 - i if words.rtl else i  # right to left: pile 1 on the right
         x = MARGIN + slot * (slot_w + GAP)
         canvas.tray((round(x), y, round(x + slot_w), y + BUILD_H))
+        if picture.hint_target == ("b", i):  # the hint's card goes here: the hint's cyan
+            canvas.outline((round(x), y, round(x + slot_w), y + BUILD_H), pal.HINT, width=4)
         # right to left: the card on the slot's right, its words right-aligned beside it
         cx, cy = (x + slot_w - 8 - PILE_CARD.w if words.rtl else x + 8), y + 8
         tx, align = (cx - 10, "right") if words.rtl else (cx + PILE_CARD.w + 10, "left")
@@ -262,6 +265,10 @@ def _draw_seat(canvas: Canvas, picture: BuildPicture, seat: SeatPicture, y: int)
                          step - DISCARD_CARD.w - 8, at)
         else:
             _empty_slot(canvas, at(px, DISCARD_CARD.w), py, DISCARD_CARD, "")
+        if seat.is_you and picture.hint_target == ("d", i):  # the hint's discard goes here
+            canvas.outline((round(at(px, DISCARD_CARD.w)) - 3, py - 3,
+                            round(at(px, DISCARD_CARD.w) + DISCARD_CARD.w) + 3,
+                            py + DISCARD_CARD.h + 3), pal.HINT, width=3)
 
 
 BURIED_ROW = 19  # a buried card's chip: its height

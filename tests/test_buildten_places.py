@@ -4,6 +4,10 @@ the cards buried in discard piles shown — pressing the buttons the screens sen
 
 from __future__ import annotations
 
+import io
+
+from PIL import Image
+
 from bot.core.buttons import Press
 from bot.core.hosting import Table
 from bot.core.record import Record, SeatInfo
@@ -11,6 +15,7 @@ from bot.core.views import Screen
 from bot.games import default_games
 from bot.games.buildten import screens
 from engine.buildten import BuildState, scripted
+from render import buildten as render
 from render import palette as pal
 from render.buildten import BuildPicture, SeatPicture, draw_buildten
 
@@ -82,7 +87,7 @@ def test_the_hint_names_a_whole_move_and_leaves_the_buttons_as_they_were():
     assert buttons(after) == buttons(before)  # nothing selected, nothing renumbered
     assert "💡 Play the 3♦ onto pile 1." in after.text
     picture = screens._picture(table.record, state_of(table), 0,
-                               hint=table.record.seat_ui(0).mode.removeprefix("hint:"))
+                               hint=screens.read_hint(table.record.seat_ui(0).mode)[0])
     assert picture.hint == "3D" and picture.selected is None
     press(table, "3♦")  # the hinted move, tapped as the hint says it
     press(table, "▶ pile 1")
@@ -127,3 +132,40 @@ def test_cards_buried_in_a_discard_pile_are_in_the_picture():
     other = BuildPicture(picture.title, picture.status, picture.builds,
                          (plain, *picture.seats[1:]), picture.general, words=picture.words)
     assert draw_buildten(picture).tobytes() != draw_buildten(other).tobytes()
+
+
+def _hint_picture(table: Table) -> Image.Image:
+    screen = press(table, "💡 Hint")
+    return Image.open(io.BytesIO(screen.painter())).convert("RGB")
+
+
+BUILDS_TOP = render.MARGIN + render.TITLE_H + render.STATUS_H + render.TAB_H
+
+
+def test_the_hint_outlines_the_build_pile_its_card_goes_to():
+    """Issue 27: the hint outlined its card only; the pile it goes to is outlined too (pile 2
+    here, in the hint's cyan), the other places are not."""
+    table = table_of(scripted([["5S"], ["9C"]], [["3D", "4H", "9H", "8C", "10C"], []],
+                              builds=[["AS"], ["AH", "2H"]]))
+    plain = Image.open(io.BytesIO(GAME.private_screen(table, 0).painter())).convert("RGB")
+    image = _hint_picture(table)
+    slot_w = (render.WIDTH - 2 * render.MARGIN - (render.MAX_PILES - 1) * render.GAP) / 4
+    y = BUILDS_TOP + render.BUILD_H // 2
+
+    def left_edge(img: Image.Image, place: int) -> tuple[int, ...]:
+        return img.getpixel((round(render.MARGIN + place * (slot_w + render.GAP)) + 1, y))
+
+    assert left_edge(image, 1) == pal.HINT
+    assert left_edge(plain, 1) != pal.HINT
+    assert [left_edge(image, i) for i in (0, 2, 3)].count(pal.HINT) == 0
+
+
+def test_the_hint_outlines_the_discard_place_its_card_goes_to():
+    """Nothing to build: the hint's discard place (a new pile opens at D1) is outlined."""
+    table = table_of(scripted([["5S"], ["9C"]], [["5D", "6H", "7S", "8C", "10C"], []]))
+    image = _hint_picture(table)
+    seat_top = BUILDS_TOP + render.BUILD_H + render.GAP  # Ann's row, the first
+    dx = render.MARGIN + 196 + 14 + render.PILE_CARD.w + 22  # D1's place (as _draw_seat)
+    y = seat_top + 24 + render.DISCARD_CARD.h // 2
+    assert image.getpixel((round(dx) - 2, y)) == pal.HINT
+    assert screens.read_hint(table.record.seat_ui(0).mode)[1] == ("d", 0)

@@ -27,6 +27,7 @@ from engine.buildten import (
 )
 from engine.buildten.actions import NEW_PILE
 from engine.buildten.ai import LEVELS, choose_action
+from engine.buildten.state import free_place
 from lessons import buildten as lesson
 
 from . import narrate, screens
@@ -82,6 +83,19 @@ def hint_line(action: Action, record: Record) -> str:
         return t("💡 Nothing more to build: discard the {card} onto D{n}.", card=card,
                  n=action.pile + 1)
     return _("💡 End your turn.")
+
+
+def hint_target(action: Action, state: BuildState) -> tuple[str, int] | None:
+    """The place a hinted move puts its card (a new pile: the place it opens), outlined in the
+    picture: ("b", build place) or ("d", discard place); None for a joker."""
+    if isinstance(action, Play):
+        place = free_place(state.builds) if action.pile == NEW_PILE else action.pile
+        return None if place is None else ("b", place)
+    if isinstance(action, Discard):
+        piles = state.discards[action.seat]
+        place = free_place(piles) if action.pile == NEW_PILE else action.pile
+        return None if place is None else ("d", place)
+    return None
 
 
 class BuildTenGame:
@@ -295,7 +309,8 @@ class BuildTenGame:
         # the hint names a whole move and marks its card in the picture; it never selects it:
         # the buttons keep their meaning and numbering (issue 27)
         card = getattr(act, "card", None)
-        ui.selected, ui.mode = [], f"{screens.HINT_MODE}{card}" if card else "main"
+        ui.selected = []
+        ui.mode = screens.hint_mode(card, hint_target(act, state)) if card else "main"
         out = self._mine(table, state, seat, user)
         out.reply, out.alert = ui.notice, False
         return out

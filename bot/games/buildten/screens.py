@@ -24,7 +24,23 @@ STOCK_SOURCE, HAND_SOURCE, DISCARD_SOURCE = 0, 1, 6
 NEW = 4  # the target index of a new build or discard pile (it opens at the first empty place)
 
 
-HINT_MODE = "hint:"  # a seat UI's mode after 💡 Hint: the hinted card's token follows
+# a seat UI's mode after 💡 Hint: the hinted card's token, then ">" and where it goes ("b0":
+# build pile 1, "d2": discard pile D3; none for a joker)
+HINT_MODE = "hint:"
+
+
+def hint_mode(card: str, target: tuple[str, int] | None) -> str:
+    return f"{HINT_MODE}{card}>{target[0]}{target[1]}" if target else f"{HINT_MODE}{card}"
+
+
+def read_hint(mode: str) -> tuple[str | None, tuple[str, int] | None]:
+    """The hinted card and its target place from a seat UI's mode (None: none)."""
+    if not mode.startswith(HINT_MODE):
+        return None, None
+    card, _, where = mode.removeprefix(HINT_MODE).partition(">")
+    if len(where) == 2 and where[0] in "bd" and where[1] in "0123":
+        return card, (where[0], int(where[1]))
+    return card, None
 
 LESSON_VARIANT = "buildten_lesson"  # (host.LESSON) the lesson: the worked example in a real game
 
@@ -89,7 +105,8 @@ def picture_words() -> BuildWords:
 
 
 def _picture(record: Record, state: BuildState, seat: int | None,
-             selected: str | None = None, hint: str | None = None) -> BuildPicture:
+             selected: str | None = None, hint: str | None = None,
+             hint_target: tuple[str, int] | None = None) -> BuildPicture:
     view = player_view(state, seat if seat is not None else 0)
     seats = tuple(
         SeatPicture(
@@ -110,6 +127,7 @@ def _picture(record: Record, state: BuildState, seat: int | None,
         hand=tuple(face(c) for c in view.hand) if seat is not None else None,
         selected=face(selected) if selected else None,
         hint=face(hint) if hint else None,
+        hint_target=hint_target if hint else None,
         words=picture_words(),
     )
 
@@ -261,8 +279,8 @@ def _private_screen(game_id: int, record: Record, state: BuildState, seat: int) 
             where = _("A build pile ▶.")
         lines.append(t("{card}: where to? {where}", card=card_name(selected), where=where))
         buttons = _target_buttons(record, state, view, selected)
-    hint = ui.mode.removeprefix(HINT_MODE) if ui.mode.startswith(HINT_MODE) else None
-    picture = _picture(record, state, seat, selected, hint if selected is None else None)
+    hint, target = read_hint(ui.mode) if selected is None else (None, None)
+    picture = _picture(record, state, seat, selected, hint, target)
     hand = " ".join(card_name(c) for c in view.hand) or _("(empty)")
     detail = table_detail(record, view) + "\n" + t("your hand: {cards}", cards=hand)
     return Screen("\n".join(lines), buttons, _key("bt-private", picture, seat),
