@@ -61,19 +61,19 @@ STEPS: tuple[Step, ...] = (
          frozenset({"discard"}),
          "discarded", N_("✓ Your turn is over; the computer plays now."),
          N_("A turn ends with a discard: tap the {9C}, then ⤵ new discard pile.")),
-    Step("shift", N_("You drew a shift joker. Your {10C} is stuck: tap 🌈 shift, then yourself "
-                     "— the {10C} goes under your stock and the next card turns up. (A swap "
-                     "joker trades your face-up card for another player's.)"),
+    Step("shift", N_("You drew a colour joker (shift). Your {10C} is stuck: tap 🌈 shift, then "
+                     "yourself — the {10C} goes under your stock and the next card turns up. (A "
+                     "black joker (swap) trades your face-up card for another player's.)"),
          frozenset({"joker"}), "shifted_self",
          N_("✓ A new card turned up. Jokers never end the turn: play on!"),
-         N_("Use the shift joker on yourself: tap 🌈 shift, then your own name.")),
+         N_("Use the colour joker (shift) on yourself: tap 🌈 shift, then your own name.")),
 )
 
 
 def lesson_position(seed: int) -> BuildState:
     """The worked example for two: a pile at A; the learner shows 2♥ over 6♠ and 10♣, holds
     3♦ K♣ 5♥ 9♣ 8♦; the computer can only discard on its first turn; the learner then draws
-    a shift joker."""
+    a colour joker (shift)."""
     return scripted(
         stocks=[["2H", "6S", "10C", "4D", "8H", "3C", "5S", "9D", "7C", "2S"],
                 ["9S", "6H", "3H", "AC", "8S", "4S", "10H", "2C", "7D", "5D"]],

@@ -5,7 +5,10 @@ the cards buried in discard piles shown — pressing the buttons the screens sen
 from __future__ import annotations
 
 import io
+import re
+from pathlib import Path
 
+from babel.messages.extract import extract_from_file
 from PIL import Image
 
 from bot.core.buttons import Press
@@ -169,3 +172,24 @@ def test_the_hint_outlines_the_discard_place_its_card_goes_to():
     y = seat_top + 24 + render.DISCARD_CARD.h // 2
     assert image.getpixel((round(dx) - 2, y)) == pal.HINT
     assert screens.read_hint(table.record.seat_ui(0).mode)[1] == ("d", 0)
+
+
+BUILDTEN_SOURCES = ("bot/games/buildten/texts.py", "bot/games/buildten/narrate.py",
+                    "bot/games/buildten/screens.py", "bot/games/buildten/host.py",
+                    "bot/games/buildten/typed.py", "lessons/buildten.py",
+                    "bot/games/rummy/refusals.py")
+
+
+def test_the_jokers_have_one_name_in_every_sentence():
+    """Decision 12's names everywhere: the lesson, the rules and the refusals said "shift
+    joker" / "swap joker" while the screens say "colour joker (shift)" / "black joker (swap)"."""
+    root = Path(__file__).resolve().parent.parent
+    said = [str(msgid) for path in BUILDTEN_SOURCES
+            for _line, msgid, _comments, _context in extract_from_file(
+                "python", root / path, keywords={"N_": None, "_": None, "t": None})]
+    jokers = [s for s in said if "joker" in s.lower() and "bt_" not in s]
+    assert len(jokers) > 5, jokers
+    stale = [s for s in jokers if re.search(r"\b(shift|swap) joker", s, re.IGNORECASE)]
+    assert not stale, stale
+    assert any("colour joker (shift)" in s.lower() for s in jokers if "You drew" in s)
+    assert any("black joker (swap)" in s.lower() for s in jokers if "swaps your" in s)

@@ -127,7 +127,7 @@ def _joker(state: BuildState, act: Joker) -> list[EventData]:
         raise IllegalAction("That player shows no stock card.", code="bt_no_face_up",
                             target=target)
     if kind == SWAP and (target == seat or not state.stocks[seat]):
-        raise IllegalAction("A swap joker swaps your face-up card with another player's.",
+        raise IllegalAction("A black joker (swap) swaps your face-up card with another player's.",
                             code="bt_swap_needs_other", target=target)
     state.hands[seat].remove(card)
     state.aside.append(card)

@@ -26,9 +26,9 @@ reaches 10 is set aside.
 • Play from your face-up stock card (the next one turns up at once and may be played too), your
 hand, and the tops of your discard piles. Played all 5 hand cards? Draw 5 more and go on.
 • End the turn by putting one hand card on one of your up to 4 discard piles.
-• Shift joker: a player's face-up stock card goes under their stock, the next turns up (you may
-shift yourself). Swap joker: swap your face-up card with another player's. Jokers are played
-from the hand, any number a turn, and don't end it.
+• Colour joker (shift): a player's face-up stock card goes under their stock, the next turns up
+(you may shift yourself). Black joker (swap): swap your face-up card with another player's.
+Jokers are played from the hand, any number a turn, and don't end it.
 • The general stock, used up, is rebuilt from the completed piles and used jokers.
 • No card built for a full round while nothing is left to draw: the fewest stock cards win.""")
 

@@ -103,7 +103,8 @@ SENTENCES: dict[str, str] = {
     "bt_wrong_number": N_("The {card} doesn't fit: that pile needs {needs}."),
     "bt_not_a_joker": N_("Only a joker from your hand is played on a player."),
     "bt_no_face_up": N_("That player shows no stock card."),
-    "bt_swap_needs_other": N_("A swap joker swaps your face-up card with another player's."),
+    "bt_swap_needs_other": N_(
+        "A black joker (swap) swaps your face-up card with another player's."),
     "bt_discard_piles_full": N_("You have 4 discard piles: put it onto one of them."),
     "bt_must_discard": N_("End your turn with a discard from your hand."),
     "illegal": N_("That is not a legal move"),
