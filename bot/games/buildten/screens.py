@@ -78,12 +78,9 @@ def picture_words() -> BuildWords:
         you=_("{name} (you)"),
         stock=_("stock {n}"),
         hand=_("hand {n}"),
-        empty=_("empty"),
         discards=_("discards"),
         your_hand=_("Your hand"),
         no_cards=_("No cards in your hand"),
-        shift=_("SHIFT"),
-        swap=_("SWAP"),
         rtl=is_rtl(),
     )
 
