@@ -61,12 +61,12 @@ STEPS: tuple[Step, ...] = (
          frozenset({"discard"}),
          "discarded", N_("✓ Your turn is over; the computer plays now."),
          N_("A turn ends with a discard: tap the {9C}, then ⤵ new discard pile.")),
-    Step("shift", N_("You drew a colour joker (shift). Your {10C} is stuck: tap 🌈 shift, then "
+    Step("shift", N_("You drew a colour joker (shift). Your {10C} is stuck: tap 🃏🌈, then "
                      "yourself — the {10C} goes under your stock and the next card turns up. (A "
                      "black joker (swap) trades your face-up card for another player's.)"),
          frozenset({"joker"}), "shifted_self",
          N_("✓ A new card turned up. Jokers never end the turn: play on!"),
-         N_("Use the colour joker (shift) on yourself: tap 🌈 shift, then your own name.")),
+         N_("Use the colour joker (shift) on yourself: tap 🃏🌈, then your own name.")),
 )
 
 

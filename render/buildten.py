@@ -25,22 +25,27 @@ from engine.cards import SUIT_SYMBOLS, Card
 
 from . import palette as pal
 from .fonts import font
+from .layout import TEXT_PX, tab_width
 from .sprites import HAND_CARD, PLAIN, Look, Size, card_back, card_sprite
 from .widgets import Canvas, draw_stock, stock_width
 
 WIDTH = 800
 MARGIN = 16
 TITLE_H = 34
-STATUS_H = 26
-TAB_H = 22
+STATUS_H = 28
+TAB_H = 28
 GAP = 12
+PILE_GAP = 8  # between two build-pile places
 PILE_CARD = Size(64, 90)  # build piles and face-up stock cards: the cards that matter most
 DISCARD_CARD = Size(44, 62)
 MINI = Size(13, 18)
 BUILD_H = PILE_CARD.h + 16
-SEAT_H = PILE_CARD.h + 18
+SEAT_H = 120  # the chip's three lines, the discard piles with their buried cards and D1–D4
+CHIP_W = 232  # a computer's name in Russian, uncut
 HAND_H = HAND_CARD.h + 40
 MAX_PILES = 4
+# A phone shows the picture about 400 px wide, half of WIDTH: every word and number here is
+# drawn at least TEXT_PX (11 px on the phone; tests/test_phone_pictures.py), the title larger.
 
 
 @dataclass(frozen=True)
@@ -55,12 +60,9 @@ class BuildWords:
     you: str = "{name} (you)"
     stock: str = "stock {n}"
     hand: str = "hand {n}"
-    empty: str = "empty"
     discards: str = "discards"
     your_hand: str = "Your hand"
     no_cards: str = "No cards in your hand"
-    shift: str = "SHIFT"
-    swap: str = "SWAP"
     rtl: bool = False
 
 
@@ -109,9 +111,10 @@ WILD_RANKS = ("Q", "K")
 
 
 def _draw_card(canvas: Canvas, face: str, x: float, y: float, size: Size,
-               look: Look = PLAIN, words: BuildWords = ENGLISH) -> None:
+               look: Look = PLAIN) -> None:
     canvas.paste(card_sprite(_card(face), look, size), x, y)
-    if face in ("SHIFT", "SWAP"):  # which joker: a band over its "JOKER" label
+    if face in ("SHIFT", "SWAP"):  # which joker: a band over its "JOKER" label (no word:
+        # none fits a card at phone size; the colour and the frame tell them apart)
         band = (round(x + 3), round(y + size.h * 0.68), round(x + size.w - 4),
                 round(y + size.h * 0.92))
         if face == "SHIFT":  # the colour joker: four stripes
@@ -124,17 +127,16 @@ def _draw_card(canvas: Canvas, face: str, x: float, y: float, size: Size,
             width = max(2, size.w // 16)
             canvas.draw.rectangle((round(x), round(y), round(x + size.w - 1),
                                    round(y + size.h - 1)), outline=pal.SPADE, width=width)
-        label = words.shift if face == "SHIFT" else words.swap
-        canvas.text((band[0] + band[2]) / 2, (band[1] + band[3]) / 2, label,
-                    font(max(9, size.h // 7)), pal.WHITE, align="center",
-                    max_width=size.w - 6)
 
 
-def _empty_slot(canvas: Canvas, x: float, y: float, size: Size, label: str) -> None:
+def _empty_slot(canvas: Canvas, x: float, y: float, size: Size, *lines: str) -> None:
+    """A dashed place; its words a line each, centred (at phone size: one short word a line)."""
     canvas.outline((round(x), round(y), round(x + size.w), round(y + size.h)), pal.MUTED,
                    width=2, dashed=True)
-    canvas.text(x + size.w / 2, y + size.h / 2, label, font(13, bold=False), pal.MUTED,
-                align="center", max_width=size.w - 4)
+    step = TEXT_PX + 4
+    for k, line in enumerate(lines):
+        canvas.text(x + size.w / 2, y + size.h / 2 + (k - (len(lines) - 1) / 2) * step, line,
+                    font(TEXT_PX, bold=False), pal.MUTED, align="center", max_width=size.w - 4)
 
 
 def _look(picture: BuildPicture, face: str) -> Look:
@@ -160,7 +162,7 @@ def draw_buildten(picture: BuildPicture) -> Image.Image:
     sx = MARGIN if rtl else WIDTH - MARGIN - stock_w
     draw_stock(canvas, (sx, y, sx + stock_w, y + TITLE_H), picture.general)
     y += TITLE_H
-    canvas.text(start, y + STATUS_H / 2, picture.status, font(20), pal.CHANGED,
+    canvas.text(start, y + STATUS_H / 2, picture.status, font(TEXT_PX), pal.CHANGED,
                 max_width=WIDTH - 2 * MARGIN, align=align)
     y += STATUS_H
     y = _draw_builds(canvas, picture, y)
@@ -175,33 +177,33 @@ def draw_buildten(picture: BuildPicture) -> Image.Image:
 
 def _draw_builds(canvas: Canvas, picture: BuildPicture, y: int) -> int:
     words = picture.words
-    canvas.tab(_tab_box(words, y, 130), words.build_piles, pal.TAB, pal.WHITE)
+    canvas.tab(_tab_box(words, y, tab_width(words.build_piles)), words.build_piles, pal.TAB,
+               pal.WHITE)
     y += TAB_H
-    slot_w = (WIDTH - 2 * MARGIN - (MAX_PILES - 1) * GAP) / MAX_PILES
+    slot_w = (WIDTH - 2 * MARGIN - (MAX_PILES - 1) * PILE_GAP) / MAX_PILES
+    small = font(TEXT_PX, bold=False)
     for i in range(MAX_PILES):
         slot = MAX_PILES - 1 - i if words.rtl else i  # right to left: pile 1 on the right
-        x = MARGIN + slot * (slot_w + GAP)
+        x = MARGIN + slot * (slot_w + PILE_GAP)
         canvas.tray((round(x), y, round(x + slot_w), y + BUILD_H))
         if picture.hint_target == ("b", i):  # the hint's card goes here: the hint's cyan
             canvas.outline((round(x), y, round(x + slot_w), y + BUILD_H), pal.HINT, width=4)
         # right to left: the card on the slot's right, its words right-aligned beside it
-        cx, cy = (x + slot_w - 8 - PILE_CARD.w if words.rtl else x + 8), y + 8
-        tx, align = (cx - 10, "right") if words.rtl else (cx + PILE_CARD.w + 10, "left")
-        room = (tx - x - 4) if words.rtl else (x + slot_w - tx - 4)
+        cx, cy = (x + slot_w - 4 - PILE_CARD.w if words.rtl else x + 4), y + 8
+        tx, align = (cx - 5, "right") if words.rtl else (cx + PILE_CARD.w + 5, "left")
+        room = (tx - x - 3) if words.rtl else (x + slot_w - tx - 3)
+        canvas.text(tx, cy + 12, words.pile.format(n=i + 1), small, pal.MUTED,
+                    max_width=room, align=align)
         place = picture.builds[i] if i < len(picture.builds) else None
         if place is not None:
             face, needed = place
-            _draw_card(canvas, face, cx, cy, PILE_CARD, _look(picture, face), words)
-            canvas.text(tx, cy + 14, words.pile.format(n=i + 1), font(15, bold=False),
-                        pal.MUTED, max_width=room, align=align)
-            canvas.text(tx, cy + 44, words.needs, font(15, bold=False), pal.MUTED,
-                        max_width=room, align=align)
+            _draw_card(canvas, face, cx, cy, PILE_CARD, _look(picture, face))
+            canvas.text(tx, cy + 42, words.needs, small, pal.MUTED, max_width=room, align=align)
             canvas.text(tx, cy + 72, "A" if needed == 1 else str(needed), font(30),
                         pal.CHANGED, align=align)
-        else:
-            _empty_slot(canvas, cx, cy, PILE_CARD, "A / Q / K")
-            canvas.text(tx, cy + 44, words.free, font(15, bold=False),
-                        pal.MUTED, max_width=slot_w - PILE_CARD.w - 22, align=align)
+        else:  # a free place: what may start it
+            _empty_slot(canvas, cx, cy, PILE_CARD, "A", "Q", "K")
+            canvas.text(tx, cy + 42, words.free, small, pal.MUTED, max_width=room, align=align)
     return y + BUILD_H + GAP
 
 
@@ -216,7 +218,7 @@ def _draw_seat(canvas: Canvas, picture: BuildPicture, seat: SeatPicture, y: int)
     align = "right" if rtl else "left"
     box = (MARGIN, y, WIDTH - MARGIN, y + SEAT_H)
     canvas.tray(box, pal.TRAY)
-    left, right = MARGIN + 4, MARGIN + 196  # the chip, on a left-to-right row
+    left, right = MARGIN + 4, MARGIN + 4 + CHIP_W  # the chip, on a left-to-right row
     chip = (round(at(right)), y + 4, round(at(left)), y + SEAT_H - 4) if rtl else (
         left, y + 4, right, y + SEAT_H - 4)
     fill = pal.CHANGED if seat.is_turn else pal.CHIP
@@ -232,60 +234,61 @@ def _draw_seat(canvas: Canvas, picture: BuildPicture, seat: SeatPicture, y: int)
     name = words.you.format(name=seat.name) if seat.is_you else seat.name
     if seat.is_computer and "🤖" not in name:
         name = "🤖 " + name
-    canvas.text(at(x), top, name, font(18), ink, max_width=right - 8 - x, robot_eyes=fill,
-                align=align)
-    f = font(16, bold=False)
-    canvas.text(at(left + 9), chip[1] + 50, words.stock.format(n=seat.stock), f, sub,
+    canvas.text(at(x), top, name, font(TEXT_PX), ink, max_width=right - 8 - x,
+                robot_eyes=fill, align=align)
+    f = font(TEXT_PX, bold=False)
+    canvas.text(at(left + 9), chip[1] + 54, words.stock.format(n=seat.stock), f, sub,
                 max_width=right - left - 14, align=align)
-    canvas.paste(card_back(MINI), at(left + 9, MINI.w), chip[1] + 70)
-    canvas.text(at(left + 9 + MINI.w + 5), chip[1] + 79, words.hand.format(n=seat.hand), f, sub,
+    canvas.paste(card_back(MINI), at(left + 9, MINI.w), chip[1] + 79)
+    canvas.text(at(left + 9 + MINI.w + 5), chip[1] + 88, words.hand.format(n=seat.hand), f, sub,
                 max_width=right - left - MINI.w - 19, align=align)
-    # the face-up stock card, the one to empty
-    fx = right + 14
+    # the face-up stock card, the one to empty (none: "stock 0" in the chip says why)
+    fx, fy = right + 12, y + (SEAT_H - PILE_CARD.h) / 2
     if seat.face_up:
-        _draw_card(canvas, seat.face_up, at(fx, PILE_CARD.w), y + 9, PILE_CARD,
-                   _look(picture, seat.face_up), words)
+        _draw_card(canvas, seat.face_up, at(fx, PILE_CARD.w), fy, PILE_CARD,
+                   _look(picture, seat.face_up))
     else:
-        _empty_slot(canvas, at(fx, PILE_CARD.w), y + 9, PILE_CARD, words.empty)
+        _empty_slot(canvas, at(fx, PILE_CARD.w), fy, PILE_CARD)
     # the 4 discard-pile places (D1–D4): each top card, the cards buried under it beside it
-    dx = fx + PILE_CARD.w + 22
-    canvas.text(at(dx), y + 12, words.discards, font(14, bold=False), pal.MUTED, align=align)
+    dx = fx + PILE_CARD.w + 16
+    canvas.text(at(dx), y + 14, words.discards, f, pal.MUTED, align=align)
     step = (WIDTH - MARGIN - 6 - dx) / MAX_PILES
     for i in range(MAX_PILES):
         px = dx + i * step
-        py = y + 24
+        py = y + 28
         pile = seat.discards[i] if i < len(seat.discards) else ()
-        canvas.text(at(px + DISCARD_CARD.w / 2), py + DISCARD_CARD.h + 11, f"D{i + 1}",
-                    font(12, bold=False), pal.MUTED, align="center")
+        canvas.text(at(px + DISCARD_CARD.w / 2), py + DISCARD_CARD.h + 14, f"D{i + 1}",
+                    f, pal.MUTED, align="center")
         if pile:
             face = pile[-1]
             look = _look(picture, face) if seat.is_you else Look()
-            _draw_card(canvas, face, at(px, DISCARD_CARD.w), py, DISCARD_CARD, look, words)
+            _draw_card(canvas, face, at(px, DISCARD_CARD.w), py, DISCARD_CARD, look)
             _draw_buried(canvas, pile[:-1], px + DISCARD_CARD.w + 3, py,
                          step - DISCARD_CARD.w - 8, at)
         else:
-            _empty_slot(canvas, at(px, DISCARD_CARD.w), py, DISCARD_CARD, "")
+            _empty_slot(canvas, at(px, DISCARD_CARD.w), py, DISCARD_CARD)
         if seat.is_you and picture.hint_target == ("d", i):  # the hint's discard goes here
             canvas.outline((round(at(px, DISCARD_CARD.w)) - 3, py - 3,
                             round(at(px, DISCARD_CARD.w) + DISCARD_CARD.w) + 3,
                             py + DISCARD_CARD.h + 3), pal.HINT, width=3)
 
 
-BURIED_ROW = 19  # a buried card's chip: its height
+BURIED_ROW = TEXT_PX + 4  # a buried card's chip: its height
+BURIED_H = SEAT_H - 28 - 4  # from the top card's top to the row's bottom
 
 
 def _draw_buried(canvas: Canvas, buried: tuple[str, ...], x: float, y: float, room: float,
                  at: Callable[[float, float], float]) -> None:
     """The cards under a discard pile's top, newest first, a chip a line (as many as fit;
     "+n" for the rest): public, and a wild card there is one to wait for."""
-    rows = int(DISCARD_CARD.h // BURIED_ROW)
+    rows = int(BURIED_H // BURIED_ROW)
     shown = list(reversed(buried))
     if len(shown) > rows:
         shown, more = shown[: rows - 1], len(shown) - rows + 1
     else:
         more = 0
-    f = font(13)
-    width = min(room, 38.0)
+    f = font(TEXT_PX)
+    width = min(room, 52.0)
     for n, face in enumerate(shown):
         top = y + n * BURIED_ROW
         box = (round(at(x, width)), round(top), round(at(x, width) + width),
@@ -302,24 +305,25 @@ def _draw_buried(canvas: Canvas, buried: tuple[str, ...], x: float, y: float, ro
         canvas.text((box[0] + box[2]) / 2, (box[1] + box[3]) / 2, label, f, ink,
                     align="center", max_width=width)
     if more:
-        canvas.text(at(x + width / 2), y + len(shown) * BURIED_ROW + 6, f"+{more}",
-                    font(11, bold=False), pal.MUTED, align="center")
+        canvas.text(at(x + width / 2), y + len(shown) * BURIED_ROW + BURIED_ROW / 2 - 1,
+                    f"+{more}", font(TEXT_PX, bold=False), pal.MUTED, align="center")
 
 
 def _draw_hand(canvas: Canvas, picture: BuildPicture, y: int) -> None:
     hand = picture.hand or ()
     words = picture.words
-    canvas.tab(_tab_box(words, y, 120), words.your_hand, pal.TAB, pal.WHITE)
+    canvas.tab(_tab_box(words, y, tab_width(words.your_hand)), words.your_hand, pal.TAB,
+               pal.WHITE)
     y += TAB_H
     canvas.tray((MARGIN, y, WIDTH - MARGIN, y + HAND_H))
     if not hand:
-        canvas.text(WIDTH / 2, y + HAND_H / 2, words.no_cards, font(18, bold=False),
+        canvas.text(WIDTH / 2, y + HAND_H / 2, words.no_cards, font(TEXT_PX, bold=False),
                     pal.MUTED, align="center")
         return
     for i, face in enumerate(hand):
         x = MARGIN + 12 + i * (HAND_CARD.w + 14)
-        _draw_card(canvas, face, x, y + 8, HAND_CARD, _look(picture, face), words)
-        canvas.text(x + HAND_CARD.w / 2, y + HAND_CARD.h + 22, str(i + 1), font(17),
+        _draw_card(canvas, face, x, y + 8, HAND_CARD, _look(picture, face))
+        canvas.text(x + HAND_CARD.w / 2, y + HAND_CARD.h + 24, str(i + 1), font(TEXT_PX),
                     pal.WHITE, align="center")
 
 

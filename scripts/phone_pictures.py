@@ -18,6 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bot.core import narrate
 from bot.i18n import LANGUAGES, fill, strip_bidi, t, using
 from render import render_lobby, render_private, render_scores, render_table, samples
+from render.buildten import render_buildten, sample_picture
 from render.views import SeatStrip
 
 PHONE = 400  # px: a photo's width in a chat on a 360-px-wide phone, about
@@ -43,7 +44,27 @@ def pictures(lang: str) -> dict[str, bytes]:
             "private": render_private(replace(samples.demo_private(), words=words)),
             "scores": render_scores(samples.demo_scores()),
             "lobby": render_lobby(samples.demo_lobby()),
+            **buildten_pictures(),
         }
+
+
+def buildten_pictures() -> dict[str, bytes]:
+    """Build-to-Ten's group and private pictures (in the current language), four seats named
+    as `five_seats` names the first four; one stock used up, a joker on a pile and in a hand."""
+    from bot.games.buildten.screens import picture_words
+
+    names = [s.name for s in five_seats()[:4]]
+    out = {}
+    for key, private in (("buildten", False), ("buildten_private", True)):
+        sample = sample_picture(4, private)
+        seats = tuple(replace(seat, name=names[k], face_up=None if k == 3 else seat.face_up,
+                              stock=0 if k == 3 else seat.stock)
+                      for k, seat in enumerate(sample.seats))
+        builds = (*sample.builds[:3], ("SHIFT", 3))
+        out[key] = render_buildten(replace(
+            sample, seats=seats, builds=builds, words=picture_words(),
+            title=t("Build-to-Ten"), status=strip_bidi(t("{name}'s turn", name=names[1]))))
+    return out
 
 
 def phone(data: bytes) -> Image.Image:

@@ -106,6 +106,40 @@ def lesson_rows(lang: str) -> list[list[str]]:
         ]
 
 
+def buildten_rows(lang: str) -> list[list[str]]:
+    """Build-to-Ten's private turn rows as bot/games/buildten/screens.py lays them out, each at
+    its fullest: the hand (both jokers), the sources (D1–D4; the stock card ⬆ by 💡 Hint and,
+    with an empty hand, ⏭ End turn); a card's targets (three piles and a new one; four
+    piles) and discards (three and a new one); a joker's players, named as the lobby names
+    computers. (Build-to-Ten's lobby is in `lobby_rows`.)"""
+    from dataclasses import replace
+
+    from bot.core import narrate
+    from bot.core.record import Record, SeatInfo
+    from bot.games.buildten import screens
+    from bot.i18n import fill, strip_bidi
+    from engine.buildten import new_game, player_view
+
+    state = new_game(4, 1)
+    with _using(lang):
+        names = ["Dana"] + [strip_bidi(fill(narrate.COMPUTER_NAME, number=k)) for k in (1, 2, 3)]
+        record = Record(rulebook="buildten", game_name="build-to-ten", lang=lang,
+                        seats=[SeatInfo(n, str(k)) for k, n in enumerate(names)])
+        view = replace(player_view(state, 0), hand=("10H", "QS", "SHIFT", "SWAP", "AC"),
+                       face_up=("10D", "10S", "QH", "10C"))
+        full = (("9C", "10C"),) * 4
+        rows = screens._source_buttons(replace(view, discards=(full, *view.discards[1:])))
+        rows += screens._source_buttons(replace(view, hand=()))  # ⬆, 💡 Hint, ⏭ End turn
+        three = (("AS",), ("AS", "2S"), ("AS", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S"), ())
+        four = (("AS",), ("AS", "2S"), ("AS", "2S", "3S"), ("AS", "2S", "3S", "4S"))
+        mine = (("10C",), ("10C",), ("10C",), ())
+        for builds in (three, four):
+            seen = replace(view, builds=builds, discards=(mine, *view.discards[1:]))
+            for card in ("QS", "SHIFT", "SWAP"):
+                rows += screens._target_buttons(record, state, seen, card)
+        return [[b.label for b in row] for row in rows]
+
+
 def _using(lang: str):
     from bot.i18n import using
 
@@ -115,7 +149,7 @@ def _using(lang: str):
 def measured(lang: str) -> list[tuple[str, int, float, float]]:
     """(label, buttons in its row, width, room) for every row above, each label once."""
     seen, out = set(), []
-    for row in lobby_rows(lang) + private_rows(lang) + lesson_rows(lang):
+    for row in lobby_rows(lang) + private_rows(lang) + lesson_rows(lang) + buildten_rows(lang):
         for label in row:
             if (label, len(row)) not in seen:
                 seen.add((label, len(row)))

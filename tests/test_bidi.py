@@ -135,3 +135,22 @@ def test_hebrew_help_and_rules_texts_show_their_cards_as_typed():
     assert sum(len(CARD_RUN.findall(text)) for text in shown) >= 2
     broken = [misshown_runs(text) for text in shown if misshown_runs(text)]
     assert not broken, broken
+
+
+@pytest.mark.parametrize("lang", ["he", "ru"])
+def test_no_card_is_typed_into_a_help_or_rules_translation(lang):
+    """Translators never type a card (issue 28): Build-to-Ten's help names its `{7H}` and
+    Rummikub's rules their typed example `{typed}` as placeholders the code fills."""
+    from bot.games.buildten import texts as buildten_texts
+    from bot.games.rummy import texts as rummy_texts
+
+    msgids = [buildten_texts.HELP, buildten_texts.RULES, rummy_texts.HELP, rummy_texts.COMMON,
+              rummy_texts.MORE, *rummy_texts.RULES.values()]
+    with using(lang):
+        translated = [i18n._(msgid) for msgid in msgids]
+    typed = [run for text in translated for run in CARD_RUN.findall(text)
+             if run != "🃏"]  # the help's heading emoji, no card
+    assert typed == [], typed
+    with using(lang):  # and they are shown, each as a player sees it
+        shown = buildten_texts.help_text() + rummy_texts.rules_text("rummikub")
+    assert "7♥" in shown and "7R 13O" in shown

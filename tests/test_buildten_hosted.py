@@ -347,12 +347,12 @@ class TerminalPlayer:
         if joker:  # a joker on a player: the joker's button, then the player's
             mark = "🌈" if joker.group(1) == "colour" else "⚫"
             self.then = f"{mark} {joker.group(2)}"
-            return self.button(f"{mark} ") or "hint"
+            return self.button(f"🃏{mark}") or "hint"  # the hand's joker: 🃏 and its mark
         drop = re.search(r"discard the (.+?) onto (D(\d)|a new discard pile)", text)
         if drop:
             self.then = f"⤵ D{drop.group(3)}" if drop.group(3) else "⤵ new"
-            card = drop.group(1)  # a joker's button is its mark and kind
-            card = {"colour joker (shift)": "🌈 ", "black joker (swap)": "⚫ "}.get(card, card)
+            card = drop.group(1)  # a joker's button is 🃏 and its mark
+            card = {"colour joker (shift)": "🃏🌈", "black joker (swap)": "🃏⚫"}.get(card, card)
             return self.button(card) or "hint"
         return self.button("⏭ End turn") or "pass"
 

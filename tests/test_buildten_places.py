@@ -112,7 +112,7 @@ def test_the_hand_is_numbered_as_the_picture_numbers_it():
 def test_the_two_jokers_read_and_look_apart():
     table = table_of(scripted([["5S"], ["9C"]], [["SHIFT", "SWAP", "4C"], []]))
     labels = [label for label, _ in buttons(GAME.private_screen(table, 0))]
-    assert "🌈 shift" in labels and "⚫ swap" in labels
+    assert "🃏🌈" in labels and "🃏⚫" in labels  # five a row on a phone: the marks, no word
     detail = GAME.private_screen(table, 0).detail
     assert "colour joker (shift)" in detail and "black joker (swap)" in detail
 

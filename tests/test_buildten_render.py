@@ -51,3 +51,33 @@ def test_screens_paint_a_real_game():
         assert image.width == 800 and len(screen.image) < 200_000
     assert screens._picture(record, state, None).hand is None
     assert len(screens._picture(record, state, state.turn).hand) == 5
+
+
+def test_the_two_jokers_differ_without_a_word():
+    """No word fits a card at phone size (tests/test_phone_pictures.py): the colour joker's
+    four-colour band and the black joker's black band and frame tell them apart (RULES.md §6
+    decision 12)."""
+    def hand_of(joker: str) -> Image.Image:
+        picture = BuildPicture("t", "s", (), (SeatPicture("a", "2H", 1, 1, ()),), 0,
+                               hand=(joker,))
+        image = draw_buildten(picture)
+        return image.crop((0, image.height - 140, 120, image.height))
+
+    shift, swap = hand_of("SHIFT"), hand_of("SWAP")
+    band = [shift.getpixel((x, y)) != swap.getpixel((x, y))
+            for x in range(shift.width) for y in range(shift.height)]
+    assert sum(band) > 400  # the band (and the frame): hundreds of pixels, not a speck
+
+
+def test_every_place_is_numbered_free_or_not(monkeypatch):
+    """A free build-pile place says its number too (pile 2 · free): /play 7h 2 names it."""
+    from render import widgets
+
+    drawn: list[str] = []
+    real = widgets.Canvas.text
+    monkeypatch.setattr(widgets.Canvas, "text",
+                        lambda self, x, y, text, *a, **k: drawn.append(text)
+                        or real(self, x, y, text, *a, **k))
+    draw_buildten(sample_picture(2))  # place 2 is free
+    assert [f"pile {n}" for n in range(1, 5)] == [d for d in drawn if d.startswith("pile")]
+    assert "free" in drawn and drawn.count("D1") == 2

@@ -1,6 +1,8 @@
 """The pictures on a phone (issue 28, item 8): a chat shows a picture about 400 px wide, so at
 that width every word and number drawn — cards left, points, group letters, hand numbers, the
-legend, the scores — is at least 11 px (its font's size, scaled), and five seats keep five
+legend, the scores; Build-to-Ten's pile numbers and what each needs, stock and hand counts,
+discard places D1–D4 and their buried cards (scripts/phone_pictures.py draws its group and
+private pictures too) — is at least 11 px (its font's size, scaled), and five seats keep five
 different, uncut names. Measured on what the renderers really draw (every Canvas.text call).
 `scripts/phone_pictures.py DIR` writes these pictures at phone width, to look at."""
 

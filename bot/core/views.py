@@ -14,6 +14,11 @@ class Button:
     action: str  # encoded into the platform's callback data with the game id and version
 
 
+def in_rows(buttons: list[Button], width: int) -> list[list[Button]]:
+    """`buttons` as keyboard rows of at most `width` (what fits a phone: tests/button_widths.py)."""
+    return [buttons[i : i + width] for i in range(0, len(buttons), width)]
+
+
 @dataclass
 class Screen:
     """One message: a picture (rendered lazily, once), a text, and rows of buttons."""

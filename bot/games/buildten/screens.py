@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 
 from bot.core.record import Record
-from bot.core.views import Button, Screen
+from bot.core.views import Button, Screen, in_rows
 from bot.i18n import N_, _, current, is_rtl, isolate, t, tn, using
 from engine.buildten import BuildState, BuildView, is_joker, player_view
 from engine.buildten.cards import face, fits, joker_kind
@@ -94,12 +94,9 @@ def picture_words() -> BuildWords:
         you=_("{name} (you)"),
         stock=_("stock {n}"),
         hand=_("hand {n}"),
-        empty=_("empty"),
         discards=_("discards"),
         your_hand=_("Your hand"),
         no_cards=_("No cards in your hand"),
-        shift=_("SHIFT"),
-        swap=_("SWAP"),
         rtl=is_rtl(),
     )
 
@@ -183,23 +180,32 @@ def fitting_piles(view: BuildView, card: str) -> list[int]:
 
 def _source_buttons(view: BuildView) -> list[list[Button]]:
     """The hand first (numbered 1–5 as the picture numbers it; a terminal presses [1]–[5]),
-    then the face-up stock card ⬆ and the discard tops by place (D1–D4)."""
+    then the discard tops by place (D1–D4), then the face-up stock card ⬆ beside 💡 Hint (and,
+    with an empty hand, ⏭ End turn): at most 5, 4 and 2 a row, each label uncut on a phone
+    (tests/button_widths.py)."""
     me = view.seat
     hand = [Button(_hand_label(c), f"bsrc:{HAND_SOURCE + i}") for i, c in enumerate(view.hand)]
-    top = []
-    if view.face_up[me]:
-        top.append(Button(f"⬆ {_face(view.face_up[me])}", f"bsrc:{STOCK_SOURCE}"))
-    for i, pile in enumerate(view.discards[me]):
-        if pile:
-            top.append(Button(f"D{i + 1} {_face(pile[-1])}", f"bsrc:{DISCARD_SOURCE + i}"))
-    rows = [r for r in (hand, top) if r]
-    last = [Button(_("💡 Hint"), "hint")]
-    if not view.hand:
-        last.append(Button(_("⏭ End turn"), "bpass"))
-    return [*rows, last]
+    tops = [Button(f"D{i + 1} {_face(pile[-1])}", f"bsrc:{DISCARD_SOURCE + i}")
+            for i, pile in enumerate(view.discards[me]) if pile]
+    last = [Button(f"⬆ {_face(view.face_up[me])}", f"bsrc:{STOCK_SOURCE}")
+            ] if view.face_up[me] else []
+    last.append(Button(_("💡 Hint"), "hint"))
+    end = [Button(_("⏭ End turn"), "bpass")] if not view.hand else []
+    return [r for r in (hand, tops, last, end) if r]
 
 
 def _hand_label(card: str) -> str:
+    """A hand card's button, one of five a row: a joker by its mark (🃏🌈 shift, 🃏⚫ swap —
+    no word fits; the message names it once tapped)."""
+    if joker_kind(card):
+        return "🃏" + ("🌈" if joker_kind(card) == "SHIFT" else "⚫")
+    return _face(card)
+
+
+def _short(card: str | None) -> str:
+    """A card inside a longer button: a joker by its button word (🌈 shift), not its name."""
+    if card is None:
+        return "—"
     return joker_short(card) if joker_kind(card) else _face(card)
 
 
@@ -213,28 +219,25 @@ def _target_buttons(record: Record, state: BuildState, view: BuildView,
     me = view.seat
     rows: list[list[Button]] = []
     if is_joker(card):
-        targets = joker_targets(state, me, card)
-        rows.append([
-            Button(f"{'🌈' if joker_kind(card) == 'SHIFT' else '⚫'} {record.seats[n].name}"
-                   f" ({card_name(view.face_up[n] or '')})", f"bjk:{n}")
-            for n in targets
-        ])
+        mark = "🌈" if joker_kind(card) == "SHIFT" else "⚫"
+        rows += [[Button(f"{mark} {record.seats[n].name} ({_short(view.face_up[n])})",
+                         f"bjk:{n}")]
+                 for n in joker_targets(state, me, card)]  # a player a row: names are long
     else:
-        piles = [Button(_("▶ new pile") if i == NEW else
-                        t("▶ pile {n} ({needed})", n=i + 1, needed=len(view.builds[i]) + 1),
-                        f"bpile:{i}")
-                 for i in fitting_piles(view, card)]
-        if piles:
-            rows.append(piles)
+        rows += in_rows([Button(_("▶ new pile") if i == NEW else
+                                t("▶ pile {n} ({needed})", n=i + 1,
+                                  needed=len(view.builds[i]) + 1),
+                                f"bpile:{i}")
+                         for i in fitting_piles(view, card)], 2)
     if card in view.hand:
         mine = view.discards[me]
         drops = [Button(f"⤵ D{i + 1} ({_face(p[-1])})", f"bdisc:{i}")
                  for i, p in enumerate(mine) if p]
         if free_place(mine) is not None:
             drops.append(Button(_("⤵ new discard pile"), f"bdisc:{NEW}"))
-        rows.append(drops)
+        rows += in_rows(drops, 2)
     rows.append([Button(_("✖ Cancel"), "cancel")])
-    return [r for r in rows if r]
+    return rows
 
 
 def private_screen(game_id: int, record: Record, state: BuildState, seat: int) -> Screen:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.i18n import N_, _, fill, isolate_cards, t
+from bot.i18n import N_, _, fill, t
 from lessons.words import fill_cards
 
 HELP = N_("""🔟 Build-to-Ten — a build-pile card game for 2–4 in this chat.
@@ -12,7 +12,7 @@ HELP = N_("""🔟 Build-to-Ten — a build-pile card game for 2–4 in this chat
 In our private chat a move is two taps: a card (your face-up stock card, a hand card or a
 discard top), then where it goes (a build pile; for a joker, a player). End your turn with a
 discard: a hand card, then one of your discard piles. 💡 Hint shows a whole move you can make.
-Or type: /play 7h 2 (the 7♥ onto pile 2) · /play stock new · /play d1 3 (discard pile 1's
+Or type: /play 7h 2 (the {7H} onto pile 2) · /play stock new · /play d1 3 (discard pile 1's
 top) · /joker shift Lia · /joker swap 2 · /discard 9c 1 · /pass (empty hand only) · /hint""")
 
 RULES = N_("""Build-to-Ten (2–4 players, 100 cards: two decks without Jacks and 4 jokers; Q and K
@@ -34,7 +34,7 @@ Jokers are played from the hand, any number a turn, and don't end it.
 
 
 def help_text() -> str:
-    return isolate_cards(_(HELP))
+    return fill_cards(_(HELP), fill)  # its {7H}: the card shown, isolated
 
 
 def rules_text(variant: str | None) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.i18n import N_, _, fill, isolate_cards
+from bot.i18n import N_, _, fill
 from engine import ALL_RULEBOOKS, get_rulebook
 
 from . import words
@@ -69,8 +69,11 @@ combination must be valid at the end. Lay, or draw one tile — never both. Givi
 table puts it back and draws 3 tiles. A table joker is freed by laying the tile it stands for;
 it must then go into a new combination with two of your tiles. Whoever lays their last tile
 wins the round: the others score minus what is left on their racks (joker 30), the winner plus
-all of it. Write tiles like 7R 13O, a joker *."""),
+all of it. Write tiles like {typed}, a joker *."""),
 }
+
+
+TYPED_TILES = "7R 13O"  # the rules' example of tiles as typed (no translator types a tile)
 
 
 def titles() -> str:
@@ -88,7 +91,8 @@ def rules_text(name: str | None) -> str:
         return _(COMMON) + "\n\n" + rulebooks + "\n\n" + _(MORE)
     rules = get_rulebook(name)  # ValueError names the rulebooks
     if rules.tiles:  # the common rules speak of cards: Rummikub's text stands alone
-        return isolate_cards(_(RULES[rules.name]).replace("\n", " ")) + "\n\n" + _(MORE)
+        text = fill(_(RULES[rules.name]), typed=TYPED_TILES)  # what a player types: a value
+        return text.replace("\n", " ") + "\n\n" + _(MORE)
     return (
         _(RULES[rules.name]).replace("\n", " ")
         + "\n\n"
