@@ -166,11 +166,14 @@ def test_the_hint_outlines_the_build_pile_its_card_goes_to():
 def test_the_hint_outlines_the_discard_place_its_card_goes_to():
     """Nothing to build: the hint's discard place (a new pile opens at D1) is outlined."""
     table = table_of(scripted([["5S"], ["9C"]], [["5D", "6H", "7S", "8C", "10C"], []]))
+    plain = Image.open(io.BytesIO(GAME.private_screen(table, 0).painter())).convert("RGB")
     image = _hint_picture(table)
     seat_top = BUILDS_TOP + render.BUILD_H + render.GAP  # Ann's row, the first
-    dx = render.MARGIN + 196 + 14 + render.PILE_CARD.w + 22  # D1's place (as _draw_seat)
-    y = seat_top + 24 + render.DISCARD_CARD.h // 2
+    # D1's place, laid out as _draw_seat lays it: the chip, the face-up card, then D1
+    dx = render.MARGIN + 4 + render.CHIP_W + 12 + render.PILE_CARD.w + 16
+    y = seat_top + 28 + render.DISCARD_CARD.h // 2
     assert image.getpixel((round(dx) - 2, y)) == pal.HINT
+    assert plain.getpixel((round(dx) - 2, y)) != pal.HINT
     assert screens.read_hint(table.record.seat_ui(0).mode)[1] == ("d", 0)
 
 
