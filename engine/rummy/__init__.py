@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
+from engine.cards import Card, format_cards
+
 from .actions import (
     Action,
     Commit,
@@ -29,7 +31,6 @@ from .actions import (
     TimeUp,
     action_from_dict,
 )
-from .cards import Card, format_cards, parse_cards
 from .deal import deck_order, start_game, start_position
 from .game import Event, PlayerView, apply, legal_actions, new_game, player_view, replay
 from .melds import is_meld, meld_fault
@@ -39,7 +40,7 @@ from .reasons import REASONS
 from .rulebooks import ALL_RULEBOOKS, RULEBOOKS, TILE_RULEBOOKS, Rulebook, get_rulebook
 from .scoring import RoundScore, score_round
 from .state import GameState, conservation_errors
-from .tiles import Tile, parse_tiles
+from .tiles import Tile, parse_cards, parse_tiles
 
 
 def meld_kind(rulebook: Rulebook, cards: Sequence[Card]) -> Literal["set", "run"] | None:
@@ -48,7 +49,7 @@ def meld_kind(rulebook: Rulebook, cards: Sequence[Card]) -> Literal["set", "run"
 
 
 def find_move(rulebook: Rulebook, table, hand, **options):
-    """A legal lay, or None when there is none: engine/solver's find_move (its options:
+    """A legal lay, or None when there is none: engine/rummy/solver's find_move (its options:
     objective, first_lay_done, singles, select, require, effort), imported when first asked."""
     from .solver import find_move as _find_move
 

@@ -1,5 +1,5 @@
 """Actions: small values a seat sends to the game, and the one error for a refused action
-(`IllegalAction`: a sentence a player can read plus a code from engine/reasons.py).
+(`IllegalAction`: a sentence a player can read plus a code from engine/rummy/reasons.py).
 
 Every action carries its seat. Cards in actions are matched by face against what the seat may
 use (so `parse_cards("7H")` names either 7H in a hand), jokers by their designation.
@@ -10,23 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
-from .cards import Card
+from engine.cards import Card
+from engine.errors import IllegalAction
 
-
-class IllegalAction(Exception):
-    """A rejected action: `str(error)` is a sentence a player can read, `code` a stable name
-    for programs (engine/reasons.py lists them all) and `params` the values the sentence
-    names. `IllegalAction("sentence")` alone (raised outside the engine) has code "illegal".
-    """
-
-    def __init__(self, message: str, *, code: str = "illegal", **params: Any) -> None:
-        super().__init__(message)
-        self.code = code
-        self.params: dict[str, Any] = params
-
-    @property
-    def reason(self) -> str:
-        return str(self)
+from .tiles import piece_from_token
 
 
 class JokerChoiceNeeded(IllegalAction):
@@ -213,14 +200,14 @@ def action_from_dict(data: dict[str, Any]) -> Action:
             continue
         value = data[f.name]
         if f.name in ("cards",):
-            value = tuple(Card.from_token(t) for t in value)
+            value = tuple(piece_from_token(t) for t in value)
         elif f.name == "card":
-            value = Card.from_token(value) if value else None
+            value = piece_from_token(value) if value else None
         elif f.name == "arrangement":
             value = (
                 None
                 if value is None
-                else tuple(tuple(Card.from_token(t) for t in g) for g in value)
+                else tuple(tuple(piece_from_token(t) for t in g) for g in value)
             )
         elif f.name == "joker_choices":
             value = {int(k): tuple(v) for k, v in value.items()}

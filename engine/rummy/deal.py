@@ -15,7 +15,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from .cards import Card
+from engine.cards import Card
+
 from .rulebooks import Rulebook
 from .state import GameState
 
@@ -126,7 +127,7 @@ def start_position(
 ) -> GameState:
     """Round 1 in a given position: these hands, table groups, singles and stock (top card
     last), `turn` to play. `first_lay_done` None: as the rulebook deals (False only where a
-    first lay is required). The caller keeps the cards conserved (engine/scenario.py does)."""
+    first lay is required). The caller keeps the cards conserved (engine/rummy/scenario.py does)."""
     players = len(hands)
     state = GameState(
         rulebook=rulebook.name,

@@ -10,13 +10,15 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
+from engine.cards import Card, rank_order
+
 from .actions import IllegalAction
-from .cards import Card, rank_order
 from .melds import table_order
 from .moves import group_label
 from .rulebooks import Rulebook
 from .state import Draft, GameState
 from .tile_rules import refloat
+from .tiles import piece_from_token
 
 
 def ensure_draft(state: GameState) -> Draft:
@@ -46,7 +48,7 @@ def gives_up(state: GameState) -> bool:
     lay = (state.hint or {}).get("lay")
     if not lay or state.draft is None or state.draft.loose:
         return True
-    shown = [[Card.from_token(t) for t in g] for g in lay if len(g) > 1]  # (not the singles)
+    shown = [[piece_from_token(t) for t in g] for g in lay if len(g) > 1]  # (not the singles)
     return _multiset(state.draft.groups) != _multiset(shown)
 
 

@@ -13,6 +13,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.cards import Card, format_cards, parse_face, rank_name
+
 from . import draft as drafts
 from .actions import (
     Action,
@@ -35,7 +37,6 @@ from .actions import (
     TimeUp,
     action_from_dict,
 )
-from .cards import Card, format_cards, parse_face, rank_name
 from .deal import deal_round, deck_order, start_game, start_turn
 from .melds import Reading, designate, readings
 from .moves import MoveCheck, canonical, check_move, group_label
@@ -43,7 +44,7 @@ from .rulebooks import Rulebook, get_rulebook
 from .scoring import carousel_final, score_round
 from .state import Draft, GameState
 from .tile_rules import freeing_faces, refloat
-from .tiles import parse_tile_face, tile_face_text
+from .tiles import parse_tile_face, piece_from_token, tile_face_text
 
 MIN_SEATS, MAX_SEATS = 2, 5
 
@@ -59,7 +60,8 @@ class Event:
 def new_game(
     rulebook: Rulebook | str, seats: int | Sequence[Any], seed: int, **options: Any
 ) -> GameState:
-    """A new game, dealt from `deck_order(rules, seats, seed)` (engine/deal.py). `seats` is the
+    """A new game, dealt from `deck_order(rules, seats, seed)` (engine/rummy/deal.py). `seats` is
+    the
     number of seats (or a list, one item per seat)."""
     rules = rulebook if isinstance(rulebook, Rulebook) else get_rulebook(rulebook, **options)
     n = seats if isinstance(seats, int) else len(seats)
@@ -341,9 +343,9 @@ def hint_line(hint: dict[str, Any] | None) -> str:
     """What a hint says to the player (the table picture outlines the same groups)."""
     if not hint:
         return "No card of yours can be played now."
-    card = " ".join(Card.from_token(t).pretty() for t in hint.get("placed") or [hint["card"]])
+    card = " ".join(piece_from_token(t).pretty() for t in hint.get("placed") or [hint["card"]])
     labels = [group_label(g) for g in hint.get("groups", [])]
-    singles = " ".join(Card.from_token(t).pretty() for t in hint.get("singles", []))
+    singles = " ".join(piece_from_token(t).pretty() for t in hint.get("singles", []))
     where = []
     if labels:
         where.append(f"it changes group {labels[0]}" if len(labels) == 1 else

@@ -23,16 +23,24 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations, product
-from typing import TYPE_CHECKING, Literal
+from typing import Literal, Protocol
 
-from .cards import SUITS, Card
-
-if TYPE_CHECKING:
-    from .rulebooks import Rulebook
+from engine.cards import SUITS, Card
 
 AcePolicy = Literal["high", "low", "either", "ends", "wrap"]
 ACE_POLICIES: tuple[AcePolicy, ...] = ("high", "low", "either", "ends", "wrap")
 Face = tuple[int, str]  # (rank 1-13, suit)
+
+
+class Rulebook(Protocol):
+    """What a group's check needs of engine/rummy/rulebooks.py's `Rulebook` (which imports
+    this module, so it is named here by its shape)."""
+
+    @property
+    def ace(self) -> AcePolicy: ...
+
+    @property
+    def max_jokers_per_group(self) -> int | None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,7 +167,8 @@ MeldFault = Literal["group_too_small", "group_two_jokers", "group_invalid"]
 
 
 def meld_fault(rulebook: Rulebook, cards: Sequence[Card]) -> MeldFault | None:
-    """Why `cards` can't stand as a group on this rulebook's table (an engine/reasons.py code),
+    """Why `cards` can't stand as a group on this rulebook's table (an engine/rummy/reasons.py
+    code),
     or None when it can: at least 3 cards, no more jokers than a group may hold, and a set or a
     run under the rulebook's ace policy (free jokers standing for anything that fits)."""
     if len(cards) < 3:

@@ -12,8 +12,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.cards import Card, format_cards
+
 from .actions import IllegalAction
-from .cards import Card, format_cards
 from .melds import group_reading, meld_fault, table_order
 from .rulebooks import Rulebook
 from .tile_rules import initial_meld_fault, joker_fault
@@ -56,7 +57,7 @@ class MoveCheck:
     placed: tuple[Card, ...] = ()  # the hand cards the move lays
     needs_rearranging: bool = False
     changed: tuple[int, ...] = field(default=())  # indices of old groups not kept as they were
-    code: str | None = None  # why not (engine/reasons.py), with the values the reason names
+    code: str | None = None  # why not (engine/rummy/reasons.py), with the values the reason names
     params: dict[str, Any] = field(default_factory=dict)
 
     def __bool__(self) -> bool:
@@ -73,7 +74,7 @@ def _fail(code: str, reason: str, **params: Any) -> MoveCheck:
 
 
 def _refused(fault: tuple[str, str, dict[str, Any]]) -> MoveCheck:
-    """A failed check from engine/tile_rules.py (its codes are literals there)."""
+    """A failed check from engine/rummy/tile_rules.py (its codes are literals there)."""
     code, reason, params = fault
     return MoveCheck(False, reason, code=code, params=params)
 
@@ -253,7 +254,7 @@ def _joker_rules(
     """The joker rules of the rulebook (§2, §4.9–4.11): the failed check, or None."""
     if rulebook.joker_rule == "none":
         return None
-    if rulebook.joker_rule == "rack-frees":  # Rummikub: engine/tile_rules.py
+    if rulebook.joker_rule == "rack-frees":  # Rummikub: engine/rummy/tile_rules.py
         fault = joker_fault(table, new_table, placed)
         return None if fault is None else _refused(fault)
     new_real = Counter(c.face for g in new_table for c in g if not c.is_joker)

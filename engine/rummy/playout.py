@@ -68,7 +68,7 @@ def play_game(
     max_actions: int = MAX_ACTIONS,
 ) -> GameRecord:
     """Play `new_game(rulebook, len(levels), seed)` to its end, seat i at computer level
-    `levels[i]` (`choose`, default engine.ai.choose_action). Between rounds seat 0 starts the
+    `levels[i]` (`choose`, default engine.rummy.ai.choose_action). Between rounds seat 0 starts the
     next one; a game its players end by choice (Shanghai) is finished after SHANGHAI_ROUNDS.
     With `check`, cards conserved and a valid table after every action; a refused action or a
     broken invariant is recorded and ends the playout, as does `max_actions`."""

@@ -3,19 +3,18 @@
 `str(error)` is the sentence a player reads; `error.code` (one of these) is for programs — the
 lessons sort mistakes by it — and `error.params` holds the values the sentence was built from.
 A test (tests/test_engine_reasons.py) checks that every `IllegalAction(...)` and every failed
-`MoveCheck` in engine/ names a code listed here.
+`MoveCheck` in engine/rummy/ names a code listed here.
 """
 
 from __future__ import annotations
 
+from engine.errors import SHARED_REASONS
+
 REASONS: dict[str, str] = {
+    **SHARED_REASONS,  # whose turn, game over, unknown action, illegal
     # -- whose turn, which phase
-    "seat_not_in_game": "the action's seat is not a seat of this game",
-    "game_over": "the game is over: nothing more can be played",
     "round_over": "the round is over: only Next round (or Finish) is open",
     "round_in_play": "Next round was sent while the round is still being played",
-    "not_your_turn": "another seat is on turn",
-    "unknown_action": "the action's kind is not one the game knows",
     "finish_not_by_choice": "Finish was sent in a game that ends by its own rules",
     "finish_before_round_over": "Finish is open only once a round is over",
     # -- drawing and passing
@@ -66,17 +65,4 @@ REASONS: dict[str, str] = {
     "least two tiles from the rack",
     "no_turn_timer": "TimeUp was sent in a game without a turn timer",
     "joker_choice_needed": "a joker could stand for more than one card: the player chooses",
-    # -- Build-to-Ten (engine/buildten): its own refusals; it shares the turn and card codes
-    "bt_not_on_top": "a discard pile's card under its top was named: only tops are played",
-    "bt_joker_on_pile": "a joker was sent onto a build pile: jokers are played on a player",
-    "bt_no_free_pile": "a new build pile was asked for while 4 stand",
-    "bt_no_such_pile": "a build or discard pile that isn't there",
-    "bt_wrong_number": "the card is not the number the build pile needs (nor a wild card)",
-    "bt_not_a_joker": "a joker play named a card that is no joker in the hand",
-    "bt_no_face_up": "the joker's target shows no stock card (their stock is empty)",
-    "bt_swap_needs_other": "a swap joker aimed at oneself (it needs another player's card)",
-    "bt_discard_piles_full": "a fifth discard pile was asked for",
-    "bt_must_discard": "the turn was ended without a discard while the hand holds cards",
-    # -- from outside the engine
-    "illegal": "a refusal that gave no code of its own (raised outside the engine)",
 }

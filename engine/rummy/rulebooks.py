@@ -1,10 +1,11 @@
 """The rulebooks as data (RULES.md §2, §5), built from a name plus options.
 
 Seven card rulebooks (`RULEBOOKS`) and Rummikub, played with tiles (`TILE_RULEBOOKS`;
-engine/tiles.py: a tile is a card with another notation); the chats offer all (`ALL_RULEBOOKS`).
+engine/rummy/tiles.py: a tile is a card with another notation); the chats offer all
+(`ALL_RULEBOOKS`).
 
 One frozen `Rulebook` per name and option set. The game loop reads these fields; there is one
-loop for all seven. Three fields name presets (engine/styles.py), each reached as a policy:
+loop for all seven. Three fields name presets (engine/rummy/styles.py), each reached as a policy:
 
 - `turn` -> `turn_style`      `draw-until-lay` (Manipulation, Shanghai: draw one card at a time
                               until you lay), `draw-or-play` (Machiavelli, Vatican, Tahiti: lay,
@@ -22,7 +23,8 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Literal
 
-from .cards import Card, make_deck
+from engine.cards import Card, make_deck
+
 from .melds import AcePolicy
 from .styles import GAME_ENDS, SCORE_STYLES, TURN_STYLES, GameEnd, ScoreStyle, TurnStyle
 
@@ -95,7 +97,7 @@ class Rulebook:
     play_to: int = 0
     knock_limit: int = 0
     max_players: int = 5
-    tiles: bool = False  # played with Rummikub tiles (engine/tiles.py), not cards
+    tiles: bool = False  # played with Rummikub tiles (engine/rummy/tiles.py), not cards
     starting_draw: bool = False  # each seat draws a tile: the highest starts (RULES.md §5)
     first_lay_points: int = 0  # the first lay (initial meld) is worth at least this much
     initial_may_add: bool = False  # ... and, once down, the same move may use the table

@@ -2,7 +2,7 @@
 
 Used by tests and by lessons, which need reproducible positions. Cards are conserved: the named
 cards are taken out of a full deck and the rest, shuffled by `Random(f"scenario:{seed}")`, is
-the stock under the `stock_top` cards; engine/deal.py's `start_position` sets the game up.
+the stock under the `stock_top` cards; engine/rummy/deal.py's `start_position` sets the game up.
 """
 
 from __future__ import annotations
@@ -10,10 +10,12 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from .cards import Card, parse_cards
+from engine.cards import Card
+
 from .deal import start_position
 from .rulebooks import Rulebook, get_rulebook
 from .state import GameState
+from .tiles import parse_cards
 
 
 def deal_scenario(

@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .cards import Card
+from engine.cards import Card
+
 from .rulebooks import Rulebook
 
 UNDERCUT_BONUS = 10

@@ -8,9 +8,10 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any
 
-from .cards import Card, make_deck
+from engine.cards import Card, make_deck
+
 from .rulebooks import Rulebook, get_rulebook
-from .tiles import Tile
+from .tiles import Tile, piece_from_token
 
 Groups = list[list[Card]]
 
@@ -151,7 +152,7 @@ def _tokens(cards: list[Card]) -> list[str]:
 
 
 def _cards(tokens: list[str]) -> list[Card]:
-    return [Card.from_token(t) for t in tokens]
+    return [piece_from_token(t) for t in tokens]
 
 
 @cache

@@ -55,7 +55,7 @@ TURN_STYLES: dict[str, TurnStyle] = {
 
 @dataclass(frozen=True)
 class ScoreStyle:
-    """How a finished round is scored (engine/scoring.py reads it)."""
+    """How a finished round is scored (engine/rummy/scoring.py reads it)."""
 
     name: str
     # What decides a blocked round and what a penalty is: the hand's card values ("points")

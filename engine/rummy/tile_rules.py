@@ -1,5 +1,5 @@
 """Rummikub's own rules of a lay (RULES.md §5): the initial meld, and the jokers a rack tile
-frees. `check_move` (engine/moves.py) asks these after the groups themselves are valid.
+frees. `check_move` (engine/rummy/moves.py) asks these after the groups themselves are valid.
 
 Like the rest of the referee these compare faces (`7R`), not physical tiles: the two copies of
 a tile are equal for play, so "the 7R from the rack went here, the table's 7R there" and the
@@ -13,14 +13,15 @@ from collections.abc import Sequence
 from itertools import combinations
 from typing import Any
 
-from .cards import SUITS, Card
+from engine.cards import SUITS, Card
+
 from .melds import readings
 from .rulebooks import Rulebook
 
 Group = Sequence[Card]
 
 
-Fault = tuple[str, str, dict[str, Any]]  # (engine/reasons.py code, sentence, params)
+Fault = tuple[str, str, dict[str, Any]]  # (engine/rummy/reasons.py code, sentence, params)
 
 
 def _fail(code: str, reason: str, **params: Any) -> Fault:

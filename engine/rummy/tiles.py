@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from typing import Protocol
 
-from .cards import JOKER, SUITS, Card
+from engine.cards import JOKER, SUITS, Card
+from engine.cards import parse_cards as parse_card_faces
 
 COLOURS = "KRBO"  # black, red, blue, orange: in the order of SUITS
 COLOUR_OF_SUIT = dict(zip(SUITS, COLOURS, strict=True))
@@ -153,9 +155,29 @@ def parse_cards_or_tiles(text: str | Iterable[str]) -> list[Card]:
     """Cards, or tiles when the text names a tile (`lay 10R 11R 12R`): for text whose game is
     not at hand, like a lesson's moves. The notations never collide, so one tile face decides;
     a lone `*` is a card game's joker (a joker matches a joker of either kind by its face)."""
-    from .cards import parse_cards
-
     tokens = text.replace(",", " ").split() if isinstance(text, str) else list(text)
     if any(is_tile_face(t.lstrip("*🃏")) for t in tokens if t.lstrip("*🃏")):
         return list(parse_tiles(tokens))
-    return parse_cards(tokens)
+    return parse_card_faces(tokens)
+
+
+class _Notation(Protocol):
+    @property
+    def tiles(self) -> bool: ...
+
+
+def parse_cards(text: str | Iterable[str], rulebook: _Notation | None = None) -> list[Card]:
+    """`parse_cards("QH 10S * *7H")`; with a `rulebook` played with tiles (Rummikub), its tile
+    notation: `parse_cards("7R 13O * *7R", rk)`; each notation refuses the other's."""
+    if rulebook is not None and rulebook.tiles:
+        return list(parse_tiles(text))
+    return parse_card_faces(text)
+
+
+_TILE_MARKS = frozenset("KRBOT")  # how a tile's token face ends (a card's: a suit or `*`)
+
+
+def piece_from_token(token: str) -> Card:
+    """A card or a Rummikub tile from its saved token (`7H#1`, `*#1=7H`; `7R#1`, `*T#0`)."""
+    face = token.partition("#")[0]
+    return tile_from_token(token) if face[-1:] in _TILE_MARKS else Card.from_token(token)

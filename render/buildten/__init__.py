@@ -22,12 +22,11 @@ from dataclasses import dataclass
 from PIL import Image
 
 from engine.cards import SUIT_SYMBOLS, Card
-
-from . import palette as pal
-from .fonts import font
-from .layout import TEXT_PX, tab_width
-from .sprites import HAND_CARD, PLAIN, Look, Size, card_back, card_sprite
-from .widgets import Canvas, draw_stock, stock_width
+from render import palette as pal
+from render.fonts import font
+from render.layout import TEXT_PX, tab_width
+from render.sprites import HAND_CARD, PLAIN, Look, Size, card_back, card_sprite
+from render.widgets import Canvas, draw_stock, stock_width
 
 WIDTH = 800
 MARGIN = 16

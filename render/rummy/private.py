@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from PIL import Image
 
-from . import palette as pal
-from .fonts import font
-from .layout import TEXT_PX, private_layout
-from .views import PrivateView
-from .widgets import Canvas, draw_area, draw_empty, draw_legend
+from render import palette as pal
+from render.fonts import font
+from render.layout import TEXT_PX, private_layout
+from render.views import PrivateView
+from render.widgets import Canvas, draw_area, draw_empty, draw_legend
 
 
 def draw_private(view: PrivateView) -> Image.Image:

@@ -6,8 +6,7 @@ Real-looking positions (valid sets and runs from two decks), built deterministic
 from __future__ import annotations
 
 from engine.cards import Card, parse_cards
-
-from .views import LobbyView, PrivateView, ScoreView, SeatStrip, TableView
+from render.views import LobbyView, PrivateView, ScoreView, SeatStrip, TableView
 
 
 def cards(text: str, copy: int = 0) -> tuple[Card, ...]:

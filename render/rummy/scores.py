@@ -13,12 +13,12 @@ from itertools import accumulate
 
 from PIL import Image, ImageDraw
 
-from . import palette as pal
-from .fonts import font
-from .layout import MARGIN, TEXT_PX, WIDTH
-from .shapes import icon, marker, supersampled
-from .views import ScoreView
-from .widgets import Canvas
+from render import palette as pal
+from render.fonts import font
+from render.layout import MARGIN, TEXT_PX, WIDTH
+from render.shapes import icon, marker, supersampled
+from render.views import ScoreView
+from render.widgets import Canvas
 
 CHART_H = 300
 ROW_H = 42

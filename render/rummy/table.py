@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from PIL import Image
 
-from . import palette as pal
-from .fonts import font
-from .layout import TEXT_PX, Box, table_layout
-from .sprites import Size
-from .views import SeatStrip, TableView
-from .widgets import Canvas, draw_area, draw_empty, draw_stock, piece_back, stock_width
+from render import palette as pal
+from render.fonts import font
+from render.layout import TEXT_PX, Box, table_layout
+from render.sprites import Size
+from render.views import SeatStrip, TableView
+from render.widgets import Canvas, draw_area, draw_empty, draw_stock, piece_back, stock_width
 
 MINI_CARD = Size(15, 21)
 

@@ -4,10 +4,10 @@ counts of the other hands and the size of the stock — hidden cards stay hidden
 Levels, chosen per seat:
 
 - `easy`   lays only what is obvious: new melds from its hand, cards added to runs and sets;
-           it never rearranges the table (engine/ai/easy.py).
+           it never rearranges the table (engine/rummy/ai/easy.py).
 - `medium` lays the solver's biggest lay every turn (most penalty points where cards have
            values, else most cards), and knocks in Carousel whenever it may.
-- `hard`   plans (engine/ai/hard.py): it holds cards back to avoid drawing, keeps the cards
+- `hard`   plans (engine/rummy/ai/hard.py): it holds cards back to avoid drawing, keeps the cards
            that stay easy to lay, goes out or knocks when it pays, and plays each rulebook's
            scoring.
 

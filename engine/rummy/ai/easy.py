@@ -8,7 +8,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import combinations
 
-from ..cards import SUITS, Card
+from engine.cards import SUITS, Card
+
 from ..melds import arrange, designate, readings
 from ..moves import check_move
 from ..rulebooks import Rulebook

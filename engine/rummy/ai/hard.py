@@ -21,8 +21,9 @@ from collections import Counter
 from dataclasses import dataclass
 from math import comb
 
+from engine.cards import Card, make_deck
+
 from ..actions import Action, Draw
-from ..cards import Card, make_deck
 from ..solver import Move
 from .turn import Turn, biggest_lay, biggest_move, fallback, lay, no_lay
 

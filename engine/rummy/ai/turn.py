@@ -8,8 +8,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
+from engine.cards import Card
+
 from ..actions import Action, Commit, Draw, GiveUp, IllegalAction, Knock, Pass, Reset
-from ..cards import Card
 from ..game import PlayerView, apply
 from ..rulebooks import Rulebook
 from ..solver import Move, find_move, no_lay_proved
@@ -40,7 +41,7 @@ class Turn:
     @cached_property
     def singles(self) -> tuple[Card, ...]:
         """Tahiti's singles the computer may use. A joker dealt as a single is left alone: the
-        solver fails on it (engine/solver.py `_rebuild`), and an unused single may be left out
+        solver fails on it (engine/rummy/solver.py `_rebuild`), and an unused single may be left out
         of a lay."""
         return tuple(c for c in self.view.singles if not c.is_joker)
 

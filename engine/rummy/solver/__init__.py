@@ -1,8 +1,10 @@
 """The move solver: a legal lay, the hint, the biggest lay, or "place these selected cards".
 
 `find_move` is exact: it returns None only when no legal lay exists. It works on a face-level
-model of the position (engine/solver/model.py: the joker cases become separate problems), solves
-each problem (engine/solver/fast.py, with engine/solver/simple.py as the reference search), and
+model of the position (engine/rummy/solver/model.py: the joker cases become separate problems),
+solves
+each problem (engine/rummy/solver/fast.py, with engine/rummy/solver/simple.py as the reference
+search), and
 rebuilds the winning partition from the physical cards of the table and the hand.
 """
 
@@ -14,7 +16,8 @@ from collections import Counter, OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from ..cards import Card
+from engine.cards import Card
+
 from ..melds import Reading, arrange
 from ..rulebooks import Rulebook
 from .columns import WORK
@@ -161,7 +164,7 @@ def _find_move(rulebook: Rulebook, table: list[list[Card]], hand: list[Card], *,
 
 def _initial_meld(rulebook: Rulebook, table: list[list[Card]], hand: list[Card], objective: str,
                   select: list[Card] | None, require: Sequence[Card]) -> Move | None:
-    """Rummikub's initial meld (engine/solver/initial.py): the table stays as it is and new
+    """Rummikub's initial meld (engine/rummy/solver/initial.py): the table stays as it is and new
     groups from the rack reach `first_lay_points`; None is a proof there is none."""
     groups = best_meld(rulebook.ace, hand, need=rulebook.first_lay_points, objective=objective,
                        select=select, require=require)

@@ -1,7 +1,8 @@
 """The fast exact search: branch and bound over the columns (run values), one at a time.
 
 Columns go from the low ace (1) to the high ace (14) as the ace policy allows. The state after a
-column holds, per suit, the runs still open (engine/solver/columns.py) and a few counters (jokers
+column holds, per suit, the runs still open (engine/rummy/solver/columns.py) and a few counters
+(jokers
 used, "a hand card was laid", Vatican's first-lay run seen). In each column every suit decides
 how many of its cards it uses, how many go into sets and which open runs continue; the set cards
 of the column's rank must split into valid sets, scored by the old sets they keep.
@@ -19,7 +20,8 @@ objective from that many cards, seeded by the first phase's solution.
 Not modelled here (the caller checks the result and falls back): Tahiti's one joker per group
 and Vatican's "a joker stays beside a neighbour". Everything else in a Problem is exact.
 
-`_Search.top` and `_Search.best` run in C when engine/solver/_c.c is built: a line-by-line port
+`_Search.top` and `_Search.best` run in C when engine/rummy/solver/_c.c is built: a line-by-line
+port
 with the same answers and the same budget accounting (tests/test_solver_native.py), 5-25 times
 faster. Without it they run here.
 """
@@ -54,7 +56,7 @@ from .model import NF, Problem, value_face
 from .rebuild import rebuild_solution
 from .simple import Solution
 
-try:  # the same search in C (engine/solver/_c.c, built by `pip install -e .`)
+try:  # the same search in C (engine/rummy/solver/_c.c, built by `pip install -e .`)
     from . import _c as _C
 except ImportError:  # not built: the Python search alone (same answers, slower)
     _C = None
@@ -76,7 +78,7 @@ class _Search:
     def __init__(self, p: Problem, objective: str, card_value: list[int], joker_value: int,
                  *, groups: bool = True, native: bool = False):
         """`groups=False`: score only the hand cards laid (no kept-group labels: smaller).
-        `native`: may run in C (engine/solver/_c.c: the same search, the same answers)."""
+        `native`: may run in C (engine/rummy/solver/_c.c: the same search, the same answers)."""
         self.p = p
         self.cut = False  # a budget stopped the search: its answer may not be the best
         ace = p.ace

@@ -14,7 +14,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-from ..cards import Card
+from engine.cards import Card
+
 from ..melds import AcePolicy
 from .model import NF, Template, card_face, face_rank, templates_by_face
 

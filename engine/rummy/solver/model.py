@@ -1,4 +1,4 @@
-"""The solver's face-level model of a position (shared by every search in engine/solver/).
+"""The solver's face-level model of a position (shared by every search in engine/rummy/solver/).
 
 Cards of one face (`7H`) are interchangeable for play, so a search works on counts per face:
 face index `f = (rank - 1) * 4 + suit` (0..51). Every group a table can hold is a `Template`:
@@ -26,7 +26,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from itertools import combinations, product
 
-from ..cards import SUITS, Card
+from engine.cards import SUITS, Card
+
 from ..melds import AcePolicy
 
 NF = 52
@@ -199,7 +200,7 @@ def build_problems(
     """Every joker case of the position (see module doc); empty when none can be legal.
     `lock_immobile`: Vatican's unfreed jokers lock their groups as in Tahiti (only grown by
     hand cards): a narrower but simpler problem, every answer of which is legal.
-    `freeing=False`: no table joker is freed (Rummikub's fallback, engine/solver)."""
+    `freeing=False`: no table joker is freed (Rummikub's fallback, engine/rummy/solver)."""
     ace = rulebook.ace
     table_groups = pos.table
     singles_set = set(pos.singles_idx)

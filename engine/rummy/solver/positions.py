@@ -8,7 +8,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from ..cards import SUITS, Card, make_deck
+from engine.cards import SUITS, Card, make_deck
+
 from ..melds import AcePolicy
 from .model import value_range
 

@@ -1,4 +1,5 @@
-"""Quick answers for "any" and "hint" that need no search (engine/solver/fast.py does the rest).
+"""Quick answers for "any" and "hint" that need no search (engine/rummy/solver/fast.py does the
+rest).
 
 The hint's order is: fewest changed groups, then fewest cards. So
 - three hand cards that form a group by themselves change nothing: no lay beats them;
@@ -14,7 +15,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from itertools import combinations
 
-from ..cards import Card
+from engine.cards import Card
+
 from ..melds import designate, readings
 from ..moves import MoveCheck, check_move
 from ..rulebooks import Rulebook

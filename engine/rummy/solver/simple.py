@@ -1,7 +1,7 @@
 """The reference search: exhaustive over groups, memoised on the remaining cards.
 
 Simple and exact for every rule the model expresses; exponential, so it serves small positions
-and as the yardstick for the fast search (engine/solver/fast.py).
+and as the yardstick for the fast search (engine/rummy/solver/fast.py).
 
 The search always covers the lowest card that must still be placed (a table card, a card that
 must be laid, a table joker) with some group; once only optional cards remain, the lowest is

@@ -21,8 +21,9 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Literal
 
-from engine import draft as drafts
-from engine.actions import (
+from engine.cards import Card
+from engine.rummy import draft as drafts
+from engine.rummy.actions import (
     TYPED_WORDS,
     Action,
     Commit,
@@ -35,14 +36,14 @@ from engine.actions import (
     Split,
     Take,
 )
-from engine.ai import choose_action
-from engine.cards import Card
-from engine.game import Event, apply, player_view
-from engine.moves import group_index
-from engine.rulebooks import Rulebook, get_rulebook
-from engine.scenario import deal_scenario
-from engine.state import GameState
-from engine.tiles import parse_cards_or_tiles as parse_cards  # a Rummikub lesson's: tiles
+from engine.rummy.ai import choose_action
+from engine.rummy.game import Event, apply, player_view
+from engine.rummy.moves import group_index
+from engine.rummy.rulebooks import Rulebook, get_rulebook
+from engine.rummy.scenario import deal_scenario
+from engine.rummy.state import GameState
+from engine.rummy.tiles import parse_cards_or_tiles as parse_cards  # a Rummikub lesson's: tiles
+from engine.rummy.tiles import piece_from_token
 
 from . import tile_words, words
 from .content import LESSONS
@@ -288,7 +289,7 @@ def outline(
                 break
     marked: set[int] = set()
     if view.hint:
-        cards.add(Card.from_token(view.hint["card"]).ident)
+        cards.add(piece_from_token(view.hint["card"]).ident)
         marked |= set(view.hint.get("groups", []))
     if state.shown if shown is None else shown:
         marked |= {g for g in step.outline_groups if g < len(groups)}
@@ -297,7 +298,7 @@ def outline(
 
 # -- judging ---------------------------------------------------------------------------------
 
-# The engine's refusals (IllegalAction.code, engine/reasons.py), sorted into what went wrong;
+# The engine's refusals (IllegalAction.code, engine/rummy/reasons.py), sorted into what went wrong;
 # a code not named here is "illegal" (the engine's sentence alone, no nudge).
 REASON_KEYS: dict[str, str] = {
     "group_too_small": "too_few",
@@ -419,7 +420,7 @@ def _goal_met(
 
 
 def _lay_ok(goal: Goal, after: GameState, laid: Event) -> bool:
-    placed = Counter(Card.from_token(t).face for t in laid.data["placed"])  # from the hand
+    placed = Counter(piece_from_token(t).face for t in laid.data["placed"])  # from the hand
     if goal.places and _faces(goal.places) - placed:
         return False
     if goal.places_any and not any(placed[f] for f in _faces(goal.places_any)):
@@ -509,7 +510,7 @@ def _progress_text(rules: Rulebook, events: list[Event]) -> str:
         if event.kind == "give_up_confirm":
             return _("Give up puts everything back and you draw 3 cards — tap Give up (+3) again.")
         if event.kind == "drew" and event.seat == LEARNER:
-            cards = " ".join(Card.from_token(c).pretty() for c in event.private.get("cards", []))
+            cards = " ".join(piece_from_token(c).pretty() for c in event.private.get("cards", []))
             if cards:
                 return t("You drew {cards}.", cards=cards)
             return _(tile_words.POOL_EMPTY) if rules.tiles else _("The stock is empty.")
@@ -535,7 +536,7 @@ def event_lines(game: GameState, events: Iterable[Event]) -> list[str]:
         mine = e.seat == LEARNER
         who = seat_name(e.seat, game.players)
         if e.kind == "laid":
-            cards = " ".join(Card.from_token(c).pretty() for c in e.data["placed"])
+            cards = " ".join(piece_from_token(c).pretty() for c in e.data["placed"])
             if e.data["rearranged"]:
                 line = (
                     t("You laid {cards} (rearranging)", cards=cards)

@@ -22,9 +22,9 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from engine.actions import IllegalAction
-from engine.game import hint_line
-from engine.tiles import parse_cards_or_tiles
+from engine.rummy.actions import IllegalAction
+from engine.rummy.game import hint_line
+from engine.rummy.tiles import parse_cards_or_tiles
 
 Gettext = Callable[[str], str]
 Ngettext = Callable[[str, str, int], str]

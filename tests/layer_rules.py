@@ -1,7 +1,7 @@
 """The house's layers, read from the source with `ast` (nothing here imports the code it
 reads): which layer each module is in, what it imports, which rule an import breaks, and the
 import loops. tests/test_layers.py holds the tree to these rules; run this file to print the
-import table of any checkout (`python tests/layers.py [ROOT] [--json]`).
+import table of any checkout (`python tests/layer_rules.py [ROOT] [--json]`).
 
 The layers (DESIGN.md's picture):
 
@@ -17,8 +17,9 @@ The layers (DESIGN.md's picture):
 - `platform` — bot/core: names no game (no wing, no engine), no chat library, no adapter.
 - `adapters` — bot/adapters: the platform and the chat libraries; no wing, no engine.
 - `store` — bot/store: no engine, platform, render or adapter.
-- `bot` — the rest of bot/ (the composition root: app, cli, simulate; i18n, logs, metrics)
-  and bot/games/__init__.py (the registry): may import anything first-party.
+- `registry` — bot/games/__init__.py, the games this bot hosts (one line per game).
+- `bot` — the rest of bot/ (the composition root: app, cli, simulate; i18n, logs, metrics):
+  may import anything first-party.
 
 A game is a folder under bot/games/ (its chat parts); the top-level `lessons` package of older
 trees counts as the rummy family's (its `buildten` module as Build-to-Ten's) so that an old
@@ -118,6 +119,21 @@ def source_files(root: Path) -> list[Path]:
     return sorted(p for top in ROOTS if (root / top).is_dir() for p in (root / top).rglob("*.py"))
 
 
+def extension_modules(root: Path) -> list[str]:
+    """Modules built from C (setup.py builds `x/_c.c` as the module x._c): they import nothing."""
+    return sorted(
+        module_name(root, p) for top in ROOTS if (root / top).is_dir()
+        for p in (root / top).rglob("*.c")
+    )
+
+
+def is_pure(module: str, layer: str) -> bool:
+    """The engine and every game's lessons (content and runner) are pure."""
+    parts = module.split(".")
+    return layer.startswith("engine") or parts[0] == "lessons" or (
+        parts[:2] == ["bot", "games"] and len(parts) > 3 and parts[3] in ("lesson", "lessons"))
+
+
 def games(root: Path) -> frozenset[str]:
     """The games of the tree at `root`: the folders of bot/games/ (python names)."""
     folder = root / "bot" / "games"
@@ -139,7 +155,7 @@ def layer_of(name: str, wings: frozenset[str]) -> str | None:
         return None
     if second == "games":
         third = parts[2] if len(parts) > 2 else ""
-        return f"games:{third}" if third in wings else "bot"
+        return f"games:{third}" if third in wings else "registry"
     return {"core": "platform", "adapters": "adapters", "store": "store"}.get(second, "bot")
 
 
@@ -209,6 +225,17 @@ def _pure(name: str) -> str | None:
     return None
 
 
+def _pure_lesson(layer: str, name: str, wings: frozenset[str]) -> str | None:
+    """What a pure module may not import beyond its layer's rule: anything but pure stdlib, the
+    engine and (for lessons) the game's own pure modules."""
+    target = layer_of(name, wings)
+    if target is None:
+        return _pure(name)
+    if target.startswith("engine") or is_pure(name, target):
+        return None
+    return "engine-pure"
+
+
 def import_rule(layer: str, name: str, wings: frozenset[str]) -> str | None:
     """The rule (a key of RULES) that importing `name` from `layer` breaks, or None."""
     target = layer_of(name, wings)
@@ -226,7 +253,7 @@ def import_rule(layer: str, name: str, wings: frozenset[str]) -> str | None:
     if target_wing and wing and target_wing != wing:
         return "wing-no-other-wing"
     if layer == "render":
-        if target_wing or target in ("bot", "platform", "adapters", "store") or (
+        if target_wing or target in ("bot", "registry", "platform", "adapters", "store") or (
                 target and target.startswith("games")):
             return "render-root"
         if top in CHAT_LIBRARIES | STORE_LIBRARIES:
@@ -235,8 +262,8 @@ def import_rule(layer: str, name: str, wings: frozenset[str]) -> str | None:
     if layer.startswith("render:"):
         if target is None:
             return "render-wing" if top in CHAT_LIBRARIES | STORE_LIBRARIES else None
-        if target in ("engine", "render") or target_wing == wing and not target.startswith(
-                "games"):
+        if target in ("engine", "render") or (target_wing == wing and not target.startswith(
+                "games")):
             return None
         return "render-wing"
     if layer.startswith("games:"):
@@ -244,7 +271,7 @@ def import_rule(layer: str, name: str, wings: frozenset[str]) -> str | None:
             return "wing-no-io"
         return None
     if layer == "platform":
-        if target_wing:
+        if target_wing or target == "registry":
             return "platform-no-wing"
         if target == "engine":
             return "platform-no-engine"
@@ -290,6 +317,7 @@ def read_tree(root: Path) -> Tree:
     wings = games(root)
     files = source_files(root)
     modules = {module_name(root, p): p for p in files}
+    built = {name: root for name in extension_modules(root)}  # no source to read
     layers: dict[str, str] = {}
     edges: dict[str, set[str]] = {}
     found: list[Violation] = []
@@ -298,15 +326,15 @@ def read_tree(root: Path) -> Tree:
         layers[module] = layer
         rel = path.relative_to(root).as_posix()
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=rel)
-        pure = layer.startswith("engine") or module.startswith("lessons")
+        pure = is_pure(module, layer)
         edges[module] = set()
         for imp in imports(tree, module, path.name == "__init__.py"):
-            target = _target_module(imp.name, modules)
+            target = _target_module(imp.name, modules | built)
             if target and target != module:
                 edges[module].add(target)
             rule = import_rule(layer, imp.name, wings)
-            if rule is None and pure and layer_of(imp.name, wings) is None:
-                rule = _pure(imp.name)
+            if rule is None and pure:
+                rule = _pure_lesson(layer, imp.name, wings)
             if rule:
                 found.append(Violation(rel, imp.line, imp.name, rule))
         for line, called in _calls(tree):
