@@ -1,4 +1,4 @@
-"""Benchmark of the move solver (engine/solver.py) on seeded random positions.
+"""Benchmark of the move solver (engine/rummy/solver.py) on seeded random positions.
 
     .venv/bin/python bench/solver.py                # readable table
     .venv/bin/python bench/solver.py --json         # ... and, as the last line, one JSON object
@@ -35,10 +35,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine.moves import check_move
-from engine.rulebooks import get_rulebook
-from engine.solver import STATS, find_move
-from engine.solver.positions import random_position
+from engine.rummy.moves import check_move
+from engine.rummy.rulebooks import get_rulebook
+from engine.rummy.solver import STATS, find_move
+from engine.rummy.solver.positions import random_position
 
 OBJECTIVES = ("any", "hint", "max_cards", "max_points")
 PLAIN = ("manipulation", "machiavelli")
@@ -195,7 +195,7 @@ def main(argv: list[str] | None = None) -> dict:
 
 def rummikub_racks(size: int, count: int, seed: int):
     """`count` random racks of `size` tiles from the 106."""
-    from engine.tiles import make_tiles
+    from engine.rummy.tiles import make_tiles
 
     rng = random.Random(f"{seed}/rummikub/{size}")
     out = []
@@ -209,7 +209,7 @@ def rummikub_racks(size: int, count: int, seed: int):
 def rummikub_turns(count: int, seed: int):
     """Regular turns: a random 40-tile table (runs and groups, no joker) and a 14-tile rack
     holding both jokers."""
-    from engine.tiles import Tile
+    from engine.rummy.tiles import Tile
 
     rng = random.Random(f"{seed}/rummikub/turns")
     out = []

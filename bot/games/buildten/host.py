@@ -10,8 +10,8 @@ from bot.core.buttons import IDX, Press
 from bot.core.hosting import Refusal, Results, Settings, Table, Variant
 from bot.core.record import TIMEOUTS_BEFORE_COMPUTER, Record
 from bot.core.views import Outcome, Screen
+from bot.games.buildten import lesson as lesson
 from bot.i18n import N_, _, current, t, tn, using
-from engine.actions import IllegalAction
 from engine.buildten import (
     Action,
     BuildState,
@@ -28,7 +28,7 @@ from engine.buildten import (
 from engine.buildten.actions import NEW_PILE
 from engine.buildten.ai import LEVELS, choose_action
 from engine.buildten.state import free_place
-from lessons import buildten as lesson
+from engine.errors import IllegalAction
 
 from . import narrate, screens
 from .narrate import card_name

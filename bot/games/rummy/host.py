@@ -11,7 +11,7 @@ from bot.core.hosting import Refusal, Results, Settings, Table, Variant
 from bot.core.record import TIMEOUTS_BEFORE_COMPUTER, Record
 from bot.core.views import Outcome, Screen
 from bot.i18n import _, t, tn, using
-from engine import (
+from engine.rummy import (
     ALL_RULEBOOKS,
     Finish,
     GameState,
@@ -24,9 +24,9 @@ from engine import (
     new_game,
     player_view,
 )
-from engine.actions import Action
-from engine.ai import LEVELS, choose_action
-from engine.rulebooks import option_choices
+from engine.rummy.actions import Action
+from engine.rummy.ai import LEVELS, choose_action
+from engine.rummy.rulebooks import option_choices
 
 from . import narrate, screens, words
 from .refusals import refusal
