@@ -1,0 +1,200 @@
+"""The post-round review (engine/review.py, issue 32): scripted rounds with known misses reviewed
+exactly, a perfect round reviewed as perfect, and every review run again against other hands and
+another stock it must not know."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from engine import get_rulebook
+from engine.actions import Commit, Draw, Knock, action_from_dict
+from engine.cards import parse_cards
+from engine.game import apply, new_game, player_view
+from engine.playout import play_game
+from engine.review import (
+    COULD_GO_OUT,
+    COULD_LAY,
+    KNOCK_WINS,
+    MORE_CARDS,
+    MORE_POINTS,
+    Decision,
+    review,
+    review_decision,
+    seat_decisions,
+)
+from engine.scenario import deal_scenario
+from engine.state import GameState
+
+
+def lay(rules, *groups: str) -> tuple:
+    return tuple(tuple(parse_cards(g, rules)) for g in groups)
+
+
+def faces(tokens) -> list[str]:
+    """Tokens name the physical card (`7H#0`): the face is what a player reads."""
+    return sorted(t.split("#")[0] for t in tokens)
+
+
+def run(state: GameState, actions) -> GameState:
+    for action in actions:
+        state, _ = apply(state, action)
+    return state
+
+
+def test_drew_while_three_cards_fitted():
+    rules = get_rulebook("manipulation", must_lay="trust")
+    start = deal_scenario(rules, ["7H 8H 9H KS 2D", "3C 4S JD QC 5D"], table=["4D 5D 6D"],
+                          stock_top="10C 10D")
+    r = review(seat_decisions(start, [Draw(0), Draw(0)], 0))
+    assert r.missed == 1 and r.cards == 3 and len(r.turns) == 1
+    first, second = r.turns[0].steps
+    assert first.did == "drew" and first.codes == (COULD_LAY,)
+    assert first.most_cards.cards == 3
+    assert faces(first.most_cards.placed) == ["7H", "8H", "9H"]
+    assert first.most_cards.groups == ()  # a new group: the table's groups stay
+    assert len(first.most_cards.lay) == 2
+    assert second.codes == (COULD_LAY,)  # still there after the first card drawn
+    assert json.loads(json.dumps(r.to_dict()))["missed"] == 1
+
+
+def test_laid_two_where_five_were_possible():
+    rules = get_rulebook("machiavelli")
+    start = deal_scenario(rules, ["8S 9S KH KD KC 2D", "3C 4H JD QC 5D 6C"], table=["5S 6S 7S"])
+    r = review(seat_decisions(start, [Commit(0, lay(rules, "5S 6S 7S 8S 9S"))], 0))
+    (step,) = r.turns[0].steps
+    assert step.did == "laid" and step.cards == 2 and faces(step.placed) == ["8S", "9S"]
+    assert step.codes == (MORE_CARDS,)  # every card counts 1 here: no separate points code
+    assert step.most_cards.cards == 5
+    assert faces(step.most_cards.placed) == ["8S", "9S", "KC", "KD", "KH"]
+    assert step.most_cards.groups == (0,)  # group A grows
+    assert r.turns[0].could == 5 and r.turns[0].laid == 2 and r.cards == 3
+
+
+def test_laid_fewer_points_in_manipulation():
+    rules = get_rulebook("manipulation")
+    start = deal_scenario(rules, ["QH KH AH QS QD 3C 8C", "3D 4S JD QC 5D 8H 9C"])
+    r = review(seat_decisions(start, [Commit(0, lay(rules, "QH QS QD"))], 0))
+    (step,) = r.turns[0].steps
+    assert step.points == 30 and step.most_points.points == 35  # QH KH AH: 10 + 10 + 15
+    assert faces(step.most_points.placed) == ["AH", "KH", "QH"]
+    assert step.codes == (MORE_POINTS,)  # three cards either way (QH can't go twice)
+
+
+def test_missed_winning_knock_in_carousel():
+    rules = get_rulebook("carousel")
+    # draws 5H: 2H–5H could go, leaving AS AD (2 points) against ten cards worth 25 or more
+    start = deal_scenario(rules, ["2H 3H 4H AS AD", "10S JS QS KS 10D JD QD KD 10H JH"],
+                          stock_top="5H 9S")
+    decisions = seat_decisions(start, [Draw(0), Draw(0)], 0)
+    assert [d.did for d in decisions] == ["drew"]  # the opening draw is no choice
+    (step,) = review(decisions).turns[0].steps
+    assert step.most_points.left == 2 and step.most_points.knock == "wins"
+    assert step.codes == (COULD_LAY, KNOCK_WINS)
+    assert faces(step.most_points.placed) == ["2H", "3H", "4H", "5H"]
+    # knocking with the same lay is the best move
+    knocked = seat_decisions(start, [Draw(0), Knock(0, lay(rules, "2H 3H 4H 5H"))], 0)
+    assert knocked[0].did == "knocked"
+    assert review(knocked).perfect
+
+
+def test_a_knock_that_may_lose_is_no_miss():
+    """The other seat's 2 cards could be the two aces left: worth 2 — a tie goes to them."""
+    rules = get_rulebook("carousel")
+    start = deal_scenario(rules, ["2H 3H 4H AS AD", "10S JS"], stock_top="5H 9S")
+    (step,) = review(seat_decisions(start, [Draw(0), Draw(0)], 0)).turns[0].steps
+    assert step.most_points.knock == "may"
+    assert step.codes == (COULD_LAY,)
+
+
+def test_missed_rummikub_initial_meld_with_a_joker():
+    rules = get_rulebook("rummikub")
+    start = deal_scenario(rules, ["10R 11R * 1K 5O 9B 3K", "2K 4O 6B 8R 12O 13K 2B"],
+                          table=["7K 8K 9K"], first_lay_done=False)
+    r = review(seat_decisions(start, [Draw(0)], 0))
+    (step,) = r.turns[0].steps
+    assert step.did == "drew" and step.codes == (COULD_LAY,)
+    chance = step.most_points
+    assert chance.cards == 3 and chance.meld == 33  # 10R 11R and the joker as 12R
+    assert any(t.startswith("*") for t in chance.placed)
+    assert chance.groups == ()  # the initial meld never touches the table
+
+
+def test_a_perfect_round_is_perfect():
+    rules = get_rulebook("machiavelli")
+    start = deal_scenario(rules, ["5H 6H 9C KD", "3C 4S JD QC"], stock_top="7H 2S")
+    state = run(start, [Draw(0), Draw(1)])
+    actions = [Draw(0), Draw(1), Commit(0, lay(rules, "5H 6H 7H"))]
+    r = review(seat_decisions(start, actions, 0))
+    assert state.hands[0][-1].face == "7H"
+    assert [t.turn for t in r.turns] == [1, 2]
+    assert r.perfect and r.missed == 0 and r.cards == 0
+    assert r.turns[0].steps[0].most_cards is None  # nothing could go: drawing was right
+    assert r.turns[1].steps[0].codes == ()
+
+
+def test_going_out_missed():
+    rules = get_rulebook("machiavelli")
+    start = deal_scenario(rules, ["5H 6H 7H 8H", "3C 4S JD QC"])
+    (step,) = review(seat_decisions(start, [Commit(0, lay(rules, "5H 6H 7H"))], 0)
+                     ).turns[0].steps
+    assert step.codes == (MORE_CARDS, COULD_GO_OUT)
+    assert step.most_cards.goes_out
+
+
+# -- never a secret ----------------------------------------------------------------------
+
+GAMES = [("manipulation", 3), ("carousel", 2), ("vatican", 3), ("tahiti", 3), ("rummikub", 3),
+         ("machiavelli", 2)]
+
+
+def _scrambled(state: GameState, seat: int, rng: random.Random) -> GameState:
+    """The same game for `seat`'s eyes: the other hands and the stock dealt again."""
+    s = state.copy()
+    others = [i for i in range(s.players) if i != seat]
+    pool = list(s.stock) + [c for i in others for c in s.hands[i]]
+    rng.shuffle(pool)
+    for i in others:
+        n = len(s.hands[i])
+        s.hands[i], pool = pool[:n], pool[n:]
+    s.stock = pool
+    return s
+
+
+@pytest.mark.parametrize(("name", "seats"), GAMES)
+def test_a_review_never_reads_what_the_seat_could_not_see(name, seats):
+    rules = get_rulebook(name)
+    levels = ["easy", "medium", "hard"][:seats]
+    final = play_game(rules, levels, seed=7).state
+    rng = random.Random(name)
+    for seat in range(seats):
+        state = new_game(rules, seats, final.seed)
+        honest, blind = [], []
+        changed = 0
+        mine = seat_decisions(state, final.actions, seat, 1)
+        for data in final.actions:
+            before = state
+            state, _ = apply(before, action_from_dict(data))
+            if before.round != 1 or before.phase != "play":
+                continue
+            if len(honest) < len(mine) and player_view(before, seat) == mine[len(honest)].view:
+                other = _scrambled(before, seat, rng)
+                changed += other.hands != before.hands or other.stock != before.stock
+                d = mine[len(honest)]
+                honest.append(d)
+                blind.append(Decision(d.turn, player_view(other, seat), d.did, d.placed))
+        assert len(honest) == len(mine) and changed  # the scramble did change secrets
+        for a, b in zip(honest, blind, strict=True):
+            assert review_decision(a) == review_decision(b)
+        assert review(honest).to_dict() == review(blind).to_dict()
+
+
+def test_a_decision_holds_a_view_only():
+    """The analysis takes the view, not the state: no hand but the seat's, no stock order."""
+    state = new_game("carousel", 3, 5)
+    view = player_view(state, 0)
+    assert not any(isinstance(v, GameState) for v in vars(view).values())
+    assert view.hand == tuple(state.hands[0]) and isinstance(view.stock, int)
+    assert set(Decision.__dataclass_fields__) == {"turn", "view", "did", "placed"}
