@@ -124,6 +124,16 @@ def seat_decisions(
 ) -> list[Decision]:
     """Replay `actions` from `start` and keep `seat`'s decisions in `round` (default: the last
     round the actions reach). Each keeps only `player_view(state, seat)` before the action."""
+    found = seat_rounds(start, actions, seat)
+    if round is None:
+        round = max(found, default=start.round)
+    return found.get(round, [])
+
+
+def seat_rounds(
+    start: GameState, actions: Iterable[dict[str, Any] | Action], seat: int
+) -> dict[int, list[Decision]]:
+    """`seat`'s decisions in every round the actions reach, by round."""
     state = start
     found: dict[int, list[Decision]] = {}
     turns: Counter[int] = Counter()  # round -> the seat's turns begun
@@ -157,9 +167,7 @@ def seat_decisions(
             kept = {c.ident for c in state.hands[seat]}
             placed = tuple(c for c in before.hands[seat] if c.ident not in kept)
         found.setdefault(r, []).append(Decision(turns[r], player_view(before, seat), did, placed))
-    if round is None:
-        round = max(found, default=state.round)
-    return found.get(round, [])
+    return found
 
 
 def game_decisions(state: GameState, seat: int, round: int | None = None) -> list[Decision]:
