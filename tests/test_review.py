@@ -198,3 +198,80 @@ def test_a_decision_holds_a_view_only():
     assert not any(isinstance(v, GameState) for v in vars(view).values())
     assert view.hand == tuple(state.hands[0]) and isinstance(view.stock, int)
     assert set(Decision.__dataclass_fields__) == {"turn", "view", "did", "placed"}
+
+
+# -- Build-to-Ten --------------------------------------------------------------------------
+
+
+def test_buildten_stock_card_that_could_have_gone_after_a_chain():
+    from engine.buildten import Discard as BtDiscard
+    from engine.buildten import scripted
+    from engine.buildten.review import CARDS_COULD_GO, STOCK_COULD_GO
+    from engine.buildten.review import review as bt_review
+    from engine.buildten.review import seat_decisions as bt_decisions
+
+    start = scripted([["4H", "9S"], ["8C", "7D"]], [["3C", "6S", "9D", "10H", "5D"], ["2S"]],
+                     builds=[["AS", "2D"]], discards=[[["7C", "5S"]]])
+    r = bt_review(bt_decisions(start, [BtDiscard(0, "9D#0", -1)], 0))
+    (turn,) = r.turns
+    assert turn.did == "discarded" and turn.played == 0
+    assert turn.codes == (STOCK_COULD_GO, CARDS_COULD_GO)
+    # 3C from the hand, the 4H from the stock, 5S off the discard pile, 6S, then the 7C the
+    # 5S covered: 5 cards
+    assert turn.missed.stock == 1 and turn.missed.cards == 5
+    assert [c.split("#")[0] for c, _ in turn.missed.plays] == ["3C", "4H", "5S", "6S", "7C"]
+    assert {place for _, place in turn.missed.plays} == {0}
+    assert r.missed == 1 and r.cards == 5
+
+
+def test_buildten_a_turn_with_nothing_left_to_play_is_perfect():
+    from engine.buildten import Discard as BtDiscard
+    from engine.buildten import Play as BtPlay
+    from engine.buildten import scripted
+    from engine.buildten.review import review as bt_review
+    from engine.buildten.review import seat_decisions as bt_decisions
+
+    start = scripted([["3H", "9S"], ["8C", "7D"]], [["7C", "6S", "9D", "10H", "5D"], ["2S"]],
+                     builds=[["AS", "2D"]])
+    r = bt_review(bt_decisions(start, [BtPlay(0, "3H#0", 0), BtDiscard(0, "9D#0", -1)], 0))
+    (turn,) = r.turns
+    assert turn.played == 1 and turn.missed is None and r.perfect
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_buildten_review_never_reads_what_the_seat_could_not_see(seed):
+    from engine.buildten import new_game as bt_new_game
+    from engine.buildten import player_view as bt_view
+    from engine.buildten.playout import play_game as bt_play
+    from engine.buildten.review import Decision as BtDecision
+    from engine.buildten.review import best_plays
+    from engine.buildten.review import seat_decisions as bt_decisions
+    from engine.buildten.rules import apply as bt_apply
+
+    game = bt_play(["easy", "medium", "hard"], seed)
+    rng = random.Random(seed)
+    for seat in range(3):
+        mine = bt_decisions(bt_new_game(3, seed), game.actions, seat)
+        state = bt_new_game(3, seed)
+        checked = 0
+        for action in game.actions:
+            before = state
+            state, _ = bt_apply(before, action)
+            if checked < len(mine) and bt_view(before, seat) == mine[checked].view:
+                other = before.copy()
+                hidden = list(other.general)
+                for i in range(3):
+                    if i != seat:
+                        hidden += other.hands[i] + other.stocks[i][1:]
+                rng.shuffle(hidden)
+                for i in range(3):
+                    if i != seat:
+                        n, k = len(other.hands[i]), len(other.stocks[i][1:])
+                        other.hands[i], hidden = hidden[:n], hidden[n:]
+                        other.stocks[i][1:], hidden = hidden[:k], hidden[k:]
+                other.general = hidden
+                d = mine[checked]
+                blind = BtDecision(d.turn, bt_view(other, seat), d.did, d.played)
+                assert best_plays(blind.view) == best_plays(d.view)
+                checked += 1
+        assert checked == len(mine) > 0
