@@ -98,12 +98,16 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--rummikub-export", default=None, metavar="FILE",
                     help="write the Rummikub racks as JSON for bench/rummikub_ilp.py")
     ap.add_argument("--rummikub-only", action="store_true", help="only the Rummikub rows")
+    ap.add_argument("--ilp", default=None, metavar="FILE",
+                    help="bench/rummikub_ilp.py --out FILE: compare with the ILP, position by "
+                    "position")
     args = ap.parse_args(argv)
     sys.stdout.reconfigure(line_buffering=True)
     global CLOCK
     CLOCK = time.process_time if args.clock == "cpu" else time.perf_counter
     if args.rummikub_only:
-        result = {"rummikub": rummikub_rows(args.rummikub, args.seed, args.rummikub_export)}
+        result = {"rummikub": rummikub_rows(args.rummikub, args.seed, args.rummikub_export,
+                                              args.ilp)}
         if args.json:
             print(json.dumps(result))
         return result
@@ -190,7 +194,8 @@ def main(argv: list[str] | None = None) -> dict:
     result = {"rows": rows, "reference": ratios, "summary": summary}
     if args.rummikub:
         print()
-        result["rummikub"] = rummikub_rows(args.rummikub, args.seed, args.rummikub_export)
+        result["rummikub"] = rummikub_rows(args.rummikub, args.seed, args.rummikub_export,
+                                           args.ilp)
     if args.json:
         print(json.dumps(result))
     return result
@@ -235,10 +240,12 @@ def _ms(call) -> tuple[float, object]:
     return dt * 1000, got
 
 
-def rummikub_rows(count: int, seed: int, export: str | None) -> list[dict]:
+def rummikub_rows(count: int, seed: int, export: str | None, ilp: str | None = None
+                  ) -> list[dict]:
     """The initial meld is timed on each rack's first call (its search memoises per rack in an
     lru_cache, emptied before each call: a repeated call would look free), and again on a
-    repeated call, for the record."""
+    repeated call, for the record. With `ilp` (bench/rummikub_ilp.py --out), each row beside
+    the ILP's on the same positions: the ratio of medians, and the same optimum?"""
     from engine.solver.initial import _front
 
     rules = get_rulebook("rummikub")
@@ -250,7 +257,7 @@ def rummikub_rows(count: int, seed: int, export: str | None) -> list[dict]:
     print(f"{'rummikub row':<34}{'median':>8}{'p95':>8}{'max':>9}  (ms){'melds':>7}{'value':>7}")
     for size in (14, 24):
         racks = rummikub_racks(size, count, seed)
-        times, repeats, values = [], [], []
+        times, repeats, values, laid = [], [], [], []
         for rack in racks:
             def call(rack=rack):
                 return find_move(rules, [], rack, objective="max_points", first_lay_done=False)
@@ -258,13 +265,16 @@ def rummikub_rows(count: int, seed: int, export: str | None) -> list[dict]:
             ms, move = _ms(call)
             times.append(ms)
             repeats.append(_ms(call)[0])
+            laid.append(0 if move is None else len(move.placed))
             if move is not None:
                 check = check_move(rules, [], rack, move.new_table, first_lay_done=False)
                 assert check.ok, check.reason
                 values.append(sum(c.play_rank for g in move.new_table for c in g))
-        rows.append(_row(f"initial meld {size} tiles first call", times, len(values), values))
+        key = f"initial/{size}"
+        rows.append(_row(f"initial meld {size} tiles first call", times, len(values), values,
+                         key=key, laid=laid))
         rows.append(_row(f"initial meld {size} tiles repeated", repeats, len(values), values))
-        exported[f"initial/{size}"] = [[_ilp_tile(t) for t in rack] for rack in racks]
+        exported[key] = [[_ilp_tile(t) for t in rack] for rack in racks]
     for size in ("40+14", "85+21"):
         turns = rummikub_turns(count, seed, size)
         for objective in ("any", "max_cards"):
@@ -273,23 +283,70 @@ def rummikub_rows(count: int, seed: int, export: str | None) -> list[dict]:
                 ms, move = _ms(lambda t=table, r=rack, o=objective: find_move(rules, t, r,
                                                                                objective=o))
                 times.append(ms)
+                laid.append(0 if move is None else len(move.placed))
                 if move is not None:
                     assert check_move(rules, table, rack, move.new_table).ok
-                    laid.append(len(move.placed))
-            rows.append(_row(f"{size} 2 jokers {objective}", times, len(laid), laid))
-        key = "turns" if size == "40+14" else f"turns/{size}"
-        exported[key] = [{"table": [_ilp_tile(t) for g in table for t in g],
-                          "rack": [_ilp_tile(t) for t in rack]} for table, rack in turns]
+            key = ("turns" if size == "40+14" else f"turns/{size}") \
+                if objective == "max_cards" else None
+            rows.append(_row(f"{size} 2 jokers {objective}", times, sum(n > 0 for n in laid),
+                             [n for n in laid if n], key=key, laid=laid))
+        exported["turns" if size == "40+14" else f"turns/{size}"] = [
+            {"table": [_ilp_tile(t) for g in table for t in g],
+             "rack": [_ilp_tile(t) for t in rack]} for table, rack in turns]
+    # The card rows the ILP anchor names: jokerless, ace low (Shanghai), so a card is a tile.
+    shanghai = get_rulebook("shanghai")
+    for size in ("40+14", "85+21"):
+        rng = random.Random(f"{seed}/ilp/{size}")
+        table_size, hand_size = (int(x) for x in size.split("+"))
+        batch = [random_position(rng, table_size, hand_size, ace="low") for _ in range(count)]
+        times, laid = [], []
+        for pos in batch:
+            ms, move = time_call(shanghai, pos, "max_cards")
+            times.append(ms)
+            laid.append(0 if move is None else len(move.placed))
+        key = f"cards/{size}"
+        rows.append(_row(f"cards {size} max_cards", times, sum(n > 0 for n in laid),
+                         [n for n in laid if n], key=key, laid=laid))
+        exported[key] = [{"table": [_ilp_tile(c) for g in pos.table for c in g],
+                          "rack": [_ilp_tile(c) for c in pos.hand]} for pos in batch]
     if export:
         Path(export).write_text(json.dumps(exported))
         print(f"racks written to {export}: time the ILP with bench/rummikub_ilp.py {export}")
+    if ilp:
+        compare_ilp(rows, json.loads(Path(ilp).read_text()))
     return rows
 
 
-def _row(label: str, times: list[float], found: int, values: list[int]) -> dict:
+def compare_ilp(rows: list[dict], ilp: dict) -> None:
+    """Each keyed row beside the ILP's: medians, their ratio, the same optimum (tiles laid on a
+    turn; on an initial meld, found or not — the ILP's value of a joker is its own)."""
+    print()
+    print(f"{'same positions':<22}{'solver':>9}{'ILP':>9}{'ratio':>8}{'same optimum':>15}"
+          f"  (ms medians, ILP {ilp['backend']}, {ilp['clock']} clock)")
+    for row in rows:
+        theirs = ilp["rows"].get(row.get("key") or "")
+        if not theirs:
+            continue
+        mine, laid = row["median"], row["laid"]
+        median = statistics.median(theirs["times"])
+        if row["key"].startswith("initial/"):
+            same = sum((a > 0) == (b > 0) for a, b in zip(laid, theirs["laid"], strict=True))
+        else:
+            same = sum(a == b for a, b in zip(laid, theirs["laid"], strict=True))
+        row["ilp_median"] = median
+        row["ratio"] = mine / median
+        row["same_optimum"] = same
+        print(f"{row['key']:<22}{mine:9.2f}{median:9.2f}{row['ratio']:8.2f}"
+              f"{same:>9}/{len(laid)}")
+
+
+def _row(label: str, times: list[float], found: int, values: list[int], *,
+         key: str | None = None, laid: list[int] | None = None) -> dict:
     row = {"row": label, "median": statistics.median(times), "p95": pct(times, 0.95),
            "max": max(times), "n": len(times), "found": found,
            "mean_value": statistics.mean(values) if values else 0}
+    if key:
+        row["key"], row["laid"] = key, laid
     print(f"{label:<34}{row['median']:8.2f}{row['p95']:8.2f}{row['max']:9.2f}      "
           f"{found:7d}{row['mean_value']:7.1f}")
     return row
