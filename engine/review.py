@@ -86,7 +86,8 @@ class TurnReview:
     turn: int
     steps: tuple[Step, ...]
     laid: int  # hand cards laid in the turn
-    could: int  # the most cards a lay at any moment of the turn could have laid
+    could: int  # a missed turn: the most cards a lay at any moment of it could have laid
+    # (a turn without a miss: the cards laid)
     codes: tuple[str, ...]  # every code of its steps, once each, in order
 
     @property
@@ -101,7 +102,7 @@ class RoundReview:
     round: int
     turns: tuple[TurnReview, ...]
     missed: int  # turns with a missed chance
-    cards: int  # cards left in hand that could have gone: Σ over turns of (could − laid)
+    cards: int  # cards left in hand that could have gone: Σ over missed turns of (could − laid)
     exact: bool
 
     @property
@@ -194,7 +195,8 @@ def review(decisions: Sequence[Decision]) -> RoundReview:
         laid = sum(s.cards for s in steps)
         could = max((s.most_cards.cards for s in steps if s.most_cards), default=0)
         codes = tuple(dict.fromkeys(c for s in steps for c in s.codes))
-        turns.append(TurnReview(n, tuple(steps), laid, max(could, laid), codes))
+        turns.append(TurnReview(n, tuple(steps), laid, max(could, laid) if codes else laid,
+                                codes))
     return RoundReview(
         rulebook=first.rulebook,
         seat=first.seat,
@@ -227,6 +229,11 @@ def review_decision(d: Decision) -> Step:
     knock_open = _knock_open(view)
     most_cards = _chance(view, rules, by_cards, knock_open)
     most_points = _chance(view, rules, by_points, knock_open)
+    # Each search's answer bounds the other's: Rummikub's "most points" falls back to a lay
+    # that frees no joker when its best breaks the freed-joker rule (solver._rack_frees_move),
+    # and the most-cards lay may then shed more.
+    if most_cards is not None and (most_points is None or most_cards.points > most_points.points):
+        most_points = most_cards
     if most_points is None and knock_open and rules.hand_value(hand) <= rules.knock_limit:
         most_points = most_cards = _no_lay_knock(view, rules)
     points = rules.hand_value(list(d.placed))
@@ -236,11 +243,18 @@ def review_decision(d: Decision) -> Step:
         if d.did not in ("laid", "knocked"):
             codes.append(COULD_LAY)
         else:
-            if len(d.placed) < most_cards.cards:
-                codes.append(MORE_CARDS)
-            if rules.values != "count" and most_points is not None \
-                    and points < most_points.points:
-                codes.append(MORE_POINTS)
+            # A lay is missed only when one of the solver's two lays beats it in one measure
+            # and is at least as good in the other: laying the most points in fewer cards is
+            # no miss, nor the most cards for fewer points.
+            made = (len(d.placed), points)
+            for better in (most_cards, most_points):
+                if better is None or not _dominates((better.cards, better.points), made):
+                    continue
+                if better.cards > made[0] and MORE_CARDS not in codes:
+                    codes.append(MORE_CARDS)
+                if rules.values != "count" and better.points > made[1] \
+                        and MORE_POINTS not in codes:
+                    codes.append(MORE_POINTS)
         if most_cards.goes_out and len(d.placed) < len(hand):
             codes.append(COULD_GO_OUT)
     # a knock that only "may" win is a gamble, not a miss; going out beats any knock
@@ -250,6 +264,10 @@ def review_decision(d: Decision) -> Step:
     placed = tuple(c.token for c in d.placed)
     return Step(d.did, placed, len(d.placed), points, left, most_cards, most_points,
                 tuple(codes), exact)
+
+
+def _dominates(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    return a[0] >= b[0] and a[1] >= b[1] and a != b
 
 
 def _knock_open(view: PlayerView) -> bool:

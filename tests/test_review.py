@@ -122,6 +122,21 @@ def test_missed_rummikub_initial_meld_with_a_joker():
     assert chance.groups == ()  # the initial meld never touches the table
 
 
+def test_most_points_is_never_below_the_most_cards_lay():
+    """Rummikub: the solver's "most points" answer gives way to a lay that frees no joker when
+    its best breaks the freed-joker rule (4K 11R: 15), while the most-cards lay frees the joker
+    legally (1K 2K *3K 4K with 11R in its place: 18). The review takes the better of the two."""
+    rules = get_rulebook("rummikub")
+    table = ["6K 7K 8K 9K 10K 11K", "2R 3R 4R 5R 6R 7R", "8K 8R 8O", "1B 2B 3B", "5K 5B 5O",
+             "5B 6B 7B", "6K 6R 6O", "9K 9R 9B", "13K 13B 13O", "6O 7O 8O 9O 10O",
+             "9R 10R *11R 12R 13R", "10O 11O 12O", "11K 11R 11B"]
+    start = deal_scenario(rules, ["2K 3O 2R 3B 4K 1K 12B 11R", "5R 8B 1O 2O"], table=table,
+                          first_lay_done=True)
+    (step,) = review(seat_decisions(start, [Draw(0)], 0)).turns[0].steps
+    assert step.most_points.points == 18
+    assert faces(step.most_points.placed) == ["11R", "1K", "2K", "4K"]
+
+
 def test_a_perfect_round_is_perfect():
     rules = get_rulebook("machiavelli")
     start = deal_scenario(rules, ["5H 6H 9C KD", "3C 4S JD QC"], stock_top="7H 2S")
