@@ -608,6 +608,12 @@ def solve_fast(p: Problem, objective: str, card_value: list[int], joker_value: i
         if found is None:
             return None
         value = found[0]
+        if budget is None:
+            # Without a budget the second phase lowers its threshold from the top until a
+            # solution reaches it, so a floor below the first phase's solution finds the same
+            # answer: that partition is rebuilt only if the second phase finds none.
+            return _second_phase(p, objective, card_value, joker_value, value, n_singles,
+                                 lambda: _solution(first, found, card_value, joker_value))
         seed = _solution(first, found, card_value, joker_value, first.cut)
     if budget is not None and seed is not None and budget[0] - (WORK[0] - budget[1]) < 0:
         return replace(seed, exact=False)  # no time left for fewer changed groups
@@ -627,6 +633,21 @@ def solve_fast(p: Problem, objective: str, card_value: list[int], joker_value: i
     found = search.best(floor, top, budget, seeded=seed is not None or give_up)
     if found is None:  # nothing beats the first phase's solution (or the budget ran out)
         return seed if seed is None or not search.cut else replace(seed, exact=False)
+    return _solution(search, found, card_value, joker_value, search.cut)
+
+
+def _second_phase(p: Problem, objective: str, card_value, joker_value, value: int,
+                  n_singles: int, seed) -> Solution | None:
+    """solve_fast's second phase for "max_*" without a budget (`seed()`: the first phase's
+    solution, built only when needed)."""
+    search = _Search(p, objective, card_value, joker_value, native=True)
+    top = search.top()
+    if top is None:
+        return None
+    top = min(top, value + sum(p.old_keys.values()))  # every old group kept, at best
+    found = search.best(value - n_singles, top, None, seeded=True)
+    if found is None:
+        return seed()
     return _solution(search, found, card_value, joker_value, search.cut)
 
 
