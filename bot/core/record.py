@@ -104,7 +104,7 @@ class Record:
             "deadline": self.deadline,
             "warned": self.warned,
             "log": list(self.log),
-            **({"ended": True} if self.ended else {}),  # (absent: a record as before)
+            "ended": self.ended,
             "seed": self.seed,
             "lesson": self.lesson,
             "lobby_version": self.lobby_version,

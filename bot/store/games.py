@@ -249,7 +249,11 @@ class GamesStore(StoreBase):
         async with self._writer.begin() as conn:
             row = (
                 await conn.execute(
-                    select(db.games).where(db.games.c.id == game_id).with_for_update()
+                    # NO KEY UPDATE (what the save's UPDATE takes anyway): changes of the
+                    # game wait for each other, while a delivery ref's insert (its foreign key
+                    # takes KEY SHARE on this row) does not wait for a press
+                    select(db.games).where(db.games.c.id == game_id)
+                    .with_for_update(key_share=True)
                 )
             ).one_or_none()
             yield Held(conn, None if row is None else game_row(row))

@@ -79,8 +79,7 @@ def _move_refs_out() -> None:
         for game_id, record in rows:
             refs = record.pop("refs", None)
             refs = refs if isinstance(refs, dict) else {}
-            if refs.pop("ended", False):
-                record["ended"] = True
+            record["ended"] = bool(refs.pop("ended", False))  # Record.ended
             kept = [
                 {"game_id": game_id, "key": str(key), "value": value}
                 for key, value in refs.items() if len(str(key)) <= KEY_MAX
