@@ -47,7 +47,7 @@ KEEP: Final = _Keep.KEEP
 
 @dataclass
 class Held:
-    """A game row locked (SELECT ... FOR UPDATE) in an open transaction: `save_game(...,
+    """A game row locked (SELECT ... FOR NO KEY UPDATE) in an open transaction: `save_game(...,
     held=held)` writes in it; the lock goes at commit. Other workers' changes of the game wait."""
 
     conn: AsyncConnection
@@ -244,7 +244,7 @@ class GamesStore(StoreBase):
 
     @contextlib.asynccontextmanager
     async def hold(self, game_id: int) -> AsyncIterator[Held]:
-        """The game row, locked FOR UPDATE in a transaction that commits when the block ends
+        """The game row, locked FOR NO KEY UPDATE in a transaction that commits when the block ends
         (rolls back if it raises): every worker's changes of one game in one order."""
         async with self._writer.begin() as conn:
             row = (
