@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from datetime import timedelta
 
 from sqlalchemy import insert, select
 
@@ -89,12 +90,17 @@ async def test_ending_a_game_is_the_records_not_a_delivery_ref(store: Store) -> 
     assert await store.refs(game.id) == {}
 
 
-async def test_a_deleted_games_message_id_is_dropped(store: Store) -> None:
-    game = await store.create_game("telegram", "-100", _record())
+async def test_prune_deletes_the_refs_of_games_gone(store: Store) -> None:
+    game, kept = [await store.create_game("telegram", str(-100 - n), _record()) for n in (0, 1)]
+    await store.patch_refs(kept.id, {"table": 2})
     async with writer(store.engine).begin() as conn:
         await conn.execute(db.games.delete().where(db.games.c.id == game.id))
-    await store.patch_refs(game.id, {"table": 1})  # a late delivery: nothing to keep
-    assert await store.refs(game.id) == {}
+    await store.patch_refs(game.id, {"table": 1})  # a late delivery of a game deleted
+    long_ago = db.utcnow() - timedelta(days=365)
+    assert await store.prune(long_ago, long_ago) == {
+        "games_pruned": 0, "actions_deleted": 0, "lessons_deleted": 0
+    }
+    assert await store.refs(game.id) == {} and await store.refs(kept.id) == {"table": 2}
 
 
 # -- migration 0007 --------------------------------------------------------------------------

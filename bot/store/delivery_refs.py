@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import select, text
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from . import models as db
@@ -38,11 +37,8 @@ class MessageLock:
     refs: dict[str, Any]
 
     async def save(self, patch: dict[str, Any]) -> None:
-        try:
-            await write_refs(self.conn, self.game_id, patch)
-            await self.conn.commit()
-        except IntegrityError:  # the game was deleted meanwhile: nothing to keep
-            await self.conn.rollback()
+        await write_refs(self.conn, self.game_id, patch)
+        await self.conn.commit()
 
 
 class DeliveryRefsStore(StoreBase):
@@ -56,20 +52,12 @@ class DeliveryRefsStore(StoreBase):
 
     async def patch_refs(self, game_id: int, patch: Mapping[str, Any]) -> None:
         """Merge these keys into the game's refs (a key set to None stays, as None). The game
-        row is not touched: no version bump, no wait for a change holding its row lock. A game
-        deleted meanwhile keeps nothing."""
+        row is not touched: no version bump, no lock of it, no wait for a change holding it.
+        (A late save for a game deleted meanwhile leaves rows that `prune` deletes.)"""
         if not patch:
             return
-        try:
-            async with self._write() as conn:
-                await write_refs(conn, game_id, patch)
-        except IntegrityError:
-            async with self._engine.connect() as conn:
-                gone = (
-                    await conn.execute(select(db.games.c.id).where(db.games.c.id == game_id))
-                ).first() is None
-            if not gone:
-                raise
+        async with self._write() as conn:
+            await write_refs(conn, game_id, patch)
 
     @contextlib.asynccontextmanager
     async def message_lock(self, game_id: int, key: str) -> AsyncIterator[MessageLock]:
@@ -106,7 +94,7 @@ async def read_refs(conn: AsyncConnection, game_id: int) -> dict[str, Any]:
 
 
 async def write_refs(conn: AsyncConnection, game_id: int, patch: Mapping[str, Any]) -> None:
-    """Upsert the patch's keys (one statement); IntegrityError if the game is gone."""
+    """Upsert the patch's keys (one statement)."""
     if not patch:
         return
     if any(len(str(key)) > db.REF_KEY_MAX for key in patch):

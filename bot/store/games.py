@@ -47,7 +47,7 @@ KEEP: Final = _Keep.KEEP
 
 @dataclass
 class Held:
-    """A game row locked (SELECT ... FOR NO KEY UPDATE) in an open transaction: `save_game(...,
+    """A game row locked (SELECT ... FOR UPDATE) in an open transaction: `save_game(...,
     held=held)` writes in it; the lock goes at commit. Other workers' changes of the game wait."""
 
     conn: AsyncConnection
@@ -244,16 +244,12 @@ class GamesStore(StoreBase):
 
     @contextlib.asynccontextmanager
     async def hold(self, game_id: int) -> AsyncIterator[Held]:
-        """The game row, locked FOR NO KEY UPDATE in a transaction that commits when the block ends
+        """The game row, locked FOR UPDATE in a transaction that commits when the block ends
         (rolls back if it raises): every worker's changes of one game in one order."""
         async with self._writer.begin() as conn:
             row = (
                 await conn.execute(
-                    # NO KEY UPDATE (what the save's UPDATE takes anyway): changes of the
-                    # game wait for each other, while a delivery ref's insert (its foreign key
-                    # takes KEY SHARE on this row) does not wait for a press
-                    select(db.games).where(db.games.c.id == game_id)
-                    .with_for_update(key_share=True)
+                    select(db.games).where(db.games.c.id == game_id).with_for_update()
                 )
             ).one_or_none()
             yield Held(conn, None if row is None else game_row(row))

@@ -142,10 +142,12 @@ games = Table(
 # "p:<user>"), when a live message was posted ("table:at"), a Discord interaction token
 # ("eph:<user>"), flags ("advised:<user>", "dmclosed:<user>"). Its own table, so saving a
 # message id never writes the game row nor bumps its version (bot/store/delivery_refs.py).
+# No foreign key: its check would lock the game row (FOR KEY SHARE, written into the row) on
+# every save of an id; `prune` deletes a gone game's refs instead.
 delivery_refs = Table(
     "delivery_refs",
     metadata,
-    Column("game_id", ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("game_id", Integer, primary_key=True),
     Column("key", String(REF_KEY_MAX), primary_key=True),
     Column("value", Json, nullable=True),
 )

@@ -61,7 +61,8 @@ class UpkeepStore(StoreBase):
         their record becomes a stub: {"rulebook", "seats": [{"name"}], "pruned": True}. Their
         row, seats, rounds and result stay, so leaderboards and /stats do not change. Lesson
         rows (a non-empty record["lesson"]; never rated) finished/ended before
-        `lessons_before` are deleted with everything that hangs off them. Counts of what was
+        `lessons_before` are deleted with everything that hangs off them. Delivery refs of
+        games no longer there go too. Counts of what was
         done: {"games_pruned", "actions_deleted", "lessons_deleted"}.
         """
         g = db.games.c
@@ -75,6 +76,9 @@ class UpkeepStore(StoreBase):
                 ids = await _locked_ids(conn, old_lessons)
                 if ids:
                     await conn.execute(delete(db.games).where(g.id.in_(ids)))
+                    await conn.execute(  # (no foreign key to cascade: see models.py)
+                        delete(db.delivery_refs).where(db.delivery_refs.c.game_id.in_(ids))
+                    )
             self._forget(ids)
             counts["lessons_deleted"] += len(ids)
             if len(ids) < PRUNE_BATCH:
@@ -125,6 +129,13 @@ class UpkeepStore(StoreBase):
             counts["games_pruned"] += len(rows)
             if len(rows) < PRUNE_BATCH:
                 break
+        async with self._write() as conn:  # a late delivery's refs of a game deleted meanwhile
+            r = db.delivery_refs.c
+            await conn.execute(
+                delete(db.delivery_refs).where(
+                    ~select(g.id).where(g.id == r.game_id).exists()
+                )
+            )
         return counts
 
 

@@ -8,7 +8,9 @@ Until now the adapters kept where a game's messages are — message ids, when th
 was posted, Discord's interaction token, flags — in `record["refs"]`, so saving a message id
 wrote the game row (and on SQLite bumped its version). Upgrade moves every record's refs into
 `delivery_refs`, one row per (game, key), and drops `refs` from the record; the "ended" flag that
-lived among them is the game's, so it stays in the record as `record["ended"]`. A game in
+lived among them is the game's, so it stays in the record as `record["ended"]`. The table has no
+foreign key to games (its check would lock the game row on every save); `prune` deletes the
+refs of games that are gone. A game in
 progress across the upgrade keeps editing its live messages: their ids are in the new table.
 Downgrade puts the rows (and "ended") back into `record["refs"]`, then drops the table.
 Offline (`alembic upgrade --sql`) prints the schema change only and moves no rows.
@@ -46,9 +48,7 @@ def upgrade() -> None:
         sa.Column("game_id", sa.Integer(), nullable=False),
         sa.Column("key", sa.String(length=KEY_MAX), nullable=False),
         sa.Column("value", JSON, nullable=True),
-        sa.ForeignKeyConstraint(
-            ["game_id"], ["games.id"], name="fk_delivery_refs_game_id_games", ondelete="CASCADE"
-        ),
+        # no foreign key: its check would lock the game row on every save of a message id
         sa.PrimaryKeyConstraint("game_id", "key", name="pk_delivery_refs"),
     )
     _move_refs_out()
