@@ -147,7 +147,7 @@ async def id_save_in_record(store: Store, game_id: int, patch: dict[str, Any]) -
     await store.save_game(game_id, record, expected_version=row.version)
 
 
-PRESS_HOLDS = 0.02  # s a press's change holds its game's row (PostgreSQL) in the held case
+PRESS_HOLDS = 0.1  # s a press's change holds its game's row (PostgreSQL) in the held case
 
 
 async def id_save_during_press(store: Store, game_id: int, where: str, n: int) -> float:
