@@ -273,19 +273,22 @@ async def test_presses_that_change_nothing_write_nothing(env):
     assert (await store.get_game(gid)).version == version + 1
 
 
-async def test_outcomes_carry_the_commit_order_and_the_refs(env):
-    """Adapters order screens by the row version they were built from, and read message refs
-    from the outcome instead of the store."""
+async def test_outcomes_carry_the_commit_order_and_a_message_id_is_no_commit(env):
+    """Adapters order screens by the row version they were built from. A message id saved
+    between two presses is delivery state, not a change of the game: no version of its own
+    (one SQLite process: the outcome carries no refs, the adapter's copy is the newest)."""
     service, store, _, _ = env
     gid = await lobby(service, "machiavelli", BOB)
     out = await lp(service, ALICE, gid, "start")
-    assert out.revision == (await store.get_game(gid)).version and out.refs == {}
+    assert out.revision == (await store.get_game(gid)).version and out.refs is None
     state = (await record(store, gid)).game()
     actor = ALICE if state.turn == 0 else BOB
     await service.save_refs(gid, {"table": 99})
+    assert (await store.get_game(gid)).version == out.revision
     card = state.hands[state.turn][0]
     selected = await service.press(actor, pack(gid, state.version, f"s1:{card.token}"))
-    assert selected.revision == out.revision + 2 and selected.refs == {"table": 99}
+    assert selected.revision == out.revision + 1 and selected.refs is None
+    assert await service.get_refs(gid) == {"table": 99}
     stale = await service.press(actor, pack(gid, state.version + 7, "draw"))
     assert stale.private and stale.revision == selected.revision
     same = await service.press(actor, pack(gid, state.version, "cards"))

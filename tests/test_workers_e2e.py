@@ -230,7 +230,7 @@ async def test_three_workers_behind_a_balancer_play_whole_games(postgres_url, tm
                 # waits for the group's budget; a kill before its step is done would orphan
                 # one of the two: see the README)
                 for game, group in zip(games, groups, strict=True):
-                    refs = (await store.get_game(game)).record.get("refs", {})
+                    refs = await store.refs(game)
                     live = {str(m.message_id) for m in tg.messages(group)
                             if m.from_bot and m.buttons and m.photo}
                     if live != {str(refs.get("table"))}:

@@ -423,7 +423,6 @@ class LessonService:
                 lesson = _new_lesson(name, progress)
                 lesson.ver = _Lesson.load(row.record).ver + 1
                 record = _lesson_record(actor, name, lesson)
-                record["refs"] = row.record.get("refs", {})  # the adapter's message ids
                 try:
                     await self.store.save_game(
                         game_id, record, expected_version=row.version, status="playing"

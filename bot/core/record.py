@@ -55,7 +55,9 @@ class Record:
     deadline: float | None = None  # wall clock (epoch s) when the current human turn times out
     warned: bool = False  # the half-time reminder was sent
     log: list[str] = field(default_factory=list)  # recent log lines (the caption shows the last)
-    refs: dict[str, Any] = field(default_factory=dict)  # adapter message ids (table, private…)
+    # the game was ended (closed, abandoned): its status stays "ended". Where its messages are
+    # is no part of the record: the store's delivery refs (bot/store/delivery_refs.py)
+    ended: bool = False
     seed: int = 0
     lesson: dict[str, Any] | None = None
     lobby_version: int = 0  # in the lobby's buttons: a stale lobby button can't act twice
@@ -102,7 +104,7 @@ class Record:
             "deadline": self.deadline,
             "warned": self.warned,
             "log": list(self.log),
-            "refs": dict(self.refs),
+            "ended": self.ended,
             "seed": self.seed,
             "lesson": self.lesson,
             "lobby_version": self.lobby_version,
@@ -128,7 +130,9 @@ class Record:
             for k, v in data.get("ui", {}).items()
         }
         data["log"] = list(data.get("log", []))
-        data["refs"] = dict(data.get("refs", {}))
+        refs = data.pop("refs", None)  # (a record of before migration 0007 moved them out)
+        if isinstance(refs, dict) and refs.get("ended"):
+            data["ended"] = True
         return cls(**data)
 
     # -- helpers --------------------------------------------------------------------------

@@ -194,12 +194,13 @@ class GameService:
         return self.scheduler._computer_step(row, record)
 
     async def get_refs(self, game_id: int) -> dict[str, Any]:
-        row = await self.store.get_game(game_id)
-        return dict(row.record.get("refs", {})) if row else {}
+        """The game's delivery refs (message ids, posted-at, tokens…) as saved."""
+        return await self.store.refs(game_id)
 
     async def save_refs(self, game_id: int, updates: dict[str, Any]) -> None:
-        """Adapters keep their message ids in the record (one live table message per game)."""
-        await self.unit.save_refs(game_id, updates)
+        """Adapters keep their message ids in the store's delivery refs, beside the game row:
+        saving one leaves the game's version alone (a press racing it never goes stale)."""
+        await self.store.patch_refs(game_id, updates)
 
     @property
     def message_lock(self) -> Any:
