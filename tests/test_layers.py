@@ -59,18 +59,12 @@ TODO: dict[tuple[str, str], str] = {
         "(same to-do)",
     ("bot/core/lessons.py", "render.rummy"): "the lesson service draws rummy's hand picture "
         "(same to-do)",
-    ("bot/core/record.py", "engine.rummy"): "Record.rules and Record.game() decode a rummy "
-        "state: to move into the rummy wing (each game reads its own state)",
     ("bot/core/service.py", "bot.games"): "GameService() without games takes the registry's "
         "(a function-level import): the composition root (bot/app.py, tests) to pass them",
     ("bot/adapters/console.py", "bot.games.rummy"): "the terminal parses rummy's typed moves "
         "and card arguments itself: to reach the game's typed input through the platform",
     ("bot/adapters/console.py", "engine.cards"): "the terminal shows cards from their faces "
         "(same to-do)",
-    ("bot/adapters/console_lesson.py", "bot.games.rummy"): "the terminal's lesson loop reads "
-        "a LessonState: goes with the lesson service's own loop",
-    ("bot/adapters/discord_commands.py", "bot.games.rummy"): "/rummy lesson offers the rummy "
-        "lessons' names: to come from the hosted games' variants",
 }
 
 
