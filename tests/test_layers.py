@@ -37,6 +37,7 @@ from layer_rules import (
     loops,
     read_tree,
     report,
+    single_game_roots,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -120,30 +121,17 @@ def test_no_import_loops():
 def test_no_game_sits_at_a_shared_root():
     """The shared roots hold what more than one game (or the platform: the lobby picture)
     uses: no module at the root of engine/ or render/ serves one game's wing alone."""
-    tree = read_tree(ROOT)
-    users: dict[str, set[str]] = {}
-    for module, targets in tree.edges.items():
-        layer = tree.layers[module]
-        for target in targets:
-            if tree.layers.get(target) in ("engine", "render") and layer != tree.layers[target]:
-                users.setdefault(target, set()).add(layer)
-    roots = [m for m, layer in tree.layers.items() if layer in ("engine", "render")]
-    alone = {}
-    for module in roots:
-        # a root module's users: layers outside the root, also through other root modules
-        seen, todo, outside = {module}, [module], set()
-        while todo:
-            current = todo.pop()
-            outside |= users.get(current, set())
-            for other in roots:
-                if current in tree.edges.get(other, ()) and other not in seen:
-                    seen.add(other)
-                    todo.append(other)
-        wings = {layer.split(":", 1)[1] for layer in outside if ":" in layer}
-        shared = len(wings) >= 2 or "platform" in outside
-        if not shared and module not in ("engine", "render"):
-            alone[module] = sorted(outside)
-    assert alone == {}, alone
+    assert single_game_roots(read_tree(ROOT)) == {}
+
+
+def test_a_game_piece_at_a_shared_root_is_found(tmp_path):
+    _plant(tmp_path, {
+        "engine/cards.py": "",
+        "engine/melds.py": "from .cards import Card\n",  # only the rummy wing uses it
+        "engine/rummy/game.py": "from engine.melds import arrange\n",
+        "engine/buildten/rules.py": "from engine.cards import Card\n",
+    })
+    assert single_game_roots(read_tree(tmp_path)) == {"engine.melds": ["engine:rummy"]}
 
 
 def test_the_engine_allow_list_is_pure_stdlib():
