@@ -30,6 +30,7 @@ from store_fixtures import _pg_truncate
 
 from bot import event_loop
 from bot.core.record import Record
+from bot.games.rummy.records import state_of
 from bot.store import Store
 
 pytestmark = pytest.mark.e2e
@@ -247,7 +248,7 @@ async def test_three_workers_behind_a_balancer_play_whole_games(postgres_url, tm
             async def alice_goes_out(game: int, alice) -> None:
                 async def alices_turn() -> bool:
                     row = await store.get_game(game)
-                    return Record.from_dict(row.record).game().turn == 0
+                    return state_of(Record.from_dict(row.record)).turn == 0
 
                 await _until(alices_turn, 30, "the computer did not play its turn")
                 chat = tg.private_chat(alice)

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from .buttons import Press
+    from .buttons import Kind, Press
     from .record import Record
     from .views import Outcome, Screen
 
@@ -45,6 +45,7 @@ class Variant:
     name: str
     title: str
     options: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)  # key -> choices
+    lesson: bool = False  # a guided lesson teaches it (/lesson <name>)
 
 
 @dataclass(frozen=True)
@@ -116,7 +117,7 @@ class HostedGame(Protocol):
     default_variant: str
     typed_verbs: frozenset[str]  # typed commands the game reads (/lay, /draw …)
     # button verbs after the game has started: name -> argument kinds (bot.core.buttons)
-    vocabulary: Mapping[str, tuple[str, ...]]
+    vocabulary: Mapping[str, tuple[Kind, ...]]  # a kind: a platform name or a game's pattern
 
     # -- rules ------------------------------------------------------------------------
     def variants(self) -> Sequence[Variant]: ...

@@ -9,8 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.rummy import GameState, Rulebook, get_rulebook
-
 DEFAULT_TURN_SECONDS = 180
 TIMEOUTS_BEFORE_COMPUTER = 3
 
@@ -136,13 +134,6 @@ class Record:
         return cls(**data)
 
     # -- helpers --------------------------------------------------------------------------
-
-    @property
-    def rules(self) -> Rulebook:
-        return get_rulebook(self.rulebook, **self.options)
-
-    def game(self) -> GameState | None:
-        return None if self.state is None else GameState.from_dict(self.state)
 
     def seat_of(self, user: str) -> int | None:
         for i, seat in enumerate(self.seats):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from bot.core.buttons import IDX, Press
+from bot.core.buttons import IDX, Kind, Press
 from bot.core.hosting import Refusal, Results, Settings, Table, Variant
 from bot.core.record import TIMEOUTS_BEFORE_COMPUTER, Record
 from bot.core.views import Outcome, Screen
@@ -107,7 +107,7 @@ class BuildTenGame:
     default_level = "medium"
     default_variant = VARIANT
     typed_verbs = TYPED_VERBS
-    vocabulary: ClassVar[dict[str, tuple[str, ...]]] = {
+    vocabulary: ClassVar[dict[str, tuple[Kind, ...]]] = {
         "bsrc": (IDX,), "bpile": (IDX,), "bdisc": (IDX,), "bjk": (IDX,), "bpass": (),
         "hint": (), "cancel": (),
     }

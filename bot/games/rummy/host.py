@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.core.buttons import RUMMY_VERBS, Press
+from bot.core.buttons import Press
 from bot.core.hosting import Refusal, Results, Settings, Table, Variant
 from bot.core.record import TIMEOUTS_BEFORE_COMPUTER, Record
 from bot.core.views import Outcome, Screen
@@ -29,10 +29,13 @@ from engine.rummy.ai import LEVELS, choose_action
 from engine.rummy.rulebooks import option_choices
 
 from . import narrate, screens, words
+from .lessons import LESSONS
+from .records import rules_of, state_of
 from .refusals import refusal
 from .texts import help_text, rules_text
 from .turns import turn_action
 from .typed import TYPED_VERBS, TypedError, parse_typed
+from .vocabulary import RUMMY_VERBS
 
 MAX_TIMEOUT_ACTIONS = 60  # a computer finishing a turn takes a few actions; this bounds a loop
 
@@ -76,7 +79,7 @@ class RummyGame:
     # -- rules ------------------------------------------------------------------------
 
     def variants(self) -> Sequence[Variant]:
-        return tuple(Variant(name, words.title(name), option_choices(name))
+        return tuple(Variant(name, words.title(name), option_choices(name), name in LESSONS)
                      for name in ALL_RULEBOOKS)
 
     def seats_for(self, variant: str | None) -> int:
@@ -111,7 +114,7 @@ class RummyGame:
         return Results(
             tuple(int(x) for x in totals),
             tuple(state["result"].get("winners", [])),
-            record.rules.higher_is_better,
+            rules_of(record).higher_is_better,
         )
 
     def rounds(self, state: Mapping[str, Any]) -> Sequence[Sequence[int]]:
@@ -121,16 +124,16 @@ class RummyGame:
 
     def start(self, table: Table) -> Outcome:
         record = table.record
-        most = record.rules.max_players
+        most = rules_of(record).max_players
         if len(record.seats) > most:  # the lobby seats up to five; Rummikub is for four
             raise Refusal(tn(
                 "{title} is for at most {n} player: a seat must leave before Start.",
                 "{title} is for at most {n} players: a seat must leave before Start.",
                 most, title=words.title(record.rulebook),
             ))
-        if record.rules.turn_seconds:  # Rummikub's 1-minute timer is a rule: it is the turn's
-            record.turn_seconds = record.rules.turn_seconds
-        state = new_game(record.rules, len(record.seats), record.seed)
+        if rules_of(record).turn_seconds:  # Rummikub's 1-minute timer is a rule: it is the turn's
+            record.turn_seconds = rules_of(record).turn_seconds
+        state = new_game(rules_of(record), len(record.seats), record.seed)
         record.state = state.to_dict()
         with using(record.lang):
             record.add_log(narrate.started(words.title(record.rulebook), len(record.seats)))
@@ -181,9 +184,9 @@ class RummyGame:
         try:
             act = turn_action(state, seat, ui, press)
         except IllegalAction as error:  # Auto-place found no way
-            ui.notice = f"✗ {refusal(error, record.rules.tiles)}"
+            ui.notice = f"✗ {refusal(error, rules_of(record).tiles)}"
             out = self._mine(table, state, seat, user)
-            out.reply, out.alert = refusal(error, record.rules.tiles), True
+            out.reply, out.alert = refusal(error, rules_of(record).tiles), True
             return out
         if act is None:
             return self._mine(table, state, seat, user)
@@ -198,7 +201,7 @@ class RummyGame:
         ui.notice = ""  # as for a button: an old notice would read as this move's answer
         hand = screens.sorted_hand(player_view(state, seat).draft_hand, ui.sort)
         try:
-            actions = parse_typed(seat, verb, args, hand, record.rules.tiles)
+            actions = parse_typed(seat, verb, args, hand, rules_of(record).tiles)
         except TypedError as error:
             raise Refusal(str(error)) from None
         out = Outcome()
@@ -231,7 +234,7 @@ class RummyGame:
 
     def computer_step(self, table: Table) -> Outcome | None:
         record = table.record
-        state = record.game()
+        state = state_of(record)
         if state is None or state.phase != "play" or not record.seats[state.turn].is_computer:
             return None
         seat = state.turn
@@ -244,7 +247,7 @@ class RummyGame:
         state = old = _state(record)
         info = record.seats[seat]
         events: list = []
-        if record.rules.turn_seconds and state.phase == "play" and state.turn == seat:
+        if rules_of(record).turn_seconds and state.phase == "play" and state.turn == seat:
             # a rule's timer (Rummikub): running out gives the turn up (RULES.md §5)
             state, events = apply(state, TimeUp(seat))
         for _step in range(MAX_TIMEOUT_ACTIONS):
@@ -295,7 +298,7 @@ class RummyGame:
             out.reply, out.alert = refusal(ask), False
             return out
         except IllegalAction as error:
-            tiles = table.record.rules.tiles
+            tiles = rules_of(table.record).tiles
             ui.notice = f"✗ {refusal(error, tiles)}"
             out = self._mine(table, state, seat, user)
             out.reply, out.alert = refusal(error, tiles), True
@@ -311,7 +314,7 @@ class RummyGame:
         record, game_id = table.record, table.game_id
         record.state = new.to_dict()
         with using(record.lang):  # the log is the group's
-            lines = narrate.log_lines(events, _labels(record), record.rules.tiles)
+            lines = narrate.log_lines(events, _labels(record), rules_of(record).tiles)
         for line in lines:
             record.add_log(line)
         turn_over = new.turn != old.turn or new.phase != old.phase or new.round != old.round
@@ -323,7 +326,7 @@ class RummyGame:
         user = record.seats[seat].user
         for event in events:
             with using(record.lang_of(seat)):  # the seat's own line, in its language
-                line = narrate.notice(event, record.rules)
+                line = narrate.notice(event, rules_of(record))
             if line is not None and (user or event.kind == "give_up_confirm"):
                 record.seat_ui(seat).notice = line
         if user:
@@ -366,7 +369,7 @@ class RummyGame:
             if event.kind == "drew" and event.seat is not None:
                 info = record.seats[event.seat]
                 with using(record.lang_of(event.seat)):
-                    line = narrate.notice(event, record.rules)
+                    line = narrate.notice(event, rules_of(record))
                 if info.user and not info.is_computer and line:
                     record.seat_ui(event.seat).notice = line
                     out.private[info.user] = screens.private_screen(
