@@ -290,6 +290,16 @@ class BuildTenGame:
         out.reply = note
         return out
 
+    def web_view(self, record: Record, seat: int | None) -> dict[str, Any]:
+        from . import web  # (web imports this module)
+
+        return web.web_view(record, seat)
+
+    def web_edit(self, table: Table, seat: int, user: str, edit: Any) -> Outcome:
+        from . import web
+
+        return web.web_edit(self, table, seat, user, edit)
+
     def help_text(self) -> str:
         return help_text()
 
