@@ -8,7 +8,7 @@
   const tg = TG && TG.initData ? TG : null;
   const app = () => document.getElementById("app");
   let token = "", words = {}, ws = null, view = null, retry = 0, timer = null;
-  let order = [], sel = null, drag = null, sortBy = "suit", toastTimer = null;
+  let order = [], sel = null, drag = null, sortBy = "suit", toastTimer = null, pressedAt = 0;
 
   const el = (tag, attrs, ...kids) => {
     const n = document.createElement(tag);
@@ -124,7 +124,8 @@
     for (const a of list) {
       const b = el("button", { "data-action": a, text: label(a), class: a === "done" ? "main" : "" });
       if (a === "done" && !canDone) b.disabled = true;
-      b.addEventListener("click", () => act(a));
+      b.dataset.press = a; // pressed by pointerup (a finger) or click (a mouse, the keyboard)
+      b.addEventListener("click", () => { if (Date.now() - pressedAt > 600) act(a); });
       row.append(b);
     }
     return row;
@@ -268,7 +269,8 @@
   document.addEventListener("pointerdown", (e) => {
     const c = e.target.closest("[data-id]");
     if (!view || !view.mine && !(c && c.dataset.from === "hand")) { if (view && e.target.closest("button") === null) tap(e.target); return; }
-    drag = { x: e.clientX, y: e.clientY, card: c, moved: false, ghost: null, id: e.pointerId };
+    drag = { x: e.clientX, y: e.clientY, card: c, moved: false, ghost: null, id: e.pointerId,
+      button: e.target.closest("button[data-press]") };
   });
   document.addEventListener("pointermove", (e) => {
     if (!drag || e.pointerId !== drag.id || !drag.card) return;
@@ -284,7 +286,15 @@
   document.addEventListener("pointerup", (e) => {
     if (!drag || e.pointerId !== drag.id) return;
     const d = drag; drag = null;
-    if (!d.moved) { if (!e.target.closest("button")) tap(e.target); return; }
+    if (!d.moved) {
+      // A finger's press acts on lifting: the browser's synthesized click can be swallowed
+      // as the second half of a double tap right after a drag.
+      const button = e.target.closest("button[data-press]");
+      if (button && e.pointerType !== "mouse") {
+        if (!button.disabled && button === d.button) { pressedAt = Date.now(); act(button.dataset.press); }
+      } else if (!button) tap(e.target);
+      return;
+    }
     d.ghost.remove(); d.card.classList.remove("lifted");
     const under = document.elementFromPoint(e.clientX, e.clientY);
     const from = d.card.dataset.from, id = d.card.dataset.id;
