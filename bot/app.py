@@ -6,7 +6,9 @@ mode instead of polling) with TELEGRAM_WEBHOOK_PORT, TELEGRAM_WEBHOOK_PATH and
 TELEGRAM_WEBHOOK_SECRET, DISCORD_TOKEN, DISCORD_GUILD_ID, DISCORD_API_BASE,
 DISCORD_GATEWAY_URL, DISCORD_SHARD_COUNT with DISCORD_SHARD_IDS (this worker's shards, e.g.
 "0,1" of 4), DATABASE_URL, RUMMY_COMPUTER_DELAY, RUMMY_LOG_LEVEL, RUMMY_RETENTION_DAYS
-(finished games' records; results stay), RUMMY_LESSON_RETENTION_DAYS.
+(finished games' records; results stay), RUMMY_LESSON_RETENTION_DAYS, RUMMY_WEB_URL (the web
+table's public HTTPS base: turns its "Open the table" buttons on) with RUMMY_WEB_APP (the Mini
+App's short name, BotFather /newapp) and RUMMY_WEB_PORT (its port without a webhook: 8080).
 
 Many workers on one PostgreSQL: any worker serves any update (README "From one process to N");
 of those with TELEGRAM_WEBHOOK_URL the first to start registers the webhook
@@ -50,6 +52,28 @@ def _load_dotenv(path: Path = Path(".env")) -> None:
             continue
         key, value = line.split("=", 1)
         os.environ.setdefault(key.strip(), value.strip().strip('"').strip("'"))
+
+
+_WEB_LABEL = b"rummy-table/web-sessions/v1"
+
+
+def web_secret(token: str) -> bytes:
+    """The key that signs the web table's sessions and links: RUMMY_WEB_SECRET, else derived
+    from the bot token (the same in every worker, useless without the token)."""
+    given = os.environ.get("RUMMY_WEB_SECRET", "").strip()
+    return given.encode() if given else hmac.new(token.encode(), _WEB_LABEL,
+                                                 hashlib.sha256).digest()
+
+
+class _WebRunner:
+    """The web table's own server as an adapter `shutdown` stops (no webhook to share)."""
+
+    def __init__(self, server: Any, runner: Any) -> None:
+        self.server, self.runner = server, runner
+
+    async def stop(self) -> None:
+        await self.server.close_all()
+        await self.runner.cleanup()
 
 
 def derive_webhook_secret(token: str) -> str:
@@ -99,7 +123,15 @@ async def serve(url: str | None = None) -> None:
         retention_days=float(os.environ.get("RUMMY_RETENTION_DAYS", 90)),
         lesson_retention_days=float(os.environ.get("RUMMY_LESSON_RETENTION_DAYS", 30)),
     )
-    adapters = []
+    adapters: list[Any] = []
+    web_server, web_url = None, os.environ.get("RUMMY_WEB_URL", "").strip()
+    if web_url:
+        from bot.web.server import WebServer
+        from bot.web.table import WebTable
+
+        web_server = WebServer(WebTable(service), web_secret(telegram_token or discord_token),
+                               bot_token=telegram_token or None)
+    web_on_webhook = False
     if telegram_token:
         from bot.adapters.telegram import TelegramAdapter
 
@@ -112,6 +144,13 @@ async def serve(url: str | None = None) -> None:
             lessons=lessons,
         )
         webhook = os.environ.get("TELEGRAM_WEBHOOK_URL", "").strip()
+        if web_server is not None:
+            from bot.adapters.telegram import WebEntry
+
+            adapter.web = WebEntry(web_url, os.environ.get("RUMMY_WEB_APP", "table").strip())
+            if webhook:  # the page on the webhook's port: one server per worker
+                adapter.web_routes.append(web_server.add_routes)
+                web_on_webhook = True
         if webhook:
             path, secret = webhook_settings(telegram_token)
             logs.add_secret(secret)
@@ -144,6 +183,12 @@ async def serve(url: str | None = None) -> None:
         )
         await adapter.start()
         adapters.append(adapter)
+    if web_server is not None and not web_on_webhook:
+        from bot.web.server import serve as serve_web
+
+        runner = await serve_web(web_server, "0.0.0.0",
+                                 int(os.environ.get("RUMMY_WEB_PORT") or 8080))
+        adapters.append(_WebRunner(web_server, runner))
     await run_until_stopped(
         service, adapters, store,
         started=lambda: log.info("Rummy Table is running (database %s)", store.url),

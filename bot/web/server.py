@@ -119,22 +119,26 @@ class WebServer:
 
     async def session(self, request: web.Request) -> web.Response:
         """Exchange what the page was opened with for a session token: Telegram's initData
-        (a seat, or a watcher), a signed link, or a bare game id (a watcher)."""
+        (a seat, or a watcher; with the page's game when a private chat's button opened it),
+        a signed link, or a bare game id (a watcher)."""
         if request.content_length is None or request.content_length > MAX_BODY:
             return self._refused()
         try:
             data = json.loads(await request.content.read(MAX_BODY))
         except ValueError:
             return self._refused()
-        if not isinstance(data, dict) or len(data) != 1:
+        if not isinstance(data, dict) or not 1 <= len(data) <= 2 or (
+                len(data) == 2 and data.keys() != {"init_data", "game"}):
             return self._refused()
         now = self.clock()
         found: Session | None = None
         if "init_data" in data and self.bot_token:
             checked = auth.telegram_user(data["init_data"], self.bot_token, now)
             if checked is not None:
+                # a Direct Link's start_param (a group), else the page's ?g= (a private
+                # chat's web_app button: its initData has no start_param)
                 user, start = checked
-                game = auth.game_param(start)
+                game = auth.game_param(start or data.get("game"))
                 name = str(user.get("first_name", ""))[:64]
                 lang = str(user.get("language_code", ""))[:8]
                 if game is not None:

@@ -30,9 +30,10 @@
   // -- the session and the socket --------------------------------------------------------
   async function start() {
     let body;
-    if (tg) body = { init_data: tg.initData };
+    const game = q.get("g") || q.get("startapp") || "";
+    if (tg) body = game ? { init_data: tg.initData, game } : { init_data: tg.initData };
     else if (q.get("k")) body = { link: q.get("k") };
-    else body = { game: q.get("g") || q.get("startapp") || "" };
+    else body = { game };
     let answer, data;
     try {
       answer = await fetch("/web/session", { method: "POST", body: JSON.stringify(body),
