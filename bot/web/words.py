@@ -17,8 +17,6 @@ WORDS = {
     "refused": N_("This link is not valid or has expired. Open the table again from the chat."),
     "waiting": N_("The game hasn't started yet."),
     "loose": N_("Loose (place before Done)"),
-    "turn": N_("{name}'s turn"),
-    "discards": N_("Discard piles"),
 }
 
 
