@@ -129,8 +129,17 @@ async def serve(url: str | None = None) -> None:
         from bot.web.server import WebServer
         from bot.web.table import WebTable
 
-        web_server = WebServer(WebTable(service), web_secret(telegram_token or discord_token),
+        web_table = WebTable(service)
+        web_server = WebServer(web_table, web_secret(telegram_token or discord_token),
                                bot_token=telegram_token or None)
+        if getattr(store, "row_locks", False):  # several workers: their pages hear each other
+            from bot.store.urls import database_url
+            from bot.web.notify import Notifier
+
+            notifier = Notifier(web_table, database_url(url).render_as_string(
+                hide_password=False))
+            await notifier.start()
+            adapters.append(notifier)
     web_on_webhook = False
     if telegram_token:
         from bot.adapters.telegram import TelegramAdapter
