@@ -55,6 +55,28 @@ def worker(conn, tables: int, db: str) -> None:
     asyncio.run(_worker(conn, tables, db))
 
 
+async def _scratch_postgres() -> tuple[str, str]:
+    """A scratch database on the local server (dropped after): its URL and name."""
+    import asyncpg
+
+    name = f"rummy_bench_web_{os.getpid()}"
+    admin = await asyncpg.connect(os.environ.get("RUMMY_BENCH_POSTGRES",
+                                                 "postgresql://postgres@127.0.0.1:5432/test"))
+    await admin.execute(f'DROP DATABASE IF EXISTS "{name}"')
+    await admin.execute(f'CREATE DATABASE "{name}"')
+    await admin.close()
+    return f"postgresql+asyncpg://postgres@127.0.0.1:5432/{name}", name
+
+
+async def _drop_postgres(name: str) -> None:
+    import asyncpg
+
+    admin = await asyncpg.connect(os.environ.get("RUMMY_BENCH_POSTGRES",
+                                                 "postgresql://postgres@127.0.0.1:5432/test"))
+    await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    await admin.close()
+
+
 async def _worker(conn, tables: int, db: str) -> None:
     from bot import event_loop  # noqa: F401  (the bot's loop policy is the caller's)
     from bot.core.fair_use import FairUse
@@ -63,7 +85,12 @@ async def _worker(conn, tables: int, db: str) -> None:
     from bot.web.server import WebServer, serve
     from bot.web.table import WebTable
 
-    store = await Store.open(f"sqlite+aiosqlite:///{db}")
+    scratch = None
+    if db == "postgresql":
+        url, scratch = await _scratch_postgres()
+        store = await Store.open(url)
+    else:
+        store = await Store.open(f"sqlite+aiosqlite:///{db}")
     service = GameService(store, computer_delay=0, tick=1.0)
     inf = float("inf")
     service.fair_use = FairUse(user_rate=inf, user_burst=inf, chat_rate=inf, chat_burst=inf)
@@ -97,6 +124,8 @@ async def _worker(conn, tables: int, db: str) -> None:
     await server.close_all()
     await runner.cleanup()
     await store.close()
+    if scratch:
+        await _drop_postgres(scratch)
     conn.send("stopped")
 
 
@@ -280,6 +309,7 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--think", type=float, default=2.0)
     parser.add_argument("--idle", type=int, default=5000)
+    parser.add_argument("--db", default="sqlite", choices=("sqlite", "postgresql"))
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
@@ -288,7 +318,8 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         ours, theirs = multiprocessing.Pipe()
         child = multiprocessing.get_context("spawn").Process(
-            target=worker, args=(theirs, args.tables, str(Path(tmp) / "web.db")))
+            target=worker, args=(theirs, args.tables, "postgresql" if args.db == "postgresql"
+                                 else str(Path(tmp) / "web.db")))
         child.start()
         port, games, _version = ours.recv()
         base = f"http://127.0.0.1:{port}"
@@ -297,7 +328,7 @@ def main() -> int:
             ours.send(what)
             return ours.recv()
 
-        result = {"tables": args.tables}
+        result = {"tables": args.tables, "db": args.db, "think_s": args.think}
         result.update(asyncio.run(live(base, games, args.seconds, args.think)))
         result.update(asyncio.run(idle(base, games, args.idle, ask)))
         result.update(asyncio.run(first_load(base, games[0][0])))
@@ -305,7 +336,8 @@ def main() -> int:
         ours.recv()
         child.join(10)
     rows = [
-        ("tables / sockets (live)", f"{result['tables']} / {result['sockets']}", ""),
+        ("tables / sockets (live)", f"{result['tables']} / {result['sockets']}",
+         f"{args.db}, an edit every {args.think} s a table"),
         ("drag edits made (per s)", f"{result['edits']} ({result['edits_per_s']})",
          f"missed {result['missed']}"),
         ("edit round trip p50 / p95", f"{result['round_trip_p50_ms']} / "

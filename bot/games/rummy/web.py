@@ -58,10 +58,21 @@ def _would_commit(state: GameState, seat: int) -> bool:
     return True
 
 
+# The last saved state parsed: a save's pages (every seat and watcher) share one parse (the
+# engine never changes a state it is given; `apply` copies). Keyed by the dict's identity.
+_parsed: list[Any] = [None, None]
+
+
+def _state(record: Record) -> GameState:
+    if _parsed[0] is not record.state:
+        _parsed[:] = [record.state, GameState.from_dict(record.state)]  # type: ignore[arg-type]
+    return _parsed[1]
+
+
 def web_view(record: Record, seat: int | None) -> dict[str, Any]:
     """What the page of `seat` (None: a spectator) shows: never another seat's hand, never
     the stock's order, never another seat's working copy."""
-    state = GameState.from_dict(record.state)  # type: ignore[arg-type]
+    state = _state(record)
     rules = record.rules
     out: dict[str, Any] = {
         "game": "rummy", "tiles": rules.tiles, "version": state.version, "seat": seat,
