@@ -13,7 +13,7 @@ from bot.core.views import Outcome
 from bot.i18n import _, using
 from engine.buildten import Discard, Joker, Play, player_view
 from engine.buildten.actions import NEW_PILE
-from engine.buildten.cards import face, is_joker
+from engine.buildten.cards import SHIFT, SUIT_SIGNS, face, is_joker
 
 from .host import _state
 
@@ -26,9 +26,12 @@ LOG_LINES = 6
 
 
 def card_json(card: str) -> dict[str, str]:
-    """`id` the engine's token (`7H#0`), `face` the notation (`7H`; a joker `*`)."""
+    """`id` the engine's token (`7H#0`), `face` the notation (`7H`; a joker `*`), `text` as
+    the buttons show it (`7♥`; the jokers 🃏🌈 and 🃏⚫)."""
     shown = face(card)
-    return {"id": card, "face": "*" if is_joker(card) else shown, "text": shown}
+    if is_joker(card):
+        return {"id": card, "face": "*", "text": "🃏🌈" if shown == SHIFT else "🃏⚫"}
+    return {"id": card, "face": shown, "text": shown[:-1] + SUIT_SIGNS[shown[-1]]}
 
 
 def web_view(record: Record, seat: int | None) -> dict[str, Any]:

@@ -43,8 +43,11 @@ WORDS = {"commit": "done", "reset": "reset", "draw": "draw", "pass": "pass", "kn
 def card_json(card: Card) -> dict[str, str]:
     """A card as the page draws it: `id` the engine's token (what an edit names), `face` the
     notation (`7H`, `10R`, `*`: the page's data-card), `text` as a person reads it."""
-    return {"id": card.token, "face": "*" if card.is_joker else card.face,
-            "text": card.pretty() if not card.is_tile else card.marked()}
+    if card.is_tile:  # the number; the page colours it (the chat's colour circles need emoji)
+        text = "🃏" if card.is_joker else card.face[:-1]
+    else:
+        text = card.pretty()
+    return {"id": card.token, "face": "*" if card.is_joker else card.face, "text": text}
 
 
 def _would_commit(state: GameState, seat: int) -> bool:
