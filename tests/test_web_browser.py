@@ -130,6 +130,11 @@ async def test_the_same_turn_by_tapping(browser, web):
     game = await manipulation(web)
     page = await phone(browser, web.link(ALICE, game))
     version = await version_after(page, -1)
+    await page.locator('[data-action="hint"]').tap()  # the whole move, marked on the page
+    version = await version_after(page, version)
+    hinted = await page.locator(".card.hinted").evaluate_all("ns => ns.map(n => n.dataset.card)")
+    assert hinted and set(hinted) <= {"5H", "6H", "QS", "2C"}, hinted  # hand cards it lays
+    assert await page.locator('[data-action="show"]').count() == 1
     hand = page.locator("[data-hand]")
     await hand.locator('[data-card="5H"]').tap()
     await hand.locator('[data-card="6H"]').tap()

@@ -116,7 +116,8 @@
   function card(c, where) {
     const s = suitOf(c.face), red = "HDR".includes(s) ? " red" : s === "O" ? " orange" : s === "B" ? " blue" : "";
     const picked = sel && sel.from === where && sel.ids.includes(c.id);
-    return el("span", { class: "card" + red + (picked ? " picked" : "") + (view.tiles ? " tile" : ""),
+    const hinted = view.hint && view.hint.cards.includes(c.id); // 💡 Hint: the move's cards
+    return el("span", { class: "card" + red + (picked ? " picked" : "") + (hinted ? " hinted" : "") + (view.tiles ? " tile" : ""),
       "data-card": c.face, "data-id": c.id, "data-from": where, text: c.text });
   }
   function actions(list, canDone) {
