@@ -21,7 +21,7 @@ from bot.web.table import WebTable
 pytestmark = pytest.mark.e2e
 
 
-async def link_of(harness, who: int) -> str | None:  # noqa: F811
+async def link_of(harness, who: int) -> str | None:
     ix = await harness.fake.slash(TABLE, who, "rummy", subcommand="web")
     from dc_players import act
 
@@ -32,7 +32,7 @@ async def link_of(harness, who: int) -> str | None:  # noqa: F811
     return urls[0] if urls else None
 
 
-async def test_a_member_gets_their_own_link_to_the_table(harness):  # noqa: F811
+async def test_a_member_gets_their_own_link_to_the_table(harness):
     server = WebServer(WebTable(harness.service), SECRET)
     runner = await serve(server, "127.0.0.1", 0)
     base = f"http://127.0.0.1:{runner.addresses[0][1]}"
