@@ -1,7 +1,7 @@
 """The web table as a Telegram Mini App, end to end: the real python-telegram-bot adapter
 against the fake Bot API server, the page in Debian's Chromium opened with Telegram's signed
 initData (the WebApp object as Telegram's script gives it, set before the page runs). A turn
-made on the page reaches the group's table and the private chat; the group's message carries
+dragged on the page reaches the group's table and the private chat; the group's message carries
 the Direct Link, the private one a web_app button; forged and expired initData get a clear
 page."""
 
@@ -14,7 +14,7 @@ import time
 import pytest
 from fakes.telegram_server import FakeTelegram
 from test_web_table import signed_init_data
-from web_browser import CHROMIUM, PHONE, SECRET, SHOTS, need_chromium
+from web_browser import CHROMIUM, PHONE, SECRET, SHOTS, need_chromium, touch_drag
 
 from bot.adapters.telegram import TelegramAdapter, WebEntry
 from bot.core.record import Record
@@ -136,13 +136,15 @@ async def test_a_turn_on_the_mini_app_shows_in_the_group_and_the_private_chat(mi
         await page.add_init_script(WEBAPP_SHIM % json.dumps(init))
         await page.goto(f"{base}/web/table?tgWebAppStartParam={game}")
         await page.wait_for_selector('[data-hand] [data-card="5H"]', timeout=10_000)
+        # the whole turn by dragging with a finger: hand -> new group, hand -> that group, a
+        # card taken from one group into another, then the MainButton (Done)
         hand = page.locator("[data-hand]")
-        await hand.locator('[data-card="5H"]').tap()
-        await hand.locator('[data-card="6H"]').tap()
-        await page.locator('[data-drop="new"]').tap()
+        await touch_drag(page, hand.locator('[data-card="5H"]'), page.locator('[data-drop="new"]'))
         await page.wait_for_selector('[data-group="B"]', timeout=10_000)
-        await page.locator('[data-group="A"] [data-card="7H"]').tap()
-        await page.locator('[data-group="B"]').tap()
+        await touch_drag(page, hand.locator('[data-card="6H"]'), page.locator('[data-group="B"]'))
+        await page.wait_for_selector('[data-group="B"] [data-card="6H"]', timeout=10_000)
+        await touch_drag(page, page.locator('[data-group="A"] [data-card="7H"]'),
+                         page.locator('[data-group="B"]'))
         await page.wait_for_selector('[data-group="B"] [data-card="7H"]', timeout=10_000)
         main = await page.evaluate("({...window.__main, click: !!window.__main.click})")
         assert main == {"text": "✔ Done", "shown": True, "enabled": True, "click": True}
