@@ -103,6 +103,10 @@ def add_commands(tree: app_commands.CommandTree, adapter: SlashHost) -> None:
     async def table(interaction: discord.Interaction) -> None:
         await adapter.slash(interaction, "table")
 
+    @rummy.command(name="web", description=N_("The table on a web page: a link for you only"))
+    async def web(interaction: discord.Interaction) -> None:
+        await adapter.web_link(interaction)
+
     @rummy.command(name="hint", description=N_("Show a whole move I can make"))
     async def hint(interaction: discord.Interaction) -> None:
         await adapter.slash(interaction, "hint")

@@ -178,6 +178,18 @@ class HostedGame(Protocol):
 
     def private_screen(self, table: Table, seat: int) -> Screen: ...
 
+    # -- the web table (bot/web) --------------------------------------------------------
+    def web_view(self, record: Record, seat: int | None) -> dict[str, Any]:
+        """What the web page of `seat` (None: a spectator) shows, as JSON-safe data: the
+        seat's working copy and hand, which groups don't hold, the actions open now. Never
+        what that seat can't see."""
+        ...
+
+    def web_edit(self, table: Table, seat: int, user: str, edit: Any) -> Outcome:
+        """A page's edit (bot/web/protocol.py `Edit`): the same draft edit or action the
+        chat buttons make, after the same version and turn checks."""
+        ...
+
     def help_text(self) -> str: ...
 
     def rules_text(self, variant: str | None) -> str: ...

@@ -88,6 +88,8 @@ class GameService:
             buttons.register(game.vocabulary)
         self.fair_use = FairUse()
         self.deliverers: dict[str, Deliver] = {}
+        # called with (game id, record) after every saved change: the web table's pages
+        self.watchers: list[Callable[[int, Record], None]] = []
         self.unit = Unit(store, self.games, clock, self._after_save)  # holds the store
         if hasattr(store, "keep_rows"):  # the one writer of a SQLite file reads rows from memory
             store.keep_rows()
@@ -177,6 +179,11 @@ class GameService:
 
     def _after_save(self, game_id: int, record: Record) -> None:
         self.scheduler.after_save(game_id, record)
+        for watch in self.watchers:  # the web table's live pages (bot/web)
+            try:
+                watch(game_id, record)
+            except Exception:  # a page's trouble never fails the change that was saved
+                log.exception("watcher failed for game %s", game_id)
 
     async def _deliver(self, outcome: Outcome) -> None:
         deliver = self.deliverers.get(outcome.platform)

@@ -32,6 +32,7 @@ from engine.errors import IllegalAction
 
 from . import narrate, screens
 from .narrate import card_name
+from .records import state_of as _state
 from .texts import help_text, lesson_text, rules_text
 from .typed import TYPED_VERBS, TypedError, parse_typed
 
@@ -42,12 +43,6 @@ LESSON_WORDS = ("lesson", LESSON)
 SETTLE = -1  # _advance's lesson step: the current one, passed over where it can't be met
 MAX_TIMEOUT_ACTIONS = 200  # a computer finishing a person's turn: far above a real turn
 LESSON_TITLE = N_("Build-to-Ten lesson")
-
-
-def _state(record: Record) -> BuildState:
-    if record.state is None:
-        raise Refusal(_("The game hasn't started yet."))
-    return BuildState.from_dict({k: v for k, v in record.state.items() if k != "lesson"})
 
 
 def _lesson(record: Record) -> int | None:
@@ -289,6 +284,16 @@ class BuildTenGame:
         out = self._advance(table, old, state, events)
         out.reply = note
         return out
+
+    def web_view(self, record: Record, seat: int | None) -> dict[str, Any]:
+        from . import web  # (web imports this module)
+
+        return web.web_view(record, seat)
+
+    def web_edit(self, table: Table, seat: int, user: str, edit: Any) -> Outcome:
+        from . import web
+
+        return web.web_edit(self, table, seat, user, edit)
 
     def help_text(self) -> str:
         return help_text()

@@ -28,7 +28,7 @@ from engine.rummy.actions import Action
 from engine.rummy.ai import LEVELS, choose_action
 from engine.rummy.rulebooks import option_choices
 
-from . import narrate, screens, words
+from . import narrate, screens, web, words
 from .lessons import LESSONS
 from .records import rules_of, state_of
 from .refusals import refusal
@@ -266,6 +266,12 @@ class RummyGame:
         out = self._advance(table, old, state, events)
         out.reply = note
         return out
+
+    def web_view(self, record: Record, seat: int | None) -> dict[str, Any]:
+        return web.web_view(record, seat)
+
+    def web_edit(self, table: Table, seat: int, user: str, edit: Any) -> Outcome:
+        return web.web_edit(self, table, seat, user, edit)
 
     def help_text(self) -> str:
         return help_text()
