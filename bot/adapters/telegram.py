@@ -41,6 +41,7 @@ from bot.adapters.intake import Intake, Verdict
 from bot.adapters.telegram_http import AiohttpRequest, lighten_update
 from bot.adapters.telegram_limiter import ChatRateLimiter
 from bot.adapters.telegram_polling import KINDS, Poller
+from bot.clock import REAL, Clock
 from bot.core import narrate
 from bot.core.cut import ALERT_UNITS, CAPTION_UNITS, MESSAGE_UNITS, cut
 from bot.core.fair_use import SLOW_DOWN
@@ -104,7 +105,7 @@ def _not_modified(error: BadRequest) -> bool:
 RETRY_DELAYS = (0.5, 1.5, 4.0)  # a lost screen is sent again: a lost ▶ Next round strands a game
 
 
-async def _retrying(call: Any, *args: Any, **kwargs: Any) -> Any:
+async def _retrying(clock: Clock, call: Any, *args: Any, **kwargs: Any) -> Any:
     """A Bot API call, tried again after a network error or a 5xx (NetworkError that is not a
     BadRequest: BadRequest is one of its subclasses, and is final)."""
     for delay in (*RETRY_DELAYS, None):
@@ -116,7 +117,7 @@ async def _retrying(call: Any, *args: Any, **kwargs: Any) -> Any:
             if delay is None:
                 raise
             log.warning("Telegram call failed; trying again in %s s", delay)
-            await asyncio.sleep(delay)
+            await clock.sleep(delay)
     raise AssertionError("unreachable")
 
 
@@ -246,8 +247,11 @@ class TelegramAdapter:
         rate_limiter: BaseRateLimiter | None = None,
         poll_timeout: float = 10,
         lessons: LessonService | None = None,
+        clock: Clock | None = None,
     ) -> None:
         self.service = service
+        # the one clock: the limiter's budgets, the delivery's waits, the door's meter
+        self.clock: Clock = clock or getattr(service, "time", None) or REAL
         self.lessons = lessons or LessonService(service.store, play=service.play_computer)
         # Updates come through the door (`_dispatch`): our own poller or the webhook; PTB's
         # updater (which acknowledged a batch before handling it) is not used.
@@ -256,7 +260,7 @@ class TelegramAdapter:
             builder = builder.base_url(base_url)
             builder = builder.base_file_url(base_file_url or base_url.replace("/bot", "/file/bot"))
         # One chat's flood control (429) holds back that chat only (AIORateLimiter: all).
-        limiter = rate_limiter or ChatRateLimiter(max_retries=3)
+        limiter = rate_limiter or ChatRateLimiter(max_retries=3, clock=self.clock)
         _count_429s(limiter)
         builder = builder.rate_limiter(limiter)
         # aiohttp: the HTTP parsing in C (bot/adapters/telegram_http.py); httpx: PTB's own.
@@ -269,13 +273,14 @@ class TelegramAdapter:
         self.poll_timeout = poll_timeout
         self.webhook: Webhook | None = None
         self.poller: Poller | None = None
-        self.intake = Intake(lambda: service.fair_use)
+        self.intake = Intake(lambda: service.fair_use, clock=self.clock.monotonic)
         self.delivery = Delivery(
             _TelegramSender(self),
             lambda game_id: self.service.get_refs(game_id),
             lambda game_id, refs: self.service.save_refs(game_id, refs),
             lock=getattr(service, "message_lock", None),
             delivered=getattr(service, "delivered", None),
+            clock=self.clock,
         )
         moves = self.service.typed_verbs
         self.app.add_handler(
@@ -336,7 +341,7 @@ class TelegramAdapter:
             return
         if polling:
             self.poller = Poller(self.app.bot, self.service.store, self._dispatch,
-                                 timeout=self.poll_timeout, kinds=KINDS)
+                                 timeout=self.poll_timeout, kinds=KINDS, clock=self.clock)
             self.poller.start()
 
     async def _webhook_update(self, data: dict) -> None:
@@ -521,7 +526,8 @@ class TelegramAdapter:
 
     async def _send_now(self, chat_id: int, text: str) -> None:
         with contextlib.suppress(Forbidden, BadRequest):
-            await _retrying(self.app.bot.send_message, chat_id, cut(text, MESSAGE_UNITS))
+            await _retrying(
+                self.clock, self.app.bot.send_message, chat_id, cut(text, MESSAGE_UNITS))
             if chat_id < 0:
                 self.delivery.posted(str(chat_id))  # below the table now
 
@@ -560,12 +566,13 @@ class _TelegramSender(Sender):
         try:
             if screen.image:
                 message = await _retrying(
-                    self.bot.send_photo,
+                    self.adapter.clock, self.bot.send_photo,
                     to, screen.image, caption=cut(screen.text, CAPTION_UNITS), reply_markup=markup
                 )
             else:
                 message = await _retrying(
-                    self.bot.send_message, to, cut(screen.text, MESSAGE_UNITS), reply_markup=markup
+                    self.adapter.clock, self.bot.send_message, to, cut(screen.text, MESSAGE_UNITS),
+                    reply_markup=markup,
                 )
         except Forbidden as error:
             raise Unreachable(str(error)) from error
@@ -577,7 +584,7 @@ class _TelegramSender(Sender):
         try:
             if picture and screen.image_key and screen.image:
                 await _retrying(
-                    self.bot.edit_message_media,
+                    self.adapter.clock, self.bot.edit_message_media,
                     InputMediaPhoto(screen.image, caption=cut(screen.text, CAPTION_UNITS)),
                     chat_id=to,
                     message_id=message_id,
@@ -585,7 +592,7 @@ class _TelegramSender(Sender):
                 )
             else:
                 await _retrying(
-                    self.bot.edit_message_caption,
+                    self.adapter.clock, self.bot.edit_message_caption,
                     chat_id=to,
                     message_id=message_id,
                     caption=cut(screen.text, CAPTION_UNITS),

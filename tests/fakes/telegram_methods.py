@@ -13,12 +13,13 @@ import itertools
 import json
 import re
 import secrets
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from PIL import Image, UnidentifiedImageError
+
+from bot.clock import Clock
 
 from .telegram_models import (
     ApiError,
@@ -132,6 +133,7 @@ class BotApiMethods:
     bot: FakeUser
     privacy_mode: bool
     callback_answer_timeout: float
+    clock: Clock
     answers: dict[str, JSONDict]
     queries: dict[str, CallbackQueryRecord]
     webhook: JSONDict | None
@@ -278,7 +280,7 @@ class BotApiMethods:
             chat=chat,
             message_id=chat.next_message_id,
             sender=sender,
-            date=int(time.time()),
+            date=int(self.clock.now()),
             **fields,
         )
         chat.history[message.message_id] = message
@@ -501,7 +503,7 @@ class BotApiMethods:
             for name, value in before.items():
                 setattr(message, name, value)
             raise bad_request(NOT_MODIFIED)
-        message.edit_date = int(time.time())
+        message.edit_date = int(self.clock.now())
         message.edit_count += 1
         return message.to_api()
 
@@ -621,7 +623,7 @@ class BotApiMethods:
         too_old = (
             query is None
             or query.answered
-            or time.monotonic() - query.created > self.callback_answer_timeout
+            or self.clock.monotonic() - query.created > self.callback_answer_timeout
         )
         if too_old:
             raise bad_request(QUERY_TOO_OLD)
