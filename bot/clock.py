@@ -33,6 +33,10 @@ class Clock(Protocol):
 
     async def wait_for(self, awaitable: Awaitable[T], seconds: float | None) -> T: ...
 
+    def real(self, seconds: float) -> float:
+        """Real seconds that `seconds` of this clock take (a timer set on the event loop)."""
+        ...
+
 
 class RealClock:
     """The wall clock: what production runs on."""
@@ -48,6 +52,9 @@ class RealClock:
 
     async def wait_for(self, awaitable: Awaitable[T], seconds: float | None) -> T:
         return await asyncio.wait_for(awaitable, seconds)
+
+    def real(self, seconds: float) -> float:
+        return seconds
 
     def __repr__(self) -> str:
         return "RealClock()"
@@ -111,6 +118,9 @@ class CallableClock:
 
     async def wait_for(self, awaitable: Awaitable[T], seconds: float | None) -> T:
         return await asyncio.wait_for(awaitable, seconds)
+
+    def real(self, seconds: float) -> float:
+        return seconds
 
 
 def as_clock(clock: Clock | Callable[[], float] | None) -> Clock:

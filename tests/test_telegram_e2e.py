@@ -35,6 +35,7 @@ GROUP = -100123
 class Harness:
     def __init__(self, tg: FakeTelegram, db: Path) -> None:
         self.tg = tg
+        self.clock = tg.clock  # the bot runs on the fake's clock (virtual in CI)
         self.url = f"sqlite+aiosqlite:///{db}"
         self.store: Store | None = None
         self.service: GameService | None = None
@@ -45,7 +46,7 @@ class Harness:
         # The production limiter against the fake's flood control. Computers move without
         # their 1.2 s pause (whole games in CI time; tests/test_telegram_pace_e2e.py runs the
         # production pause).
-        self.service = GameService(self.store, computer_delay=0.0, tick=0.05)
+        self.service = GameService(self.store, computer_delay=0.0, tick=0.05, clock=self.clock)
         self.adapter = TelegramAdapter(
             self.service,
             self.tg.token,
@@ -102,8 +103,8 @@ class Harness:
 
 
 @pytest.fixture
-async def harness(tmp_path):
-    async with FakeTelegram() as tg:
+async def harness(tmp_path, clock):
+    async with FakeTelegram(clock=clock) as tg:
         h = Harness(tg, tmp_path / "rummy.db")
         await h.up()
         try:

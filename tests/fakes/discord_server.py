@@ -34,7 +34,6 @@ import json
 import math
 import re
 import secrets
-import time
 from collections.abc import Awaitable, Callable, Coroutine, Iterable
 from dataclasses import dataclass
 from types import TracebackType
@@ -42,6 +41,8 @@ from typing import Any, Self
 from urllib.parse import unquote
 
 from aiohttp import web
+
+from bot.clock import REAL, Clock
 
 from .discord_gateway import (
     OP_INVALID_SESSION,
@@ -135,12 +136,13 @@ class _Route:
 @dataclass(eq=False)
 class _Bucket:
     count: int
-    reset_at: float  # loop-independent monotonic clock
+    reset_at: float  # the fake's clock.monotonic()
     reset_epoch: float  # for X-RateLimit-Reset
+    clock: Clock = REAL
 
     @property
     def reset_after(self) -> float:
-        return max(self.reset_at - time.monotonic(), 0.0)
+        return max(self.reset_at - self.clock.monotonic(), 0.0)
 
 
 @dataclass(eq=False)
@@ -216,7 +218,11 @@ class FakeDiscord:
         ack_deadline: float = 3.0,
         rate_limit: tuple[int, float] = (5, 5.0),
         shards: int = 1,
+        clock: Clock | None = None,
     ) -> None:
+        # Discord's time (bot/clock.py): buckets, the ack deadline, message ages and edit
+        # times are in its seconds; `wait_until`/`wait_for` timeouts are real seconds.
+        self.clock: Clock = clock or REAL
         self.token = token
         self.bot_id = bot_id
         self.bot = FakeUser(bot_id, bot_name, bot=True)
@@ -239,7 +245,7 @@ class FakeDiscord:
         self.uploads: dict[int, FakeAttachment] = {}  # attachment options of slash commands
 
         self.gateway = Gateway(self, heartbeat_interval_ms)
-        self._ids = Snowflakes()
+        self._ids = Snowflakes(self.clock.now)
         self._dm_by_user: dict[int, FakeChannel] = {}
         self._ix_by_id: dict[int, FakeInteraction] = {}
         self._ix_by_token: dict[str, FakeInteraction] = {}
@@ -714,7 +720,8 @@ class FakeDiscord:
         MESSAGE_CONTENT intent, in DMs or when the bot is mentioned)."""
         chan = self.dm_channel(member) if channel is None else self._channel(channel)
         user, _ = self._actor(chan, member)
-        msg = FakeMessage(self._ids.next(), chan, user, content=content)
+        msg = FakeMessage(self._ids.next(), chan, user, content=content,
+                          created_at=self.clock.now())
         self.messages[msg.id] = msg
         await self._dispatch_message("MESSAGE_CREATE", msg)
         self._notify()
@@ -921,13 +928,13 @@ class FakeDiscord:
             channel=channel,
             source_message=message,
             payload=payload,
-            created=loop.time(),
+            created=self.clock.monotonic(),
             session=session,
         )
         self.interactions.append(ix)
         self._ix_by_id[ix_id] = ix
         self._ix_by_token[token] = ix
-        ix.timer = loop.call_later(self.ack_deadline, self._deadline_passed, ix)
+        ix.timer = loop.call_later(self.clock.real(self.ack_deadline), self._deadline_passed, ix)
         # The guild decides the shard (DMs: shard 0); without it every shard but 0 dropped it.
         await self.gateway.dispatch("INTERACTION_CREATE", payload, only=session,
                                     guild_id=guild.id if guild else None)
@@ -1022,7 +1029,7 @@ class FakeDiscord:
             json=body,
             files=files,
             headers=dict(request.headers),
-            at=time.monotonic(),
+            at=self.clock.monotonic(),
         )
         self.requests.append(call)
         try:
@@ -1073,7 +1080,8 @@ class FakeDiscord:
         state = self._buckets.get(key)
         if state is None or state.reset_after <= 0:
             window = self.rate_limit[1]
-            state = _Bucket(0, time.monotonic() + window, time.time() + window)
+            state = _Bucket(0, self.clock.monotonic() + window, self.clock.now() + window,
+                            self.clock)
             self._buckets[key] = state
         state.count += 1
         return state
@@ -1101,7 +1109,7 @@ class FakeDiscord:
                 "Retry-After": str(max(1, math.ceil(f.retry_after))),
                 "X-RateLimit-Limit": str(self.rate_limit[0]),
                 "X-RateLimit-Remaining": "0",
-                "X-RateLimit-Reset": f"{time.time() + f.retry_after:.3f}",
+                "X-RateLimit-Reset": f"{self.clock.now() + f.retry_after:.3f}",
                 "X-RateLimit-Reset-After": f"{f.retry_after:.3f}",
                 "X-RateLimit-Bucket": _bucket_hash(call.route or call.path),
                 "X-RateLimit-Scope": "global" if f.is_global else "user",
@@ -1394,7 +1402,8 @@ class FakeDiscord:
         flags = int(payload.get("flags") or 0)
         if flags & ~_CREATE_FLAGS:
             raise form_error(["flags"], "MESSAGE_FLAGS_INVALID", "Invalid flags")
-        msg = FakeMessage(self._ids.next(), channel, self.bot, flags=flags)
+        msg = FakeMessage(self._ids.next(), channel, self.bot, flags=flags,
+                          created_at=self.clock.now())
         if payload.get("message_reference"):
             msg.type = 19
         self._apply(msg, payload, call.files, creating=True, prefix=[])
@@ -1413,7 +1422,7 @@ class FakeDiscord:
         msg = self._api_message(channel_id, message_id)
         if msg.author is not self.bot:
             raise ApiError(403, 50005, "Cannot edit a message authored by another user")
-        if time.time() - msg.created_at >= 3600:  # Discord limits edits of hour-old messages
+        if self.clock.now() - msg.created_at >= 3600:  # Discord limits edits of hour-old messages
             msg.old_edits += 1
             if msg.old_edits > OLD_EDITS_ALLOWED:
                 raise ApiError(400, 30046, "Maximum number of edits to messages older than 1 "
@@ -1501,7 +1510,7 @@ class FakeDiscord:
             raise ApiError(400, 50006, "Cannot send an empty message")
         if not creating:
             msg.history.append((msg.content, msg.embeds, msg.components))
-            msg.edited_at = time.time()
+            msg.edited_at = self.clock.now()
         msg.content, msg.embeds, msg.components = content, embeds, components
         msg.attachments, msg.flags = attachments, flags
 
@@ -1589,6 +1598,7 @@ class FakeDiscord:
             self._ids.next(),
             ix.channel,
             self.bot,
+            created_at=self.clock.now(),
             flags=flags | (FLAG_EPHEMERAL if ephemeral else 0),
             ephemeral_to=ix.user.id if ephemeral else None,
             type=mtype,
@@ -1662,7 +1672,7 @@ class FakeDiscord:
             ix.original_id = message.id
         if ix.source_message is not None:
             ix.source_edits_at_ack = len(ix.source_message.history)
-        ix.initial = InteractionResponse(ctype, data, call.files, message, time.monotonic())
+        ix.initial = InteractionResponse(ctype, data, call.files, message, self.clock.monotonic())
         if call.query.get("with_response") not in ("1", "true", "True"):
             return 204, None
         meta: dict[str, Any] = {"id": str(ix.id), "type": ix.type}
@@ -1710,7 +1720,7 @@ class FakeDiscord:
             # keeps the defer's visibility (ephemeral-ness is decided by defer()).
             self._apply(original, payload, call.files, creating=True, prefix=[])
             original.flags &= ~FLAG_LOADING
-            original.edited_at = time.time()
+            original.edited_at = self.clock.now()
             ix.followup_ids.append(original.id)
             await self._dispatch_message("MESSAGE_UPDATE", original)
             msg = original
@@ -1741,7 +1751,7 @@ class FakeDiscord:
         self._apply(msg, _require_dict(call.json), call.files, creating=was_loading, prefix=[])
         if was_loading:
             msg.flags &= ~FLAG_LOADING
-            msg.edited_at = time.time()
+            msg.edited_at = self.clock.now()
         await self._dispatch_message("MESSAGE_UPDATE", msg)
         return 200, self._message_response(msg)
 
