@@ -98,3 +98,4 @@ async def test_a_member_and_two_computers_finish_a_game_by_components(harness: H
         assert "your hand" not in message.content
     board = await harness.slash(ALICE, None, {"rulebook": "buildten"}, name="leaderboard")
     assert "alice" in board[0] and "1 game " in board[0], board
+    print(f"buckets spent {fake.drained}, 429s {fake.limited}, requests {len(fake.requests)}")

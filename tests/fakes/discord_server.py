@@ -157,14 +157,30 @@ class _Failure:
     times: int
 
 
+class _ClockedAsyncio:
+    """discord.py's `asyncio` as its REST modules see it while pointed at a fake on virtual
+    time: `sleep` is the fake's clock's, everything else asyncio's. discord.py waits out a
+    spent bucket's X-RateLimit-Reset-After and a 429's retry_after with asyncio.sleep; those
+    are Discord's seconds, so on a virtual clock they are waited in virtual seconds too."""
+
+    def __init__(self, clock: Clock) -> None:
+        self.sleep = clock.sleep
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(asyncio, name)
+
+
 class _DiscordPyPatch:
     """Sync *and* async context manager, so it can sit in the same ``async with`` line."""
 
     def __init__(self, fake: FakeDiscord) -> None:
         self.fake = fake
         self._saved: tuple[str, Any] | None = None
+        self._modules: list[tuple[Any, Any]] = []
 
     def __enter__(self) -> FakeDiscord:
+        import discord.http
+        import discord.webhook.async_
         import yarl
         from discord.gateway import DiscordWebSocket
         from discord.http import Route
@@ -172,6 +188,10 @@ class _DiscordPyPatch:
         self._saved = (Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY)
         Route.BASE = self.fake.api_base
         DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(self.fake.gateway_url)
+        if self.fake.clock is not REAL:
+            for module in (discord.http, discord.webhook.async_):
+                self._modules.append((module, module.asyncio))
+                module.asyncio = _ClockedAsyncio(self.fake.clock)  # type: ignore[attr-defined]
         return self.fake
 
     def __exit__(self, *exc: object) -> None:
@@ -180,6 +200,9 @@ class _DiscordPyPatch:
 
         assert self._saved is not None
         Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY = self._saved
+        for module, saved in reversed(self._modules):
+            module.asyncio = saved
+        self._modules.clear()
 
     async def __aenter__(self) -> FakeDiscord:
         return self.__enter__()
@@ -220,8 +243,10 @@ class FakeDiscord:
         shards: int = 1,
         clock: Clock | None = None,
     ) -> None:
-        # Discord's time (bot/clock.py): buckets, the ack deadline, message ages and edit
-        # times are in its seconds; `wait_until`/`wait_for` timeouts are real seconds.
+        # Discord's time (bot/clock.py): buckets, message ages and edit times are in its
+        # seconds (discord.py's rate-limit sleeps too: configure_discord_py). Real seconds:
+        # the 3 s ack deadline (it times the bot's own work, which virtual time would only
+        # magnify: no budget stands before an ack) and `wait_until`/`wait_for` timeouts.
         self.clock: Clock = clock or REAL
         self.token = token
         self.bot_id = bot_id
@@ -242,6 +267,8 @@ class FakeDiscord:
         self.interactions: list[FakeInteraction] = []
         self.unanswered: list[FakeInteraction] = []
         self.requests: list[RestCall] = []
+        self.limited = 0  # 429s answered for a full bucket
+        self.drained = 0  # answers that said a bucket is spent (X-RateLimit-Remaining: 0)
         self.uploads: dict[int, FakeAttachment] = {}  # attachment options of slash commands
 
         self.gateway = Gateway(self, heartbeat_interval_ms)
@@ -934,7 +961,7 @@ class FakeDiscord:
         self.interactions.append(ix)
         self._ix_by_id[ix_id] = ix
         self._ix_by_token[token] = ix
-        ix.timer = loop.call_later(self.clock.real(self.ack_deadline), self._deadline_passed, ix)
+        ix.timer = loop.call_later(self.ack_deadline, self._deadline_passed, ix)
         # The guild decides the shard (DMs: shard 0); without it every shard but 0 dropped it.
         await self.gateway.dispatch("INTERACTION_CREATE", payload, only=session,
                                     guild_id=guild.id if guild else None)
@@ -1137,6 +1164,10 @@ class FakeDiscord:
         headers = {"Via": "1.1 google"}
         if route is not None and bucket is not None:
             limit = self.rate_limit[0]
+            if status == 429:
+                self.limited += 1
+            elif bucket.count >= limit:
+                self.drained += 1  # discord.py waits Reset-After before this bucket's next
             headers.update(
                 {
                     "X-RateLimit-Limit": str(limit),

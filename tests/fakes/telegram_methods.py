@@ -13,6 +13,7 @@ import itertools
 import json
 import re
 import secrets
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -623,7 +624,7 @@ class BotApiMethods:
         too_old = (
             query is None
             or query.answered
-            or self.clock.monotonic() - query.created > self.callback_answer_timeout
+            or time.monotonic() - query.created > self.callback_answer_timeout
         )
         if too_old:
             raise bad_request(QUERY_TOO_OLD)

@@ -243,7 +243,7 @@ class CallbackQueryRecord:
     chat_id: int | None
     message_id: int | None
     data: str | None
-    created: float  # the fake's clock.monotonic()
+    created: float  # time.monotonic(): the answer deadline is real time (FakeTelegram)
     answered: bool = False
 
 

@@ -181,9 +181,10 @@ class FakeTelegram(BotApiMethods):
         flood: FloodLimits | None = FloodLimits(),  # noqa: B008 (frozen: shared safely)
         clock: Clock | None = None,
     ) -> None:
-        # Telegram's time (bot/clock.py): flood control, callback answer deadlines, dates and
-        # each request's `time` are in its seconds (a ScaledClock: virtual ones). The test
-        # helpers' `timeout`s and `settle`'s quiet are real seconds: a slow machine is no fault.
+        # Telegram's time (bot/clock.py): flood control, dates and each request's `time` are
+        # in its seconds (a ScaledClock: virtual ones). Real seconds: the callback answer
+        # deadline (it times the bot's own work, which virtual time would only magnify: the
+        # limiter never holds an answer back), the helpers' `timeout`s and `settle`'s quiet.
         self.clock: Clock = clock or REAL
         tokens = [token] if isinstance(token, str) else list(token)
         if not tokens:
@@ -417,7 +418,7 @@ class FakeTelegram(BotApiMethods):
             if callback_data is not None:
                 payload["data"] = callback_data
             self.queries[query_id] = CallbackQueryRecord(
-                query_id, presser, target.id, mid, callback_data, self.clock.monotonic()
+                query_id, presser, target.id, mid, callback_data, time.monotonic()
             )
             self._enqueue("callback_query", payload)
             return query_id
