@@ -251,7 +251,8 @@ async def test_one_person_and_computers_play_each_rulebook(harness: Harness, rul
     assert row.status == "finished"
     # Issue 15: a whole game under the real limits, and Alice never waits for her own screen.
     felt = pace(person.waits)
-    print(f"{rulebook}: press -> own screen over the whole game: {felt}")
+    print(f"{rulebook}: press -> own screen over the whole game: {felt}; "
+          f"429s {tg.flood.refused} over {len(tg.requests)} requests on {harness.clock}")
     assert felt["n"] >= 10 and felt["p95"] <= 1.0, (felt, [round(w, 2) for w in person.waits])
     # The result card follows the last move (a computer's move is delivered in the background).
     await tg.wait_until(lambda: any("Game over" in (m.caption or "") for m in tg.messages(group)),
