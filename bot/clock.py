@@ -68,14 +68,20 @@ class ScaledClock:
 
     `now()` starts at the wall clock's epoch time (so saved times look like real ones) and
     `monotonic()` at the wall clock's monotonic time; both then advance `speed` virtual seconds
-    each real second. `sleep(s)` waits s/speed real seconds."""
+    each real second. `sleep(s)` waits s/speed real seconds. `origin` (another clock's
+    `.origin`) starts it where that one started: processes on one machine share one virtual
+    time (the monotonic clock is the machine's)."""
 
-    def __init__(self, speed: float) -> None:
+    def __init__(self, speed: float, origin: tuple[float, float] | None = None) -> None:
         if speed <= 0:
             raise ValueError("a clock's speed is positive")
         self.speed = float(speed)
-        self._real0 = time.monotonic()
-        self._epoch0 = time.time()
+        self._real0, self._epoch0 = origin or (time.monotonic(), time.time())
+
+    @property
+    def origin(self) -> tuple[float, float]:
+        """(monotonic, epoch) seconds of the wall clock when this clock started."""
+        return self._real0, self._epoch0
 
     def _elapsed(self) -> float:
         return (time.monotonic() - self._real0) * self.speed
