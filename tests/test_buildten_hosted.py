@@ -47,6 +47,29 @@ class Clock:
         return self.now
 
 
+class Delivered(list):
+    """The outcomes delivered, in order; `grew` is set at each one (a test waits on it, not
+    on a count of sleeps)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.grew = asyncio.Event()
+
+    def append(self, outcome: Outcome) -> None:
+        super().append(outcome)
+        self.grew.set()
+
+    async def until(self, check: Any, timeout: float = 30) -> None:
+        async def seen() -> None:
+            while True:
+                self.grew.clear()
+                if check(self):
+                    return
+                await self.grew.wait()
+
+        await asyncio.wait_for(seen(), timeout)
+
+
 async def open_service(path: str, clock: Clock, delivered: list[Outcome]) -> GameService:
     store = await Store.open(f"sqlite+aiosqlite:///{path}")
     service = GameService(store, clock=clock, computer_delay=0, tick=0.02,
@@ -69,7 +92,7 @@ async def close_service(service: GameService) -> None:
 async def hosted(sqlite_template, tmp_path):
     path = tmp_path / "bt.db"
     shutil.copy(sqlite_template, path)
-    clock, delivered = Clock(), []
+    clock, delivered = Clock(), Delivered()
     service = await open_service(str(path), clock, delivered)
     box = {"service": service, "path": str(path), "clock": clock, "delivered": delivered}
     try:
@@ -178,12 +201,11 @@ async def test_a_whole_game_by_presses_against_computers_with_a_restart(hosted):
     assert "Build-to-Ten" in stats.reply  # the variant's title, in the reader's language
     # The last move's outcome is delivered right after its save, which a read of the store
     # (from memory: no wait) may see first.
-    for _ in range(200):
-        notes = [n.text for o in hosted["delivered"] for n in o.notes]
-        if any(t.startswith("🏁 Game over") for t in notes):
-            break
-        await asyncio.sleep(0.01)
-    assert any(t.startswith("🏁 Game over") for t in notes)
+    def game_over(delivered: list[Outcome]) -> bool:
+        return any(n.text.startswith("🏁 Game over") for o in delivered for n in o.notes)
+
+    await hosted["delivered"].until(game_over)  # (a slow machine waited 2 s in vain)
+    assert game_over(hosted["delivered"])
 
 
 async def test_two_people_turns_refusals_and_typed_moves(hosted):
