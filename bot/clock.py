@@ -45,7 +45,12 @@ class RealClock:
         return time.time()
 
     def monotonic(self) -> float:
-        return time.monotonic()
+        # The running loop's time, as the limiters read it before there was a clock (uvloop's
+        # is the iteration's start, in ms: a budget read a moment early errs on the safe side).
+        try:
+            return asyncio.get_running_loop().time()
+        except RuntimeError:
+            return time.monotonic()
 
     async def sleep(self, seconds: float) -> None:
         await asyncio.sleep(seconds)
@@ -97,7 +102,12 @@ class ScaledClock:
         return seconds / self.speed
 
     async def sleep(self, seconds: float) -> None:
+        # The loop's timers are coarse (uvloop: whole ms) and may wake a little early: a
+        # sleep ends when this clock has moved `seconds`, never before.
+        until = self.monotonic() + seconds
         await asyncio.sleep(max(0.0, seconds) / self.speed)
+        while (left := until - self.monotonic()) > 0:
+            await asyncio.sleep(max(left / self.speed, 0.001))
 
     async def wait_for(self, awaitable: Awaitable[T], seconds: float | None) -> T:
         return await asyncio.wait_for(awaitable, None if seconds is None else seconds / self.speed)
