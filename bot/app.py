@@ -113,9 +113,11 @@ def webhook_settings(token: str) -> tuple[str, str]:
 def build_services(store: Any, **settings: Any) -> tuple[Any, Any]:
     """The game service and the lesson service over one store, built once and handed to every
     chat adapter (a lesson's [Play a real game] starts one through the game service)."""
+    from bot.clock import REAL
     from bot.core.lessons import LessonService
     from bot.core.service import GameService
 
+    settings.setdefault("clock", REAL)  # the one clock; the adapters take the service's
     service = GameService(store, **settings)
     return service, LessonService(store, play=service.play_computer)
 
