@@ -36,7 +36,7 @@ async def test_a_member_gets_their_own_link_to_the_table(harness):
     server = WebServer(WebTable(harness.service), SECRET)
     runner = await serve(server, "127.0.0.1", 0)
     base = f"http://127.0.0.1:{runner.addresses[0][1]}"
-    harness.adapter.web = web_link_maker(base, SECRET)
+    harness.adapter.web = web_link_maker(base, SECRET, server.clock)
     try:
         assert await link_of(harness, ALICE) is None  # no game here yet: said, no link
         await harness.slash(ALICE, "new", {"rulebook": "manipulation"})
