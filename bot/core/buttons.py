@@ -44,6 +44,7 @@ _PATTERNS = {  # a tile's token: `7R#1`, `*T#0`, `*T#1=7R`
 PLATFORM: dict[str, tuple[str, ...]] = {
     "join": (), "leave": (), "start": (), "menu": (WORD,), "cpu": (WORD,), "rb": (WORD,),
     "opt": (WORD, WORD), "timer": (SECS,), "cards": (), "noop": (),
+    "review": (IDX,),  # 🔎 Review under a round's scores: that round (bot/core/reviews.py)
 }
 # the rummy family's buttons (round end, private screen): its HostedGame.vocabulary
 RUMMY_VERBS: dict[str, tuple[str, ...]] = {
