@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.core.cut import MESSAGE_UNITS, cut
+from bot.core.cut import MESSAGE_UNITS, cut, utf16_units
 from bot.core.hosting import Refusal
 from bot.core.record import Record
 from bot.core.views import Screen
@@ -65,7 +65,7 @@ def _screen(game_id: int, record: Record, seat: int, result: RoundReview,
             decisions: Sequence[Decision]) -> Screen:
     rules = record.rules
     tiles = rules.tiles
-    text = cut(review_text(result, tiles, points=rules.values != "count"), MESSAGE_UNITS)
+    text = review_text(result, tiles, points=rules.values != "count", limit=MESSAGE_UNITS)
     view = review_view(result, decisions, tiles)
     return Screen(text, [], None, lambda: render_review(view), game_id, lang=current())
 
@@ -83,9 +83,12 @@ def summary_line(result: RoundReview, tiles: bool = False) -> str:
     return " · ".join(parts)
 
 
-def review_text(result: RoundReview, tiles: bool = False, points: bool = True) -> str:
+def review_text(result: RoundReview, tiles: bool = False, points: bool = True,
+                limit: int | None = None) -> str:
     """The review as text, a line a turn. `points`: the rulebook's cards have values (where
-    every card counts 1, points say nothing cards don't)."""
+    every card counts 1, points say nothing cards don't). `limit` (UTF-16 units, as Telegram
+    counts): whole turn lines that fit, then "…and 9 more turns" (a line is never cut
+    mid-card, unless one alone is too long)."""
     lines = [t("🔎 Your review · {title} · round {n}", title=words.title(result.rulebook),
                n=result.round),
              summary_line(result, tiles)]
@@ -96,7 +99,20 @@ def review_text(result: RoundReview, tiles: bool = False, points: bool = True) -
     if not result.exact:
         lines.append(_("(On some turns the search with jokers stopped early: a better lay "
                        "may exist.)"))
-    return "\n".join(lines)
+    text = "\n".join(lines)
+    if limit is None or utf16_units(text) <= limit:
+        return text
+    head = 3 if result.perfect else 2
+    kept, used = lines[:head], utf16_units("\n".join(lines[:head]))
+    turns = lines[head : head + len(result.turns)]
+    for i, line in enumerate(turns):
+        more = tn("…and {n} more turn", "…and {n} more turns", len(turns) - i)
+        if used + 2 + utf16_units(line) + utf16_units(more) > limit:
+            kept.append(more)
+            break
+        kept.append(line)
+        used += 1 + utf16_units(line)
+    return cut("\n".join(kept), limit)
 
 
 def _did(step: Step, tiles: bool) -> str:
