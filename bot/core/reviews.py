@@ -12,6 +12,7 @@ and the asker is told that.
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from bot.i18n import _, using
@@ -46,12 +47,12 @@ class Reviews:
         """/review [round]: the asker's game here (this chat's, or in private the one they
         sit in), running or the last one finished."""
         round = round_asked(args)
-        return self.answer(await self._game_for(actor), actor, round)
+        return await self.answer(await self._game_for(actor), actor, round)
 
     async def press(self, actor: Actor, press: Press) -> Outcome:
         """🔎 Review under a round's scores: that round of that game, for whoever pressed."""
         row = await self.service.store.get_game(press.game_id)
-        return self.answer(row, actor, press.int() or None)
+        return await self.answer(row, actor, press.int() or None)
 
     async def _game_for(self, actor: Actor) -> Any:
         store = self.service.store
@@ -68,7 +69,7 @@ class Reviews:
             raise Refusal(_("There is no game to review in this chat."), alert=False)
         return row
 
-    def answer(self, row: Any, actor: Actor, round: int | None) -> Outcome:
+    async def answer(self, row: Any, actor: Actor, round: int | None) -> Outcome:
         if row is None:
             raise Refusal(narrate.GONE)
         if row.record.get("pruned"):
@@ -87,7 +88,12 @@ class Reviews:
         game = unit.game_of(record)
         if not hasattr(game, "review"):
             raise Refusal(_("This game has no review yet."))
-        screen = game.review(unit.table(row, record), seat, round)
+        if record.state is not None:  # the action log lives in its own table (bot/core/unit.py)
+            logged = await self.service.store.game_actions(row.id)
+            record.state = {**record.state,
+                            "actions": [*logged, *record.state.get("actions", [])]}
+        # the solver's work off the event loop, as a game's changes are (bot/core/unit.py)
+        screen = await asyncio.to_thread(game.review, unit.table(row, record), seat, round)
         with using(record.lang_of(seat)):
             sent = _("🔎 Your review is in your private chat with me.")
         out = Outcome(game_id=row.id, platform=row.platform, chat_id=row.chat_id,
