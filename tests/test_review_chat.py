@@ -187,3 +187,48 @@ def test_the_scores_carry_the_review_button(finished):
     screen = score_screen(9, finished, state)
     assert [[(b.label, b.action) for b in row] for row in screen.buttons] == [
         [("🔎 Review", "review:1")]]
+
+
+# -- the platform: who may ask, where it goes ------------------------------------------------
+
+
+async def test_review_through_the_service(store):
+    from datetime import timedelta
+
+    from bot.core.actor import Actor
+    from bot.core.buttons import pack
+    from bot.core.service import GameService
+    from bot.store import models as db
+
+    service = GameService(store, computer_delay=0.0)
+    player = await store.player("telegram", "11", "Alice")
+    record = record_of(drawing_round(), player_id=player)
+    row = await store.create_game("telegram", "-5", record.to_dict(), status="finished")
+    alice, bob = Actor("telegram", "-5", "11", "Alice"), Actor("telegram", "-5", "12", "Bob")
+
+    out = await service.command(alice, "review")  # the game is over: the chat's last one
+    picture, text = out.private_extras["11"]
+    assert picture.painter is not None and text.text.startswith("🔎 Your review")
+    assert out.reply == "🔎 Your review is in your private chat with me." and not out.alert
+    assert not out.private and out.group is None and not out.notes  # nothing in the group
+    pressed = await service.press(alice, pack(row.id, 0, "review:1"))
+    assert pressed.private_extras["11"][1].text == text.text
+    in_private = await service.command(Actor("telegram", "11", "11", "Alice", private=True),
+                                       "review")
+    assert "no game to review" in in_private.reply  # a group game is reviewed there
+
+    for asked in (await service.command(bob, "review"),
+                  await service.press(bob, pack(row.id, 0, "review:1"))):
+        assert asked.alert and "Only the players of this game" in asked.reply
+        assert not asked.private_extras
+    elsewhere = await service.press(Actor("telegram", "-6", "11", "Alice"),
+                                    pack(row.id, 0, "review:1"))
+    assert elsewhere.alert and not elsewhere.private_extras
+    assert (await service.command(alice, "review", "x")).reply.startswith("Use /review")
+
+    assert (await store.get_game(row.id)).version == row.version  # a review saves nothing
+
+    # 90 days on, the record is a stub: the scores stay, the turns are gone
+    await store.prune(db.utcnow() + timedelta(days=1), db.utcnow() - timedelta(days=1))
+    gone = await service.press(alice, pack(row.id, 0, "review:1"))
+    assert gone.alert and "only its scores are kept" in gone.reply
