@@ -95,7 +95,8 @@ def test_a_long_review_is_cut_cleanly(finished, monkeypatch):
     assert utf16_units(text) <= 300 and re.search(r"\n…and \d+ more turns$", text)
 
 
-def test_the_picture_is_a_strip_per_missed_turn_legible_on_a_phone(finished, monkeypatch):
+@pytest.mark.parametrize("lang", ["en", "he", "ru"])
+def test_the_picture_is_a_strip_per_missed_turn_legible_on_a_phone(lang, monkeypatch):
     from render import widgets
 
     sizes: list[int] = []
@@ -106,12 +107,15 @@ def test_the_picture_is_a_strip_per_missed_turn_legible_on_a_phone(finished, mon
         return real(self, x, y, text, f, *args, **kwargs)
 
     monkeypatch.setattr(widgets.Canvas, "text", spy)
-    result, decisions = _engine(finished, 0)
-    with using("en"):
+    record = record_of(drawing_round(), lang=lang)
+    result, decisions = _engine(record, 0)
+    with using(lang):
         view = review_view(result, decisions, False)
     assert len(view.strips) == min(6, result.missed)
-    assert view.more == f"…and {result.missed - 6} more missed turns in the text"
-    image = Image.open(io.BytesIO(review_screen(9, finished, 0, None).image))
+    assert view.rtl == (lang == "he")
+    if lang == "en":
+        assert view.more == f"…and {result.missed - 6} more missed turns in the text"
+    image = Image.open(io.BytesIO(review_screen(9, record, 0, None).image))
     assert image.width == 800
     assert min(sizes) * PHONE / image.width >= 11
 

@@ -22,6 +22,7 @@ from .actor import Actor
 from .buttons import MAX_INDEX, Press, ascii_number
 from .hosting import Refusal
 from .record import Record
+from .unit import WORK_TIMEOUT
 from .views import Outcome, Screen
 
 CAPTION_LINES = 2  # the picture's caption: the review's title and summary (the text follows)
@@ -93,7 +94,12 @@ class Reviews:
             record.state = {**record.state,
                             "actions": [*logged, *record.state.get("actions", [])]}
         # the solver's work off the event loop, as a game's changes are (bot/core/unit.py)
-        screen = await asyncio.to_thread(game.review, unit.table(row, record), seat, round)
+        try:
+            screen = await asyncio.wait_for(
+                asyncio.to_thread(game.review, unit.table(row, record), seat, round),
+                WORK_TIMEOUT)
+        except TimeoutError:
+            raise Refusal(narrate.TOO_SLOW) from None
         with using(record.lang_of(seat)):
             sent = _("🔎 Your review is in your private chat with me.")
         out = Outcome(game_id=row.id, platform=row.platform, chat_id=row.chat_id,
