@@ -211,7 +211,9 @@ def review_view(result: RoundReview, decisions: Sequence[Decision], tiles: bool)
         step, chance = best_chance(turn)
         if chance is None:
             continue
-        head = t("Turn {n}: {did}", n=turn.turn, did=Laid(_did(step, tiles)))
+        # the cards laid are drawn under the title: named once, with their colours
+        did = _("you laid") if step.did in ("laid", "knocked") else _did(step, tiles)
+        head = t("Turn {n}: {did}", n=turn.turn, did=did)
         better = tn("{n} could have gone", "{n} could have gone", chance.cards)
         strips.append(ReviewStrip(
             title=head,
