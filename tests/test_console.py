@@ -466,3 +466,40 @@ async def test_rummikub_in_the_terminal_speaks_tiles(url):
                read=scripted([f"auto {tile.group(1)}", "quit"]), write=out.append)
     text = "\n".join(out)
     assert "is not a card" not in text and "is not a tile" not in text, text[-1500:]
+
+
+async def test_review_in_the_terminal(url):
+    """`review` after a round in which Ada only drew: her turns, printed here; while a round
+    is being played there is nothing to review yet."""
+    out: list[str] = []
+    typed: list[str] = []
+
+    def read(_prompt: str) -> str:
+        text = "\n".join(out)
+        if typed and typed[-1] == "review" and "▶ Next round" in text:
+            raise EOFError
+        if "▶ Next round" in text:
+            line = "review"
+        elif not typed:
+            line = "review"  # round 1 is being played
+        else:
+            line = "pass" if typed[-1] == "draw" and "✗" in out[-1] else "draw"
+        if len(typed) > 400:
+            raise EOFError
+        typed.append(line)
+        out.append("> " + line)
+        return line
+
+    await play(Setup("carousel", {}, ["medium"]), url=url, seed=1, name="Ada", read=read,
+               write=lambda text: out.extend(str(text).splitlines()))
+    text = "\n".join(out)
+    assert "Traceback" not in text
+    start = out.index("> review")
+    assert "nothing to review yet" in "\n".join(out[start : start + 3])
+    last = len(out) - 1 - out[::-1].index("> review")
+    shown = out[last + 1 :]
+    assert shown[0] == "🔎 Your review · Carousel · round 1", shown[:4]
+    assert re.fullmatch(r"\d+ turns? · \d+ missed( · \d+ cards? left in hand that could have "
+                        r"gone)?", shown[1])
+    assert any(line.startswith("Turn 1: you drew") for line in shown)
+    assert "in your private chat" not in "\n".join(shown)

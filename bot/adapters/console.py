@@ -278,6 +278,11 @@ class ConsoleGame:
             await self._press_action("sort", self.private)
         elif verb in ("next", "finish"):
             await self._press_action(verb, self.table)
+        elif verb == "review":  # issue 32: my turns of a finished round, printed here
+            # asked as in the game's chat (a finished game is found there); printed here, so
+            # "it's in your private chat" is not said (quiet), a refusal is
+            await self._answer(await self.service.command(self.group, "review", rest),
+                               quiet=True)
         elif verb == "auto":
             await self._auto(rest)
         elif verb in self.service.typed_verbs:  # every hosted game's (the game reads its own)
@@ -385,6 +390,12 @@ class ConsoleGame:
         for user, text in outcome.private_notes.items():
             if user == USER:
                 self.write(text)
+        extras = outcome.private_extras.get(USER, [])
+        for i, extra in enumerate(extras):  # a picture's caption repeats the text's first lines
+            self._paint("review", extra)
+            if extra.painter is None or i == len(extras) - 1:
+                self.write("")
+                self.write(extra.text)
 
     def _paint(self, name: str, screen: Screen) -> None:
         """--pictures DIR: the newest picture of each message, as the chats would show it."""

@@ -111,6 +111,7 @@ def plan(outcome: Outcome, by: str | None = None) -> list[Job]:
     live table (posted anew after notes, so it stays the newest message)."""
     jobs: list[Job] = []
     users = [*outcome.private, *(u for u in outcome.private_notes if u not in outcome.private)]
+    users += [u for u in outcome.private_extras if u not in users]
     users.sort(key=lambda u: u != by)
     for user in users:
         job = Job(Chat(user, private=True))
@@ -122,6 +123,8 @@ def plan(outcome: Outcome, by: str | None = None) -> list[Job]:
         if user in outcome.private_notes:
             job.steps.append(Step(TEXT, text=outcome.private_notes[user], user=user,
                                   urgent=urgent))
+        job.steps += [Step(NOTE, extra, user=user, urgent=urgent)
+                      for extra in outcome.private_extras.get(user, ())]
         jobs.append(job)
     if outcome.chat_id and (outcome.notes or outcome.group is not None):
         group = Job(Chat(outcome.chat_id))

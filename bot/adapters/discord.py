@@ -742,6 +742,22 @@ class DiscordAdapter:
         if ctx is not None and ctx.alive and ctx.user == user:
             await self._followup(ctx, text)
 
+    async def _extra(self, run: Run, user: str, screen: Screen) -> None:
+        """A one-off private message with its picture (a review): by DM, or with DMs closed
+        as an ephemeral answer to the member's own command or press."""
+        refs, ctx = run.refs, run.context
+        if not refs.get(f"dmclosed:{user}", False):
+            try:
+                await self._send(await self._dm(user), screen, REVIEW_FILE)
+                return
+            except discord.Forbidden:
+                refs.set(f"dmclosed:{user}", True)
+            except discord.HTTPException as error:
+                log.info("private message to %s failed: %s", user, error)
+                return
+        if ctx is not None and ctx.alive and ctx.user == user:
+            await self._followup(ctx, render(screen.text), files=await _files(screen, REVIEW_FILE))
+
     async def _dm(self, user: str) -> discord.PartialMessageable:
         channel_id = self._dm_ids.get(user)
         if channel_id is None:
@@ -770,6 +786,7 @@ def _lesson_outcome(outcome: Outcome) -> Outcome:
 
 
 FILES = {TABLE: "table.png", NOTE: "scores.png", PRIVATE: "hand.png"}
+REVIEW_FILE = "review.png"
 
 
 class _DiscordSender(Sender):
@@ -848,6 +865,8 @@ class _DiscordSender(Sender):
                 await self.adapter._show_private(run, step)
             except discord.HTTPException:  # one member's trouble must not stop the rest
                 log.exception("private view for %s failed", chat.id)
+        elif step.role == NOTE and step.screen is not None:  # a one-off picture (/review)
+            await self.adapter._extra(run, chat.id, step.screen)
         else:
             await self.adapter._note(run, chat.id, render(step.text))
 

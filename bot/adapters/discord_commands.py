@@ -107,6 +107,13 @@ def add_commands(tree: app_commands.CommandTree, adapter: SlashHost) -> None:
     async def web(interaction: discord.Interaction) -> None:
         await adapter.web_link(interaction)
 
+    @rummy.command(name="review",
+                   description=N_("My turns of the last round, reviewed: /review [round]"))
+    @app_commands.describe(round=N_("Which round (the last one over if left out)"))
+    async def review(interaction: discord.Interaction,
+                     round: app_commands.Range[int, 1, 199] | None = None) -> None:
+        await adapter.slash(interaction, "review", str(round) if round else "")
+
     @rummy.command(name="hint", description=N_("Show a whole move I can make"))
     async def hint(interaction: discord.Interaction) -> None:
         await adapter.slash(interaction, "hint")

@@ -64,6 +64,7 @@ COMMANDS = [  # the command menu; descriptions in English, translated per langua
     ("hand", N_("Send my cards again")),
     ("hint", N_("Show a whole move I can make")),
     ("table", N_("Show the table again (with its buttons)")),
+    ("review", N_("My turns of the last round, reviewed: /review [round]")),
     ("rules", N_("The rules: /rules [rulebook]")),
     ("leaderboard", N_("Leaderboard: /leaderboard [rulebook]")),
     ("stats", N_("My results")),

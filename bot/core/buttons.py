@@ -37,6 +37,7 @@ _PATTERNS: dict[str, re.Pattern[str]] = {WORD: re.compile(r"[a-z0-9_]{0,24}")}
 PLATFORM: dict[str, tuple[Kind, ...]] = {
     "join": (), "leave": (), "start": (), "menu": (WORD,), "cpu": (WORD,), "rb": (WORD,),
     "opt": (WORD, WORD), "timer": (SECS,), "cards": (), "noop": (),
+    "review": (IDX,),  # 🔎 Review under a round's scores: that round (bot/core/reviews.py)
 }
 # every verb a game's button may carry: the platform's and each hosted game's (`register`)
 GAME: dict[str, tuple[Kind, ...]] = dict(PLATFORM)

@@ -28,6 +28,7 @@ class CommandHost(Protocol):
     unit: Any
     scheduler: Any
     lobby: Any
+    reviews: Any  # bot/core/reviews.py
     games: Mapping[str, HostedGame]
     default_game: HostedGame
 
@@ -91,6 +92,8 @@ class Commands:
             return await self.end(row.id, actor)
         if verb == "table":
             return await self.table(actor)
+        if verb == "review":  # issue 32: the asker's own turns, privately
+            return await svc.reviews.command(actor, args)
         if verb in ("hand", "cards"):
             row = await self.game_for(actor)
             return await svc.press(actor, pack(row.id, 0, "cards"))

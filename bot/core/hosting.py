@@ -190,6 +190,13 @@ class HostedGame(Protocol):
         chat buttons make, after the same version and turn checks."""
         ...
 
+    def review(self, table: Table, seat: int, round: int | None) -> Screen:
+        """Issue 32: `seat`'s own review of a finished `round` (None: the last one over) — a
+        picture and its text in the seat's language, made from that seat's views only; never
+        changes the game. Refusal with a sentence when there is nothing to review. A game
+        without a review leaves this out (the platform says so)."""
+        ...
+
     def help_text(self) -> str: ...
 
     def rules_text(self, variant: str | None) -> str: ...

@@ -26,6 +26,7 @@ from .fair_use import FairUse
 from .hosting import HostedGame
 from .lobby import Lobby
 from .record import Record, SeatInfo
+from .reviews import Reviews
 from .scheduler import IDLE_SECONDS, JobScheduler, Scheduler
 from .titles import Titles
 from .unit import WORK_TIMEOUT, Refusal, Reply, Unit, answer
@@ -117,6 +118,7 @@ class GameService:
         self.group_links: dict[str, str] = {}
         self.lobby = Lobby(self.unit)
         self.commands = Commands(self)
+        self.reviews = Reviews(self)
 
     @property
     def store(self) -> Any:
@@ -312,6 +314,8 @@ class GameService:
             return Outcome(reply=slow, alert=True)
         try:
             player_id = None
+            if press.verb == "review":  # reads the game, changes nothing: no save
+                return await self.reviews.press(actor, press)
             if press.verb == "join":  # the seat reads the person's chosen language
                 player_id = await self.store.player(actor.platform, actor.user, actor.name)
                 i18n.set_locale(await self.speak_to(actor))

@@ -71,6 +71,9 @@ class Outcome:
     private: dict[str, Screen] = field(default_factory=dict)
     private_new: set[str] = field(default_factory=set)  # send anew rather than edit
     private_notes: dict[str, str] = field(default_factory=dict)  # one-off private texts
+    # One-off private messages (a picture with its caption, a long text — /review), sent in
+    # order after that person's private screen; never a live message that later edits.
+    private_extras: dict[str, list[Screen]] = field(default_factory=dict)
     names: dict[str, str] = field(default_factory=dict)  # user id -> seat name
     # The game row's version the screens were built from: commit order. An adapter never shows
     # a screen older than the one it last showed in that message (None: no order, always show).
@@ -92,6 +95,8 @@ class Outcome:
         self.private_new |= other.private_new
         for user, text in other.private_notes.items():
             self.private_notes[user] = (self.private_notes.get(user, "") + "\n" + text).strip()
+        for user, extras in other.private_extras.items():
+            self.private_extras.setdefault(user, []).extend(extras)
         if other.reply:
             self.reply = other.reply
             self.alert = other.alert

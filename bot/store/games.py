@@ -123,6 +123,23 @@ class GamesStore(StoreBase):
             ).one_or_none()
         return None if row is None else self._keep(game_row(row))
 
+    async def last_game(self, platform: str, chat_id: str) -> GameRow | None:
+        """The chat's newest game that is not a lesson, whatever its status (/review)."""
+        async with self._engine.connect() as conn:
+            row = (
+                await conn.execute(
+                    select(db.games)
+                    .where(
+                        db.games.c.platform == platform,
+                        db.games.c.chat_id == str(chat_id),
+                        ~is_lesson(),
+                    )
+                    .order_by(db.games.c.id.desc())
+                    .limit(1)
+                )
+            ).one_or_none()
+        return None if row is None else self._keep(game_row(row))
+
     async def active_games(self) -> list[GameRow]:
         """Every lobby/playing game whole, oldest first. At start-up prefer `scheduled_games`
         (only ids and times) and load a game when it is due."""

@@ -153,6 +153,11 @@ class RummyGame:
     def private_screen(self, table: Table, seat: int) -> Screen:
         return screens.private_screen(table.game_id, table.record, _state(table.record), seat)
 
+    def review(self, table: Table, seat: int, round: int | None) -> Screen:
+        from .review import review_screen  # the solver's analysis: loaded when first asked
+
+        return review_screen(table.game_id, table.record, seat, round)
+
     def press(self, table: Table, seat: int | None, user: str, press: Press) -> Outcome:
         record, verb = table.record, press.verb
         state = _state(record)

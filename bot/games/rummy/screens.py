@@ -398,9 +398,11 @@ def _score_screen(game_id: int, record: Record, state: GameState) -> Screen:
         lines.append(t("Totals: {totals}",
                        totals=listing((scored(names[i], x) for i, x in enumerate(state.scores)),
                                       " · ")))
+    # 🔎 Review: each player's own turns of this round, sent to them alone (issue 32)
+    review = [[Button(_("🔎 Review"), f"review:{state.round}")]] if last else []
     return Screen(
         "\n".join(lines),
-        [],
+        review,
         _key("scores", view),
         lambda: render_scores(view),
         game_id,
