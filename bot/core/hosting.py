@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:
     from .buttons import Press
     from .record import Record
+    from .turns import PlayedRules
     from .views import Outcome, Screen
 
 
@@ -109,6 +110,9 @@ class HostedGame(Protocol):
 
     name: str  # "rummy"
     title: str  # "Rummy"
+    # the game's rules behind the one contract (engine/contract.py); the platform plays them
+    # through the part bot/core/turns.py names
+    rules: PlayedRules
     min_seats: int
     max_seats: int
     levels: tuple[str, ...]  # computer levels, weakest first

@@ -27,6 +27,7 @@ from engine.buildten import (
 )
 from engine.buildten.actions import NEW_PILE
 from engine.buildten.ai import LEVELS, choose_action
+from engine.buildten.contract import BuildTenRules
 from engine.buildten.state import free_place
 from lessons import buildten as lesson
 
@@ -107,6 +108,7 @@ class BuildTenGame:
     default_level = "medium"
     default_variant = VARIANT
     typed_verbs = TYPED_VERBS
+    rules = BuildTenRules()
     vocabulary: ClassVar[dict[str, tuple[str, ...]]] = {
         "bsrc": (IDX,), "bpile": (IDX,), "bdisc": (IDX,), "bjk": (IDX,), "bpass": (),
         "hint": (), "cancel": (),

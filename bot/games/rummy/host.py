@@ -27,6 +27,7 @@ from engine import (
 from engine.actions import Action
 from engine.ai import LEVELS, choose_action
 from engine.rulebooks import option_choices
+from engine.rummy_contract import RummyRules
 
 from . import narrate, screens, words
 from .refusals import refusal
@@ -72,6 +73,7 @@ class RummyGame:
     default_variant = "manipulation"
     typed_verbs = TYPED_VERBS  # (with /hint: a one-word action)
     vocabulary = RUMMY_VERBS
+    rules = RummyRules()
 
     # -- rules ------------------------------------------------------------------------
 
