@@ -4,18 +4,19 @@ timer running out (the rule's own time-up action, the computer finishing the tur
 `TIMEOUTS_BEFORE_COMPUTER` such turns the computer keeping the seat).
 
 A game's host inherits `TurnFlow` and gives only what is its own: how it loads its state from
-the record, how a change becomes screens (`advance`), and the sentence said when time runs out.
+the record, whether a saved game is over, how a change becomes screens (`advance`), and the
+sentence said when time runs out.
 The core imports no engine module: `PlayedRules` names the part of the contract it plays.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from bot.i18n import _
 
-from .hosting import Refusal, Table
+from .hosting import Refusal, Results, Table
 from .record import TIMEOUTS_BEFORE_COMPUTER
 
 if TYPE_CHECKING:
@@ -38,10 +39,12 @@ class PlayedRules(Protocol):
 
     def time_up(self, state: Any, seat: int) -> Any | None: ...
 
+    def result(self, state: Any) -> Any | None: ...  # totals, winners, higher_is_better
+
 
 class TurnFlow:
     """The shared turn flow of a hosted game (see the module docstring). A host sets `rules`
-    and `default_level` and implements `load`, `advance` and `time_ran_out`."""
+    and `default_level` and implements `load`, `is_over`, `advance` and `time_ran_out`."""
 
     rules: PlayedRules
     default_level: str
@@ -63,6 +66,10 @@ class TurnFlow:
         computer played for them)."""
         raise NotImplementedError
 
+    def is_over(self, state: Mapping[str, Any]) -> bool:
+        """Is the saved game over (read from its JSON: asked on every save)?"""
+        raise NotImplementedError
+
     def version(self, state: Any) -> int:
         """The state's version (a button carries the one it was drawn for)."""
         return int(state.version)
@@ -77,6 +84,15 @@ class TurnFlow:
     def check_turn(self, state: Any, seat: int) -> None:
         if self.rules.to_move(state) != seat:
             raise Refusal(_("It's not your turn."))
+
+    def results(self, record: Record) -> Results | None:
+        """The contract's result once the game is over (the state is loaded only then)."""
+        if record.state is None or not self.is_over(record.state):
+            return None
+        result = self.rules.result(self.load(record))
+        if result is None:
+            return None
+        return Results(tuple(result.totals), tuple(result.winners), result.higher_is_better)
 
     # -- the platform's moves -------------------------------------------------------------
     def computer_step(self, table: Table) -> Outcome | None:

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from bot.core.buttons import IDX, Press
-from bot.core.hosting import Refusal, Results, Settings, Table, Variant
+from bot.core.hosting import Refusal, Settings, Table, Variant
 from bot.core.record import Record, SeatInfo
 from bot.core.turns import TurnFlow
 from bot.core.views import Outcome, Screen
@@ -137,15 +137,6 @@ class BuildTenGame(TurnFlow):
 
     def is_over(self, state: Mapping[str, Any]) -> bool:
         return bool(state["over"])
-
-    def results(self, record: Record) -> Results | None:
-        """Decision 9: the winners first, the others by cards left in their stocks (the
-        totals: fewer is better)."""
-        state = record.state
-        if state is None or not state["over"]:
-            return None
-        totals = tuple(len(s) for s in state["stocks"])
-        return Results(totals, tuple(state["winners"]), higher_is_better=False)
 
     def rounds(self, state: Mapping[str, Any]) -> Sequence[Sequence[int]]:
         return [[len(s) for s in state["stocks"]]] if state["over"] else []

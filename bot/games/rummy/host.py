@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.core.buttons import RUMMY_VERBS, Press
-from bot.core.hosting import Refusal, Results, Settings, Table, Variant
+from bot.core.hosting import Refusal, Settings, Table, Variant
 from bot.core.record import TIMEOUTS_BEFORE_COMPUTER, Record, SeatInfo
 from bot.core.turns import TurnFlow
 from bot.core.views import Outcome, Screen
@@ -105,17 +105,6 @@ class RummyGame(TurnFlow):
 
     def is_over(self, state: Mapping[str, Any]) -> bool:
         return state["phase"] == "game_over"
-
-    def results(self, record: Record) -> Results | None:
-        state = record.state
-        if state is None or state["phase"] != "game_over" or not state["result"]:
-            return None
-        totals = state["result"].get("totals") or state["scores"]
-        return Results(
-            tuple(int(x) for x in totals),
-            tuple(state["result"].get("winners", [])),
-            record.rules.higher_is_better,
-        )
 
     def rounds(self, state: Mapping[str, Any]) -> Sequence[Sequence[int]]:
         return [r["points"] for r in state["rounds"]]
