@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 
 .PHONY: play test test-fast lint simulate bench clean locale
 
-$(STAMP): pyproject.toml setup.py engine/solver/_c.c
+$(STAMP): pyproject.toml setup.py engine/rummy/solver/_c.c
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q -e '.[dev]'

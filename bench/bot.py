@@ -747,10 +747,11 @@ def older_tree(rev: str) -> Path:
     folder = Path(tempfile.mkdtemp(prefix="rummy-before-"))
     subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(folder), rev],
                    check=True, capture_output=True)
-    source, built = folder / "engine/solver/_c.c", sorted((ROOT / "engine/solver").glob("_c.*.so"))
+    solver = "engine/rummy/solver"
+    source, built = folder / solver / "_c.c", sorted((ROOT / solver).glob("_c.*.so"))
     if source.exists():
-        if built and source.read_bytes() == (ROOT / "engine/solver/_c.c").read_bytes():
-            shutil.copy(built[0], folder / "engine/solver")
+        if built and source.read_bytes() == (ROOT / "engine/rummy/solver/_c.c").read_bytes():
+            shutil.copy(built[0], folder / "engine/rummy/solver")
         else:
             subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace"], cwd=folder,
                            check=True, capture_output=True)

@@ -5,7 +5,7 @@ the two baseline rows, buttons a client could send: a foreign one and a "noop").
   answer and the edit, lets the bot go quiet, then presses the next: the latency of one press on
   an idle bot, by kind (select a card, New group, Reset, Draw).
 - `LoadGame`: two people and one computer per game; each person decides with
-  engine.ai.choose_action (in a worker process, so deciding doesn't stall the fake server's
+  engine.rummy.ai.choose_action (in a worker process, so deciding doesn't stall the fake server's
   event loop) and plays it with the buttons: select the cards, Auto-place, Done; or Draw/Pass.
 """
 
@@ -33,8 +33,8 @@ class Deadline(Exception):
 def decide(state: dict, seat: int, level: str = "medium") -> tuple[str, list[str]]:
     """What a person who knows the rules would do: ("commit"|"knock", hand tokens to place),
     ("draw"|"pass"|"knock"|"done", [])."""
-    from engine import Commit, Draw, GameState, Knock, Pass, player_view
-    from engine.ai import choose_action
+    from engine.rummy import Commit, Draw, GameState, Knock, Pass, player_view
+    from engine.rummy.ai import choose_action
 
     game = GameState.from_dict(state)
     action = choose_action(player_view(game, seat), level)

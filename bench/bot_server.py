@@ -216,7 +216,7 @@ class BotUnderTest:
         """Time the stages of the press path (monkeypatching this process's objects only)."""
         from bot.core import record as record_module
         from bot.games.rummy import screens
-        from engine import state as state_module
+        from engine.rummy import state as state_module
 
         st = self.stages
         assert st is not None and self.service and self.store and self.adapter

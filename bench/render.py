@@ -20,14 +20,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from render import (
-    render_lobby,
+from render.buildten import render_buildten, sample_picture
+from render.lobby import render_lobby
+from render.rummy import (
     render_private,
     render_scores,
     render_table,
     samples,
 )
-from render.buildten import render_buildten, sample_picture
 
 TARGETS = {
     "table_100": (40.0, 200_000),

@@ -37,8 +37,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.store import Store
-from engine import get_rulebook
-from engine.playout import play_game
+from engine.rummy import get_rulebook
+from engine.rummy.playout import play_game
 
 PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/test"
 MARKS = (1, 1000)  # actions played when the record is taken

@@ -21,8 +21,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.simulate import play_one
-from engine import get_rulebook
-from engine.rulebooks import RULEBOOKS
+from engine.rummy import get_rulebook
+from engine.rummy.rulebooks import RULEBOOKS
 
 SEATS = ("easy", "medium", "hard")
 

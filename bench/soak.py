@@ -39,7 +39,7 @@ not answered within 10 s while a worker is up counts as unanswered. With flooder
 waits (up to 5 s) for a burst in flight: kill -9 in the middle of a flood.
 
 At the end, with the traffic stopped, every game in the store is checked: card conservation
-(engine.state.conservation_errors) where a state exists, and every lobby/playing game for
+(engine.rummy.state.conservation_errors) where a state exists, and every lobby/playing game for
 being stuck (no person holds a button that moves it; a computer's turn nobody takes).
 """
 
@@ -970,7 +970,7 @@ class Soak:
         exactly those cards, presses Auto-place and Done: in draw-until-lay rulebooks only a
         lay ends a turn. The card buttons may be on another page of the hand: their data is
         built as the screen would (category "oracle")."""
-        from engine import GameState, find_move
+        from engine.rummy import GameState, find_move
 
         game = m.game
         row = await self.store.get_game(game.gid)
@@ -1366,8 +1366,8 @@ class Soak:
         return count, examples, errors
 
     def check(self, first: dict, second: dict, rows: dict) -> dict[str, Any]:
-        from engine import GameState
-        from engine.state import conservation_errors
+        from engine.rummy import GameState
+        from engine.rummy.state import conservation_errors
 
         s = self.stats
         lost, lost_examples, unreadable = 0, [], 0

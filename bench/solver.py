@@ -1,4 +1,4 @@
-"""Benchmark of the move solver (engine/solver.py) on seeded random positions.
+"""Benchmark of the move solver (engine/rummy/solver.py) on seeded random positions.
 
     .venv/bin/python bench/solver.py                # readable table
     .venv/bin/python bench/solver.py --json         # ... and, as the last line, one JSON object
@@ -35,10 +35,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine.moves import check_move
-from engine.rulebooks import get_rulebook
-from engine.solver import STATS, find_move
-from engine.solver.positions import random_position
+from engine.rummy.moves import check_move
+from engine.rummy.rulebooks import get_rulebook
+from engine.rummy.solver import STATS, find_move
+from engine.rummy.solver.positions import random_position
 
 OBJECTIVES = ("any", "hint", "max_cards", "max_points")
 PLAIN = ("manipulation", "machiavelli")
@@ -98,12 +98,19 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--rummikub-export", default=None, metavar="FILE",
                     help="write the Rummikub racks as JSON for bench/rummikub_ilp.py")
     ap.add_argument("--rummikub-only", action="store_true", help="only the Rummikub rows")
+    ap.add_argument("--ilp", default=None, metavar="FILE",
+                    help="bench/rummikub_ilp.py --out FILE: compare with the ILP, position by "
+                    "position")
     args = ap.parse_args(argv)
     sys.stdout.reconfigure(line_buffering=True)
-    if args.rummikub_only:
-        return {"rummikub": rummikub_rows(args.rummikub, args.seed, args.rummikub_export)}
     global CLOCK
     CLOCK = time.process_time if args.clock == "cpu" else time.perf_counter
+    if args.rummikub_only:
+        result = {"rummikub": rummikub_rows(args.rummikub, args.seed, args.rummikub_export,
+                                              args.ilp)}
+        if args.json:
+            print(json.dumps(result))
+        return result
     # Warm up: a long-lived bot process has the solver's tables built already.
     for jokers in (False, True):
         for rules, pos in positions("40+14", jokers, 6, args.seed + 1000):
@@ -187,7 +194,8 @@ def main(argv: list[str] | None = None) -> dict:
     result = {"rows": rows, "reference": ratios, "summary": summary}
     if args.rummikub:
         print()
-        result["rummikub"] = rummikub_rows(args.rummikub, args.seed, args.rummikub_export)
+        result["rummikub"] = rummikub_rows(args.rummikub, args.seed, args.rummikub_export,
+                                           args.ilp)
     if args.json:
         print(json.dumps(result))
     return result
@@ -195,7 +203,7 @@ def main(argv: list[str] | None = None) -> dict:
 
 def rummikub_racks(size: int, count: int, seed: int):
     """`count` random racks of `size` tiles from the 106."""
-    from engine.tiles import make_tiles
+    from engine.rummy.tiles import make_tiles
 
     rng = random.Random(f"{seed}/rummikub/{size}")
     out = []
@@ -206,17 +214,19 @@ def rummikub_racks(size: int, count: int, seed: int):
     return out
 
 
-def rummikub_turns(count: int, seed: int):
-    """Regular turns: a random 40-tile table (runs and groups, no joker) and a 14-tile rack
-    holding both jokers."""
-    from engine.tiles import Tile
+def rummikub_turns(count: int, seed: int, size: str = "40+14"):
+    """Regular turns: a random table (runs and groups, no joker) and a rack holding both
+    jokers — 40 + 14 (12 tiles and the jokers) or 85 + 21 (19 and the jokers)."""
+    from engine.rummy.tiles import Tile
 
-    rng = random.Random(f"{seed}/rummikub/turns")
+    table_size, rack_size = (int(x) for x in size.split("+"))
+    label = "" if size == "40+14" else f"/{size}"
+    rng = random.Random(f"{seed}/rummikub/turns{label}")
     out = []
     for _ in range(count):
-        pos = random_position(rng, 40, 30, ace="low", jokers=0)
+        pos = random_position(rng, table_size, 106 - 2 - table_size, ace="low", jokers=0)
         table = [[Tile(c.rank, c.suit, c.copy) for c in g] for g in pos.table]
-        hand = [Tile(c.rank, c.suit, c.copy) for c in pos.hand[:12]]
+        hand = [Tile(c.rank, c.suit, c.copy) for c in pos.hand[:rack_size - 2]]
         out.append((table, [*hand, Tile(0, "", 0), Tile(0, "", 1)]))
     return out
 
@@ -230,48 +240,114 @@ def _ms(call) -> tuple[float, object]:
     return dt * 1000, got
 
 
-def rummikub_rows(count: int, seed: int, export: str | None) -> list[dict]:
+def rummikub_rows(count: int, seed: int, export: str | None, ilp: str | None = None
+                  ) -> list[dict]:
+    """The initial meld is timed on each rack's first call (its search memoises per rack in an
+    lru_cache, emptied before each call: a repeated call would look free), and again on a
+    repeated call, for the record. With `ilp` (bench/rummikub_ilp.py --out), each row beside
+    the ILP's on the same positions: the ratio of medians, and the same optimum?"""
+    from engine.rummy.solver.initial import _front
+
     rules = get_rulebook("rummikub")
+    for table, rack in rummikub_turns(4, seed + 1000):  # warm up the solver's tables
+        find_move(rules, [], rack, objective="max_points", first_lay_done=False)
+        find_move(rules, table, rack, objective="max_cards")
     rows = []
     exported: dict[str, list] = {}
-    print(f"{'rummikub row':<28}{'median':>8}{'p95':>8}{'max':>9}  (ms){'melds':>7}{'value':>7}")
+    print(f"{'rummikub row':<34}{'median':>8}{'p95':>8}{'max':>9}  (ms){'melds':>7}{'value':>7}")
     for size in (14, 24):
         racks = rummikub_racks(size, count, seed)
-        times, values = [], []
+        times, repeats, values, laid = [], [], [], []
         for rack in racks:
-            ms, move = _ms(lambda rack=rack: find_move(rules, [], rack, objective="max_points",
-                                                      first_lay_done=False))
+            def call(rack=rack):
+                return find_move(rules, [], rack, objective="max_points", first_lay_done=False)
+            _front.cache_clear()
+            ms, move = _ms(call)
             times.append(ms)
+            repeats.append(_ms(call)[0])
+            laid.append(0 if move is None else len(move.placed))
             if move is not None:
                 check = check_move(rules, [], rack, move.new_table, first_lay_done=False)
                 assert check.ok, check.reason
                 values.append(sum(c.play_rank for g in move.new_table for c in g))
-        rows.append(_row(f"initial meld {size} tiles", times, len(values), values))
-        exported[f"initial/{size}"] = [[_ilp_tile(t) for t in rack] for rack in racks]
-    turns = rummikub_turns(count, seed)
-    for objective in ("any", "max_cards"):
+        key = f"initial/{size}"
+        rows.append(_row(f"initial meld {size} tiles first call", times, len(values), values,
+                         key=key, laid=laid))
+        rows.append(_row(f"initial meld {size} tiles repeated", repeats, len(values), values))
+        exported[key] = [[_ilp_tile(t) for t in rack] for rack in racks]
+    for size in ("40+14", "85+21"):
+        turns = rummikub_turns(count, seed, size)
+        for objective in ("any", "max_cards"):
+            times, laid = [], []
+            for table, rack in turns:
+                ms, move = _ms(lambda t=table, r=rack, o=objective: find_move(rules, t, r,
+                                                                               objective=o))
+                times.append(ms)
+                laid.append(0 if move is None else len(move.placed))
+                if move is not None:
+                    assert check_move(rules, table, rack, move.new_table).ok
+            key = ("turns" if size == "40+14" else f"turns/{size}") \
+                if objective == "max_cards" else None
+            rows.append(_row(f"{size} 2 jokers {objective}", times, sum(n > 0 for n in laid),
+                             [n for n in laid if n], key=key, laid=laid))
+        exported["turns" if size == "40+14" else f"turns/{size}"] = [
+            {"table": [_ilp_tile(t) for g in table for t in g],
+             "rack": [_ilp_tile(t) for t in rack]} for table, rack in turns]
+    # The card rows the ILP anchor names: jokerless, ace low (Shanghai), so a card is a tile.
+    shanghai = get_rulebook("shanghai")
+    for size in ("40+14", "85+21"):
+        rng = random.Random(f"{seed}/ilp/{size}")
+        table_size, hand_size = (int(x) for x in size.split("+"))
+        batch = [random_position(rng, table_size, hand_size, ace="low") for _ in range(count)]
         times, laid = [], []
-        for table, rack in turns:
-            ms, move = _ms(lambda t=table, r=rack, o=objective: find_move(rules, t, r,
-                                                                           objective=o))
+        for pos in batch:
+            ms, move = time_call(shanghai, pos, "max_cards")
             times.append(ms)
-            if move is not None:
-                assert check_move(rules, table, rack, move.new_table).ok
-                laid.append(len(move.placed))
-        rows.append(_row(f"40+14 2 jokers {objective}", times, len(laid), laid))
-    exported["turns"] = [{"table": [_ilp_tile(t) for g in table for t in g],
-                          "rack": [_ilp_tile(t) for t in rack]} for table, rack in turns]
+            laid.append(0 if move is None else len(move.placed))
+        key = f"cards/{size}"
+        rows.append(_row(f"cards {size} max_cards", times, sum(n > 0 for n in laid),
+                         [n for n in laid if n], key=key, laid=laid))
+        exported[key] = [{"table": [_ilp_tile(c) for g in pos.table for c in g],
+                          "rack": [_ilp_tile(c) for c in pos.hand]} for pos in batch]
     if export:
         Path(export).write_text(json.dumps(exported))
         print(f"racks written to {export}: time the ILP with bench/rummikub_ilp.py {export}")
+    if ilp:
+        compare_ilp(rows, json.loads(Path(ilp).read_text()))
     return rows
 
 
-def _row(label: str, times: list[float], found: int, values: list[int]) -> dict:
+def compare_ilp(rows: list[dict], ilp: dict) -> None:
+    """Each keyed row beside the ILP's: medians, their ratio, the same optimum (tiles laid on a
+    turn; on an initial meld, found or not — the ILP's value of a joker is its own)."""
+    print()
+    print(f"{'same positions':<22}{'solver':>9}{'ILP':>9}{'ratio':>8}{'same optimum':>15}"
+          f"  (ms medians, ILP {ilp['backend']}, {ilp['clock']} clock)")
+    for row in rows:
+        theirs = ilp["rows"].get(row.get("key") or "")
+        if not theirs:
+            continue
+        mine, laid = row["median"], row["laid"]
+        median = statistics.median(theirs["times"])
+        if row["key"].startswith("initial/"):
+            same = sum((a > 0) == (b > 0) for a, b in zip(laid, theirs["laid"], strict=True))
+        else:
+            same = sum(a == b for a, b in zip(laid, theirs["laid"], strict=True))
+        row["ilp_median"] = median
+        row["ratio"] = mine / median
+        row["same_optimum"] = same
+        print(f"{row['key']:<22}{mine:9.2f}{median:9.2f}{row['ratio']:8.2f}"
+              f"{same:>9}/{len(laid)}")
+
+
+def _row(label: str, times: list[float], found: int, values: list[int], *,
+         key: str | None = None, laid: list[int] | None = None) -> dict:
     row = {"row": label, "median": statistics.median(times), "p95": pct(times, 0.95),
            "max": max(times), "n": len(times), "found": found,
            "mean_value": statistics.mean(values) if values else 0}
-    print(f"{label:<28}{row['median']:8.2f}{row['p95']:8.2f}{row['max']:9.2f}      "
+    if key:
+        row["key"], row["laid"] = key, laid
+    print(f"{label:<34}{row['median']:8.2f}{row['p95']:8.2f}{row['max']:9.2f}      "
           f"{found:7d}{row['mean_value']:7.1f}")
     return row
 

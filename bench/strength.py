@@ -22,7 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.simulate import simulate, timing
-from engine import ALL_RULEBOOKS
+from engine.rummy import ALL_RULEBOOKS
 
 MATCHES = ("hard:medium", "medium:easy", "hard:medium:medium:medium")
 TARGETS = {2: 0.60, 4: 0.35}  # the first seat's win rate a match should reach

@@ -6,7 +6,7 @@ import argparse
 import contextlib
 import sys
 
-from engine import ALL_RULEBOOKS
+from engine.rummy import ALL_RULEBOOKS
 
 
 def _options(pairs: list[str]) -> dict[str, str]:
@@ -98,7 +98,7 @@ def _play(args: argparse.Namespace, options: dict) -> int:
     from pathlib import Path
 
     from bot.adapters.console import Setup, parse_seats, play, store_url
-    from engine import get_rulebook
+    from engine.rummy import get_rulebook
 
     computers, you_first = parse_seats(args.seats)
     if args.game == "build-to-ten":

@@ -19,10 +19,10 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine import get_rulebook
-from engine.ai import LEVELS, choose_action
-from engine.playout import play_game
-from engine.rulebooks import Rulebook
+from engine.rummy import get_rulebook
+from engine.rummy.ai import LEVELS, choose_action
+from engine.rummy.playout import play_game
+from engine.rummy.rulebooks import Rulebook
 
 CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
 
@@ -139,7 +139,7 @@ def play_one(
     clock: str = "wall",
     check: bool = True,
 ) -> GameResult:
-    """Game `g`: the seats shifted by g (who starts rotates), played by engine/playout.py's
+    """Game `g`: the seats shifted by g (who starts rotates), played by engine/rummy/playout.py's
     `play_game` (invariants checked after every action), timed decision by decision."""
     n = len(seats)
     shift, levels, timed, decisions = seated(seats, g, clock, choose_action)

@@ -10,10 +10,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from .rulebooks import Rulebook
 
 SUITS = "SHDC"
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
@@ -48,7 +44,7 @@ class Card:
 
     @property
     def is_tile(self) -> bool:
-        """A Rummikub tile (engine/tiles.py's `Tile`): what a picture draws as a tile."""
+        """A Rummikub tile (engine/rummy/tiles.py's `Tile`): what a picture draws as a tile."""
         return False
 
     @property
@@ -122,10 +118,6 @@ class Card:
     @staticmethod
     def from_token(token: str) -> Card:
         face, _, rest = token.partition("#")
-        if face[-1:] in _TILE_MARKS:  # a Rummikub tile (`7R#1`, `*T#0`): engine/tiles.py
-            from .tiles import tile_from_token
-
-            return tile_from_token(token)
         copy_text, _, designation = rest.partition("=")
         card = parse_card(face, copy=int(copy_text or 0))
         if designation:
@@ -134,7 +126,6 @@ class Card:
         return card
 
 
-_TILE_MARKS = frozenset("KRBOT")  # how a tile's token face ends (a card's: a suit or `*`)
 _CARD_RE = re.compile(r"^(10|[2-9]|[AJQKT])([SHDC])$")
 
 
@@ -164,14 +155,10 @@ def parse_card(text: str, copy: int = 0) -> Card:
     return Card(rank, suit, copy)
 
 
-def parse_cards(text: str | Iterable[str], rulebook: Rulebook | None = None) -> list[Card]:
+def parse_cards(text: str | Iterable[str]) -> list[Card]:
     """`parse_cards("QH 10S * *7H")`. Repeated cards get copy 0, 1, … in order of appearance.
-    With a `rulebook` played with tiles (Rummikub), its tile notation: `parse_cards("7R 13O *
-    *7R", rk)`; each notation refuses the other's."""
-    if rulebook is not None and rulebook.tiles:
-        from .tiles import parse_tiles
-
-        return list(parse_tiles(text))
+    (A Rummikub game's tiles: engine/rummy/tiles.py's `parse_tiles`, or the rummy family's
+    `parse_cards(text, rulebook)`.)"""
     tokens = text.replace(",", " ").split() if isinstance(text, str) else list(text)
     seen: dict[str, int] = {}
     cards = []

@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Any, Protocol
 
-from .actions import IllegalAction  # the one refusal every game raises (code + params)
+from .errors import IllegalAction  # the one refusal every game raises (code + params)
 
 __all__ = [
     "GameRules", "IllegalAction", "Result", "Settings", "Trial", "VariantSpec", "to_jsonable",

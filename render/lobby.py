@@ -6,12 +6,13 @@ from functools import cache
 
 from PIL import Image
 
-from engine.cards import Card, parse_cards
+from engine.cards import parse_cards
 
 from . import palette as pal
 from .fonts import font
 from .layout import MARGIN, TEXT_PX, WIDTH
 from .sprites import card_sprite
+from .tiles import tile_face_sprite
 from .views import LobbyView
 from .widgets import Canvas, text_width
 
@@ -119,13 +120,14 @@ def _flow_options(options: tuple[str, ...]) -> list[list[tuple[str, int]]]:
 def _fan(tiles: bool = False) -> Image.Image:
     """Four court cards fanned out: decoration that says "card game" at a glance (a tile
     game: four tiles, one of each colour)."""
-    if tiles:  # by token: render takes from the engine only engine.cards (tests/test_layers.py)
-        cards = [Card.from_token(f"{face}#0") for face in ("1R", "13B", "7O", "12K")]
+    if tiles:  # by number and colour: the render root knows no game's pieces
+        sprites = [tile_face_sprite(rank, colour)
+                   for rank, colour in ((1, "R"), (13, "B"), (7, "O"), (12, "K"))]
     else:
-        cards = parse_cards("AS KH QD JC")
+        sprites = [card_sprite(card) for card in parse_cards("AS KH QD JC")]
     fan = Image.new("RGBA", (190, 96), (0, 0, 0, 0))
-    for k, card in enumerate(cards):
-        sprite = card_sprite(card).rotate(
+    for k, face in enumerate(sprites):
+        sprite = face.rotate(
             12 - 8 * k, resample=Image.Resampling.BICUBIC, expand=True
         )
         fan.alpha_composite(sprite, (8 + k * 40, 8 + round(abs(k - 1.5)) * 3))

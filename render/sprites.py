@@ -8,7 +8,6 @@ a joker standing for a card shows that card's rank and suit inside the frame.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import NamedTuple
 
 from PIL import Image, ImageDraw
 
@@ -16,25 +15,9 @@ from engine.cards import Card, rank_name
 
 from . import palette as pal
 from .fonts import font
+from .looks import HAND_CARD, PLAIN, TABLE_CARD, Look, Size
 from .shapes import star, suit, supersampled
-
-
-class Look(NamedTuple):
-    """How a card is marked. Marks live inside the card's box, so layouts never move."""
-
-    placed: bool = False  # from your hand, now in the draft: cream face and a dog-ear
-    selected: bool = False  # thick blue border
-    hint: bool = False  # thick cyan border
-
-
-class Size(NamedTuple):
-    w: int
-    h: int
-
-
-TABLE_CARD = Size(48, 68)
-HAND_CARD = Size(56, 80)
-PLAIN = Look()
+from .tiles import tile_sprite
 
 
 def card_sprite(
@@ -43,8 +26,6 @@ def card_sprite(
     """The RGBA face of `card` (copies of a card look the same); a Rummikub tile's face is
     render/tiles.py's."""
     if card.is_tile:
-        from .tiles import tile_sprite  # (tiles.py imports this module)
-
         return tile_sprite(card, look, size)
     return _sprite(card.rank, card.suit, card.as_rank, card.as_suit, look, size, four_color)
 

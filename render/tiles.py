@@ -19,15 +19,15 @@ from engine.cards import Card
 
 from . import palette as pal
 from .fonts import font
+from .looks import PLAIN, TABLE_CARD, Look, Size
 from .shapes import supersampled
-from .sprites import Look, Size
 
 RGB = tuple[int, int, int]
 CREAM: RGB = (250, 243, 222)
 EDGE: RGB = (176, 160, 128)
 RACK: RGB = (122, 82, 48)
 RACK_EDGE: RGB = (84, 54, 30)
-INK: dict[str, RGB] = {  # by colour letter (engine/tiles.py)
+INK: dict[str, RGB] = {  # by colour letter (engine/rummy/tiles.py)
     "K": (34, 34, 34),
     "R": (196, 30, 58),
     "B": (0, 114, 178),
@@ -127,6 +127,12 @@ def tile_sprite(tile: Card, look: Look, size: Size) -> Image.Image:
     colour = "" if tile.is_joker else tile.face[-1]
     as_colour = tile.play_face[-1] if tile.is_joker and tile.as_rank else ""
     return _sprite(tile.rank, colour, tile.as_rank, as_colour, look, size)
+
+
+def tile_face_sprite(rank: int, colour: str, size: Size = TABLE_CARD) -> Image.Image:
+    """A plain tile by its number and colour letter (K R B O), for pictures that show tiles
+    without a game's pieces at hand (the lobby's fan)."""
+    return _sprite(rank, colour, 0, "", PLAIN, size)
 
 
 def _paint_mark(draw: ImageDraw.ImageDraw, colour: str, cx: float, cy: float, r: float,

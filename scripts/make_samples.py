@@ -1,4 +1,4 @@
-"""Write the sample pictures in docs/ (docs/sample_*.png) from render.samples.
+"""Write the sample pictures in docs/ (docs/sample_*.png) from render.rummy.samples.
 
     .venv/bin/python scripts/make_samples.py                     # docs/sample_*.png
     .venv/bin/python scripts/make_samples.py --phone /tmp/phone  # + copies 500 px wide
@@ -18,8 +18,8 @@ from PIL import Image
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from render import (
-    render_lobby,
+from render.lobby import render_lobby
+from render.rummy import (
     render_private,
     render_scores,
     render_table,

@@ -26,12 +26,12 @@ import random
 import time
 from collections import Counter
 
-from engine import Finish, GameState, NextRound, apply, get_rulebook, new_game, player_view
-from engine.actions import Action
-from engine.ai import choose_action
-from engine.ai import hard as ai_hard
-from engine.ai.turn import Turn, biggest_move, lay
-from engine.playout import SHANGHAI_ROUNDS
+from engine.rummy import Finish, GameState, NextRound, apply, get_rulebook, new_game, player_view
+from engine.rummy.actions import Action
+from engine.rummy.ai import choose_action
+from engine.rummy.ai import hard as ai_hard
+from engine.rummy.ai.turn import Turn, biggest_move, lay
+from engine.rummy.playout import SHANGHAI_ROUNDS
 
 
 def freedom(rulebook: str, games: int) -> dict:

@@ -17,8 +17,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.core import narrate
 from bot.i18n import LANGUAGES, fill, strip_bidi, t, using
-from render import render_lobby, render_private, render_scores, render_table, samples
 from render.buildten import render_buildten, sample_picture
+from render.lobby import render_lobby
+from render.rummy import render_private, render_scores, render_table, samples
 from render.views import SeatStrip
 
 PHONE = 400  # px: a photo's width in a chat on a 360-px-wide phone, about

@@ -90,8 +90,8 @@ def private_rows(lang: str) -> list[list[str]]:
 def lesson_rows(lang: str) -> list[list[str]]:
     """A lesson's own rows as bot/core/lessons.py lays them out (its turn's rows are the
     game's: `private_rows`)."""
+    from bot.games.rummy.lessons import LESSONS, get_lesson
     from bot.i18n import _, t
-    from lessons import LESSONS, get_lesson
 
     def two(labels: list[str]) -> list[list[str]]:
         return [labels[i : i + 2] for i in range(0, len(labels), 2)]

@@ -15,8 +15,8 @@ from fakes.discord_server import Control, FakeDiscord, FakeInteraction, FakeMess
 from felt import SLOW
 
 from bot.core.record import Record
-from engine import Commit, Draw, GameState, Knock, Pass, player_view
-from engine.ai import choose_action
+from engine.rummy import Commit, Draw, GameState, Knock, Pass, player_view
+from engine.rummy.ai import choose_action
 
 PREFIX = "rt:"
 

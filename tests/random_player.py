@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from engine import (
+from engine.rummy import (
     Commit,
     Draw,
     GameState,

@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from engine import (
+from engine.rummy import (
     Commit,
     Draw,
     GameState,
@@ -25,13 +25,13 @@ from engine import (
     new_game,
     player_view,
 )
-from engine.ai import LEVELS, choose_action
-from engine.ai import hard as ai_hard
-from engine.ai.hard import undercut_chance
-from engine.ai.turn import Turn
-from engine.game import PlayerView
-from engine.playout import table_errors
-from engine.scenario import deal_scenario
+from engine.rummy.ai import LEVELS, choose_action
+from engine.rummy.ai import hard as ai_hard
+from engine.rummy.ai.hard import undercut_chance
+from engine.rummy.ai.turn import Turn
+from engine.rummy.game import PlayerView
+from engine.rummy.playout import table_errors
+from engine.rummy.scenario import deal_scenario
 
 CASES = [
     ("manipulation", {"must_lay": "remind"}, ("hard", "easy", "medium")),
@@ -151,7 +151,7 @@ def test_choose_action_gets_only_the_view():
 
 
 def _cards_in(value) -> set:
-    from engine import Card
+    from engine.rummy import Card
 
     if isinstance(value, Card):
         return {value.ident}

@@ -14,12 +14,12 @@ from bidi import get_display
 
 import bot.core.lessons  # noqa: F401  (installs the catalogs and Hebrew's isolation for lessons)
 from bot import i18n
+from bot.games.buildten import lesson as bt_lesson
 from bot.games.rummy import narrate as rummy_narrate
+from bot.games.rummy.lessons import LESSONS
+from bot.games.rummy.lessons.words import _ as lesson_text
 from bot.i18n import strip_bidi, t, using
-from engine import Event
-from lessons import LESSONS
-from lessons import buildten as bt_lesson
-from lessons.words import _ as lesson_text
+from engine.rummy import Event
 
 _TOKEN = (
     r"(?:(?:10|[2-9AKQJ])[♠♥♦♣]|🃏(?:(?:10|[2-9AKQJ])[♠♥♦♣])?|(?:1[0-3]|[1-9])[⬛🟥🟦🟧]"
@@ -99,7 +99,7 @@ def test_tiles_in_sentences_carry_colour_marks_not_letters():
     """A tile in a sentence shows its colour (7🟥); letters are for typing. (English refusals
     are the engine's own sentences, which still write 7R: the log does not.)"""
     from bot.games.rummy.refusals import refusal
-    from engine.actions import IllegalAction
+    from engine.rummy.actions import IllegalAction
 
     for lang in ("en", "he", "ru"):
         with using(lang):
@@ -126,7 +126,7 @@ def test_hebrew_help_and_rules_texts_show_their_cards_as_typed():
     `7♥`, Rummikub's typed `7R 13O`) are isolated when shown."""
     from bot.games.buildten import texts as buildten_texts
     from bot.games.rummy import texts as rummy_texts
-    from engine import ALL_RULEBOOKS
+    from engine.rummy import ALL_RULEBOOKS
 
     with using("he"):
         shown = [buildten_texts.help_text(), buildten_texts.rules_text(None),

@@ -1,4 +1,4 @@
-"""Build-to-Ten's lesson inside a real game (lessons/buildten.py, hosted by
+"""Build-to-Ten's lesson inside a real game (bot/games/buildten/lesson.py, hosted by
 bot/games/buildten): the worked example step by step through the real service and store,
 each step judged by the engine's events, moves of another kind nudged, then the game goes on
 to its result. Also the pure steps on their own."""
@@ -16,10 +16,10 @@ from test_buildten_hosted import (  # noqa: F401  (the fixture)
 
 from bot.core.buttons import pack
 from bot.core.record import Record
+from bot.games.buildten import lesson as lesson
 from engine.buildten import BuildState, Discard, Play, apply, state_errors
 from engine.buildten.actions import NEW_PILE
 from engine.buildten.cards import face
-from lessons import buildten as lesson
 
 
 def tok(state: BuildState, f: str) -> str:

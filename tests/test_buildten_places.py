@@ -179,7 +179,7 @@ def test_the_hint_outlines_the_discard_place_its_card_goes_to():
 
 BUILDTEN_SOURCES = ("bot/games/buildten/texts.py", "bot/games/buildten/narrate.py",
                     "bot/games/buildten/screens.py", "bot/games/buildten/host.py",
-                    "bot/games/buildten/typed.py", "lessons/buildten.py",
+                    "bot/games/buildten/typed.py", "bot/games/buildten/lesson.py",
                     "bot/games/rummy/refusals.py")
 
 

@@ -7,7 +7,6 @@ import random
 
 import pytest
 
-from engine.actions import IllegalAction
 from engine.buildten import (
     DECK,
     BuildState,
@@ -28,6 +27,7 @@ from engine.buildten import (
 from engine.buildten.actions import NEW_PILE
 from engine.buildten.cards import face, is_joker, number
 from engine.buildten.deal import choose_first
+from engine.rummy.actions import IllegalAction
 
 RAZ, LIA, ODE = 0, 1, 2
 
@@ -421,7 +421,7 @@ def state_card(state: BuildState, seat: int) -> str:
 
 
 def test_every_build_to_ten_code_is_reached():
-    from engine.reasons import REASONS
+    from engine.buildten.reasons import REASONS
 
     codes = set()
     for state, action in _every_refusal():

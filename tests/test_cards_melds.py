@@ -4,9 +4,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine import RULEBOOKS, format_cards, get_rulebook, meld_kind, parse_cards
 from engine.cards import Card, make_deck
-from engine.melds import readings
+from engine.rummy import RULEBOOKS, format_cards, get_rulebook, meld_kind, parse_cards
+from engine.rummy.melds import readings
 
 
 def kind(name: str, text: str):

@@ -17,7 +17,7 @@ from random_player import decide
 
 from bot.core.record import Record, SeatInfo
 from bot.games.rummy.screens import private_picture, private_screen, table_screen
-from engine import (
+from engine.rummy import (
     Card,
     Commit,
     Draw,
@@ -35,7 +35,8 @@ from engine import (
     player_view,
     replay,
 )
-from engine.playout import table_errors
+from engine.rummy.playout import table_errors
+from engine.rummy.tiles import piece_from_token
 
 CASES = [
     ("manipulation", 2, {"must_lay": "remind", "play_to": 200}),
@@ -101,7 +102,7 @@ def _cards_in(obj: object) -> Iterator[Card]:
     containers (a draft, the hint's "card", the last move's "placed"...)."""
     if isinstance(obj, str):
         if _TOKEN.match(obj):
-            yield Card.from_token(obj)
+            yield piece_from_token(obj)
         return
     if isinstance(obj, dict):
         obj = [*obj.keys(), *obj.values()]

@@ -362,7 +362,7 @@ async def test_the_computers_finish_before_the_prompt_returns(url):
 
 
 async def test_a_lesson_in_the_terminal_store_goes_through_its_first_steps(url):
-    from lessons import LESSONS
+    from bot.games.rummy.lessons import LESSONS
 
     steps = LESSONS["manipulation"].steps
     out: list[str] = []
@@ -419,7 +419,7 @@ def test_the_terminal_adapters_go_through_the_core_only():
     """No store reads behind the core's back, no game record, no engine game logic: the
     console and the console lesson are adapters like the chats'."""
     root = Path(__file__).resolve().parent.parent / "bot" / "adapters"
-    allowed_engine = {"engine": {"get_rulebook"}, "engine.cards": {"Card"}}
+    allowed_engine = {"engine.rummy": {"get_rulebook"}, "engine.cards": {"Card"}}
     for name in ("console.py", "console_lesson.py"):
         tree = ast.parse((root / name).read_text())
         for node in ast.walk(tree):
@@ -433,7 +433,8 @@ def test_the_terminal_adapters_go_through_the_core_only():
                 if module.startswith("engine"):
                     names = {a.name for a in node.names}
                     assert names <= allowed_engine.get(module, set()), f"{name}: {module} {names}"
-                if module == "lessons" or module.startswith("lessons."):
+                if module == "bot.games.rummy.lessons" or module.startswith(
+                        "bot.games.rummy.lessons."):
                     # the lesson's progress type only: the runner is the service's
                     assert {a.name for a in node.names} <= {"LessonState"}, name
             elif isinstance(node, ast.Attribute):

@@ -11,8 +11,8 @@ from counting_store import CountingStore
 from bot.core.record import Record
 from bot.core.service import Actor, GameService, pack, unpack
 from bot.store import Store
-from engine import GameState
-from engine.state import conservation_errors
+from engine.rummy import GameState
+from engine.rummy.state import conservation_errors
 
 ALICE = Actor("test", "-1", "1", "Alice")
 BOB = Actor("test", "-1", "2", "Bob")

@@ -25,8 +25,8 @@ from bot.core.record import Record, SeatInfo
 from bot.core.service import GameService
 from bot.games.rummy import RummyGame, screens
 from bot.store import Store
-from engine import GameState, get_rulebook, new_game
 from engine.cards import Card
+from engine.rummy import GameState, get_rulebook, new_game
 
 pytestmark = pytest.mark.e2e  # whole games through the fake server: `make test-fast` skips
 

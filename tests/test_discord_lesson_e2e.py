@@ -16,10 +16,10 @@ from fakes.discord_server import Control, FakeDiscord, FakeMessage
 
 from bot.adapters.discord import DiscordAdapter
 from bot.app import build_services
+from bot.games.rummy.lessons import LESSONS
 from bot.store import Store
-from engine import ALL_RULEBOOKS
 from engine.cards import parse_cards
-from lessons import LESSONS
+from engine.rummy import ALL_RULEBOOKS
 
 pytestmark = pytest.mark.e2e
 

@@ -1,10 +1,11 @@
-"""engine/playout.py: the one playout loop (rummy simulate, bench/same_games.py, bench/rows.py)."""
+"""engine/rummy/playout.py: the one playout loop (rummy simulate, bench/same_games.py,
+bench/rows.py)."""
 
 from __future__ import annotations
 
 from bot.simulate import play_one
-from engine import Draw, get_rulebook
-from engine.playout import play_game
+from engine.rummy import Draw, get_rulebook
+from engine.rummy.playout import play_game
 
 
 def test_a_whole_game_with_every_action_seen():

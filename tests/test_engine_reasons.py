@@ -1,4 +1,5 @@
-"""Every refusal the engine raises carries a code from engine/reasons.py (checked on the source
+"""Every refusal the engine raises carries a code from engine/rummy/reasons.py (checked on the
+source
 with `ast`), its sentence is unchanged, and the lessons sort refusals by code exactly as they
 sorted them by their words before (the old pattern table is kept here as the reference)."""
 
@@ -12,7 +13,9 @@ from pathlib import Path
 import pytest
 from random_player import decide
 
-from engine import (
+from bot.games.rummy.lessons import classify
+from engine.buildten.reasons import REASONS as BUILDTEN_REASONS
+from engine.rummy import (
     RULEBOOKS,
     Commit,
     Draw,
@@ -34,9 +37,8 @@ from engine import (
     new_game,
     parse_cards,
 )
-from engine.reasons import REASONS
-from engine.scenario import deal_scenario
-from lessons import classify
+from engine.rummy.reasons import REASONS
+from engine.rummy.scenario import deal_scenario
 
 ENGINE = Path(__file__).resolve().parent.parent / "engine"
 # Calls that pass on a code they were given (not a literal): MoveCheck.error forwards the code
@@ -44,8 +46,14 @@ ENGINE = Path(__file__).resolve().parent.parent / "engine"
 FORWARDERS = {("moves.py", "error")}
 
 
+def _reasons(path: Path) -> dict[str, str]:
+    """The codes a module of the engine may raise: its game's (the root's are in both)."""
+    return BUILDTEN_REASONS if "buildten" in path.parts else REASONS
+
+
 def _code_problems(path: Path, tree: ast.AST) -> list[str]:
     problems = []
+    reasons = _reasons(path)
     functions = {}
     for fn in ast.walk(tree):
         if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -61,13 +69,13 @@ def _code_problems(path: Path, tree: ast.AST) -> list[str]:
             if code is None:
                 problems.append(f"{where}: IllegalAction without code=")
             elif isinstance(code, ast.Constant):
-                if code.value not in REASONS:
-                    problems.append(f"{where}: code {code.value!r} is not in engine/reasons.py")
+                if code.value not in reasons:
+                    problems.append(f"{where}: code {code.value!r} is not in the reasons")
             elif (path.name, functions.get(id(node))) not in FORWARDERS:
                 problems.append(f"{where}: code= is not a literal")
         elif name == "_fail":
             first = node.args[0] if node.args else None
-            if not (isinstance(first, ast.Constant) and first.value in REASONS):
+            if not (isinstance(first, ast.Constant) and first.value in reasons):
                 problems.append(f"{where}: _fail without a catalogue code")
     return problems
 
@@ -97,7 +105,7 @@ def test_the_checker_reports_planted_refusals(tmp_path):
 
 
 def test_meld_faults_and_joker_choice_are_catalogued():
-    from engine import melds
+    from engine.rummy import melds
 
     assert set(melds.MeldFault.__args__) <= set(REASONS)
     assert "joker_choice_needed" in REASONS
@@ -105,7 +113,7 @@ def test_meld_faults_and_joker_choice_are_catalogued():
 
 def test_every_catalogued_code_is_raised_somewhere():
     text = "\n".join(p.read_text() for p in ENGINE.rglob("*.py") if p.name != "reasons.py")
-    unused = [c for c in REASONS if c != "illegal" and f'"{c}"' not in text]
+    unused = [c for c in REASONS | BUILDTEN_REASONS if c != "illegal" and f'"{c}"' not in text]
     assert unused == []
 
 

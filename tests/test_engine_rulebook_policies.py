@@ -1,5 +1,6 @@
 """The rule book reads as data: turn styles, scoring and game ends are policies reached from the
-Rulebook (engine/styles.py), the deal is an input (engine/deal.py), and the game loop never
+Rulebook (engine/rummy/styles.py), the deal is an input (engine/rummy/deal.py), and the game loop
+never
 compares a preset's name."""
 
 from __future__ import annotations
@@ -10,14 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from engine import RULEBOOKS, apply, conservation_errors, get_rulebook, new_game
-from engine.actions import NextRound
 from engine.cards import make_deck, parse_cards
-from engine.deal import deck_order, start_game, start_position
-from engine.scenario import deal_scenario
-from engine.styles import GAME_ENDS, SCORE_STYLES, TURN_STYLES
+from engine.rummy import RULEBOOKS, apply, conservation_errors, get_rulebook, new_game
+from engine.rummy.actions import NextRound
+from engine.rummy.deal import deck_order, start_game, start_position
+from engine.rummy.scenario import deal_scenario
+from engine.rummy.styles import GAME_ENDS, SCORE_STYLES, TURN_STYLES
 
-ENGINE = Path(__file__).resolve().parent.parent / "engine"
+ENGINE = Path(__file__).resolve().parent.parent / "engine" / "rummy"
 PRESET_NAMES = set(TURN_STYLES) | set(SCORE_STYLES) | set(GAME_ENDS)
 
 
@@ -66,7 +67,7 @@ def test_the_game_loop_asks_the_policies_never_the_names():
     hits = []
     for name in ("game.py", "scoring.py", "moves.py", "draft.py", "playout.py", "rulebooks.py"):
         hits += _string_comparisons(ENGINE / name)
-    lessons = ENGINE.parent / "lessons" / "runner.py"
+    lessons = ENGINE.parent.parent / "bot" / "games" / "rummy" / "lessons" / "runner.py"
     hits += _string_comparisons(lessons)
     assert hits == []
 

@@ -20,8 +20,8 @@ from bot.core.record import Record
 from bot.core.service import Actor, GameService, pack
 from bot.games.rummy.typed import TYPED_VERBS
 from bot.store import Store
-from engine import player_view
-from engine.state import conservation_errors
+from engine.rummy import player_view
+from engine.rummy.state import conservation_errors
 
 EXAMPLES = 400  # per vocabulary; hypothesis' own count is printed with --hypothesis-show-statistics
 ANSWER_WITHIN = 10.0

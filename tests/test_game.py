@@ -2,7 +2,7 @@
 
 import pytest
 
-from engine import (
+from engine.rummy import (
     Commit,
     Draw,
     Finish,
@@ -25,10 +25,10 @@ from engine import (
     parse_cards,
     player_view,
 )
-from engine.cards import Card
-from engine.game import hint_line, replay
-from engine.scenario import deal_scenario
-from engine.state import GameState
+from engine.rummy.game import hint_line, replay
+from engine.rummy.scenario import deal_scenario
+from engine.rummy.state import GameState
+from engine.rummy.tiles import piece_from_token
 
 P = parse_cards
 
@@ -342,8 +342,8 @@ def test_tahiti_auto_place_keeps_the_unused_singles_single():
     """Found by playing: Auto-place's table (the solver lists every single as a 1-card group)
     went into the draft as it was, and Done left 9S KC 7D on the table as 1-card groups,
     shown as new groups A B C — no longer singles (RULES §2 Tahiti, §4.11)."""
-    from engine import SetDraft, solver
-    from engine.playout import table_errors
+    from engine.rummy import SetDraft, solver
+    from engine.rummy.playout import table_errors
 
     state = deal_scenario("tahiti", ["6H 6D 2C", "KS KD"], singles="9S * KC 7D")
     hand = state.hands[0]
@@ -532,7 +532,7 @@ def test_replay_from_seed_and_actions():
 def test_hint_shows_a_playable_card_even_past_its_search_bound(monkeypatch, effort):
     """The hint's search for the fewest changed groups is bounded; past the bound it still
     shows a card that can be played (any lay), never "nothing to play" when there is."""
-    from engine import Hint, game, solver
+    from engine.rummy import Hint, game, solver
 
     calls = []
     real = solver.find_move
@@ -563,7 +563,7 @@ def test_tahiti_hint_names_the_single_it_uses_not_a_group_letter():
     """Found by playing: with an empty table the hint said "it changes group B" — B was the
     joker single (the table's groups and the singles were numbered as one list). The hint
     names table groups by letter and singles by card, and says so in words."""
-    from engine import Hint
+    from engine.rummy import Hint
 
     state = deal_scenario("tahiti", ["6H 6D 2C", "KD 4C"], table=["9S 10S JS"], singles="KC *")
     state, events = apply(state, Hint(0))
@@ -581,7 +581,7 @@ def test_the_hint_names_the_group_a_freed_joker_leaves():
     """Found by playing Tahiti: laying K♦ frees the joker from K♥ 🃏K♦ K♣ to make A♠ A♥ A♣ 🃏;
     the hint said "it changes group A" only — the kings' group looks the same by its faces,
     but its joker left (RULES §2 Tahiti: a group with a joker can't be rearranged)."""
-    from engine import Hint
+    from engine.rummy import Hint
 
     state = deal_scenario("tahiti", ["KD", "KS 4C"], table=["AS AH AC", "KH *KD KC"])
     hint = apply(state, Hint(0))[1][0].private["hint"]
@@ -595,8 +595,7 @@ def test_an_arrangement_of_the_very_cards_resolves_like_one_of_equal_cards():
     """Done with an arrangement: a computer names the table's and hand's very Card objects
     (found at once), a person's typed or saved cards are equal copies (searched); both give the
     same groups and leave the same cards behind."""
-    from engine.cards import Card
-    from engine.draft import resolve_all
+    from engine.rummy.draft import resolve_all
 
     state = deal_scenario("vatican", ["7H * 2C", "KD 4C"], table=["4H 5H 6H", "9S 9D 9C"])
     table, hand = state.table, state.hands[0]
@@ -607,7 +606,7 @@ def test_an_arrangement_of_the_very_cards_resolves_like_one_of_equal_cards():
         return [[c.token for c in g] for g in resolve_all(groups, *pools)], pools
 
     fast = run(arrangement)
-    copies = [[Card.from_token(c.token) for c in g] for g in arrangement]
+    copies = [[piece_from_token(c.token) for c in g] for g in arrangement]
     assert not any(a is b for g, h in zip(arrangement, copies, strict=True)
                    for a, b in zip(g, h, strict=True))
     slow = run(copies)
@@ -624,7 +623,7 @@ def test_laid_cards_are_told_in_the_order_their_group_shows_them():
     state = deal_scenario(trust(), ["10S 9S 8S 2C", "KS KD 3C"], table=["9H 9C 9D"])
     state, events = play(state, Commit(0, groups("9H 9C 9D", "10S 9S 8S")))
     laid = next(e for e in events if e.kind == "laid")
-    faces = [Card.from_token(t).face for t in laid.data["placed"]]
+    faces = [piece_from_token(t).face for t in laid.data["placed"]]
     assert faces == ["8S", "9S", "10S"]
 
 

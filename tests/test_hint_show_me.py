@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine import (
+from engine.rummy import (
     ALL_RULEBOOKS,
-    Card,
     Commit,
     Draw,
     GameState,
@@ -18,7 +17,8 @@ from engine import (
     conservation_errors,
     get_rulebook,
 )
-from engine.playout import play_game, table_errors
+from engine.rummy.playout import play_game, table_errors
+from engine.rummy.tiles import piece_from_token
 
 SEEDS = tuple(range(1, 9))
 EVERY = 3  # every third turn's opening position of a seeded game is tried
@@ -49,11 +49,11 @@ def _follow_hint(state: GameState) -> GameState | None:
     hint = hinted.hint
     if hint is None:
         return None
-    lay = tuple(tuple(Card.from_token(t) for t in g) for g in hint["lay"])
+    lay = tuple(tuple(piece_from_token(t) for t in g) for g in hint["lay"])
     shown, _ = apply(hinted, SetDraft(seat, lay))
     done, events = apply(shown, Commit(seat, None, {}))  # raises IllegalAction if refused
     def idents(tokens: list[str]) -> list[tuple]:
-        return sorted(Card.from_token(t).ident for t in tokens)
+        return sorted(piece_from_token(t).ident for t in tokens)
 
     assert events[0].kind == "laid" and idents(events[0].data["placed"]) == idents(hint["placed"])
     return done

@@ -15,7 +15,7 @@ from bot.core.lessons import LessonService
 from bot.core.record import Record
 from bot.core.service import IDLE_SECONDS, Actor, GameService, pack
 from bot.games.rummy.typed import TypedError, parse_typed
-from engine import group_label
+from engine.rummy import group_label
 
 ANSWER_WITHIN = 10.0  # seconds: far above a real answer, far below a hang (they were endless)
 MALLORY = Actor("test", "-666", "66", "Mallory")  # alone in her own group
@@ -274,8 +274,8 @@ def test_every_button_the_screens_make_parses():
     """The parser is strict; the screens must speak exactly its vocabulary."""
     from bot.core.lobby import lobby_screen
     from bot.games.rummy import RummyGame, screens
-    from engine import apply, legal_actions, new_game
-    from engine.ai import choose_action
+    from engine.rummy import apply, legal_actions, new_game
+    from engine.rummy.ai import choose_action
 
     for rulebook in ("manipulation", "tahiti", "carousel", "shanghai"):
         rec = Record(rulebook=rulebook, options={}, host="1")
@@ -302,7 +302,7 @@ def test_every_button_the_screens_make_parses():
                     assert buttons.parse_action(b.action), b.action
             if state.phase == "game_over" or not legal_actions(state, state.turn):
                 break
-            from engine import player_view
+            from engine.rummy import player_view
 
             state, _ = apply(state, choose_action(player_view(state, state.turn), "easy"))
 

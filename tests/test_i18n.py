@@ -23,7 +23,7 @@ from bot.games.rummy import narrate as rummy_narrate
 from bot.games.rummy.refusals import SENTENCES, SPECIAL, refusal
 from bot.games.rummy.screens import private_screen, score_screen, table_screen
 from bot.i18n import tn, using
-from engine import (
+from engine.rummy import (
     ALL_RULEBOOKS,
     Draw,
     Finish,
@@ -35,7 +35,7 @@ from engine import (
     get_rulebook,
     new_game,
 )
-from engine.reasons import REASONS
+from engine.rummy.reasons import REASONS
 
 ROOT = Path(__file__).resolve().parents[1]
 KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "t": None, "tn": (1, 2)}
@@ -45,7 +45,7 @@ OTHERS = [lang for lang in i18n.LANGUAGES if lang != i18n.DEFAULT]
 def _code_msgids() -> set[str | tuple[str, str]]:
     """Every msgid the code marks (what `make locale` extracts, with the same keywords)."""
     found: set = set()
-    for top in ("bot", "lessons"):  # babel.cfg's map
+    for top in ("bot",):  # babel.cfg's map
         for _file, _line, message, _comments, _context in extract_from_dir(
             str(ROOT / top), method_map=[("**.py", "python")], keywords=KEYWORDS
         ):
@@ -175,7 +175,7 @@ def _english_words(text: str) -> list[str]:
 
 
 def _event(kind, seat, data):
-    from engine import Event
+    from engine.rummy import Event
 
     return Event(kind, seat, data)
 
@@ -297,8 +297,9 @@ def test_without_raqm_hebrew_still_draws(monkeypatch):
 
     from PIL import Image
 
-    from render import fonts, samples
-    from render.table import render_table
+    from render import fonts
+    from render.rummy import samples
+    from render.rummy.table import render_table
     from render.views import PictureWords
 
     monkeypatch.setattr(fonts, "RAQM", False)
@@ -463,6 +464,7 @@ def test_a_whole_build_to_ten_game_has_no_english_word(lang, seats):
 def test_build_to_ten_refusal_codes_are_sentences():
     """Every bt_ code reads as a sentence of its own in Hebrew and Russian (not English)."""
     from bot.games.buildten.narrate import refusal as bt_refusal
+    from engine.buildten.reasons import REASONS
 
     params = {"card": "7H", "pile": 2, "needed": 4, "target": 1}
     for code in [c for c in REASONS if c.startswith("bt_")] + ["card_not_available",

@@ -16,7 +16,7 @@ from bot.adapters.console import full_rules
 from bot.games.buildten.texts import rules_text as bt_rules_text
 from bot.games.rummy.texts import rules_text
 from bot.i18n import rules, strip_bidi, using
-from engine import ALL_RULEBOOKS
+from engine.rummy import ALL_RULEBOOKS
 
 SCRIPT = {"he": re.compile(r"[\u0590-\u05ff]"), "ru": re.compile(r"[\u0400-\u04ff]")}
 # Every section the English page has, Rummikub's included (a section added later reads in

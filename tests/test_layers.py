@@ -1,301 +1,155 @@
-"""The architecture's layers (README "How it is built"), checked on the source text with `ast`
-(nothing here imports the code it checks):
+"""The layers (DESIGN.md's picture; the rules and the checker are tests/layer_rules.py, which
+reads the source with `ast` and prints the import table: `python tests/layer_rules.py`):
 
-- `engine/` is pure: it imports only itself and the few pure stdlib modules listed below; no
-  I/O, no clock, no network, no third-party library; randomness only as `random.Random(seed)`.
-- `lessons/` is pure in the same way; it may import the engine (the engine never imports it).
-- `render/` takes from the engine only the card types (`engine.cards`); nothing from `bot`.
-- `bot/core/` imports no chat library and nothing from `bot.adapters`.
-- `bot/core/` is game-neutral: it hosts games through bot/core/hosting.py and imports neither
-  `engine`, `lessons` nor `bot.games` — but for the modules in `CORE_GAME_BOUND` (each a
-  to-do) and service.py's one import of the default games.
-- `bot/games/` imports no chat library and no store.
-- `bot/store/` imports neither `engine` nor `bot.core` nor `render`.
+- the engine's root (shared pieces: the card type, the one illegal-action error) is pure and
+  imports no game's wing; each game's engine (`engine/<game>/`) imports only itself and the root;
+- the render root (fonts, palette, sprites, widgets, the lobby picture) imports no wing and
+  nothing from bot; a game's pictures (`render/<game>/`) the engine and the render root;
+- a game's chat parts (`bot/games/<game>/`) import no chat library, no store, no adapter, and no
+  other game's wing; its lessons are pure like the engine;
+- the platform (`bot/core/`) names no game (no wing, no registry, no engine), imports no chat
+  library and no adapter; adapters import the platform, no wing and no engine;
+- the store imports no engine, platform, render or adapter;
+- no import loops (a module graph with every import, also those inside functions and
+  TYPE_CHECKING blocks).
 
-A rule that today's code breaks goes in `ALLOWED_TODAY` with a comment: each entry is a to-do.
-The planted-violation tests below show that the checker does report what it is meant to.
+What the tree still breaks is in `TODO`, one entry per (file, imported module) with its reason:
+each one is a to-do, and an entry that no longer matches fails the test (remove it). The
+planted-violation tests show that each rule fires.
 
 Also here: the guard that makes the PostgreSQL store cases fail, not skip, under `CI=true`.
 """
 
 from __future__ import annotations
 
-import ast
 import re
 import sys
-from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 import store_fixtures
+from layer_rules import (
+    ENGINE_STDLIB,
+    RULES,
+    Violation,
+    games,
+    layer_of,
+    loops,
+    read_tree,
+    report,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# What the engine may import besides itself: the pure stdlib modules it really uses.
-ENGINE_STDLIB = frozenset({
-    "__future__",
-    "collections",
-    "copy",
-    "dataclasses",
-    "functools",
-    "gc",  # solver.py: pauses the collector during a search (no I/O)
-    "itertools",
-    "json",  # state/lessons: to_json/from_json on strings (no files)
-    "math",
-    "random",  # only as random.Random(seed): checked separately below
-    "re",
-    "threading",  # solver.py: locks around caches shared by worker threads (no I/O)
-    "types",
-    "typing",
-})
 # Named so the planted tests can show each is refused; none may ever be in ENGINE_STDLIB.
 FORBIDDEN_IN_ENGINE = (
     "os", "sys", "io", "pathlib", "socket", "time", "datetime", "asyncio", "secrets",
     "subprocess", "logging", "importlib", "sqlalchemy", "PIL", "telegram", "discord", "httpx",
     "aiohttp", "bot", "render",
 )
-# Builtins that do I/O or import/run code: the engine calls none of them.
-ENGINE_FORBIDDEN_CALLS = frozenset(
-    {"open", "print", "input", "__import__", "exec", "eval", "compile", "breakpoint"}
-)
-# render/ may take from the engine only these modules (today: Card, parse_cards, rank_name,
-# rank_order, suit_order, all from engine.cards); its view dataclasses are its own
-# (render/views.py).
-RENDER_FROM_ENGINE = frozenset({"engine.cards"})
-CHAT_LIBRARIES = frozenset({"telegram", "discord", "aiohttp", "httpx"})
-STORE_LIBRARIES = frozenset({"sqlalchemy", "asyncpg", "aiosqlite", "alembic"})
 
-# Known violations, (file, imported name) -> why it is still there. Each one is a to-do.
-# Today's tree breaks no rule, so it is empty; keep it that way.
-ALLOWED_TODAY: dict[tuple[str, str], str] = {}
-
-# bot/core modules that still speak rummy (to move into bot/games/rummy), and why
-CORE_GAME_BOUND: dict[str, str] = {
-    "bot/core/lessons.py": "the lesson service runs rummy lessons",
-    "bot/core/record.py": "Record.rules and Record.game() decode a rummy state",
+# What today's tree still breaks: (file, imported module — it covers the names in it) -> why.
+# Each entry is a to-do; keep the reasons honest and remove an entry with its break.
+TODO: dict[tuple[str, str], str] = {
+    ("bot/core/lessons.py", "bot.games.rummy"): "the lesson service runs rummy's lessons with "
+        "their own load/save loop and L: buttons: to become a variant of the hosted rummy game",
+    ("bot/core/lessons.py", "engine.rummy"): "the lesson service plays rummy's actions itself "
+        "(same to-do: lessons as a variant of the hosted game)",
+    ("bot/core/lessons.py", "engine.cards"): "the lesson service sorts and labels cards "
+        "(same to-do)",
+    ("bot/core/lessons.py", "render.rummy"): "the lesson service draws rummy's hand picture "
+        "(same to-do)",
+    ("bot/core/record.py", "engine.rummy"): "Record.rules and Record.game() decode a rummy "
+        "state: to move into the rummy wing (each game reads its own state)",
+    ("bot/core/service.py", "bot.games"): "GameService() without games takes the registry's "
+        "(a function-level import): the composition root (bot/app.py, tests) to pass them",
+    ("bot/adapters/console.py", "bot.games.rummy"): "the terminal parses rummy's typed moves "
+        "and card arguments itself: to reach the game's typed input through the platform",
+    ("bot/adapters/console.py", "engine.cards"): "the terminal shows cards from their faces "
+        "(same to-do)",
+    ("bot/adapters/console_lesson.py", "bot.games.rummy"): "the terminal's lesson loop reads "
+        "a LessonState: goes with the lesson service's own loop",
+    ("bot/adapters/discord_commands.py", "bot.games.rummy"): "/rummy lesson offers the rummy "
+        "lessons' names: to come from the hosted games' variants",
 }
-CORE_DEFAULT_GAMES = ("bot/core/service.py", "bot.games")
-
-LAYERS = {
-    "engine": "engine", "lessons": "lessons", "render": "render", "bot/games": "bot.games",
-    "bot/core": "bot.core", "bot/store": "bot.store",
-}
 
 
-@dataclass(frozen=True)
-class Violation:
-    path: str  # relative to the checked root, with "/"
-    line: int
-    name: str  # the imported module (or module.name), or the call
-    rule: str
-
-    @property
-    def key(self) -> tuple[str, str]:
-        return (self.path, self.name)
-
-    def __str__(self) -> str:
-        return f"{self.path}:{self.line}: {self.name} ({self.rule})"
-
-
-@dataclass(frozen=True)
-class Imported:
-    line: int
-    name: str  # `import a.b` -> "a.b"; `from a.b import c` -> "a.b.c" (c may be a module)
-
-
-def _under(name: str, package: str) -> bool:
-    return name == package or name.startswith(package + ".")
-
-
-def _top(name: str) -> str:
-    return name.split(".", 1)[0]
-
-
-def module_name(root: Path, path: Path) -> str:
-    parts = list(path.relative_to(root).with_suffix("").parts)
-    if parts[-1] == "__init__":
-        parts.pop()
-    return ".".join(parts)
-
-
-def imports(tree: ast.AST, module: str, is_package: bool) -> Iterator[Imported]:
-    """Every import in the file, anywhere (also inside functions and TYPE_CHECKING blocks),
-    with relative imports resolved against `module`."""
-    package = module.split(".") if is_package else module.split(".")[:-1]
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                yield Imported(node.lineno, alias.name)
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                keep = len(package) - (node.level - 1)
-                base = [*package[: max(keep, 0)], *([node.module] if node.module else [])]
-                source = ".".join(base)
-            else:
-                source = node.module or ""
-            for alias in node.names:
-                name = source if alias.name == "*" else f"{source}.{alias.name}".lstrip(".")
-                yield Imported(node.lineno, name)
-
-
-def _random_misuse(tree: ast.AST) -> Iterator[tuple[int, str]]:
-    """`random` used other than as `random.Random(seed)`: module functions (the global,
-    unseeded generator) or a `Random()` without a seed."""
-    module_aliases = {
-        alias.asname or alias.name
-        for node in ast.walk(tree) if isinstance(node, ast.Import)
-        for alias in node.names if alias.name == "random"
-    }
-    class_aliases = {
-        alias.asname or alias.name
-        for node in ast.walk(tree)
-        if isinstance(node, ast.ImportFrom) and node.module == "random" and not node.level
-        for alias in node.names if alias.name == "Random"
-    }
-    for node in ast.walk(tree):
-        if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
-                and node.value.id in module_aliases and node.attr != "Random"):
-            yield node.lineno, f"random.{node.attr}"
-        if isinstance(node, ast.Call) and not node.args and not node.keywords:
-            func = node.func
-            if (isinstance(func, ast.Attribute) and func.attr == "Random"
-                    and isinstance(func.value, ast.Name) and func.value.id in module_aliases) or (
-                    isinstance(func, ast.Name) and func.id in class_aliases):
-                yield node.lineno, "random.Random() without a seed"
-
-
-def _calls(tree: ast.AST) -> Iterator[tuple[int, str]]:
-    """Called names: `f(...)` -> "f", `x.f(...)` -> ".f"."""
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call):
-            if isinstance(node.func, ast.Name):
-                yield node.lineno, node.func.id
-            elif isinstance(node.func, ast.Attribute):
-                yield node.lineno, "." + node.func.attr
-
-
-def _import_rule(layer: str, name: str) -> str | None:
-    """Why importing `name` breaks `layer`'s rule, or None when it may."""
-    top = _top(name)
-    if layer == "engine":
-        if top == "engine":
-            return None
-        if top not in ENGINE_STDLIB:
-            return "the engine imports only itself and pure stdlib modules"
-        if top == "random" and name not in ("random", "random.Random"):
-            return "randomness only as random.Random(seed)"
-        return None
-    if layer == "lessons":  # content and a pure runner on top of the rules
-        if top in ("engine", "lessons"):
-            return None
-        return _import_rule("engine", "engine" if top == "engine" else name) and (
-            "lessons import only the engine, themselves and pure stdlib modules")
-    if layer == "render":
-        if top == "bot":
-            return "render imports nothing from bot"
-        if top == "engine" and not any(_under(name, m) for m in RENDER_FROM_ENGINE):
-            return f"render takes from the engine only {sorted(RENDER_FROM_ENGINE)}"
-        if top in CHAT_LIBRARIES | STORE_LIBRARIES:
-            return "render is pure: no chat or database library"
-        return None
-    if layer == "bot.core":
-        if top in CHAT_LIBRARIES:
-            return "bot.core imports no chat library"
-        if _under(name, "bot.adapters"):
-            return "bot.core imports nothing from bot.adapters"
-        if top in ("engine", "lessons") or _under(name, "bot.games"):
-            return "bot.core is game-neutral: games come through bot.core.hosting"
-        return None
-    if layer == "bot.games":
-        if top in CHAT_LIBRARIES | STORE_LIBRARIES or _under(name, "bot.store"):
-            return "a hosted game imports no chat library and no store"
-        if _under(name, "bot.adapters"):
-            return "a hosted game imports nothing from bot.adapters"
-        return None
-    if layer == "bot.store":
-        if top in ("engine", "render") or _under(name, "bot.core") or _under(name, "bot.adapters"):
-            return "bot.store imports neither engine, bot.core, render nor bot.adapters"
-        return None
-    raise AssertionError(layer)
-
-
-def layer_files(root: Path) -> dict[str, list[Path]]:
-    return {
-        layer: sorted((root / folder).rglob("*.py")) if (root / folder).is_dir() else []
-        for folder, layer in LAYERS.items()
-    }
-
-
-def _top_two(name: str) -> str:
-    return ".".join(name.split(".")[:2])
-
-
-def check_tree(root: Path) -> list[Violation]:
-    """Every break of the layer rules in the tree at `root` (laid out like the repository)."""
-    found: list[Violation] = []
-    for layer, files in layer_files(root).items():
-        for path in files:
-            rel = path.relative_to(root).as_posix()
-            tree = ast.parse(path.read_text(encoding="utf-8"), filename=rel)
-            module = module_name(root, path)
-            for imp in imports(tree, module, path.name == "__init__.py"):
-                rule = _import_rule(layer, imp.name)
-                if rule and layer == "bot.core" and (
-                    rel in CORE_GAME_BOUND
-                    or (rel, _top_two(imp.name)) == CORE_DEFAULT_GAMES
-                ):
-                    continue
-                if rule:
-                    found.append(Violation(rel, imp.line, imp.name, rule))
-            for line, called in _calls(tree):
-                if called in ("__import__", "import_module", ".import_module", ".__import__"):
-                    name = called.lstrip(".") + "()"
-                    found.append(Violation(rel, line, name, "no dynamic imports"))
-                elif layer in ("engine", "lessons") and called in ENGINE_FORBIDDEN_CALLS:
-                    found.append(Violation(rel, line, f"{called}()", "the engine does no I/O"))
-            if layer in ("engine", "lessons"):
-                found += [
-                    Violation(rel, line, name, "randomness only as random.Random(seed)")
-                    for line, name in _random_misuse(tree)
-                ]
-    return found
+def _todo(v: Violation) -> tuple[str, str] | None:
+    for path, module in TODO:
+        if v.path == path and (v.name == module or v.name.startswith(module + ".")):
+            return (path, module)
+    return None
 
 
 # -- the repository ---------------------------------------------------------------------------
 
 
 def test_every_layer_is_scanned():
-    files = layer_files(ROOT)
-    assert ROOT / "engine" / "game.py" in files["engine"]
-    assert ROOT / "engine" / "solver" / "fast.py" in files["engine"]
-    assert ROOT / "lessons" / "content" / "tahiti.py" in files["lessons"]
-    assert ROOT / "render" / "views.py" in files["render"]
-    assert ROOT / "bot" / "core" / "lobby.py" in files["bot.core"]
-    assert ROOT / "bot" / "games" / "rummy" / "screens.py" in files["bot.games"]
-    assert ROOT / "bot" / "store" / "repository.py" in files["bot.store"]
+    tree = read_tree(ROOT)
+    assert games(ROOT) >= {"rummy", "buildten"}
+    expect = {
+        "engine.cards": "engine",
+        "engine.errors": "engine",
+        "engine.rummy.game": "engine:rummy",
+        "engine.rummy.solver.fast": "engine:rummy",
+        "engine.buildten.rules": "engine:buildten",
+        "render.widgets": "render",
+        "render.lobby": "render",
+        "render.rummy.table": "render:rummy",
+        "render.buildten": "render:buildten",
+        "bot.games.rummy.lessons.content.tahiti": "games:rummy",
+        "bot.games.rummy.screens": "games:rummy",
+        "bot.games.buildten.lesson": "games:buildten",
+        "bot.games": "registry",
+        "bot.core.lobby": "platform",
+        "bot.adapters.console": "adapters",
+        "bot.store.repository": "store",
+        "bot.app": "bot",
+    }
+    assert {m: tree.layers.get(m) for m in expect} == expect
 
 
 def test_the_layers_hold():
-    found = check_tree(ROOT)
-    new = [v for v in found if v.key not in ALLOWED_TODAY]
-    assert not new, "layer rules broken (fix, or list in ALLOWED_TODAY as a to-do):\n" + "\n".join(
+    found = read_tree(ROOT).violations
+    new = [v for v in found if _todo(v) is None]
+    assert not new, "layer rules broken (fix, or list in TODO with a reason):\n" + "\n".join(
         map(str, new)
     )
-    stale = set(ALLOWED_TODAY) - {v.key for v in found}
-    assert not stale, f"ALLOWED_TODAY entries no longer needed, remove them: {sorted(stale)}"
+    stale = set(TODO) - {_todo(v) for v in found}
+    assert not stale, f"TODO entries no longer needed, remove them: {sorted(stale)}"
 
 
-def test_render_takes_from_the_engine_only_the_card_types():
-    """The allowed set is what render uses today; this fails if it stops using it too (then
-    shrink RENDER_FROM_ENGINE rather than leave a wider door open)."""
-    used = set()
-    for path in layer_files(ROOT)["render"]:
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        for imp in imports(tree, module_name(ROOT, path), path.name == "__init__.py"):
-            if _top(imp.name) == "engine":
-                used.add(imp.name.rsplit(".", 1)[0])
-    assert used == RENDER_FROM_ENGINE
+def test_no_import_loops():
+    assert loops(read_tree(ROOT).edges) == []
+
+
+def test_no_game_sits_at_a_shared_root():
+    """The shared roots hold what more than one game (or the platform: the lobby picture)
+    uses: no module at the root of engine/ or render/ serves one game's wing alone."""
+    tree = read_tree(ROOT)
+    users: dict[str, set[str]] = {}
+    for module, targets in tree.edges.items():
+        layer = tree.layers[module]
+        for target in targets:
+            if tree.layers.get(target) in ("engine", "render") and layer != tree.layers[target]:
+                users.setdefault(target, set()).add(layer)
+    roots = [m for m, layer in tree.layers.items() if layer in ("engine", "render")]
+    alone = {}
+    for module in roots:
+        # a root module's users: layers outside the root, also through other root modules
+        seen, todo, outside = {module}, [module], set()
+        while todo:
+            current = todo.pop()
+            outside |= users.get(current, set())
+            for other in roots:
+                if current in tree.edges.get(other, ()) and other not in seen:
+                    seen.add(other)
+                    todo.append(other)
+        wings = {layer.split(":", 1)[1] for layer in outside if ":" in layer}
+        shared = len(wings) >= 2 or "platform" in outside
+        if not shared and module not in ("engine", "render"):
+            alone[module] = sorted(outside)
+    assert alone == {}, alone
 
 
 def test_the_engine_allow_list_is_pure_stdlib():
@@ -303,71 +157,132 @@ def test_the_engine_allow_list_is_pure_stdlib():
     assert not ENGINE_STDLIB & set(FORBIDDEN_IN_ENGINE)
 
 
+def test_the_import_table_prints(capsys):
+    import layer_rules
+
+    table = report(ROOT)
+    layer_rules.print_table(table)
+    out = capsys.readouterr().out
+    assert "files per layer" in out and f"import loops: {len(table['loops'])}" in out
+    assert table["rules"] == len(RULES)
+
+
 # -- the checker reports planted violations ---------------------------------------------------
+
+WINGS = {  # a tree needs its games' folders to know them
+    "bot/games/rummy/__init__.py": "",
+    "bot/games/buildten/__init__.py": "",
+}
 
 
 def _plant(root: Path, files: dict[str, str]) -> list[Violation]:
-    for rel, text in files.items():
+    for rel, text in {**WINGS, **files}.items():
         path = root / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
-    return check_tree(root)
+    return read_tree(root).violations
 
 
-PLANTED = [
-    ("bot/core/lobby.py", "from engine import get_rulebook\n", "engine.get_rulebook"),
-    ("bot/core/unit.py", "from bot.games.rummy import RummyGame\n", "bot.games.rummy.RummyGame"),
-    ("bot/core/scheduler.py", "import lessons\n", "lessons"),
-    ("bot/games/x.py", "import telegram\n", "telegram"),
-    ("bot/games/x.py", "from bot.store import Store\n", "bot.store.Store"),
-    ("engine/x.py", "from lessons import LESSONS\n", "lessons.LESSONS"),
-    ("lessons/x.py", "import bot.core\n", "bot.core"),
-    ("lessons/content/x.py", "import time\n", "time"),
-    ("engine/x.py", "import telegram\n", "telegram"),
-    ("engine/x.py", "import secrets\n", "secrets"),
-    ("engine/x.py", "from datetime import datetime\nnow = datetime.now()\n", "datetime.datetime"),
-    ("engine/x.py", "def f():\n    import time\n    return time.time()\n", "time"),
-    ("engine/x.py", "import os.path\n", "os.path"),
-    ("engine/x.py", "from sqlalchemy import select\n", "sqlalchemy.select"),
-    ("engine/x.py", "from PIL import Image\n", "PIL.Image"),
-    ("engine/x.py", "from ..bot.core import screens\n", "bot.core.screens"),
-    ("engine/sub/x.py", "from ...render import views\n", "render.views"),
-    ("engine/x.py", "from random import shuffle\n", "random.shuffle"),
-    ("engine/x.py", "import random\nrandom.shuffle([])\n", "random.shuffle"),
-    ("engine/x.py", "import random as r\nx = r.randint(1, 6)\n", "random.randint"),
-    ("engine/x.py", "import random\nrng = random.Random()\n", "random.Random() without a seed"),
+PLANTED = [  # (file, source, the import reported, the rule)
+    ("engine/x.py", "from engine.rummy import game\n", "engine.rummy.game", "engine-root-no-wing"),
+    ("engine/rummy/x.py", "from engine.buildten import rules\n", "engine.buildten.rules",
+     "engine-wing"),
+    ("engine/buildten/x.py", "from ..rummy.melds import arrange\n", "engine.rummy.melds.arrange",
+     "engine-wing"),
+    ("engine/x.py", "from bot.games.rummy import lessons\n", "bot.games.rummy.lessons",
+     "engine-pure"),
+    ("engine/rummy/x.py", "import render\n", "render", "engine-pure"),
+    ("engine/x.py", "from ..bot.core import screens\n", "bot.core.screens", "engine-pure"),
+    ("engine/sub/x.py", "from ...render import views\n", "render.views", "engine-pure"),
+    ("render/x.py", "from render.rummy import table\n", "render.rummy.table", "render-root"),
+    ("render/x.py", "from engine.rummy import Card\n", "engine.rummy.Card", "render-root"),
+    ("render/x.py", "from bot.core import screens\n", "bot.core.screens", "render-root"),
+    ("render/x.py", "import bot\n", "bot", "render-root"),
+    ("render/x.py", "import telegram\n", "telegram", "render-root"),
+    ("render/rummy/x.py", "from bot.i18n import _\n", "bot.i18n._", "render-wing"),
+    ("render/rummy/x.py", "from engine.buildten import BuildView\n", "engine.buildten.BuildView",
+     "wing-no-other-wing"),
+    ("render/buildten/x.py", "from render.rummy import layout\n", "render.rummy.layout",
+     "wing-no-other-wing"),
+    ("bot/games/buildten/x.py", "from bot.games.rummy.refusals import refusal\n",
+     "bot.games.rummy.refusals.refusal", "wing-no-other-wing"),
+    ("bot/games/rummy/x.py", "import engine.buildten\n", "engine.buildten", "wing-no-other-wing"),
+    ("bot/games/rummy/x.py", "import telegram\n", "telegram", "wing-no-io"),
+    ("bot/games/rummy/x.py", "from bot.store import Store\n", "bot.store.Store", "wing-no-io"),
+    ("bot/games/buildten/x.py", "import sqlalchemy\n", "sqlalchemy", "wing-no-io"),
+    ("bot/games/rummy/x.py", "from bot.adapters.intake import Intake\n",
+     "bot.adapters.intake.Intake", "wing-no-io"),
+    ("bot/games/rummy/lessons/x.py", "import time\n", "time", "engine-pure"),
+    ("bot/games/buildten/lesson.py", "from bot.i18n import _\n", "bot.i18n._", "engine-pure"),
+    ("bot/core/lobby.py", "from engine.rummy import get_rulebook\n",
+     "engine.rummy.get_rulebook", "platform-no-wing"),
+    ("bot/core/unit.py", "from bot.games.rummy import RummyGame\n", "bot.games.rummy.RummyGame",
+     "platform-no-wing"),
+    ("bot/core/x.py", "from bot.games import default_games\n", "bot.games.default_games",
+     "platform-no-wing"),
+    ("bot/core/x.py", "from render.rummy import render_table\n", "render.rummy.render_table",
+     "platform-no-wing"),
+    ("bot/core/x.py", "from engine.cards import Card\n", "engine.cards.Card",
+     "platform-no-engine"),
+    ("bot/core/x.py", "from engine.errors import IllegalAction\n",
+     "engine.errors.IllegalAction", "platform-no-engine"),
+    ("bot/core/x.py", "import discord\n", "discord", "platform-no-chat"),
+    ("bot/core/x.py", "from telegram.ext import Application\n", "telegram.ext.Application",
+     "platform-no-chat"),
+    ("bot/core/x.py", "import httpx\n", "httpx", "platform-no-chat"),
+    ("bot/core/x.py", "from ..adapters import discord_ui\n", "bot.adapters.discord_ui",
+     "platform-no-chat"),
+    ("bot/core/x.py", "from bot import adapters\n", "bot.adapters", "platform-no-chat"),
+    ("bot/adapters/x.py", "from bot.games.rummy.typed import parse_typed\n",
+     "bot.games.rummy.typed.parse_typed", "adapters-no-wing"),
+    ("bot/adapters/x.py", "from render.buildten import render_buildten\n",
+     "render.buildten.render_buildten", "adapters-no-wing"),
+    ("bot/adapters/x.py", "from engine.cards import Card\n", "engine.cards.Card",
+     "adapters-no-engine"),
+    ("bot/store/x.py", "from engine.rummy import GameState\n", "engine.rummy.GameState", "store"),
+    ("bot/store/x.py", "from bot.core.record import Record\n", "bot.core.record.Record", "store"),
+    ("bot/store/x.py", "from ..core import screens\n", "bot.core.screens", "store"),
+    ("bot/store/__init__.py", "from ..core import screens\n", "bot.core.screens", "store"),
+    ("bot/store/x.py", "import render\n", "render", "store"),
+    ("bot/store/x.py", "from bot.adapters import delivery\n", "bot.adapters.delivery", "store"),
+    # the engine's and the lessons' purity
+    ("engine/x.py", "import telegram\n", "telegram", "engine-pure"),
+    ("engine/x.py", "import secrets\n", "secrets", "engine-pure"),
+    ("engine/x.py", "from datetime import datetime\nnow = datetime.now()\n", "datetime.datetime",
+     "engine-pure"),
+    ("engine/rummy/x.py", "def f():\n    import time\n    return time.time()\n", "time",
+     "engine-pure"),
+    ("engine/x.py", "import os.path\n", "os.path", "engine-pure"),
+    ("engine/x.py", "from sqlalchemy import select\n", "sqlalchemy.select", "engine-pure"),
+    ("engine/buildten/x.py", "from PIL import Image\n", "PIL.Image", "engine-pure"),
+    ("engine/x.py", "from random import shuffle\n", "random.shuffle",
+     "randomness only as random.Random(seed)"),
+    ("engine/rummy/x.py", "import random\nrandom.shuffle([])\n", "random.shuffle",
+     "randomness only as random.Random(seed)"),
+    ("engine/x.py", "import random as r\nx = r.randint(1, 6)\n", "random.randint",
+     "randomness only as random.Random(seed)"),
+    ("engine/x.py", "import random\nrng = random.Random()\n", "random.Random() without a seed",
+     "randomness only as random.Random(seed)"),
     ("engine/x.py", "from random import Random\nrng = Random()\n",
-     "random.Random() without a seed"),
-    ("engine/x.py", "def f(path):\n    return open(path).read()\n", "open()"),
-    ("engine/x.py", "print('debug')\n", "print()"),
-    ("render/x.py", "from bot.core import screens\n", "bot.core.screens"),
-    ("render/x.py", "import bot\n", "bot"),
-    ("render/x.py", "from engine.game import PlayerView\n", "engine.game.PlayerView"),
-    ("render/x.py", "from engine import Card\n", "engine.Card"),
-    ("render/x.py", "import engine.state\n", "engine.state"),
-    ("bot/core/x.py", "import discord\n", "discord"),
-    ("bot/core/x.py", "from telegram.ext import Application\n", "telegram.ext.Application"),
-    ("bot/core/x.py", "import httpx\n", "httpx"),
-    ("bot/core/x.py", "import aiohttp\n", "aiohttp"),
-    ("bot/core/x.py", "from bot.adapters.telegram import run\n", "bot.adapters.telegram.run"),
-    ("bot/core/x.py", "from ..adapters import discord_ui\n", "bot.adapters.discord_ui"),
-    ("bot/core/x.py", "from bot import adapters\n", "bot.adapters"),
-    ("bot/store/x.py", "from engine import GameState\n", "engine.GameState"),
-    ("bot/store/x.py", "from bot.core.record import Record\n", "bot.core.record.Record"),
-    ("bot/store/x.py", "from ..core import screens\n", "bot.core.screens"),
-    ("bot/store/__init__.py", "from ..core import screens\n", "bot.core.screens"),
-    ("bot/store/x.py", "import render\n", "render"),
+     "random.Random() without a seed", "randomness only as random.Random(seed)"),
+    ("engine/x.py", "def f(path):\n    return open(path).read()\n", "open()",
+     "the engine does no I/O"),
+    ("bot/games/rummy/lessons/x.py", "print('debug')\n", "print()", "the engine does no I/O"),
     ("bot/store/x.py", "import importlib\nm = importlib.import_module('engine')\n",
-     "import_module()"),
+     "import_module()", "no dynamic imports"),
 ]
 
 
 @pytest.mark.parametrize(
-    ("rel", "source", "name"), PLANTED, ids=[f"{p[2]}@{p[0]}" for p in PLANTED]
+    ("rel", "source", "name", "rule"), PLANTED, ids=[f"{p[2]}@{p[0]}" for p in PLANTED]
 )
-def test_a_planted_violation_is_reported(tmp_path, rel, source, name):
+def test_a_planted_violation_is_reported(tmp_path, rel, source, name, rule):
     found = _plant(tmp_path, {rel: source})
-    assert (rel, name) in {v.key for v in found}, found
+    assert (rel, name, rule) in {(v.path, v.name, v.rule) for v in found}, found
+
+
+def test_every_rule_has_a_planted_violation():
+    assert set(RULES) <= {p[3] for p in PLANTED}
 
 
 @pytest.mark.parametrize("module", FORBIDDEN_IN_ENGINE)
@@ -378,19 +293,70 @@ def test_each_forbidden_module_is_refused_in_the_engine(tmp_path, module):
 
 def test_a_clean_tree_reports_nothing(tmp_path):
     found = _plant(tmp_path, {
-        "engine/__init__.py": "from . import cards\nfrom .cards import Card\n",
+        "engine/__init__.py": "",
         "engine/cards.py": "from __future__ import annotations\nimport random\nimport re\n"
                            "from collections import Counter\n"
                            "def deal(seed: int, rng: random.Random | None = None):\n"
                            "    return (rng or random.Random(seed)).random()\n",
+        "engine/errors.py": "class IllegalAction(Exception):\n    pass\n",
+        "engine/rummy/__init__.py": "from engine.cards import Card\nfrom ..errors import "
+                                    "IllegalAction\nfrom .melds import arrange\n",
+        "engine/rummy/melds.py": "from engine import cards\n",
         "render/x.py": "from PIL import Image\nfrom engine.cards import Card\n"
                        "from engine import cards\nfrom .views import TableView\n",
-        "bot/core/x.py": "import asyncio\nfrom render import views\n"
+        "render/rummy/x.py": "from PIL import Image\nfrom engine.rummy import GameState\n"
+                             "from render import widgets\nfrom ..fonts import font\n",
+        "bot/games/rummy/screens.py": "from bot.core.views import Screen\nfrom bot.i18n import _"
+                                      "\nfrom engine.rummy import player_view\n"
+                                      "from render.rummy import render_table\n"
+                                      "from .lessons import runner\n",
+        "bot/games/rummy/lessons/runner.py": "from engine.rummy import apply\nimport json\n",
+        "bot/games/__init__.py": "from .rummy import RummyGame\nfrom .buildten import B\n",
+        "bot/core/x.py": "import asyncio\nfrom render.lobby import render_lobby\n"
                          "from bot.store import Store\nfrom ..store import rows\n",
         "bot/store/x.py": "import sqlalchemy\nfrom .rows import Row\nfrom bot.store import urls\n",
-        "bot/adapters/x.py": "import telegram\nimport discord\n",  # adapters: anything goes
+        "bot/adapters/x.py": "import telegram\nimport discord\nfrom bot.core import service\n",
+        "bot/app.py": "from bot.games import default_games\nfrom bot.adapters import x\n",
     })
     assert found == []
+
+
+def test_layers_of_names():
+    wings = frozenset({"rummy", "buildten"})
+    assert layer_of("engine.rummy.solver._c", wings) == "engine:rummy"
+    assert layer_of("engine.cards.Card", wings) == "engine"
+    assert layer_of("render.buildten", wings) == "render:buildten"
+    assert layer_of("bot.games.toy.host", wings | {"toy"}) == "games:toy"
+    assert layer_of("bot.games", wings) == "registry"
+    assert layer_of("telegram", wings) is None
+
+
+def test_a_planted_loop_is_found(tmp_path):
+    _plant(tmp_path, {
+        "engine/rummy/cards.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+                                 "    from .rulebooks import Rulebook\n",
+        "engine/rummy/rulebooks.py": "from .melds import AcePolicy\n",
+        "engine/rummy/melds.py": "def f():\n    from .cards import Card\n",
+        "bot/core/a.py": "from . import b\n",
+        "bot/core/b.py": "from .a import x\n",
+        "bot/core/c.py": "from . import a\n",  # imports into a loop: not in it
+    })
+    found = loops(read_tree(tmp_path).edges)
+    assert found == [
+        ["bot.core.a", "bot.core.b"],
+        ["engine.rummy.cards", "engine.rummy.melds", "engine.rummy.rulebooks"],
+    ]
+
+
+def test_a_built_module_is_no_loop(tmp_path):
+    """`from . import _c` in a package's module is the C extension (built from `_c.c`), not
+    the package's `__init__` importing that module back."""
+    _plant(tmp_path, {
+        "engine/rummy/solver/__init__.py": "from .fast import solve\n",
+        "engine/rummy/solver/fast.py": "from . import _c\n",
+        "engine/rummy/solver/_c.c": "/* C */\n",
+    })
+    assert loops(read_tree(tmp_path).edges) == []
 
 
 # -- PostgreSQL store cases under CI ----------------------------------------------------------

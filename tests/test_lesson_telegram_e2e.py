@@ -15,10 +15,10 @@ from telegram.ext import AIORateLimiter
 
 from bot.adapters.telegram import TelegramAdapter
 from bot.app import build_services
+from bot.games.rummy.lessons import LESSONS
 from bot.store import Store
 from bot.store import models as db
 from engine.cards import parse_cards
-from lessons import LESSONS
 
 pytestmark = pytest.mark.e2e  # whole games through the fake server: `make test-fast` skips
 

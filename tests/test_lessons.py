@@ -18,13 +18,7 @@ from bot.adapters.console_lesson import run_lesson
 from bot.core.lessons import LessonService, is_lesson_record, unpack_lesson
 from bot.core.service import Actor, GameService
 from bot.core.views import Outcome, Screen
-from bot.i18n import strip_bidi
-from bot.store import Store
-from bot.store import models as db
-from engine import ALL_RULEBOOKS, IllegalAction, check_move, conservation_errors, get_rulebook
-from engine.cards import parse_cards
-from engine.tiles import parse_cards_or_tiles
-from lessons import (
+from bot.games.rummy.lessons import (
     DEFAULT_NUDGES,
     LEARNER,
     LESSONS,
@@ -44,8 +38,14 @@ from lessons import (
     start_lesson,
     step_label,
 )
-from lessons.tile_words import TILE_NUDGES
-from lessons.words import fill_cards
+from bot.games.rummy.lessons.tile_words import TILE_NUDGES
+from bot.games.rummy.lessons.words import fill_cards
+from bot.i18n import strip_bidi
+from bot.store import Store
+from bot.store import models as db
+from engine.cards import parse_cards
+from engine.rummy import ALL_RULEBOOKS, IllegalAction, check_move, conservation_errors, get_rulebook
+from engine.rummy.tiles import parse_cards_or_tiles
 
 # Wrong tries, step by step: (moves, what went wrong). All moves but the last are fine on the way.
 WRONG: dict[tuple[str, str], list[tuple[tuple[str, ...], str]]] = {
@@ -251,7 +251,8 @@ def test_wrong_moves_get_the_engine_reason_and_the_step_nudge(name):
 
 
 def test_engine_reasons_are_sorted_into_keys():
-    """By the refusal's code (engine/reasons.py), not its words; the words stay the engine's."""
+    """By the refusal's code (engine/rummy/reasons.py), not its words; the words stay the
+    engine's."""
     rules = get_rulebook("manipulation")
 
     def refusal(hand: str, *groups: str) -> IllegalAction:

@@ -21,12 +21,12 @@ from bot.adapters.console_lesson import run_lesson
 from bot.core.lessons import VERBS, LessonService, unpack_lesson
 from bot.core.service import Actor
 from bot.core.views import Outcome
+from bot.games.buildten import lesson as bt_lesson
+from bot.games.rummy.lessons import LESSONS, tile_words
+from bot.games.rummy.lessons.runner import _ACE_NUDGES, _MISS_LEADS, BUTTONS, DEFAULT_NUDGES
+from bot.games.rummy.lessons.words import _ as lesson_text
 from bot.i18n import _, t, using
 from bot.store import Store
-from lessons import LESSONS, tile_words
-from lessons import buildten as bt_lesson
-from lessons.runner import _ACE_NUDGES, _MISS_LEADS, BUTTONS, DEFAULT_NUDGES
-from lessons.words import _ as lesson_text
 
 HEBREW = re.compile(r"[\u0590-\u05ff]")
 CYRILLIC = re.compile(r"[\u0400-\u04ff]")
@@ -348,7 +348,7 @@ def test_a_tile_lessons_joker_choice_names_tiles(lang):
     from dataclasses import replace
 
     from bot.core.lessons import _Lesson, lesson_screen
-    from lessons import skip_step, start_lesson
+    from bot.games.rummy.lessons import skip_step, start_lesson
 
     progress = start_lesson("rummikub")
     for _step in range(3):  # the joker step
@@ -378,7 +378,7 @@ def test_the_rummikub_lessons_own_words_speak_of_tiles(lang):
     """The runner's own words in a tile lesson — Show me's demo, the default nudges and the
     button names — are the tile words the game's screens use for a tile rulebook, never cards
     or the hand ("✂ Split ▸ A after card 3" was said); a card lesson keeps its card words."""
-    from lessons import lesson_act, parse_move, show_me, skip_step, start_lesson
+    from bot.games.rummy.lessons import lesson_act, parse_move, show_me, skip_step, start_lesson
 
     def wrong(name: str, *moves: str) -> str:
         progress = start_lesson(name)
@@ -410,7 +410,7 @@ def test_hebrew_rummikub_calls_a_run_no_group():
     """Rummikub's Hebrew words (GLOSSARY.md, issue 28): any combination is a צירוף, a קבוצה is
     only a set of one number. Every "קבוצה A" in the Rummikub lesson names a table group that
     is a set of one number; the tile refusals, whose group may be a run, never say קבוצה {group}."""
-    from engine.tiles import parse_tiles
+    from engine.rummy.tiles import parse_tiles
 
     named = re.compile(r"קבוצה ([A-Z])(?![A-Za-z])")
     wrong = []

@@ -2,7 +2,7 @@
 
 import pytest
 
-from engine import check_move, get_rulebook, parse_cards
+from engine.rummy import check_move, get_rulebook, parse_cards
 
 P = parse_cards
 

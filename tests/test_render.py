@@ -14,26 +14,25 @@ from hypothesis import strategies as st
 from PIL import Image, ImageChops
 
 from engine.cards import Card, make_deck, parse_cards, rank_order, suit_order
-from render import (
-    LobbyView,
+from render import palette as pal
+from render.fonts import ROBOT, clean
+from render.layout import WIDTH, CardSpot, Layout, group_label
+from render.lobby import SEAT_H, render_lobby
+from render.rummy import (
     PrivateView,
     ScoreView,
     SeatStrip,
     TableView,
     private_layout,
-    render_lobby,
     render_private,
     render_scores,
     render_table,
     samples,
     table_layout,
 )
-from render import palette as pal
-from render.fonts import ROBOT, clean
-from render.layout import WIDTH, CardSpot, Layout, group_label
-from render.lobby import SEAT_H
-from render.scores import ranking, totals
+from render.rummy.scores import ranking, totals
 from render.sprites import HAND_CARD, TABLE_CARD, Look, card_sprite, sprite_rgb
+from render.views import LobbyView
 
 
 def decode(png: bytes) -> Image.Image:
@@ -534,7 +533,7 @@ def test_any_private_view_draws_every_card_where_the_layout_says(view: PrivateVi
 
 def _caption_record(names: list[str], computers: int = 0):
     from bot.core.record import Record, SeatInfo
-    from engine import new_game
+    from engine.rummy import new_game
 
     seats = [SeatInfo(n, str(i)) for i, n in enumerate(names)]
     seats += [SeatInfo(f"Computer {i + 1}", None, computer="easy") for i in range(computers)]

@@ -1,4 +1,4 @@
-"""Golden images: a few fixed views (render.samples) must keep looking the same.
+"""Golden images: a few fixed views (render.rummy.samples) must keep looking the same.
 
 Compared on 4x4 block averages with a tolerance: antialiasing noise from another Pillow or
 FreeType build passes; a moved or recoloured card, a lost mark, or a line of text shifted by a
@@ -21,7 +21,8 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops, ImageStat
 
-from render import render_lobby, render_private, render_scores, render_table, samples
+from render.lobby import render_lobby
+from render.rummy import render_private, render_scores, render_table, samples
 
 
 def _hebrew_table() -> bytes:

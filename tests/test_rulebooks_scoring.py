@@ -2,9 +2,9 @@
 
 import pytest
 
-from engine import RULEBOOKS, get_rulebook, parse_cards, score_round
-from engine.rulebooks import option_choices
-from engine.scoring import carousel_final
+from engine.rummy import RULEBOOKS, get_rulebook, parse_cards, score_round
+from engine.rummy.rulebooks import option_choices
+from engine.rummy.scoring import carousel_final
 
 
 def test_seven_rulebooks_manipulation_first():
@@ -185,7 +185,7 @@ def test_carousel_game_end_bonuses():
 
 
 def test_the_rulebook_says_which_way_totals_rank():
-    from engine import RULEBOOKS, get_rulebook
+    from engine.rummy import RULEBOOKS, get_rulebook
 
     better = {name: get_rulebook(name).higher_is_better for name in RULEBOOKS}
     assert better == {name: name == "carousel" for name in RULEBOOKS}  # RULES.md: Carousel

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine import Commit, Draw, get_rulebook, parse_cards, player_view, start_position
-from engine.ai import choose_action
-from engine.playout import play_game
+from engine.rummy import Commit, Draw, get_rulebook, parse_cards, player_view, start_position
+from engine.rummy.ai import choose_action
+from engine.rummy.playout import play_game
 
 RK = get_rulebook("rummikub")
 

@@ -18,8 +18,8 @@ from bot.core.record import Record, SeatInfo
 from bot.games.rummy import RummyGame, screens
 from bot.games.rummy.typed import TypedError, parse_typed
 from bot.i18n import using
-from engine import GameState, Place, Tile, get_rulebook, parse_tiles
-from engine.scenario import deal_scenario
+from engine.rummy import GameState, Place, Tile, get_rulebook, parse_tiles
+from engine.rummy.scenario import deal_scenario
 from render import palette as pal
 
 RACKS = ["10R 11R 12R 5O 2K", "1K 4R 7B 10O 13K", "2R 5B 8O 11K 3K"]
@@ -221,8 +221,8 @@ def test_a_whole_game_scores_higher_is_better_per_round():
                     seats=[SeatInfo("Ada", "u0"), SeatInfo("Computer 1", None, None, "medium")])
     table = Table(1, record, lambda: 0.0)
     game.start(table)
-    from engine import NextRound, apply, player_view
-    from engine.ai import choose_action
+    from engine.rummy import NextRound, apply, player_view
+    from engine.rummy.ai import choose_action
 
     state, seen = _state(table), 0
     while state.phase != "game_over":

@@ -17,7 +17,7 @@ from test_discord_e2e import ALICE, GUILD, TABLE, Harness, label
 from test_rummikub_telegram_e2e import scripted_deal
 
 import bot.games.rummy.host as rummy_host
-from engine import GameState
+from engine.rummy import GameState
 
 pytestmark = pytest.mark.e2e
 

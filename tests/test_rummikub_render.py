@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from PIL import Image
 
-from engine import parse_tiles
+from engine.rummy import parse_tiles
 from render.tiles import CREAM, INK, rack_image, rack_png, tile_image
 
 

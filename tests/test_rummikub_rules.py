@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from engine import (
+from engine.rummy import (
     Card,
     Commit,
     Draw,
@@ -31,10 +31,10 @@ from engine import (
     score_round,
     start_position,
 )
-from engine.deal import starting_draw
-from engine.reasons import REASONS
-from engine.tile_rules import freeing_faces
-from engine.tiles import Tile
+from engine.rummy.deal import starting_draw
+from engine.rummy.reasons import REASONS
+from engine.rummy.tile_rules import freeing_faces
+from engine.rummy.tiles import Tile, piece_from_token
 
 RK = get_rulebook("rummikub")
 
@@ -76,7 +76,7 @@ def test_tile_notation_never_collides_with_card_notation():
 
 def test_tokens_round_trip_tiles_and_tile_jokers():
     tiles = parse_tiles("7R 7R * *13O")
-    back = [Card.from_token(t.token) for t in tiles]
+    back = [piece_from_token(t.token) for t in tiles]
     assert back == tiles and all(isinstance(t, Tile) for t in back)
     assert [t.copy for t in tiles] == [0, 1, 0, 1]  # the two jokers are two tiles
 

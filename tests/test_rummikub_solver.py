@@ -8,10 +8,10 @@ from itertools import combinations
 
 import pytest
 
-from engine import check_move, find_move, get_rulebook, is_meld, parse_cards
-from engine.melds import readings
-from engine.tile_rules import meld_value
-from engine.tiles import make_tiles
+from engine.rummy import check_move, find_move, get_rulebook, is_meld, parse_cards
+from engine.rummy.melds import readings
+from engine.rummy.tile_rules import meld_value
+from engine.rummy.tiles import make_tiles
 
 RK = get_rulebook("rummikub")
 
@@ -99,8 +99,8 @@ def test_initial_meld_select_and_require():
 
 
 def _tile_position(rng: random.Random, table_size: int, hand_size: int, jokers_in_hand: int):
-    from engine.solver.positions import random_position
-    from engine.tiles import Tile
+    from engine.rummy.solver.positions import random_position
+    from engine.rummy.tiles import Tile
 
     pos = random_position(rng, table_size, hand_size + 4, ace="low", jokers=2, joker_groups=0.6)
 

@@ -3,7 +3,8 @@ API server (its real rate limits), the real core and store. One person and two c
 a game by the buttons the bot sent — tiles selected, Hint, Auto-place, Done — then the
 leaderboard counts it.
 
-The deal is scripted (engine/scenario.py) so the game ends in a few turns: the person's initial
+The deal is scripted (engine/rummy/scenario.py) so the game ends in a few turns: the person's
+initial
 meld 10R 11R 12R (33) on the first turn, the 5O added to the table's 5K 5R 5B on the second
 (the initial-meld turn may not add to the table); the computers hold tiles that make no
 combination and draw.
@@ -21,8 +22,8 @@ from tg_players import Person
 
 import bot.games.rummy.host as rummy_host
 from bot.core.record import Record
-from engine import GameState, Rulebook
-from engine.scenario import deal_scenario
+from engine.rummy import GameState, Rulebook
+from engine.rummy.scenario import deal_scenario
 
 pytestmark = pytest.mark.e2e
 

@@ -11,8 +11,8 @@ from bot.core.buttons import parse
 from bot.core.hosting import Table
 from bot.core.record import Record, SeatInfo
 from bot.games.rummy import RummyGame, screens
-from engine import ALL_RULEBOOKS, GameState, legal_actions
-from engine.cards import Card
+from engine.rummy import ALL_RULEBOOKS, GameState, legal_actions
+from engine.rummy.tiles import piece_from_token
 
 
 def _my_turn(rulebook: str) -> tuple[RummyGame, Table]:
@@ -76,7 +76,7 @@ def test_show_me_places_the_hints_whole_lay_and_done_plays_it(rulebook):
         _press(game, table, "hint")
         state = GameState.from_dict(table.record.state)
     hint = state.hint
-    placed = [Card.from_token(t) for t in hint["placed"]]
+    placed = [piece_from_token(t) for t in hint["placed"]]
     assert placed and hint["card"] in hint["placed"]
     line = _private_text(table)
     assert all(c.free().pretty() in line for c in placed), line  # (a joker: 🃏, 🃏12O)
@@ -100,7 +100,7 @@ def test_the_must_lay_reminder_is_the_same_whole_lay_with_show_me(rulebook):
     state = GameState.from_dict(table.record.state)
     notice = table.record.seat_ui(0).notice
     assert "You must lay cards if you can" in notice and state.hint is not None
-    assert all(Card.from_token(t).free().pretty() in notice for t in state.hint["placed"])
+    assert all(piece_from_token(t).free().pretty() in notice for t in state.hint["placed"])
     _press(game, table, _buttons(table)["💡 Show me"])
     _press(game, table, _buttons(table)["✔ Done"])
     assert GameState.from_dict(table.record.state).turn != 0

@@ -12,7 +12,7 @@ import pytest
 from random_player import decide
 
 from bot.core.record import Record, SeatInfo, SeatUI
-from engine import (
+from engine.rummy import (
     Commit,
     Draw,
     Finish,
@@ -26,7 +26,7 @@ from engine import (
     get_rulebook,
     new_game,
 )
-from engine.state import _tokens
+from engine.rummy.state import _tokens
 
 RULEBOOKS = ["manipulation", "machiavelli", "shanghai", "guadeloupe", "carousel", "vatican",
              "tahiti"]

@@ -7,11 +7,11 @@ import random
 import pytest
 
 from engine.cards import Card, parse_cards
-from engine.melds import arrange, group_reading
-from engine.moves import check_move
-from engine.rulebooks import get_rulebook
-from engine.solver import find_move
-from engine.solver.positions import random_position
+from engine.rummy.melds import arrange, group_reading
+from engine.rummy.moves import check_move
+from engine.rummy.rulebooks import get_rulebook
+from engine.rummy.solver import find_move
+from engine.rummy.solver.positions import random_position
 
 OBJECTIVES = ("any", "hint", "max_cards", "max_points")
 
@@ -244,8 +244,8 @@ def test_big_positions_answer_and_are_legal():
 
 
 def _clear_shared_caches() -> None:
-    from engine import solver
-    from engine.solver import columns as sc
+    from engine.rummy import solver
+    from engine.rummy.solver import columns as sc
 
     solver._NO_LAY.clear()
     for name in dir(sc):
@@ -309,7 +309,7 @@ def test_effort_bounds_the_work_and_keeps_answers_legal():
 def test_a_proved_no_lay_is_remembered_and_nothing_else():
     """The memo of positions without a lay holds proofs only: not a search cut short by its
     effort, not a position with a lay, not "these selected cards can't go"."""
-    from engine import solver
+    from engine.rummy import solver
 
     rules = get_rulebook("manipulation")
     table, hand = [P("5H 6H 7H"), P("9S 9D 9C")], P("2C KD")

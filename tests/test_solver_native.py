@@ -1,4 +1,4 @@
-"""The column search in C (engine/solver/_c.c) against the same search in Python: identical
+"""The column search in C (engine/rummy/solver/_c.c) against the same search in Python: identical
 answers, identical work-budget accounting (so a cut-short joker answer is the same too)."""
 
 from __future__ import annotations
@@ -7,13 +7,13 @@ import random
 
 import pytest
 
-import engine.solver as solver
-import engine.solver.fast as fast
-from engine.rulebooks import RULEBOOKS, get_rulebook
-from engine.solver import JOKER_BUDGET, _values, find_move
-from engine.solver.columns import WORK
-from engine.solver.model import Position, build_problems
-from engine.solver.positions import random_position
+import engine.rummy.solver as solver
+import engine.rummy.solver.fast as fast
+from engine.rummy.rulebooks import RULEBOOKS, get_rulebook
+from engine.rummy.solver import JOKER_BUDGET, _values, find_move
+from engine.rummy.solver.columns import WORK
+from engine.rummy.solver.model import Position, build_problems
+from engine.rummy.solver.positions import random_position
 
 pytestmark = pytest.mark.skipif(not fast.native_available(),
                                 reason="the C extension is not built (pip install -e .)")

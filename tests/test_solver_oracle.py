@@ -15,10 +15,10 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from engine.cards import SUITS, Card
-from engine.melds import designate, readings
-from engine.moves import check_move
-from engine.rulebooks import get_rulebook
-from engine.solver import find_move
+from engine.rummy.melds import designate, readings
+from engine.rummy.moves import check_move
+from engine.rummy.rulebooks import get_rulebook
+from engine.rummy.solver import find_move
 
 # A seed is all a case needs; shrinking a seed would only waste time.
 SETTINGS = settings(max_examples=40, deadline=None, derandomize=True,

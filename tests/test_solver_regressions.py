@@ -1,6 +1,6 @@
 """Bugs found by playing, each with its test first."""
 
-from engine import check_move, find_move, get_rulebook, parse_cards
+from engine.rummy import check_move, find_move, get_rulebook, parse_cards
 
 
 def test_tahiti_joker_dealt_as_a_single():

@@ -39,7 +39,7 @@ from bot.adapters.discord import DiscordAdapter
 from bot.core.record import Record
 from bot.games.rummy import host
 from bot.store import Store
-from engine.scenario import deal_scenario
+from engine.rummy.scenario import deal_scenario
 
 pytestmark = pytest.mark.e2e
 

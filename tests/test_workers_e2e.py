@@ -51,7 +51,7 @@ async def worker(url: str, base: str, token: str, port: int) -> None:
     from bot import app
     from bot.adapters.telegram import TelegramAdapter
     from bot.core.service import GameService
-    from engine.scenario import deal_scenario
+    from engine.rummy.scenario import deal_scenario
 
     host.new_game = lambda rules, n, seed: deal_scenario(rules, HANDS[:n], turn=1)
     store = await Store.open(url)

@@ -12,8 +12,8 @@ from felt import SLOW
 
 from bot import i18n
 from bot.core.record import Record
-from engine import Commit, Draw, GameState, Knock, Pass, player_view
-from engine.ai import choose_action
+from engine.rummy import Commit, Draw, GameState, Knock, Pass, player_view
+from engine.rummy.ai import choose_action
 
 
 @dataclass

@@ -233,7 +233,7 @@ class ConsoleGame:
         """Is this a Rummikub game (a resumed one: its rack's buttons are tiles)?"""
         screen = self.private
         return self.tiles or (screen is not None and any(
-            _is_card(b) and Card.from_token(b.action[3:]).is_tile for b in screen.cards))
+            _is_card(b) and screens.button_piece(b.action[3:]).is_tile for b in screen.cards))
 
     @property
     def over(self) -> bool:
@@ -317,7 +317,7 @@ class ConsoleGame:
             self.write(_("✗ Auto-place works on your turn, with your cards."))
             return
         tokens = [b.action[3:] for b in screen.cards]  # s0:/s1: + the card's token
-        hand = [Card.from_token(t) for t in tokens]  # numbered as the card buttons are
+        hand = [screens.button_piece(t) for t in tokens]  # numbered as the card buttons are
         try:
             wanted = cards_arg(text, hand, tiles=any(c.is_tile for c in hand))
         except TypedError as error:
@@ -462,7 +462,7 @@ def _is_card(button: Button) -> bool:
 
 def _tiles(row: list[Button]) -> bool:
     """Card buttons that are Rummikub tiles (their row is the rack, not the hand)."""
-    return any(_is_card(b) and Card.from_token(b.action[3:]).is_tile for b in row)
+    return any(_is_card(b) and screens.button_piece(b.action[3:]).is_tile for b in row)
 
 
 def _hand_prefixes() -> tuple[str, str]:

@@ -21,8 +21,8 @@ from pathlib import Path
 from bot.core.lessons import LessonService, unpack_lesson
 from bot.core.service import Actor
 from bot.core.views import Outcome, Screen
+from bot.games.rummy.lessons import LessonState
 from bot.i18n import N_, _, t, using
-from lessons import LessonState
 
 from .console import PLATFORM, USER
 

@@ -4,17 +4,27 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 import discord
 from discord import app_commands
 
+from bot.core.actor import Actor
 from bot.core.names import clean_name
+from bot.games.rummy.lessons import LESSONS
 from bot.i18n import N_, _, using
-from lessons import LESSONS
 
-if TYPE_CHECKING:
-    from .discord import DiscordAdapter
+
+class SlashHost(Protocol):
+    """What the slash commands hand over to (bot/adapters/discord.py's DiscordAdapter, which
+    adds them: this module depends on that shape, never on the adapter module)."""
+
+    service: Any
+
+    def actor(self, interaction: discord.Interaction) -> Actor: ...
+    async def slash(self, interaction: discord.Interaction, verb: str, args: str = "", *,
+                    public: bool = False, about: Actor | None = None) -> None: ...
+    async def lesson(self, interaction: discord.Interaction, rulebook: str = "") -> None: ...
 
 HELP = N_("""🃏 **Rummy Table** — rearrangement rummy in this channel.
 `/rummy new [rulebook]` open a game here · `/rummy join` / `/rummy leave` take or give up a seat
@@ -59,7 +69,7 @@ class CatalogTranslator(app_commands.Translator):
         return text if text != string.message else None
 
 
-def add_commands(tree: app_commands.CommandTree, adapter: DiscordAdapter) -> None:
+def add_commands(tree: app_commands.CommandTree, adapter: SlashHost) -> None:
     # every variant of every hosted game (the rummy rulebooks, build-to-ten …): Discord allows 25
     # (titles in English: the choices' names are localised by the translator from the catalogs)
     with using("en"):

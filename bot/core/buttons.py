@@ -31,7 +31,7 @@ WORD = "word"  # a rulebook, level, option key/value or menu name
 SECS = "secs"  # one of TIMER_CHOICES
 
 _CARD_FACE = r"(?:10|[2-9AJQK])[SHDC]"
-_TILE_FACE = r"(?:1[0-3]|[1-9])[KRBO]"  # a Rummikub tile, `7R` (engine/tiles.py)
+_TILE_FACE = r"(?:1[0-3]|[1-9])[KRBO]"  # a Rummikub tile, `7R` (engine/rummy/tiles.py)
 _FACE = rf"(?:{_CARD_FACE}|{_TILE_FACE})"
 _PATTERNS = {  # a tile's token: `7R#1`, `*T#0`, `*T#1=7R`
     TOKEN: re.compile(rf"(?:{_CARD_FACE}|\*)#[0-9](?:={_CARD_FACE})?"

@@ -3,26 +3,46 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Mapping
+from typing import Any, Protocol
 
 from bot import i18n
 from bot.i18n import fill, using
 
 from . import narrate
+from .actor import Actor
 from .buttons import Press, pack
-from .hosting import Refusal
+from .hosting import HostedGame, Refusal
 from .record import Record
 from .scheduler import close
 from .views import Outcome
 
-if TYPE_CHECKING:
-    from .service import Actor, GameService
-
 MAX_VERB = 32
 
 
+class CommandHost(Protocol):
+    """What the commands ask of the game service (bot/core/service.py's GameService, which
+    runs them: the commands depend on this, never on the service module)."""
+
+    store: Any
+    unit: Any
+    scheduler: Any
+    lobby: Any
+    games: Mapping[str, HostedGame]
+    default_game: HostedGame
+
+    @property
+    def typed_verbs(self) -> frozenset[str]: ...
+    def game_named(self, words: str | None) -> tuple[HostedGame, str | None]: ...
+    def welcome(self, actor: Actor) -> str: ...
+    def new_game(self, actor: Actor, variant: str | None = None) -> Awaitable[Outcome]: ...
+    def press(self, actor: Actor, data: str, *, metered: bool = True) -> Awaitable[Outcome]: ...
+    def speak_to(self, actor: Actor) -> Awaitable[str]: ...
+    def from_here(self, row: Any, actor: Actor, seat: int | None) -> bool: ...
+
+
 class Commands:
-    def __init__(self, service: GameService) -> None:
+    def __init__(self, service: CommandHost) -> None:
         self.service = service
         self.unit = service.unit
 

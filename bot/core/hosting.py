@@ -24,7 +24,6 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:
     from .buttons import Press
     from .record import Record
-    from .turns import PlayedRules
     from .views import Outcome, Screen
 
 
@@ -105,13 +104,32 @@ class Table:
             ui.selected = []
 
 
+class PlayedRules(Protocol):
+    """What the platform plays of a game's rules (engine/contract.py's GameRules; the core
+    imports no engine module): bot/core/turns.py plays it."""
+
+    levels: tuple[str, ...]
+
+    def to_move(self, state: Any) -> int | None: ...
+
+    def apply(self, state: Any, action: Any) -> tuple[Any, list[Any]]: ...
+
+    def player_view(self, state: Any, seat: int | None) -> Any: ...
+
+    def choose_action(self, view: Any, level: str) -> Any: ...
+
+    def time_up(self, state: Any, seat: int) -> Any | None: ...
+
+    def result(self, state: Any) -> Any | None: ...  # totals, winners, higher_is_better
+
+
 class HostedGame(Protocol):
     """A game the core can host (see the module docstring)."""
 
     name: str  # "rummy"
     title: str  # "Rummy"
     # the game's rules behind the one contract (engine/contract.py); the platform plays them
-    # through the part bot/core/turns.py names
+    # through the part named above
     rules: PlayedRules
     min_seats: int
     max_seats: int

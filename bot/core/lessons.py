@@ -29,38 +29,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from bot.games.rummy.narrate import hint_line
-from bot.games.rummy.refusals import refusal
-from bot.games.rummy.screens import (
-    action_rows,
-    card_label,
-    groups_text,
-    joker_face,
-    private_picture,
-)
-from bot.games.rummy.typed import TypedError, parse_typed
-from bot.games.rummy.words import TITLES
-from bot.i18n import N_, _, current, fill, isolate, ngettext, t, using
-from bot.store import GameExists, StaleGame
-from engine import (
-    Action,
-    Commit,
-    Draw,
-    Finish,
-    GiveUp,
-    Knock,
-    NextRound,
-    Pass,
-    Place,
-    Reset,
-    Split,
-    Take,
-    group_label,
-    legal_actions,
-    player_view,
-)
-from engine.cards import Card, suit_order
-from lessons import (
+from bot.games.rummy.lessons import (
     LEARNER,
     LESSONS,
     Feedback,
@@ -77,8 +46,40 @@ from lessons import (
     start_lesson,
     step_label,
 )
-from lessons import words as lesson_words
-from render import render_private
+from bot.games.rummy.lessons import words as lesson_words
+from bot.games.rummy.narrate import hint_line
+from bot.games.rummy.refusals import refusal
+from bot.games.rummy.screens import (
+    action_rows,
+    card_label,
+    groups_text,
+    joker_face,
+    private_picture,
+)
+from bot.games.rummy.typed import TypedError, parse_typed
+from bot.games.rummy.words import TITLES
+from bot.i18n import N_, _, current, fill, isolate, ngettext, t, using
+from bot.store import GameExists, StaleGame
+from engine.cards import Card, suit_order
+from engine.rummy import (
+    Action,
+    Commit,
+    Draw,
+    Finish,
+    GiveUp,
+    Knock,
+    NextRound,
+    Pass,
+    Place,
+    Reset,
+    Split,
+    Take,
+    group_label,
+    legal_actions,
+    player_view,
+)
+from engine.rummy.tiles import piece_from_token
+from render.rummy import render_private
 
 from .buttons import LESSON_PREFIX, pack
 from .buttons import parse as parse_button
@@ -600,7 +601,7 @@ def _press(ctx: _Ctx, lesson: _Lesson, version: int, action: str) -> tuple[Outco
         act = Place(LEARNER, tuple(selected), None if head == "new" else int(arg))
     elif head == "tc":
         group, _sep, token = arg.partition(":")
-        act = Take(LEARNER, int(group), Card.from_token(token))
+        act = Take(LEARNER, int(group), piece_from_token(token))
     elif head == "spa":
         group, _sep, at = arg.partition(":")
         act = Split(LEARNER, int(group), int(at))

@@ -9,7 +9,8 @@ from typing import Any
 
 from bot import i18n
 from bot.i18n import fill, listing, using
-from render import LobbyView, render_lobby
+from render.lobby import render_lobby
+from render.views import LobbyView
 
 from . import narrate
 from .buttons import LOBBY, TIMER_CHOICES, Press

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine import GameState, Rulebook, get_rulebook
+from engine.rummy import GameState, Rulebook, get_rulebook
 
 DEFAULT_TURN_SECONDS = 180
 TIMEOUTS_BEFORE_COMPUTER = 3

@@ -13,19 +13,18 @@ import random
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from bot import i18n
 from bot.i18n import fill
 
 from . import buttons, narrate
+from .actor import Actor
 from .buttons import Press, pack
 from .commands import MAX_VERB, Commands
 from .fair_use import FairUse
 from .hosting import HostedGame
 from .lobby import Lobby
-from .names import clean_name
 from .record import Record, SeatInfo
 from .scheduler import IDLE_SECONDS, JobScheduler, Scheduler
 from .titles import Titles
@@ -58,21 +57,6 @@ def new_seed(rng: random.Random | None = None) -> int:
     """128 bits from `secrets`: nothing a player sees of a deal narrows down the seed (a
     31-bit seed was found from one 7-card hand by trying them all). Tests pass an rng."""
     return rng.getrandbits(128) if rng is not None else secrets.randbits(128)
-
-
-@dataclass
-class Actor:
-    platform: str
-    chat_id: str
-    user: str
-    name: str
-    private: bool = False
-    lang: str = ""  # the client's language (Telegram language_code, Discord locale); "" unknown
-
-    def __post_init__(self) -> None:
-        # A display name is the client's: no bidi tricks, no passing for a computer seat.
-        self.name = clean_name(self.name)
-        self.lang = i18n.normalize(self.lang) if self.lang else ""
 
 
 def _default_games() -> dict[str, HostedGame]:

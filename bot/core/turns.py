@@ -6,40 +6,23 @@ timer running out (the rule's own time-up action, the computer finishing the tur
 A game's host inherits `TurnFlow` and gives only what is its own: how it loads its state from
 the record, whether a saved game is over, how a change becomes screens (`advance`), and the
 sentence said when time runs out.
-The core imports no engine module: `PlayedRules` names the part of the contract it plays.
+The core imports no engine module: `PlayedRules` (hosting.py) names the part of the contract
+it plays.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from bot.i18n import _
 
-from .hosting import Refusal, Results, Table
+from .hosting import PlayedRules, Refusal, Results, Table
 from .record import TIMEOUTS_BEFORE_COMPUTER
 
 if TYPE_CHECKING:
     from .record import Record, SeatInfo
     from .views import Outcome
-
-
-class PlayedRules(Protocol):
-    """What the platform plays of a game's rules (engine/contract.py's GameRules)."""
-
-    levels: tuple[str, ...]
-
-    def to_move(self, state: Any) -> int | None: ...
-
-    def apply(self, state: Any, action: Any) -> tuple[Any, list[Any]]: ...
-
-    def player_view(self, state: Any, seat: int | None) -> Any: ...
-
-    def choose_action(self, view: Any, level: str) -> Any: ...
-
-    def time_up(self, state: Any, seat: int) -> Any | None: ...
-
-    def result(self, state: Any) -> Any | None: ...  # totals, winners, higher_is_better
 
 
 class TurnFlow:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from engine.actions import IllegalAction
+from engine.errors import IllegalAction
 
 from .actions import Action
 from .check import state_errors

@@ -1,6 +1,6 @@
 """The rules: `apply(state, action)` -> (new state, events), and every legal action.
 
-An illegal action raises engine.actions.IllegalAction with a code from engine/reasons.py (the
+An illegal action raises engine.errors.IllegalAction with a code from this module (the
 `bt_` ones are this game's) and the values its sentence names; the state given is never
 changed.
 """
@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.actions import IllegalAction
+from engine.errors import IllegalAction
 
 from .actions import NEW_PILE, Action, Discard, Joker, Pass, Play
 from .cards import SHIFT, SWAP, TOP, card_label, fits, is_joker, joker_kind

@@ -11,8 +11,8 @@ from bot.core.hosting import Refusal, Settings, Table, Variant
 from bot.core.record import Record, SeatInfo
 from bot.core.turns import TurnFlow
 from bot.core.views import Outcome, Screen
+from bot.games.buildten import lesson as lesson
 from bot.i18n import N_, _, current, t, tn, using
-from engine.actions import IllegalAction
 from engine.buildten import (
     Action,
     BuildState,
@@ -30,7 +30,7 @@ from engine.buildten.actions import NEW_PILE
 from engine.buildten.ai import LEVELS, choose_action
 from engine.buildten.contract import BuildTenRules
 from engine.buildten.state import free_place
-from lessons import buildten as lesson
+from engine.errors import IllegalAction
 
 from . import narrate, screens
 from .narrate import card_name

@@ -7,12 +7,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.games.rummy.refusals import SENTENCES
-from bot.games.rummy.refusals import refusal as shared_refusal
-from bot.i18n import _, and_list, current, fill, t, tn
-from engine import IllegalAction
+from bot.i18n import N_, _, and_list, current, fill, t, tn
 from engine.buildten import Event, card_label
 from engine.buildten.cards import joker_kind
+from engine.errors import IllegalAction
 
 
 def card_name(card: str) -> str:
@@ -100,6 +98,29 @@ def notice(event: Event) -> str | None:
 
 # -- the engine's refusals ------------------------------------------------------------------
 
+# code -> msgid (engine/buildten/reasons.py); the shared turn codes read as the rummy games' do
+# (the same msgids, so the same translations)
+SENTENCES: dict[str, str] = {
+    "seat_not_in_game": N_("That seat is not in this game"),
+    "game_over": N_("The game is over"),
+    "not_your_turn": N_("It's not your turn"),
+    "bt_not_on_top": N_(
+        "The {card} is under other cards: only a discard pile's top card can be played."
+    ),
+    "bt_joker_on_pile": N_("A joker is played on a player, not onto a build pile."),
+    "bt_no_free_pile": N_("There are 4 build piles already: wait for one to reach 10."),
+    "bt_no_such_pile": N_("There is no pile {n}."),
+    "bt_wrong_number": N_("The {card} doesn't fit: that pile needs {needs}."),
+    "bt_not_a_joker": N_("Only a joker from your hand is played on a player."),
+    "bt_no_face_up": N_("That player shows no stock card."),
+    "bt_swap_needs_other": N_(
+        "A black joker (swap) swaps your face-up card with another player's."),
+    "bt_discard_piles_full": N_("You have 4 discard piles: put it onto one of them."),
+    "bt_must_discard": N_("End your turn with a discard from your hand."),
+    "illegal": N_("That is not a legal move"),
+}
+
+
 def _needs(needed: int) -> str:
     if needed == 1:
         return _("an A or a wild card")
@@ -108,8 +129,7 @@ def _needs(needed: int) -> str:
 
 def refusal(error: IllegalAction) -> str:
     """What a player reads for a refused Build-to-Ten action, in the current language (English:
-    the engine's own sentence). Its codes' sentences are in the refusals table
-    (bot/games/rummy/refusals.py); the shared turn codes read as the rummy games' do."""
+    the engine's own sentence), from SENTENCES above."""
     if current() == "en" or error.code == "illegal":
         return str(error)
     p: dict[str, Any] = error.params
@@ -122,8 +142,8 @@ def refusal(error: IllegalAction) -> str:
         return t("The {card} is not in your hand.", card=card)
     if code == "unknown_action":
         return _("That is not a move of Build-to-Ten.")
-    if code.startswith("bt_") and code in SENTENCES:
+    if code in SENTENCES:
         values = {"card": card, "n": int(p.get("pile", 0)) + 1,
                   "needs": _needs(int(p.get("needed", 1)))}
         return fill(_(SENTENCES[code]), **values)
-    return shared_refusal(error)  # game over, not your turn, no such seat
+    return str(error)  # a code this table lacks: the engine's sentence

@@ -7,12 +7,12 @@ import hashlib
 
 from bot.core.record import Record
 from bot.core.views import Button, Screen, in_rows
+from bot.games.buildten import lesson as lesson
 from bot.i18n import N_, _, current, is_rtl, isolate, t, tn, using
 from engine.buildten import BuildState, BuildView, is_joker, player_view
 from engine.buildten.cards import face, fits, joker_kind
 from engine.buildten.rules import joker_targets
 from engine.buildten.state import free_place
-from lessons import buildten as lesson
 from render.buildten import BuildPicture, BuildWords, SeatPicture, render_buildten
 
 from .narrate import and_names, card_name, joker_short

@@ -2,8 +2,22 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
+
 from bot.i18n import N_, _, fill, t
-from lessons.words import fill_cards
+from engine.cards import parse_cards
+
+# `{7H}`, `{2H 3D}`: a card run's placeholder in a sentence (no other placeholder starts with a
+# rank); the code shows it as its cards, one isolated run.
+_CARD = r"(?:(?:10|[2-9AKQJ])[SHDC]|\*)"
+CARD_RUN = re.compile(r"\{(" + _CARD + r"(?: " + _CARD + r")*)\}")
+
+
+def fill_cards(text: str, fill: Callable[..., str]) -> str:
+    """`text` with each card-run placeholder shown as its cards (`fill`: the language's)."""
+    return CARD_RUN.sub(
+        lambda m: fill("{run}", run=" ".join(c.marked() for c in parse_cards(m.group(1)))), text)
 
 HELP = N_("""🔟 Build-to-Ten — a build-pile card game for 2–4 in this chat.
 /newgame build-to-ten — open a game here · /join, /leave · /endgame (the host)

@@ -12,7 +12,7 @@ from bot.core.record import TIMEOUTS_BEFORE_COMPUTER, Record, SeatInfo
 from bot.core.turns import TurnFlow
 from bot.core.views import Outcome, Screen
 from bot.i18n import _, t, tn, using
-from engine import (
+from engine.rummy import (
     ALL_RULEBOOKS,
     Finish,
     GameState,
@@ -24,10 +24,10 @@ from engine import (
     new_game,
     player_view,
 )
-from engine.actions import Action
-from engine.ai import LEVELS
-from engine.rulebooks import option_choices
-from engine.rummy_contract import RummyRules
+from engine.rummy.actions import Action
+from engine.rummy.ai import LEVELS
+from engine.rummy.contract import RummyRules
+from engine.rummy.rulebooks import option_choices
 
 from . import narrate, screens, words
 from .refusals import refusal

@@ -8,20 +8,20 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from bot.i18n import Laid, _, and_list, isolate, t, tn
-from engine import Event, Rulebook, group_label
-from engine.cards import Card, suit_order
-from engine.tile_rules import floats
-from engine.tiles import parse_tiles
+from engine.cards import suit_order
+from engine.rummy import Event, Rulebook, group_label
+from engine.rummy.tile_rules import floats
+from engine.rummy.tiles import parse_tiles, piece_from_token
 
 
 def pretty(tokens: Iterable[str]) -> str:
-    return " ".join(Card.from_token(t).marked() for t in tokens)
+    return " ".join(piece_from_token(t).marked() for t in tokens)
 
 
 def pretty_sorted(tokens: Iterable[str]) -> str:
     """Cards or tiles as a hand sorted by suit (colour) then number shows them (a hand left
     at the round's end), each run of them one left-to-right isolate."""
-    return isolate(" ".join(c.marked() for c in sorted(map(Card.from_token, tokens),
+    return isolate(" ".join(c.marked() for c in sorted(map(piece_from_token, tokens),
                                                        key=suit_order)))
 
 
@@ -59,10 +59,10 @@ def _lay_text(hint: dict[str, Any], tiles: bool) -> tuple[str, int]:
     group each goes to (`8K 9K 10K · 10O 11O 🃏12O`), and how many of those groups are new.
     A Rummikub joker floating in a group of three names no colour (RULES.md §5 decision 3)."""
     placed = hint.get("placed") or [hint["card"]]
-    mine = {Card.from_token(t).ident for t in placed}
+    mine = {piece_from_token(t).ident for t in placed}
     parts, new = [], 0
     for tokens in hint.get("lay") or [placed]:
-        group = [Card.from_token(t) for t in tokens]
+        group = [piece_from_token(t) for t in tokens]
         cards = [c.free() if tiles and c.is_joker and floats(group, c) else c
                  for c in group if c.ident in mine]
         if cards:  # a tile with its colour mark (7🟥); each group its own isolate

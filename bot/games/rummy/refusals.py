@@ -1,6 +1,6 @@
 """The engine's refusals as sentences in the reader's language.
 
-The engine raises `IllegalAction(code, **params)` (engine/reasons.py lists the codes) with an
+The engine raises `IllegalAction(code, **params)` (engine/rummy/reasons.py lists the codes) with an
 English sentence made from the same values. English readers get that sentence as it is (the
 engine's wording, unchanged); other languages get the catalog's sentence for the code, filled
 from the params. A refusal made outside the engine (code "illegal": Auto-place, typed moves)
@@ -13,8 +13,8 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from bot.i18n import N_, _, current, fill, ngettext, t
-from engine import IllegalAction, group_label
-from engine.cards import Card
+from engine.rummy import IllegalAction, group_label
+from engine.rummy.tiles import piece_from_token
 
 # code -> msgid; the params a sentence names are filled by `_values`
 SENTENCES: dict[str, str] = {
@@ -76,7 +76,7 @@ SENTENCES: dict[str, str] = {
         "doesn't count as one of the three)"
     ),
     "joker_choice_needed": N_("Choose what the joker in group {group} stands for"),
-    # Rummikub (engine/tile_rules.py)
+    # Rummikub (engine/rummy/tile_rules.py)
     "initial_meld_table_touched": N_(
         "Your initial meld must be new combinations from your rack only: the table's "
         "combinations can't be changed or added to on that turn"
@@ -94,19 +94,6 @@ SENTENCES: dict[str, str] = {
     ),
     "no_turn_timer": N_("This game has no turn timer"),
     # Build-to-Ten (engine/buildten; bot/games/buildten/narrate.py fills {card} and {needs})
-    "bt_not_on_top": N_(
-        "The {card} is under other cards: only a discard pile's top card can be played."
-    ),
-    "bt_joker_on_pile": N_("A joker is played on a player, not onto a build pile."),
-    "bt_no_free_pile": N_("There are 4 build piles already: wait for one to reach 10."),
-    "bt_no_such_pile": N_("There is no pile {n}."),
-    "bt_wrong_number": N_("The {card} doesn't fit: that pile needs {needs}."),
-    "bt_not_a_joker": N_("Only a joker from your hand is played on a player."),
-    "bt_no_face_up": N_("That player shows no stock card."),
-    "bt_swap_needs_other": N_(
-        "A black joker (swap) swaps your face-up card with another player's."),
-    "bt_discard_piles_full": N_("You have 4 discard piles: put it onto one of them."),
-    "bt_must_discard": N_("End your turn with a discard from your hand."),
     "illegal": N_("That is not a legal move"),
 }
 
@@ -116,7 +103,7 @@ def card_name(face: str) -> str:
     if face.startswith("*") and len(face) == 1:
         return _("joker")
     try:
-        return Card.from_token(face).marked()  # a tile with its colour mark: 7🟥
+        return piece_from_token(face).marked()  # a tile with its colour mark: 7🟥
     except (ValueError, KeyError, IndexError):
         return face
 
@@ -213,7 +200,7 @@ def refusal(error: IllegalAction, tiles: bool = False) -> str:
     if error.code in SPECIAL:
         return SPECIAL[error.code](values)
     msgid = SENTENCES.get(error.code)
-    if msgid is None:  # a code this table lacks: the test on engine/reasons.py keeps it whole
+    if msgid is None:  # a code this table lacks: the test on engine/rummy/reasons.py keeps it whole
         return str(error)
     try:
         return fill(_(msgid), **values)

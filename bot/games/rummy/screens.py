@@ -12,7 +12,8 @@ from bot.core.narrate import picture_words as core_picture_words
 from bot.core.record import Record
 from bot.core.views import Button, Screen
 from bot.i18n import Laid, _, and_list, current, isolate, listing, scored, t, tn, using
-from engine import (
+from engine.cards import Card, rank_order, suit_order
+from engine.rummy import (
     GameState,
     PlayerView,
     Rulebook,
@@ -21,11 +22,10 @@ from engine import (
     legal_actions,
     player_view,
 )
-from engine.cards import Card, rank_order, suit_order
-from engine.melds import arrange, readings
-from engine.tile_rules import floats
-from engine.tiles import is_tile_face
-from render import (
+from engine.rummy.melds import arrange, readings
+from engine.rummy.tile_rules import floats
+from engine.rummy.tiles import is_tile_face, piece_from_token
+from render.rummy import (
     PrivateView,
     ScoreView,
     SeatStrip,
@@ -40,6 +40,12 @@ from . import words
 from .narrate import hint_line, pretty_sorted
 
 CARDS_PER_ROW = 8
+
+
+def button_piece(token: str) -> Card:
+    """The card or tile a card button's token names (the terminal lays a rack of tiles apart
+    from a hand of cards)."""
+    return piece_from_token(token)
 CARD_ROWS = 2
 PAGE = CARDS_PER_ROW * CARD_ROWS
 MAX_SEATS = 5
@@ -468,7 +474,7 @@ def _private_screen(game_id: int, record: Record, state: GameState, seat: int) -
     mine = view.my_turn and not record.seats[seat].is_computer
     hint = view.hint or {}
     hint_cards = frozenset(  # the whole lay's cards
-        Card.from_token(t).ident for t in hint.get("placed") or hint.get("card", "").split()
+        piece_from_token(t).ident for t in hint.get("placed") or hint.get("card", "").split()
     )
     title = _private_title(record, state, seat, view)
     picture = private_picture(
@@ -518,7 +524,7 @@ def joker_face(face: str) -> str:
     """A face a joker may stand for, as its button shows it: `7♥`; a tile's notation, `7R`."""
     if is_tile_face(face):
         return face
-    return Card.from_token("*#0=" + face).pretty()[1:]
+    return piece_from_token("*#0=" + face).pretty()[1:]
 
 
 def _is_card(button: Button) -> bool:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.i18n import N_, _, fill
-from engine import ALL_RULEBOOKS, get_rulebook
+from engine.rummy import ALL_RULEBOOKS, get_rulebook
 
 from . import words
 

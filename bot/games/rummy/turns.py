@@ -7,7 +7,8 @@ from bot.core.buttons import Press
 from bot.core.hosting import Refusal
 from bot.core.record import SeatUI
 from bot.i18n import N_, _
-from engine import (
+from engine.cards import Card
+from engine.rummy import (
     Commit,
     GameState,
     IllegalAction,
@@ -17,9 +18,9 @@ from engine import (
     find_move,
     player_view,
 )
-from engine.actions import WORD_ACTIONS, Action
-from engine.cards import Card
-from engine.game import HINT_EFFORT
+from engine.rummy.actions import WORD_ACTIONS, Action
+from engine.rummy.game import HINT_EFFORT
+from engine.rummy.tiles import piece_from_token
 
 from . import screens
 from .typed import cannot_place
@@ -67,7 +68,7 @@ def turn_action(state: GameState, seat: int, ui: SeatUI, press: Press) -> Action
     if verb in ("new", "add"):
         return Place(seat, tuple(selected), None if verb == "new" else press.int())
     if verb == "tc":
-        return Take(seat, press.int(0), Card.from_token(press.str(1)))
+        return Take(seat, press.int(0), piece_from_token(press.str(1)))
     if verb == "auto":
         mine = {c.token for c in view.draft_hand}
         selected = [c for c in selected if c.token in mine]  # it places hand cards
@@ -79,7 +80,7 @@ def turn_action(state: GameState, seat: int, ui: SeatUI, press: Press) -> Action
         lay = (view.hint or {}).get("lay")
         if not lay:
             raise Refusal(_("Unknown button."))
-        return SetDraft(seat, tuple(tuple(Card.from_token(t) for t in g) for g in lay))
+        return SetDraft(seat, tuple(tuple(piece_from_token(t) for t in g) for g in lay))
     if verb == "jk":
         return Commit(seat, None, {press.int(0): tuple(press.str(1).split(","))})
     if verb in SIMPLE:

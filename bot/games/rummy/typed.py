@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.i18n import _, current, t, tn
-from engine import (
+from engine.cards import Card
+from engine.rummy import (
     Action,
     Move,
     Place,
@@ -16,9 +17,8 @@ from engine import (
     group_index,
     parse_cards,
 )
-from engine.actions import WORD_ACTIONS
-from engine.cards import Card
-from engine.tiles import parse_tiles
+from engine.rummy.actions import WORD_ACTIONS
+from engine.rummy.tiles import parse_tiles
 
 SIMPLE = WORD_ACTIONS
 MAX_TYPED = 300  # characters; longer text is refused before it is read
