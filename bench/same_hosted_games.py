@@ -7,7 +7,8 @@
 
 Each game seats a person (seat 0, whose every turn times out: the computer plays it for them
 and, after three, keeps the seat) and two computers (easy, medium) that move one action at a
-time; between rounds the person goes on. Recorded per game: the log, the final state, every
+time; between rounds the person goes on (where the rulebook lets the players end the game
+between rounds, it ends after the second). Recorded per game: the log, the final state, every
 outcome's reply, the seats' time-outs and levels, and the result — for every rummy rulebook
 (Rummikub with its 1-minute rule timer) and Build-to-Ten. `bench/same_games.py` fingerprints
 the engine's games; this one the hosts' turn flow around them. Prints a table and, with
@@ -50,8 +51,13 @@ def _game(job: tuple[int, int]) -> list:
         if game.is_over(record.state):
             break
         mover = game.to_move(record.state)
-        if mover is None:  # between rounds: the person goes on
-            out = game.press(table, 0, "u0", Press(1, record.state["version"], "next", ()))
+        if mover is None:  # between rounds: the person goes on (an open game: once, then ends)
+            version = record.state["version"]
+            out = None
+            if record.state.get("round", 1) >= 2:  # refused unless the rulebook offers it
+                out = game.press(table, 0, "u0", Press(1, version, "finish", ()))
+            if out is None or out.alert:
+                out = game.press(table, 0, "u0", Press(1, version, "next", ()))
         elif record.seats[mover].is_computer:
             out = game.computer_step(table)
         else:
