@@ -125,8 +125,8 @@ async def test_the_toy_game_from_lobby_to_leaderboard_on_telegram(tmp_path):
         try:
             group = tg.group(GROUP, "Race night")
             alice = tg.user(41, "Alice", started=True)
-            await harness.say(group, alice, "/newgame twenty")
-            await harness.expect(group, "Race to twenty")
+            await harness.say(group, alice, "/newgame ten")
+            await harness.expect(group, "Race to ten")
             await harness.press_group(alice, "Options")
             await press_data(harness, group, alice, f"opt:step:{STEP}")
             await harness.press_group(alice, "Back")
@@ -160,9 +160,9 @@ async def test_the_toy_game_from_lobby_to_leaderboard_on_telegram(tmp_path):
                 await tg.wait_until(lambda q=query: q in tg.answers, timeout=20)
                 assert not tg.answers[query].get("show_alert"), tg.answers[query]
             assert over()
-            await harness.say(group, alice, "/leaderboard twenty")
+            await harness.say(group, alice, "/leaderboard ten")
             await harness.expect(group, "Leaderboard")
             board = tg.last_message(group, from_bot=True).text
-            assert "Race to twenty" in board and "Alice" in board and "1 game" in board, board
+            assert "Race to ten" in board and "Alice" in board and "1 game" in board, board
         finally:
             await harness.down()
