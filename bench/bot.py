@@ -747,11 +747,14 @@ def older_tree(rev: str) -> Path:
     folder = Path(tempfile.mkdtemp(prefix="rummy-before-"))
     subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(folder), rev],
                    check=True, capture_output=True)
-    solver = "engine/rummy/solver"
-    source, built = folder / solver / "_c.c", sorted((ROOT / solver).glob("_c.*.so"))
+    here = ROOT / "engine/rummy/solver"
+    # the older tree's solver: in the rummy wing, or at the engine's root before the move
+    there = next((folder / p for p in ("engine/rummy/solver", "engine/solver")
+                  if (folder / p / "_c.c").exists()), folder / "engine/rummy/solver")
+    source, built = there / "_c.c", sorted(here.glob("_c.*.so"))
     if source.exists():
-        if built and source.read_bytes() == (ROOT / "engine/rummy/solver/_c.c").read_bytes():
-            shutil.copy(built[0], folder / "engine/rummy/solver")
+        if built and source.read_bytes() == (here / "_c.c").read_bytes():
+            shutil.copy(built[0], there)
         else:
             subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace"], cwd=folder,
                            check=True, capture_output=True)

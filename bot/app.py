@@ -6,7 +6,9 @@ mode instead of polling) with TELEGRAM_WEBHOOK_PORT, TELEGRAM_WEBHOOK_PATH and
 TELEGRAM_WEBHOOK_SECRET, DISCORD_TOKEN, DISCORD_GUILD_ID, DISCORD_API_BASE,
 DISCORD_GATEWAY_URL, DISCORD_SHARD_COUNT with DISCORD_SHARD_IDS (this worker's shards, e.g.
 "0,1" of 4), DATABASE_URL, RUMMY_COMPUTER_DELAY, RUMMY_LOG_LEVEL, RUMMY_RETENTION_DAYS
-(finished games' records; results stay), RUMMY_LESSON_RETENTION_DAYS.
+(finished games' records; results stay), RUMMY_LESSON_RETENTION_DAYS, RUMMY_WEB_URL (the web
+table's public HTTPS base: turns its "Open the table" buttons on) with RUMMY_WEB_APP (the Mini
+App's short name, BotFather /newapp) and RUMMY_WEB_PORT (its port without a webhook: 8080).
 
 Many workers on one PostgreSQL: any worker serves any update (README "From one process to N");
 of those with TELEGRAM_WEBHOOK_URL the first to start registers the webhook
@@ -50,6 +52,42 @@ def _load_dotenv(path: Path = Path(".env")) -> None:
             continue
         key, value = line.split("=", 1)
         os.environ.setdefault(key.strip(), value.strip().strip('"').strip("'"))
+
+
+_WEB_LABEL = b"rummy-table/web-sessions/v1"
+
+
+def web_secret(token: str) -> bytes:
+    """The key that signs the web table's sessions and links: RUMMY_WEB_SECRET, else derived
+    from the bot token (the same in every worker, useless without the token)."""
+    given = os.environ.get("RUMMY_WEB_SECRET", "").strip()
+    return given.encode() if given else hmac.new(token.encode(), _WEB_LABEL,
+                                                 hashlib.sha256).digest()
+
+
+def web_link_maker(base: str, secret: bytes) -> Callable[[Any, int], str]:
+    """(member, game) -> the page's address with a short-lived link signed for that member."""
+    import time
+
+    from bot.web.auth import link_token
+
+    def link(actor: Any, game: int) -> str:
+        token = link_token(secret, actor.platform, actor.user, actor.name, game, actor.lang,
+                           time.time())
+        return f"{base.rstrip('/')}/web/table?g={game}&k={token}"
+
+    return link
+
+
+class _WebRunner:
+    """The web table's own server as an adapter `shutdown` stops (no webhook to share)."""
+
+    def __init__(self, server: Any, runner: Any) -> None:
+        self.server, self.runner = server, runner
+
+    async def stop(self) -> None:
+        await self.server.close_all()
+        await self.runner.cleanup()
 
 
 def derive_webhook_secret(token: str) -> str:
@@ -99,7 +137,24 @@ async def serve(url: str | None = None) -> None:
         retention_days=float(os.environ.get("RUMMY_RETENTION_DAYS", 90)),
         lesson_retention_days=float(os.environ.get("RUMMY_LESSON_RETENTION_DAYS", 30)),
     )
-    adapters = []
+    adapters: list[Any] = []
+    web_server, web_url = None, os.environ.get("RUMMY_WEB_URL", "").strip()
+    if web_url:
+        from bot.web.server import WebServer
+        from bot.web.table import WebTable
+
+        web_table = WebTable(service)
+        web_server = WebServer(web_table, web_secret(telegram_token or discord_token),
+                               bot_token=telegram_token or None)
+        if getattr(store, "row_locks", False):  # several workers: their pages hear each other
+            from bot.store.urls import database_url
+            from bot.web.notify import Notifier
+
+            notifier = Notifier(web_table, database_url(url).render_as_string(
+                hide_password=False))
+            await notifier.start()
+            adapters.append(notifier)
+    web_on_webhook = False
     if telegram_token:
         from bot.adapters.telegram import TelegramAdapter
 
@@ -112,6 +167,13 @@ async def serve(url: str | None = None) -> None:
             lessons=lessons,
         )
         webhook = os.environ.get("TELEGRAM_WEBHOOK_URL", "").strip()
+        if web_server is not None:
+            from bot.adapters.telegram import WebEntry
+
+            adapter.web = WebEntry(web_url, os.environ.get("RUMMY_WEB_APP", "table").strip())
+            if webhook:  # the page on the webhook's port: one server per worker
+                adapter.web_routes.append(web_server.add_routes)
+                web_on_webhook = True
         if webhook:
             path, secret = webhook_settings(telegram_token)
             logs.add_secret(secret)
@@ -142,8 +204,16 @@ async def serve(url: str | None = None) -> None:
             lessons=lessons,
             shards=discord_shards(),
         )
+        if web_server is not None:  # /rummy web: a member's own signed link
+            adapter.web = web_link_maker(web_url, web_server.secret)
         await adapter.start()
         adapters.append(adapter)
+    if web_server is not None and not web_on_webhook:
+        from bot.web.server import serve as serve_web
+
+        runner = await serve_web(web_server, "0.0.0.0",
+                                 int(os.environ.get("RUMMY_WEB_PORT") or 8080))
+        adapters.append(_WebRunner(web_server, runner))
     await run_until_stopped(
         service, adapters, store,
         started=lambda: log.info("Rummy Table is running (database %s)", store.url),

@@ -37,6 +37,9 @@ def main(argv: list[str] | None = None) -> int:
     play.add_argument("--name", default=None, help="your name at the table")
     play.add_argument("--lang", default=None, choices=("en", "he", "ru"),
                       help="the language (default: the environment's locale, LC_ALL/LANG)")
+    play.add_argument("--web", action="store_true",
+                      help="play on a web page served on 127.0.0.1 (prints its address)")
+    play.add_argument("--port", type=int, default=8765, help="the --web page's port (0: any)")
     play.add_argument("--pictures", default=None, metavar="DIR",
                       help="also write the newest pictures (table.png, hand.png…) here")
 
@@ -115,6 +118,13 @@ def _play(args: argparse.Namespace, options: dict) -> int:
     )
     setup = Setup(args.rulebook, options, computers, you_first)
     try:
+        if args.web:
+            from bot.web.local import play_web
+
+            asyncio.run(play_web(setup, url=store_url(data), seed=args.seed, new=args.new,
+                                 name=args.name or _your_name(), port=args.port,
+                                 lang=args.lang or _environment_language()))
+            return 0
         asyncio.run(
             play(
                 setup,

@@ -401,6 +401,34 @@ def loops(edges: dict[str, set[str]]) -> list[list[str]]:
     return sorted(found)
 
 
+def single_game_roots(tree: Tree) -> dict[str, list[str]]:
+    """Modules at the root of engine/ or render/ that serve one game's wing alone (or nothing
+    outside the root): a game's own piece sitting where all games share. A root module is
+    shared when two games' wings, or the platform (the lobby picture), use it, directly or
+    through other root modules."""
+    roots = [m for m, layer in tree.layers.items() if layer in ("engine", "render")]
+    users: dict[str, set[str]] = {}
+    for module, targets in tree.edges.items():
+        for target in targets:
+            if tree.layers.get(target) in ("engine", "render") and (
+                    tree.layers[module] != tree.layers[target]):
+                users.setdefault(target, set()).add(tree.layers[module])
+    alone: dict[str, list[str]] = {}
+    for module in roots:
+        seen, todo, outside = {module}, [module], set()
+        while todo:  # the users of this module and of every root module that imports it
+            current = todo.pop()
+            outside |= users.get(current, set())
+            for other in roots:
+                if current in tree.edges.get(other, ()) and other not in seen:
+                    seen.add(other)
+                    todo.append(other)
+        wings = {layer.split(":", 1)[1] for layer in outside if ":" in layer}
+        if len(wings) < 2 and "platform" not in outside and module not in ("engine", "render"):
+            alone[module] = sorted(outside)
+    return alone
+
+
 def report(root: Path) -> dict:
     """The import table: files per layer, import loops, rule breaks (per rule and each)."""
     tree = read_tree(root)
@@ -412,6 +440,7 @@ def report(root: Path) -> dict:
         per_rule[v.rule] = per_rule.get(v.rule, 0) + 1
     return {
         "files_per_layer": dict(sorted(per_layer.items())),
+        "single_game_roots": sorted(single_game_roots(tree)),
         "loops": loops(tree.edges),
         "rules": len(RULES),
         "rules_broken": sorted(per_rule),
@@ -424,6 +453,9 @@ def print_table(table: dict) -> None:
     print("files per layer")
     for layer, count in table["files_per_layer"].items():
         print(f"  {layer:<20} {count:>4}")
+    alone = table["single_game_roots"]
+    named = f" ({', '.join(alone)})" if alone else ""
+    print(f"root modules serving one game: {len(alone)}{named}")
     print(f"import loops: {len(table['loops'])}")
     for group in table["loops"]:
         print("  " + " <-> ".join(group))

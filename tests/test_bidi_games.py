@@ -19,6 +19,7 @@ import bot.core.turns as turns
 import bot.games.rummy.host as rummy_host
 from bot.core.record import Record
 from bot.core.service import Actor, pack
+from bot.games.rummy.records import rules_of
 from bot.i18n import FSI, PDI, strip_bidi
 
 HOST = Actor("test", "-1", "1", "Alice", lang="he")  # a Latin name in a Hebrew group
@@ -78,7 +79,7 @@ async def _play_to_the_end(service, store, clock, rulebook: str, options: list[s
         rec = Record.from_dict(row.record)
         state = rec.state
         if state.get("phase") == "round_over":  # the host starts the next round (or finishes)
-            finish = rec.rules.game_end.finish_by_choice and state["round"] >= 2
+            finish = rules_of(rec).game_end.finish_by_choice and state["round"] >= 2
             await service.press(HOST, pack(gid, state["version"], "finish" if finish else "next"))
         elif not rec.seats[state["turn"]].is_computer:
             clock.now += rec.turn_seconds + 1

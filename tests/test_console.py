@@ -22,6 +22,7 @@ from bot.adapters.console import (
 )
 from bot.adapters.console_lesson import lesson
 from bot.core.record import Record
+from bot.games.rummy.records import state_of
 from bot.store import Store
 
 SUITS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
@@ -216,7 +217,7 @@ async def test_the_game_survives_a_restart(url):
     row, store = await game_row(url)
     try:
         assert row is not None and row.status == "playing"
-        state = Record.from_dict(row.record).game()
+        state = state_of(Record.from_dict(row.record))
         assert state is not None and state.turn == 0  # the computer played; my turn again
         hand = len(state.hands[0])
         game_id = row.id

@@ -10,6 +10,7 @@ from counting_store import CountingStore
 
 from bot.core.record import Record
 from bot.core.service import Actor, GameService, pack, unpack
+from bot.games.rummy.records import state_of
 from bot.store import Store
 from engine.rummy import GameState
 from engine.rummy.state import conservation_errors
@@ -132,7 +133,7 @@ async def test_foreign_and_stale_buttons(env):
     service, store, _, _ = env
     gid = await lobby(service, "machiavelli", BOB)
     await lp(service, ALICE, gid, "start")
-    state = (await record(store, gid)).game()
+    state = state_of(await record(store, gid))
     out = await service.press(EVE, pack(gid, state.version, "draw"))
     assert out.alert and "belong" in out.reply
     turn_actor = ALICE if state.turn == 0 else BOB
@@ -144,7 +145,7 @@ async def test_foreign_and_stale_buttons(env):
     # The same button again (a double tap) is now stale: nothing happens twice.
     out = await service.press(turn_actor, pack(gid, state.version, "draw"))
     assert "out of date" in out.reply
-    after = (await record(store, gid)).game()
+    after = state_of(await record(store, gid))
     assert len(after.hands[state.turn]) == len(state.hands[state.turn]) + 1
 
 
@@ -152,12 +153,12 @@ async def test_two_taps_at_once_apply_once(env):
     service, store, _, _ = env
     gid = await lobby(service, "machiavelli", BOB)
     await lp(service, ALICE, gid, "start")
-    state = (await record(store, gid)).game()
+    state = state_of(await record(store, gid))
     actor = ALICE if state.turn == 0 else BOB
     outs = await asyncio.gather(*[service.press(actor, pack(gid, state.version, "draw"))
                                   for _ in range(3)])
     assert sum(1 for o in outs if "out of date" in (o.reply or "")) == 2
-    after = (await record(store, gid)).game()
+    after = state_of(await record(store, gid))
     assert len(after.stock) == len(state.stock) - 1
 
 
@@ -165,7 +166,7 @@ async def test_select_then_new_group_then_reset(env):
     service, store, _, _ = env
     gid = await lobby(service, "machiavelli", BOB)
     await lp(service, ALICE, gid, "start")
-    state = (await record(store, gid)).game()
+    state = state_of(await record(store, gid))
     actor = ALICE if state.turn == 0 else BOB
     card = state.hands[state.turn][0]
     out = await service.press(actor, pack(gid, state.version, f"s1:{card.token}"))
@@ -174,9 +175,9 @@ async def test_select_then_new_group_then_reset(env):
     assert out.group is None  # selecting never touches the group
     out = await service.press(actor, pack(gid, state.version, "new"))
     rec = await record(store, gid)
-    assert rec.game().draft is not None and rec.game().version == state.version + 1
+    assert state_of(rec).draft is not None and state_of(rec).version == state.version + 1
     out = await service.press(actor, pack(gid, state.version + 1, "reset"))
-    assert (await record(store, gid)).game().draft is None
+    assert state_of(await record(store, gid)).draft is None
 
 
 async def test_turn_timer_reminds_then_plays_then_hands_the_seat_over(env):
@@ -184,14 +185,14 @@ async def test_turn_timer_reminds_then_plays_then_hands_the_seat_over(env):
     gid = await lobby(service, "machiavelli", BOB)
     await lp(service, ALICE, gid, "start")
     rec = await record(store, gid)
-    seat = rec.game().turn
+    seat = state_of(rec).turn
     clock.now += rec.turn_seconds * 0.6
     await asyncio.sleep(0.2)
     notes = [o for o in delivered if o.private_notes]
     assert notes and "left for your turn" in next(iter(notes[-1].private_notes.values()))
     for expiry in range(3):
         rec = await record(store, gid)
-        while rec.game().turn != seat:  # let the other person time out as well
+        while state_of(rec).turn != seat:  # let the other person time out as well
             clock.now += rec.turn_seconds + 1
             await asyncio.sleep(0.2)
             rec = await record(store, gid)
@@ -233,7 +234,7 @@ async def test_the_last_person_leaving_ends_the_game(env):
     await lp(service, ALICE, gid, "cpu:medium")
     await lp(service, ALICE, gid, "start")
     rec = await record(store, gid)
-    state = rec.game()
+    state = state_of(rec)
     if state.turn == 0:
         await service.press(ALICE, pack(gid, state.version, "draw"))
     # Alice leaves; nobody is left at the table, so the game ends (no computer-only games).
@@ -251,7 +252,7 @@ async def test_presses_that_change_nothing_write_nothing(env):
     service, store, _, _ = env
     gid = await lobby(service, "machiavelli", BOB)
     await lp(service, ALICE, gid, "start")
-    state = (await record(store, gid)).game()
+    state = state_of(await record(store, gid))
     actor, other = (ALICE, BOB) if state.turn == 0 else (BOB, ALICE)
     counted = service.store = CountingStore(store)
     version = (await store.get_game(gid)).version
@@ -273,19 +274,22 @@ async def test_presses_that_change_nothing_write_nothing(env):
     assert (await store.get_game(gid)).version == version + 1
 
 
-async def test_outcomes_carry_the_commit_order_and_the_refs(env):
-    """Adapters order screens by the row version they were built from, and read message refs
-    from the outcome instead of the store."""
+async def test_outcomes_carry_the_commit_order_and_a_message_id_is_no_commit(env):
+    """Adapters order screens by the row version they were built from. A message id saved
+    between two presses is delivery state, not a change of the game: no version of its own
+    (one SQLite process: the outcome carries no refs, the adapter's copy is the newest)."""
     service, store, _, _ = env
     gid = await lobby(service, "machiavelli", BOB)
     out = await lp(service, ALICE, gid, "start")
-    assert out.revision == (await store.get_game(gid)).version and out.refs == {}
-    state = (await record(store, gid)).game()
+    assert out.revision == (await store.get_game(gid)).version and out.refs is None
+    state = state_of(await record(store, gid))
     actor = ALICE if state.turn == 0 else BOB
     await service.save_refs(gid, {"table": 99})
+    assert (await store.get_game(gid)).version == out.revision
     card = state.hands[state.turn][0]
     selected = await service.press(actor, pack(gid, state.version, f"s1:{card.token}"))
-    assert selected.revision == out.revision + 2 and selected.refs == {"table": 99}
+    assert selected.revision == out.revision + 1 and selected.refs is None
+    assert await service.get_refs(gid) == {"table": 99}
     stale = await service.press(actor, pack(gid, state.version + 7, "draw"))
     assert stale.private and stale.revision == selected.revision
     same = await service.press(actor, pack(gid, state.version, "cards"))
@@ -298,20 +302,20 @@ async def test_a_stopped_service_starts_no_computer_turns(env):
     await lp(service, ALICE, gid, "cpu:easy")
     await lp(service, ALICE, gid, "start")
     await service.stop()
-    state = (await record(store, gid)).game()
+    state = state_of(await record(store, gid))
     if state.turn == 0:
         await service.press(ALICE, pack(gid, state.version, "draw"))
-    assert (await record(store, gid)).game().turn == 1  # the computer's turn, not taken
+    assert state_of(await record(store, gid)).turn == 1  # the computer's turn, not taken
     assert not service._computer_tasks
     await asyncio.sleep(0.1)
-    assert (await record(store, gid)).game().turn == 1
+    assert state_of(await record(store, gid)).turn == 1
 
 
 async def test_a_typed_move_clears_the_last_notice(env):
     service, store, _, _ = env
     gid = await lobby(service, "machiavelli", BOB)
     await lp(service, ALICE, gid, "start")
-    state = (await record(store, gid)).game()
+    state = state_of(await record(store, gid))
     seat = state.turn
     actor = ALICE if seat == 0 else BOB
     await service.press(actor, pack(gid, state.version, "new"))  # nothing selected: a notice
@@ -331,7 +335,7 @@ async def _rigged(
     await lp(service, ALICE, gid, "start")
     row = await store.get_game(gid)
     rec = Record.from_dict(row.record)
-    state = rec.game()
+    state = state_of(rec)
     seat = state.turn
     everywhere = state.stock + state.hands[0] + state.hands[1]
     cards = [next(c for c in everywhere if c.face == face) for face in faces]
@@ -385,10 +389,10 @@ async def test_auto_place_of_a_card_that_needs_partners_names_them(env):
     it can go with (and the working copy stays as it was)."""
     service, store, _, _ = env
     gid, actor = await _rigged(service, store, ("10D", "10C", "10H", "2C"))
-    hand = (await record(store, gid)).game().hands
+    hand = state_of(await record(store, gid)).hands
 
     async def auto(face: str):
-        state = (await record(store, gid)).game()
+        state = state_of(await record(store, gid))
         card = next(c for c in state.hands[state.turn] if c.face == face)
         await service.set_selection(actor, gid, state.version, [card.token])
         return await service.press(actor, pack(gid, state.version, "auto"))
@@ -399,7 +403,7 @@ async def test_auto_place_of_a_card_that_needs_partners_names_them(env):
         "10♦ can't go on the table on its own, even with rearranging — it can with 10♥ 10♣ "
         "from your hand: select them too"
     ), out.reply
-    assert (await record(store, gid)).game().hands == hand
+    assert state_of(await record(store, gid)).hands == hand
     out = await auto("2C")
     assert out.reply == "2♣ can't go anywhere, even with rearranging"
 
@@ -411,7 +415,7 @@ async def test_a_card_taken_from_the_table_can_be_placed_with_buttons(env):
     gid, actor = await _rigged(service, store, ("JS", "QS", "KS"))
     row = await store.get_game(gid)
     rec = Record.from_dict(row.record)
-    state = rec.game()
+    state = state_of(rec)
     seat = state.turn
     # From wherever the random deal put them (both copies of a card can be in the other hand:
     # taking them from the stock only failed a few runs in a hundred).
@@ -428,12 +432,12 @@ async def test_a_card_taken_from_the_table_can_be_placed_with_buttons(env):
     ten = table[3]
     out = await service.press(actor, pack(gid, state.version, f"tc:0:{ten.token}"))
     assert not out.alert, out.reply
-    version = (await record(store, gid)).game().version
+    version = state_of(await record(store, gid)).version
     actions = buttons(out.private[actor.user])
     assert f"s1:{ten.token}" in actions, "the loose card has no button"
     await service.press(actor, pack(gid, version, f"s1:{ten.token}"))
     out = await service.press(actor, pack(gid, version, "add:0"))
     assert not out.alert, out.reply
-    draft = (await record(store, gid)).game().draft
+    draft = state_of(await record(store, gid)).draft
     assert draft.loose == [] and ten in draft.groups[0]
-    assert seat == (await record(store, gid)).game().turn
+    assert seat == state_of(await record(store, gid)).turn

@@ -18,7 +18,9 @@ from bot.core import buttons
 from bot.core.lessons import LessonService
 from bot.core.record import Record
 from bot.core.service import Actor, GameService, pack
+from bot.games.rummy.records import state_of
 from bot.games.rummy.typed import TYPED_VERBS
+from bot.games.rummy.vocabulary import LESSON_VERBS
 from bot.store import Store
 from engine.rummy import player_view
 from engine.rummy.state import conservation_errors
@@ -90,7 +92,7 @@ class Table:
         assert out is not None
         row = self.run(self.store.get_game(self.game_id))
         rec = Record.from_dict(row.record)
-        state = rec.game()
+        state = state_of(rec)
         if state is None:
             return
         assert not conservation_errors(state)
@@ -152,7 +154,7 @@ def game_data(verbs):
 def test_game_buttons_fuzzed_through_the_core(tmp_path_factory, sqlite_template, caplog, data):
     table = _table("game", tmp_path_factory, sqlite_template)
     gid = table.game()
-    state = Record.from_dict(table.run(table.store.get_game(gid)).record).game()
+    state = state_of(Record.from_dict(table.run(table.store.get_game(gid)).record))
     raw = data.draw(game_data(list(buttons.GAME)))
     raw = raw.replace("{gid}", str(gid)).replace("{ver}", str(state.version))
     actor = data.draw(st.sampled_from(ACTORS))
@@ -194,7 +196,7 @@ def test_rummikub_buttons_and_tile_moves_fuzzed(tmp_path_factory, sqlite_templat
     """The tile game's own vocabulary: tile tokens on buttons, tile notation typed."""
     table = _table("rummikub", tmp_path_factory, sqlite_template, "rummikub")
     gid = table.game()
-    state = Record.from_dict(table.run(table.store.get_game(gid)).record).game()
+    state = state_of(Record.from_dict(table.run(table.store.get_game(gid)).record))
     actor = data.draw(st.sampled_from(ACTORS))
     if data.draw(st.booleans()):
         raw = data.draw(game_data(list(buttons.GAME)))
@@ -222,7 +224,7 @@ def test_lesson_buttons_and_verbs_fuzzed(tmp_path_factory, sqlite_template, capl
     actor = data.draw(st.sampled_from(ACTORS[4:]))
     with caplog.at_level(logging.ERROR):
         if data.draw(st.booleans()):
-            raw = "L:" + data.draw(game_data(list(buttons.LESSON)))
+            raw = "L:" + data.draw(game_data(list(LESSON_VERBS)))
             raw = raw.replace("{gid}", str(lid)).replace("{ver}", "1")
             out = table.run(table.lessons.press(actor, raw))
         else:

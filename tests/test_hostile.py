@@ -14,6 +14,7 @@ from bot.core import buttons
 from bot.core.lessons import LessonService
 from bot.core.record import Record
 from bot.core.service import IDLE_SECONDS, Actor, GameService, pack
+from bot.games.rummy.records import state_of
 from bot.games.rummy.typed import TypedError, parse_typed
 from engine.rummy import group_label
 
@@ -29,7 +30,7 @@ async def _started(service, store, rulebook="machiavelli"):
     gid = await lobby(service, rulebook, BOB)
     await lp(service, ALICE, gid, "start")
     rec = await record(store, gid)
-    state = rec.game()
+    state = state_of(rec)
     return gid, state, (ALICE if state.turn == 0 else BOB)
 
 
@@ -49,7 +50,7 @@ async def test_forged_negative_indices_are_answered(env, action):
     assert out.alert and out.reply == "That button is not from this bot."
     # the game still answers a real press at once
     out = await answered(service.press(actor, pack(gid, state.version, "hint")))
-    assert (await record(store, gid)).game() is not None and out.reply != "That button is not"
+    assert state_of(await record(store, gid)) is not None and out.reply != "That button is not"
 
 
 async def test_a_forged_lesson_button_is_answered(env):
@@ -149,19 +150,19 @@ async def _round_over(service, store):
     gid, actor = await _rigged(service, store, ("7S", "8S", "9S"), "manipulation")
     out = await service.command(actor, "lay", "7S 8S 9S")
     out = await service.command(actor, "done")
-    assert (await record(store, gid)).game().phase == "round_over", out.reply
+    assert state_of(await record(store, gid)).phase == "round_over", out.reply
     return gid, actor
 
 
 async def test_my_cards_brings_back_next_round_when_the_table_is_lost(env):
     service, store, _, _ = env
     gid, _actor = await _round_over(service, store)
-    state = (await record(store, gid)).game()
+    state = state_of(await record(store, gid))
     out = await service.press(BOB, pack(gid, state.version, "cards"))
     actions = [b.action for row in out.private["2"].buttons for b in row]
     assert "next" in actions
     out = await service.press(BOB, pack(gid, state.version, "next"))
-    assert not out.alert and (await record(store, gid)).game().phase == "play"
+    assert not out.alert and state_of(await record(store, gid)).phase == "play"
 
 
 async def test_table_posts_the_table_again_with_its_buttons(env):
@@ -344,7 +345,7 @@ async def test_the_action_log_lives_outside_the_game_row(env):
     service, store, _, _ = env
     gid, _state, _actor = await _started(service, store)
     for _ in range(6):
-        st = (await record(store, gid)).game()
+        st = state_of(await record(store, gid))
         turn = ALICE if st.turn == 0 else BOB
         await service.press(turn, pack(gid, st.version, "draw"))
     row = await store.get_game(gid)

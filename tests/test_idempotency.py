@@ -15,6 +15,7 @@ from bot.adapters.telegram import TelegramAdapter
 from bot.core.record import Record
 from bot.core.service import Actor, GameService, pack
 from bot.core.unit import handling
+from bot.games.rummy.records import state_of
 from bot.store import Duplicate, Store
 
 ALICE = Actor("telegram", "-100777", "11", "Alice")
@@ -38,7 +39,7 @@ async def _persons_turn(service: GameService, gid: int, timeout: float = 20) -> 
     while True:
         row = await service.store.get_game(gid)
         record = Record.from_dict(row.record)
-        persons = row.status != "playing" or record.game().turn == 0
+        persons = row.status != "playing" or state_of(record).turn == 0
         if persons and not service._computer_tasks:
             return record
         assert loop.time() < end, "the computer never handed the turn back"
@@ -69,14 +70,14 @@ async def test_a_typed_move_delivered_twice_draws_once(store: Store) -> None:
     try:
         gid = await _game_against_a_computer(service, ALICE)
         before = await _persons_turn(service, gid)
-        hand = len(before.game().hands[0])
+        hand = len(state_of(before).hands[0])
 
         handling("tg:100001")
         first = await service.command(ALICE, "draw")
         assert not first.alert, first.reply
         after = await _persons_turn(service, gid)  # the computer moved: Alice's turn again
         row = await store.get_game(gid)
-        assert len(after.game().hands[0]) == hand + 1
+        assert len(state_of(after).hands[0]) == hand + 1
 
         handling("tg:100001")  # the same update again (a webhook retried, two pollers)
         again = await service.command(ALICE, "draw")
@@ -84,11 +85,11 @@ async def test_a_typed_move_delivered_twice_draws_once(store: Store) -> None:
         await asyncio.sleep(0.1)
         same = await store.get_game(gid)
         assert same.version == row.version
-        assert len(Record.from_dict(same.record).game().hands[0]) == hand + 1
+        assert len(state_of(Record.from_dict(same.record)).hands[0]) == hand + 1
 
         handling("tg:100002")  # a new update is a new move
         assert not (await service.command(ALICE, "draw")).alert
-        assert len((await _persons_turn(service, gid)).game().hands[0]) == hand + 2
+        assert len(state_of(await _persons_turn(service, gid)).hands[0]) == hand + 2
     finally:
         handling(None)
         await service.stop()
@@ -130,13 +131,13 @@ async def test_the_same_telegram_update_posted_twice_draws_once(tmp_path, sqlite
             group = tg.group(-100777, "Rummy")
             actor = Actor("telegram", str(group.id), str(alice.id), "Alice")
             gid = await _game_against_a_computer(service, actor)
-            hand = len((await _persons_turn(service, gid)).game().hands[0])
+            hand = len(state_of(await _persons_turn(service, gid)).hands[0])
             await tg.send_text(tg.private_chat(alice), alice, "/draw")
             update = dict(tg.pending_updates[0])
             local = f"http://127.0.0.1:{port}/telegram"
             assert await tg.push_webhook(local) == [200]
             record = await _persons_turn(service, gid)
-            assert len(record.game().hands[0]) == hand + 1  # answered 200 once handled
+            assert len(state_of(record).hands[0]) == hand + 1  # answered 200 once handled
             draws = await _draws(store, gid)
             assert draws == 1
             headers = {"X-Telegram-Bot-Api-Secret-Token": "s3cret"}
@@ -149,7 +150,7 @@ async def test_the_same_telegram_update_posted_twice_draws_once(tmp_path, sqlite
             row = await store.get_game(gid)
             # (the version may move: the deliveries save their message ids in the record)
             assert await _draws(store, gid) == draws
-            assert len(Record.from_dict(row.record).game().hands[0]) == hand + 1
+            assert len(state_of(Record.from_dict(row.record)).hands[0]) == hand + 1
         finally:
             await adapter.stop()
             await service.stop()

@@ -182,7 +182,7 @@ def _feed(lines: list[str]):
 
 
 def _lesson_texts() -> list[str]:
-    """Every sentence the lessons hold as data (what `N_` marks in lessons/)."""
+    """Every sentence the lessons hold as data (what `N_` marks in bot/games/*/lesson*)."""
     texts: list[str] = []
     for lesson in LESSONS.values():
         texts += [lesson.title, lesson.intro, lesson.outro]

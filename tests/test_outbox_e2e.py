@@ -22,6 +22,7 @@ from store_fixtures import _pg_truncate
 from test_workers_e2e import _game_row, _press, _until, _versions, open_table, running_workers
 
 from bot.core.record import Record
+from bot.games.rummy.records import state_of
 from bot.store import Store
 from bot.store.outbox import LEASE
 
@@ -81,7 +82,7 @@ async def test_a_worker_killed_between_its_save_and_its_sends_is_covered_by_anot
             chats = [group, tg.private_chat(alice), tg.private_chat(bob)]
             await _until(lambda: _dealt(store, group.id), 20, "the game did not start")
             row = await _game_row(store, group.id)
-            dealt = Record.from_dict(row.record).game().version
+            dealt = state_of(Record.from_dict(row.record)).version
 
             def showing(version: int) -> bool:
                 """Each chat has one live screen (the lobby gone), at the game's `version`."""
@@ -114,7 +115,7 @@ async def test_a_worker_killed_between_its_save_and_its_sends_is_covered_by_anot
             await asyncio.sleep(0.3)  # the fake sees the victim's connections close
             tg.release()
             saved_row = await store.get_game(row.id)
-            state = Record.from_dict(saved_row.record).game().version
+            state = state_of(Record.from_dict(saved_row.record)).version
             assert state != dealt and not showing(state), "nothing to redeliver"
 
             try:

@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from PIL import Image, ImageChops
 
+from bot.games.rummy.records import rules_of
 from engine.cards import Card, make_deck, parse_cards, rank_order, suit_order
 from render import palette as pal
 from render.fonts import ROBOT, clean
@@ -538,7 +539,7 @@ def _caption_record(names: list[str], computers: int = 0):
     seats = [SeatInfo(n, str(i)) for i, n in enumerate(names)]
     seats += [SeatInfo(f"Computer {i + 1}", None, computer="easy") for i in range(computers)]
     record = Record(rulebook="manipulation", seats=seats)
-    return record, new_game(record.rules, len(seats), 7)
+    return record, new_game(rules_of(record), len(seats), 7)
 
 
 def test_a_caption_fits_telegram_in_utf16_units_and_names_stay_told_apart() -> None:

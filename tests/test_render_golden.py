@@ -4,7 +4,7 @@ Compared on 4x4 block averages with a tolerance: antialiasing noise from another
 FreeType build passes; a moved or recoloured card, a lost mark, or a line of text shifted by a
 pixel fails (look at the actual image the failure names, then regenerate if it is fine).
 
-After an intended change of the look (or of render/samples.py), regenerate and review them:
+After an intended change of the look (or of render/rummy/samples.py), regenerate and review them:
 
     RUMMY_UPDATE_GOLDEN=1 .venv/bin/pytest -q tests/test_render_golden.py
     git diff --stat tests/golden/   # then look at the new PNGs before committing

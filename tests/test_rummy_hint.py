@@ -11,6 +11,7 @@ from bot.core.buttons import parse
 from bot.core.hosting import Table
 from bot.core.record import Record, SeatInfo
 from bot.games.rummy import RummyGame, screens
+from bot.games.rummy.records import rules_of
 from engine.rummy import ALL_RULEBOOKS, GameState, legal_actions
 from engine.rummy.tiles import piece_from_token
 
@@ -52,7 +53,7 @@ def test_the_hint_shows_once_on_the_private_screen(rulebook):
     card = GameState.from_dict(table.record.state).hands[0][0]
     _press(game, table, f"s1:{card.token}")
     assert _private_text(table).count("💡") == 1
-    if table.record.rules.remind:  # must-lay: Draw reminds with the hint inside the notice
+    if rules_of(table.record).remind:  # must-lay: Draw reminds with the hint inside the notice
         _press(game, table, "draw")
         assert "💡" in table.record.seat_ui(0).notice
         assert _private_text(table).count("💡") == 1

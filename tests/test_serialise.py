@@ -127,7 +127,7 @@ def test_record_to_dict_is_what_asdict_gave():
         deadline=1234.5,
         warned=True,
         log=["a", "b"],
-        refs={"table": 5, "p:11": 7, "advised:12": True},
+        ended=True,
         seed=42,
         lesson={"progress": {"lesson": "tahiti"}, "ver": 3},
     )
@@ -140,13 +140,13 @@ def test_record_to_dict_is_what_asdict_gave():
 
 
 def test_record_from_dict_does_not_share_what_the_core_changes_in_place():
-    """The core changes refs, selections and the log of a loaded record in place; the loaded
-    row must not change with them (a press that changes nothing is not saved)."""
+    """The core changes selections, options and the log of a loaded record in place; the
+    loaded row must not change with them (a press that changes nothing is not saved)."""
     stored = Record(seats=[SeatInfo("Alice", "11")], ui={"0": SeatUI(["7H"])},
-                    refs={"table": 1}, log=["x"]).to_dict()
+                    log=["x"]).to_dict()
     snapshot = json.loads(json.dumps(stored))
     record = Record.from_dict(stored)
-    record.refs["ended"] = True
+    record.ended = True
     record.ui["0"].selected.append("8H")
     record.ui["0"].joker_options.append(["9S"])
     record.options["x"] = 1

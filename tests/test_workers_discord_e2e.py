@@ -38,6 +38,7 @@ from bot import app
 from bot.adapters.discord import DiscordAdapter
 from bot.core.record import Record
 from bot.games.rummy import host
+from bot.games.rummy.records import state_of
 from bot.store import Store
 from engine.rummy.scenario import deal_scenario
 
@@ -181,7 +182,7 @@ async def play(table: Table, store: Store, alice: Person) -> int:
 
     async def alices_turn_or_over() -> bool:
         row = await store.get_game(alice.game_id)
-        return row.status != "playing" or Record.from_dict(row.record).game().turn == HUMAN
+        return row.status != "playing" or state_of(Record.from_dict(row.record)).turn == HUMAN
 
     for turn in range(4):
         await until(alices_turn_or_over, 20, "the computer did not play its turn")

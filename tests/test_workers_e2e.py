@@ -30,6 +30,7 @@ from store_fixtures import _pg_truncate
 
 from bot import event_loop
 from bot.core.record import Record
+from bot.games.rummy.records import state_of
 from bot.store import Store
 
 pytestmark = pytest.mark.e2e
@@ -230,7 +231,7 @@ async def test_three_workers_behind_a_balancer_play_whole_games(postgres_url, tm
                 # waits for the group's budget; a kill before its step is done would orphan
                 # one of the two: see the README)
                 for game, group in zip(games, groups, strict=True):
-                    refs = (await store.get_game(game)).record.get("refs", {})
+                    refs = await store.refs(game)
                     live = {str(m.message_id) for m in tg.messages(group)
                             if m.from_bot and m.buttons and m.photo}
                     if live != {str(refs.get("table"))}:
@@ -247,7 +248,7 @@ async def test_three_workers_behind_a_balancer_play_whole_games(postgres_url, tm
             async def alice_goes_out(game: int, alice) -> None:
                 async def alices_turn() -> bool:
                     row = await store.get_game(game)
-                    return Record.from_dict(row.record).game().turn == 0
+                    return state_of(Record.from_dict(row.record)).turn == 0
 
                 await _until(alices_turn, 30, "the computer did not play its turn")
                 chat = tg.private_chat(alice)

@@ -18,10 +18,9 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from bot.core.lessons import LessonService, unpack_lesson
+from bot.core.lessons import LessonService, Progress, unpack_lesson
 from bot.core.service import Actor
 from bot.core.views import Outcome, Screen
-from bot.games.rummy.lessons import LessonState
 from bot.i18n import N_, _, t, using
 
 from .console import PLATFORM, USER
@@ -82,8 +81,8 @@ class ConsoleLesson:
         self._notice = ""
 
     async def run(
-        self, rulebook: str | None = None, progress: LessonState | None = None
-    ) -> LessonState | None:
+        self, rulebook: str | None = None, progress: Progress | None = None
+    ) -> Progress | None:
         """Run the lesson until it ends, the learner quits or the input runs out; where it
         stands then (None if it could not start). The terminal's own lines speak the
         learner's language, as the lesson does."""
@@ -91,8 +90,8 @@ class ConsoleLesson:
             return await self._run(rulebook, progress)
 
     async def _run(
-        self, rulebook: str | None = None, progress: LessonState | None = None
-    ) -> LessonState | None:
+        self, rulebook: str | None = None, progress: Progress | None = None
+    ) -> Progress | None:
         out = await self.lessons.start(self.me, rulebook, progress=progress)
         if out.game_id is None or USER not in out.private:
             self.write(f"✗ {out.reply}")
@@ -181,9 +180,9 @@ async def lesson(
     name: str = "You",
     read: Callable[[str], str] = input,
     write: Callable[[str], None] = print,
-    progress: LessonState | None = None,
+    progress: Progress | None = None,
     lang: str = "",
-) -> LessonState | None:
+) -> Progress | None:
     """Open the store as `rummy play` does and run one lesson on the console platform."""
     from bot.store import Store
 
@@ -200,11 +199,11 @@ def run_lesson(
     read: Callable[[str], str] | None = None,
     write: Callable[[str], None] | None = None,
     *,
-    progress: LessonState | None = None,
+    progress: Progress | None = None,
     url: str | None = None,
     name: str = "You",
     lang: str = "",
-) -> LessonState | None:
+) -> Progress | None:
     """Run a lesson to its end (or until `quit` / end of input); returns the progress. Without
     `url` the lesson lives in a scratch store for this run only (`progress` starts it there).
     `read`/`write` default to input/print, looked up at the call (a test may replace them)."""

@@ -14,7 +14,7 @@ import io
 import logging
 import os
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,7 +34,7 @@ from bot.core.per_game import LimitedDict
 from bot.core.service import Actor, GameService
 from bot.core.unit import handling
 from bot.core.views import Button, Outcome, Screen
-from bot.i18n import _, current, every, set_locale, t, using
+from bot.i18n import N_, _, current, every, set_locale, t, using
 
 from .budgets import Bucket
 from .delivery import (
@@ -63,6 +63,9 @@ OLD_EDITS = 30046  # "Maximum number of edits to messages older than 1 hour reac
 # Joining is done where the lobby is. /leave and /endgame do work in a DM: they mean the DM's
 # own game (one against the computer), which has no channel to go to.
 CHANNEL_ONLY = ("join",)
+OPEN_TABLE = N_("🃏 Open the table")
+WEB_LINK = N_("Your own link to this table (it works for 15 minutes):")
+WEB_NOT_SET = N_("The web table is not set up on this bot.")
 TYPED = ("lay", "add", "take", "move", "split", "done", "reset", "draw", "pass", "knock",
          "giveup", "hint")
 # Typed in a DM, for the DM's own game too (slash commands synced to one server only are not
@@ -176,6 +179,8 @@ class DiscordAdapter:
         self._busy = 0
         self._idle = asyncio.Event()
         self._idle.set()
+        # the web table (bot/web): (member, game id) -> a short-lived signed link to its page
+        self.web: Callable[[Actor, int], str] | None = None
         add_commands(self.client.tree, self)
         service.register(PLATFORM, self.deliver)
 
@@ -331,6 +336,31 @@ class DiscordAdapter:
                 await self._answer(ctx, outcome)
             except Exception:
                 log.exception("/%s failed", verb)
+                await self._apologize(interaction)
+
+    async def web_link(self, interaction: discord.Interaction) -> None:
+        """/rummy web: this channel's game on the web table, by a link button only the
+        member sees (a signed link for that member: it speaks for their seat, or watches)."""
+        if not await self._door(interaction, command=True):
+            return
+        async with self._working():
+            try:
+                await self._defer(interaction, ephemeral=True, thinking=True)
+                actor = self.actor(interaction)
+                await self.service.speak_to(actor)
+                row = await self.service.store.active_game(PLATFORM, actor.chat_id)
+                if self.web is None:
+                    await interaction.followup.send(_(WEB_NOT_SET), ephemeral=True)
+                    return
+                if row is None:
+                    await interaction.followup.send(narrate.NO_GAME, ephemeral=True)
+                    return
+                view = discord.ui.View()
+                view.add_item(discord.ui.Button(style=discord.ButtonStyle.link,
+                                                label=_(OPEN_TABLE), url=self.web(actor, row.id)))
+                await interaction.followup.send(_(WEB_LINK), view=view, ephemeral=True)
+            except Exception:
+                log.exception("/rummy web failed")
                 await self._apologize(interaction)
 
     # -- lessons --------------------------------------------------------------------------

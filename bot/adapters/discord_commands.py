@@ -11,7 +11,6 @@ from discord import app_commands
 
 from bot.core.actor import Actor
 from bot.core.names import clean_name
-from bot.games.rummy.lessons import LESSONS
 from bot.i18n import N_, _, using
 
 
@@ -77,9 +76,9 @@ def add_commands(tree: app_commands.CommandTree, adapter: SlashHost) -> None:
             app_commands.Choice(name=v.title, value=v.name)
             for game in adapter.service.games.values() for v in game.variants()
         ][:25]
-        # the lesson service's lessons are the default game's (the rummy rulebooks that have one)
+        # the lesson service's lessons are the default game's (the variants that have one)
         lessons = [app_commands.Choice(name=v.title, value=v.name)
-                   for v in adapter.service.default_game.variants() if v.name in LESSONS][:25]
+                   for v in adapter.service.default_game.variants() if v.lesson][:25]
     rummy = app_commands.Group(name="rummy", description=N_("Rearrangement rummy in this channel"))
 
     @rummy.command(name="new", description=N_("Open a game in this channel"))
@@ -103,6 +102,10 @@ def add_commands(tree: app_commands.CommandTree, adapter: SlashHost) -> None:
     @rummy.command(name="table", description=N_("Show the table again, with its buttons"))
     async def table(interaction: discord.Interaction) -> None:
         await adapter.slash(interaction, "table")
+
+    @rummy.command(name="web", description=N_("The table on a web page: a link for you only"))
+    async def web(interaction: discord.Interaction) -> None:
+        await adapter.web_link(interaction)
 
     @rummy.command(name="hint", description=N_("Show a whole move I can make"))
     async def hint(interaction: discord.Interaction) -> None:

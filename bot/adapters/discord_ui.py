@@ -73,7 +73,7 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEMP
             await _handler(interaction).reject(interaction)
             return
         # The core's parser checks the numbers' ranges and the action's grammar (a lesson's
-        # `L:` buttons go to the lesson service, the same parser with lesson=True).
+        # `L:` buttons go to the lesson service, the same parser with the lessons' vocabulary).
         data = f"{match['lesson'] or ''}{match['game']}:{match['version']}:{match['action']}"
         await _handler(interaction).on_press(interaction, data)
 

@@ -13,7 +13,8 @@ import hmac
 import logging
 import os
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from aiohttp import web
@@ -23,6 +24,7 @@ from telegram import (
     InlineKeyboardMarkup,
     InputMediaPhoto,
     Update,
+    WebAppInfo,
 )
 from telegram.error import BadRequest, Forbidden, NetworkError, TelegramError
 from telegram.ext import (
@@ -77,9 +79,11 @@ def other_commands(moves: frozenset[str]) -> list[str]:
     return ["start", "cards", "new", *sorted(LESSON_VERBS - {*moves, *(c for c, _ in COMMANDS)})]
 
 
-def keyboard(screen: Screen) -> InlineKeyboardMarkup | None:
+def keyboard(screen: Screen, extra: list[InlineKeyboardButton] | None = None
+             ) -> InlineKeyboardMarkup | None:
+    """A screen's buttons as callback buttons; `extra`: one more row (the web table's)."""
     if not screen.buttons or screen.game_id is None:
-        return None
+        return InlineKeyboardMarkup([extra]) if extra and screen.game_id is not None else None
     return InlineKeyboardMarkup(
         [
             [
@@ -93,7 +97,7 @@ def keyboard(screen: Screen) -> InlineKeyboardMarkup | None:
                 for b in row
             ]
             for row in screen.buttons
-        ]
+        ] + ([extra] if extra else [])
     )
 
 
@@ -145,6 +149,30 @@ MAX_IN_FLIGHT = 200  # webhook updates one worker handles at once; past it 503 (
 DRAIN = 20.0  # seconds a stopping worker gives the updates in hand
 
 
+@dataclass(frozen=True)
+class WebEntry:
+    """Where the web table is: `url` the public HTTPS base (RUMMY_WEB_URL), `app` the Mini
+    App's short name (BotFather /newapp; RUMMY_WEB_APP). A group gets a url button to the
+    Direct Link (web_app buttons are refused in groups), a private chat a web_app button."""
+
+    url: str
+    app: str
+    phases: frozenset[str] = frozenset({"play", "round_over"})
+
+    def row(self, bot: str, game_id: int, group: bool, lang: str
+            ) -> list[InlineKeyboardButton]:
+        with using(lang):
+            label = _(OPEN_TABLE)
+        if group:
+            return [InlineKeyboardButton(label, url=f"https://t.me/{bot}/{self.app}"
+                                                    f"?startapp={game_id}")]
+        page = f"{self.url.rstrip('/')}/web/table?g={game_id}"
+        return [InlineKeyboardButton(label, web_app=WebAppInfo(page))]
+
+
+OPEN_TABLE = N_("🃏 Open the table")
+
+
 class Webhook:
     """The webhook server of one worker (aiohttp): POST /<path> with Telegram's secret token
     header takes an update (403 without it, 503 while stopping: the proxy or Telegram sends it
@@ -157,12 +185,14 @@ class Webhook:
 
     def __init__(self, handle: Callable[[dict], Awaitable[None]], path: str, secret: str, *,
                  listen: str = "0.0.0.0", port: int = 8443,
-                 store: Any = None) -> None:
+                 store: Any = None,
+                 routes: Sequence[Callable[[web.Application], None]] = ()) -> None:
         self.handle = handle
         self.path = "/" + path.strip("/")
         self.secret = secret.encode()
         self.listen, self.port = listen, port
         self.store = store
+        self.routes = tuple(routes)  # more routes on the same port (the web table's)
         self.closing = False
         self.inflight: set[asyncio.Task[None]] = set()
         self._runner: web.AppRunner | None = None
@@ -172,6 +202,8 @@ class Webhook:
         app.router.add_post(self.path, self._post)
         app.router.add_get("/healthz", self._healthz)
         app.router.add_get("/metrics", self._metrics)
+        for add in self.routes:
+            add(app)
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
         await web.TCPSite(self._runner, self.listen, self.port).start()
@@ -269,6 +301,10 @@ class TelegramAdapter:
         self.poll_timeout = poll_timeout
         self.webhook: Webhook | None = None
         self.poller: Poller | None = None
+        # the web table (bot/web): its routes join the webhook's port; `web` says where the
+        # page is (RUMMY_WEB_URL and the Mini App's short name) for the "Open the table" row
+        self.web_routes: list[Callable[[web.Application], None]] = []
+        self.web: WebEntry | None = None
         self.intake = Intake(lambda: service.fair_use)
         self.delivery = Delivery(
             _TelegramSender(self),
@@ -326,7 +362,8 @@ class TelegramAdapter:
         if webhook_url:
             assert webhook_secret is not None
             self.webhook = Webhook(self._webhook_update, webhook_path, webhook_secret,
-                                   listen=listen, port=port, store=self.service.store)
+                                   listen=listen, port=port, store=self.service.store,
+                                   routes=self.web_routes)
             await self.webhook.start()
             if owner:
                 await self.app.bot.set_webhook(
@@ -555,8 +592,14 @@ class _TelegramSender(Sender):
         # A private chat keeps one request of its burst for its person's own next press.
         return limiter.delay(int(chat.id), reserve=0 if urgent or not chat.private else 1)
 
+    def web_row(self, screen: Screen, role: str) -> list[InlineKeyboardButton] | None:
+        entry = self.adapter.web
+        if entry is None or screen.game_id is None or screen.phase not in entry.phases:
+            return None
+        return entry.row(self.adapter.username, screen.game_id, role == "table", screen.lang)
+
     async def send(self, to: int, screen: Screen, role: str) -> int:
-        markup = keyboard(screen)
+        markup = keyboard(screen, self.web_row(screen, role))
         try:
             if screen.image:
                 message = await _retrying(
@@ -573,7 +616,7 @@ class _TelegramSender(Sender):
 
     async def edit(self, to: int, message_id: int, screen: Screen, role: str, *,
                    picture: bool) -> None:
-        markup = keyboard(screen)
+        markup = keyboard(screen, self.web_row(screen, role))
         try:
             if picture and screen.image_key and screen.image:
                 await _retrying(

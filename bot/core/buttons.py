@@ -5,15 +5,16 @@ only as far as `parse` checks it: `[prefix]game:version:verb[:arg…]`, at most 
 digits only, every number inside its range, known verbs with exactly their arguments. Anything
 else is None, which the core answers politely ("That button is not from this bot.").
 
-    >>> parse("7:3:tc:2:QS#1")
-    Press(game_id=7, version=3, verb='tc', args=(2, 'QS#1'))
-    >>> parse("7:3:tc:-2:QS#1") is None
+    >>> parse("7:3:cpu:hard")
+    Press(game_id=7, version=3, verb='cpu', args=('hard',))
+    >>> parse("7:3:cpu:Hard") is None
     True
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 MAX_DATA = 64  # bytes: Telegram's callback-data limit
@@ -23,47 +24,23 @@ MAX_INDEX = 199  # groups, pages, split positions: far above any real table (≤
 TIMER_CHOICES = (60, 180, 300)  # the turn timers the lobby offers
 LESSON_PREFIX = "L:"
 
-# Argument kinds. Each pattern is anchored and has no nested repetition: linear time.
+# Argument kinds the platform knows. A game adds its own as anchored patterns (its
+# `vocabulary`: a compiled `re.Pattern` per kind, no nested repetition: linear time).
 IDX = "idx"  # 0..MAX_INDEX
-TOKEN = "token"  # a card token, `7H#1`, `*#0`, `*#1=7H` (or a tile's, `7R#1`, `*T#0`)
-FACES = "faces"  # joker faces, `5H` or `5H,6H`
-WORD = "word"  # a rulebook, level, option key/value or menu name
+WORD = "word"  # a variant, level, option key/value or menu name
 SECS = "secs"  # one of TIMER_CHOICES
+Kind = str | re.Pattern[str]
 
-_CARD_FACE = r"(?:10|[2-9AJQK])[SHDC]"
-_TILE_FACE = r"(?:1[0-3]|[1-9])[KRBO]"  # a Rummikub tile, `7R` (engine/rummy/tiles.py)
-_FACE = rf"(?:{_CARD_FACE}|{_TILE_FACE})"
-_PATTERNS = {  # a tile's token: `7R#1`, `*T#0`, `*T#1=7R`
-    TOKEN: re.compile(rf"(?:{_CARD_FACE}|\*)#[0-9](?:={_CARD_FACE})?"
-                      rf"|(?:{_TILE_FACE}|\*T)#[0-9](?:={_TILE_FACE})?"),
-    FACES: re.compile(rf"{_FACE}(?:,{_FACE}){{0,7}}"),
-    WORD: re.compile(r"[a-z0-9_]{0,24}"),
-}
+_PATTERNS: dict[str, re.Pattern[str]] = {WORD: re.compile(r"[a-z0-9_]{0,24}")}
 
 # verb -> argument kinds: the platform's own buttons (lobby, table), the same for every game
-PLATFORM: dict[str, tuple[str, ...]] = {
+PLATFORM: dict[str, tuple[Kind, ...]] = {
     "join": (), "leave": (), "start": (), "menu": (WORD,), "cpu": (WORD,), "rb": (WORD,),
     "opt": (WORD, WORD), "timer": (SECS,), "cards": (), "noop": (),
 }
-# the rummy family's buttons (round end, private screen): its HostedGame.vocabulary
-RUMMY_VERBS: dict[str, tuple[str, ...]] = {
-    "next": (), "finish": (),
-    "sort": (), "pg": (IDX,), "s1": (TOKEN,), "s0": (TOKEN,), "cancel": (), "addm": (),
-    "takem": (), "take": (IDX,), "new": (), "add": (IDX,), "tc": (IDX, TOKEN), "auto": (),
-    "jk": (IDX, FACES), "done": (), "reset": (), "giveup": (), "draw": (), "pass": (),
-    "knock": (), "hint": (), "show": (),
-}
 # every verb a game's button may carry: the platform's and each hosted game's (`register`)
-GAME: dict[str, tuple[str, ...]] = {**PLATFORM, **RUMMY_VERBS}
+GAME: dict[str, tuple[Kind, ...]] = dict(PLATFORM)
 LOBBY = frozenset({"join", "leave", "start", "menu", "cpu", "rb", "opt", "timer"})
-# verb -> argument kinds, for a lesson's buttons (`L:` + the same layout)
-LESSON: dict[str, tuple[str, ...]] = {
-    "go": (WORD,), "play": (), "s0": (TOKEN,), "s1": (TOKEN,), "noop": (), "cancel": (),
-    "addm": (), "takem": (), "splm": (), "more": (), "take": (IDX,), "spl": (IDX,),
-    "show": (), "skip": (), "restart": (), "quit": (), "new": (), "add": (IDX,),
-    "tc": (IDX, TOKEN), "spa": (IDX, IDX), "jk": (IDX, FACES), "done": (), "reset": (),
-    "giveup": (), "draw": (), "pass": (), "knock": (), "next": (), "finish": (),
-}
 
 
 @dataclass(frozen=True)
@@ -98,7 +75,9 @@ def ascii_number(text: str, limit: int) -> int | None:
     return value if value <= limit else None
 
 
-def _arg(kind: str, text: str) -> int | str | None:
+def _arg(kind: Kind, text: str) -> int | str | None:
+    if isinstance(kind, re.Pattern):  # a game's own kind
+        return text if kind.fullmatch(text) else None
     if kind == IDX:
         return ascii_number(text, MAX_INDEX)
     if kind == SECS:
@@ -107,11 +86,12 @@ def _arg(kind: str, text: str) -> int | str | None:
     return text if _PATTERNS[kind].fullmatch(text) else None
 
 
-def register(vocabulary: dict[str, tuple[str, ...]]) -> None:
+def register(vocabulary: Mapping[str, tuple[Kind, ...]]) -> None:
     """Add a hosted game's own button verbs (bot/core/hosting.py `vocabulary`). A verb may be
     shared by games only with the very same argument kinds, so one parser serves them all."""
     for verb, kinds in vocabulary.items():
-        if not _PATTERNS.keys() | {IDX, SECS} >= set(kinds):
+        if not all(isinstance(k, re.Pattern) or k in _PATTERNS.keys() | {IDX, SECS}
+                   for k in kinds):
             raise ValueError(f"unknown argument kind in {verb!r}: {kinds}")
         if GAME.get(verb, kinds) != kinds:
             raise ValueError(f"button verb {verb!r} already means {GAME[verb]}")
@@ -120,11 +100,14 @@ def register(vocabulary: dict[str, tuple[str, ...]]) -> None:
         GAME[verb] = tuple(kinds)
 
 
-def parse(data: str, *, lesson: bool = False) -> Press | None:
-    """The press this data names, or None if it is not exactly a button of this bot's."""
+def parse(
+    data: str, *, lesson: Mapping[str, tuple[Kind, ...]] | None = None
+) -> Press | None:
+    """The press this data names, or None if it is not exactly a button of this bot's
+    (`lesson`: a lesson's vocabulary, its buttons `L:`-prefixed)."""
     if not isinstance(data, str) or len(data) > MAX_DATA or len(data.encode()) > MAX_DATA:
         return None
-    if lesson:
+    if lesson is not None:
         if not data.startswith(LESSON_PREFIX):
             return None
         data = data[len(LESSON_PREFIX) :]
@@ -132,7 +115,7 @@ def parse(data: str, *, lesson: bool = False) -> Press | None:
     if len(parts) < 3:
         return None
     game_id, version = ascii_number(parts[0], MAX_GAME_ID), ascii_number(parts[1], MAX_VERSION)
-    kinds = (LESSON if lesson else GAME).get(parts[2])
+    kinds = (GAME if lesson is None else lesson).get(parts[2])
     if game_id is None or version is None or kinds is None or len(parts) != 3 + len(kinds):
         return None
     args = tuple(_arg(kind, text) for kind, text in zip(kinds, parts[3:], strict=True))
@@ -141,9 +124,9 @@ def parse(data: str, *, lesson: bool = False) -> Press | None:
     return Press(game_id, version, parts[2], args)  # type: ignore[arg-type]
 
 
-def parse_action(action: str, *, lesson: bool = False) -> Press | None:
+def parse_action(action: str) -> Press | None:
     """An action as a screen's Button carries it (no game id or version)."""
-    return parse((LESSON_PREFIX if lesson else "") + f"0:0:{action}", lesson=lesson)
+    return parse(f"0:0:{action}")
 
 
 def pack(game_id: int, version: int, action: str, prefix: str = "") -> str:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from .buttons import Press
+    from .buttons import Kind, Press
     from .record import Record
     from .views import Outcome, Screen
 
@@ -45,6 +45,7 @@ class Variant:
     name: str
     title: str
     options: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)  # key -> choices
+    lesson: bool = False  # a guided lesson teaches it (/lesson <name>)
 
 
 @dataclass(frozen=True)
@@ -138,7 +139,7 @@ class HostedGame(Protocol):
     default_variant: str
     typed_verbs: frozenset[str]  # typed commands the game reads (/lay, /draw …)
     # button verbs after the game has started: name -> argument kinds (bot.core.buttons)
-    vocabulary: Mapping[str, tuple[str, ...]]
+    vocabulary: Mapping[str, tuple[Kind, ...]]  # a kind: a platform name or a game's pattern
 
     # -- rules ------------------------------------------------------------------------
     def variants(self) -> Sequence[Variant]: ...
@@ -200,6 +201,18 @@ class HostedGame(Protocol):
     def table_screen(self, table: Table) -> Screen: ...
 
     def private_screen(self, table: Table, seat: int) -> Screen: ...
+
+    # -- the web table (bot/web) --------------------------------------------------------
+    def web_view(self, record: Record, seat: int | None) -> dict[str, Any]:
+        """What the web page of `seat` (None: a spectator) shows, as JSON-safe data: the
+        seat's working copy and hand, which groups don't hold, the actions open now. Never
+        what that seat can't see."""
+        ...
+
+    def web_edit(self, table: Table, seat: int, user: str, edit: Any) -> Outcome:
+        """A page's edit (bot/web/protocol.py `Edit`): the same draft edit or action the
+        chat buttons make, after the same version and turn checks."""
+        ...
 
     def help_text(self) -> str: ...
 

@@ -57,6 +57,7 @@ from bot.games.rummy.screens import (
     private_picture,
 )
 from bot.games.rummy.typed import TypedError, parse_typed
+from bot.games.rummy.vocabulary import LESSON_VERBS
 from bot.games.rummy.words import TITLES
 from bot.i18n import N_, _, current, fill, isolate, ngettext, t, using
 from bot.store import GameExists, StaleGame
@@ -143,8 +144,8 @@ def pack_lesson(game_id: int, version: int, action: str) -> str:
 
 
 def unpack_lesson(data: str) -> tuple[int, int, str] | None:
-    """(game id, version, action), strictly parsed (buttons.LESSON); None if not ours."""
-    press = parse_button(data, lesson=True)
+    """(game id, version, action), strictly parsed (LESSON_VERBS); None if not ours."""
+    press = parse_button(data, lesson=LESSON_VERBS)
     return None if press is None else (press.game_id, press.version, press.action)
 
 
@@ -242,6 +243,10 @@ def _in_learners_language(
             return await method(self, actor, *args, **kwargs)
 
     return speaking
+
+
+# What a learner has done in a lesson: the adapters keep it and hand it back, never look inside.
+Progress = LessonState
 
 
 class LessonService:
@@ -423,7 +428,6 @@ class LessonService:
                 lesson = _new_lesson(name, progress)
                 lesson.ver = _Lesson.load(row.record).ver + 1
                 record = _lesson_record(actor, name, lesson)
-                record["refs"] = row.record.get("refs", {})  # the adapter's message ids
                 try:
                     await self.store.save_game(
                         game_id, record, expected_version=row.version, status="playing"

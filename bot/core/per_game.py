@@ -36,8 +36,9 @@ class RecentRefs:
     """An adapter's copy of each game's message refs, for the `limit` games delivered to most
     recently. A game that drops out is read from the store again when it comes back; only its
     MEMORY_ONLY keys are lost (its next screens are sent whole). The copy remembers the game
-    row's version it was read at: refs an outcome carries from a newer version (another worker
-    changed the game, or its refs) replace it, so no worker goes on from a stale copy."""
+    row's version it was read at: refs an outcome carries (many workers: read from the store's
+    delivery refs with a newer version of the game) replace it, so no worker goes on from a
+    stale copy."""
 
     def __init__(self, load: Callable[[int], Awaitable[dict[str, Any]]], limit: int = 1000):
         self._load = load

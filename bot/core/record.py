@@ -9,8 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.rummy import GameState, Rulebook, get_rulebook
-
 DEFAULT_TURN_SECONDS = 180
 TIMEOUTS_BEFORE_COMPUTER = 3
 
@@ -55,7 +53,9 @@ class Record:
     deadline: float | None = None  # wall clock (epoch s) when the current human turn times out
     warned: bool = False  # the half-time reminder was sent
     log: list[str] = field(default_factory=list)  # recent log lines (the caption shows the last)
-    refs: dict[str, Any] = field(default_factory=dict)  # adapter message ids (table, private…)
+    # the game was ended (closed, abandoned): its status stays "ended". Where its messages are
+    # is no part of the record: the store's delivery refs (bot/store/delivery_refs.py)
+    ended: bool = False
     seed: int = 0
     lesson: dict[str, Any] | None = None
     lobby_version: int = 0  # in the lobby's buttons: a stale lobby button can't act twice
@@ -102,7 +102,7 @@ class Record:
             "deadline": self.deadline,
             "warned": self.warned,
             "log": list(self.log),
-            "refs": dict(self.refs),
+            "ended": self.ended,
             "seed": self.seed,
             "lesson": self.lesson,
             "lobby_version": self.lobby_version,
@@ -128,17 +128,12 @@ class Record:
             for k, v in data.get("ui", {}).items()
         }
         data["log"] = list(data.get("log", []))
-        data["refs"] = dict(data.get("refs", {}))
+        refs = data.pop("refs", None)  # (a record of before migration 0007 moved them out)
+        if isinstance(refs, dict) and refs.get("ended"):
+            data["ended"] = True
         return cls(**data)
 
     # -- helpers --------------------------------------------------------------------------
-
-    @property
-    def rules(self) -> Rulebook:
-        return get_rulebook(self.rulebook, **self.options)
-
-    def game(self) -> GameState | None:
-        return None if self.state is None else GameState.from_dict(self.state)
 
     def seat_of(self, user: str) -> int | None:
         for i, seat in enumerate(self.seats):

@@ -45,7 +45,7 @@ def current_screens(unit: Unit, row: Any) -> Outcome | None:
         out.reply = None
     out.game_id, out.platform, out.chat_id = row.id, row.platform, row.chat_id
     out.names = {s.user: s.name for s in record.seats if s.user}
-    out.revision, out.refs = row.version, record.refs
+    out.revision = row.version  # (its refs: read by `_redeliver`, not in this thread)
     return out
 
 
@@ -77,6 +77,8 @@ class Redelivery:
             # A newer version's row is that save's worker's to deliver (it rewrote the row)
             if row is not None and row.version == version:
                 outcome = await asyncio.to_thread(current_screens, self.unit, row)
+            if outcome is not None:
+                outcome.refs = await self.unit.store.refs(game_id)
         except Exception:
             log.exception("rebuilding the screens of game %s failed", game_id)
         if outcome is None:

@@ -37,7 +37,7 @@ LATE = 2.0  # a job claimed this long after its due time counts as late (/metric
 def close(unit: Unit, row: Any, record: Record, why: str) -> Screen:
     """End the game (status "ended" when saved) and the group's last screen: no buttons.
     `why`: the name of the narrate sentence, said in the group's language."""
-    record.refs["ended"] = True
+    record.ended = True
     with using(record.lang):
         why = getattr(narrate, why)
     if record.state is None:
@@ -257,7 +257,7 @@ class Scheduler:
                 if row.status not in ("lobby", "playing"):
                     return Outcome()
                 if record.lesson:  # a lesson just stops; /lesson resumes nothing
-                    record.refs["ended"] = True
+                    record.ended = True
                     return Outcome()
                 return Outcome(group=close(self.unit, row, record, "IDLE_CLOSED"))
 

@@ -88,6 +88,8 @@ class GameService:
             buttons.register(game.vocabulary)
         self.fair_use = FairUse()
         self.deliverers: dict[str, Deliver] = {}
+        # called with (game id, record) after every saved change: the web table's pages
+        self.watchers: list[Callable[[int, Record], None]] = []
         self.unit = Unit(store, self.games, clock, self._after_save)  # holds the store
         if hasattr(store, "keep_rows"):  # the one writer of a SQLite file reads rows from memory
             store.keep_rows()
@@ -177,6 +179,11 @@ class GameService:
 
     def _after_save(self, game_id: int, record: Record) -> None:
         self.scheduler.after_save(game_id, record)
+        for watch in self.watchers:  # the web table's live pages (bot/web)
+            try:
+                watch(game_id, record)
+            except Exception:  # a page's trouble never fails the change that was saved
+                log.exception("watcher failed for game %s", game_id)
 
     async def _deliver(self, outcome: Outcome) -> None:
         deliver = self.deliverers.get(outcome.platform)
@@ -194,12 +201,13 @@ class GameService:
         return self.scheduler._computer_step(row, record)
 
     async def get_refs(self, game_id: int) -> dict[str, Any]:
-        row = await self.store.get_game(game_id)
-        return dict(row.record.get("refs", {})) if row else {}
+        """The game's delivery refs (message ids, posted-at, tokens…) as saved."""
+        return await self.store.refs(game_id)
 
     async def save_refs(self, game_id: int, updates: dict[str, Any]) -> None:
-        """Adapters keep their message ids in the record (one live table message per game)."""
-        await self.unit.save_refs(game_id, updates)
+        """Adapters keep their message ids in the store's delivery refs, beside the game row:
+        saving one leaves the game's version alone (a press racing it never goes stale)."""
+        await self.store.patch_refs(game_id, updates)
 
     @property
     def message_lock(self) -> Any:

@@ -1,5 +1,7 @@
 """The one unit of work: load a game, change it, save it (retrying on a version race), and
 stamp the outcome with what adapters need (the row version it was built from, the refs).
+(PostgreSQL: the delivery refs read in the change's transaction; SQLite, one process: none,
+the adapter's copy is the newest.)
 
 Every change commits before anything is answered, so a restart at any moment loses nothing.
 """
@@ -89,7 +91,7 @@ class Unit:
         return Table(row.id, record, self.clock)
 
     def status(self, record: Record) -> str:
-        if record.refs.get("ended"):
+        if record.ended:
             return "ended"
         if record.state is None:
             return "lobby"
@@ -177,7 +179,8 @@ class Unit:
             if refusal.outcome is not None:  # a fresh screen of the unchanged game
                 out = refusal.outcome
                 out.game_id, out.platform, out.chat_id = game_id, row.platform, row.chat_id
-                out.revision, out.refs = row.version, record.refs
+                out.revision = row.version
+                out.refs = await self._refs(game_id, held)
             raise
         actions: list[dict] = []
         if record.state is not None and record.state.get("actions"):
@@ -213,30 +216,13 @@ class Unit:
         outcome.platform = saved.platform
         outcome.chat_id = saved.chat_id
         outcome.revision = saved.version
-        outcome.refs = record.refs
+        outcome.refs = await self._refs(game_id, held)
         outcome.log = outcome.log or list(record.added)
         outcome.next_up = self.next_up(record, saved.status)
         self.after_save(game_id, record)
         return outcome
 
-    async def save_refs(self, game_id: int, updates: dict[str, Any]) -> None:
-        """Adapters keep their message ids in the record (one live table message per game)."""
-        from bot.store import StaleGame
-
-        if getattr(self.store, "row_locks", False):  # no version bump: no press goes stale
-            await self.store.patch_refs(game_id, updates)
-            return
-        async with self.locks(game_id):
-            for _ in range(5):
-                row = await self.store.get_game(game_id)
-                if row is None:
-                    return
-                record = dict(row.record)
-                refs = dict(record.get("refs", {}))
-                refs.update(updates)
-                record["refs"] = refs
-                try:
-                    await self.store.save_game(game_id, record, expected_version=row.version)
-                    return
-                except StaleGame:
-                    continue
+    async def _refs(self, game_id: int, held: Any) -> dict[str, Any] | None:
+        """The game's delivery refs for the outcome: read in the held transaction (many
+        workers: the adapter's copy may be older), None on SQLite (one process: its copy)."""
+        return None if held is None else await self.store.refs(game_id, held)

@@ -75,7 +75,7 @@ class Outcome:
     # The game row's version the screens were built from: commit order. An adapter never shows
     # a screen older than the one it last showed in that message (None: no order, always show).
     revision: int | None = None
-    refs: dict | None = None  # the record's adapter refs at that commit (saves a store read)
+    refs: dict | None = None  # the game's delivery refs read with that commit (saves a read)
     log: list[str] = field(default_factory=list)  # the game log lines this change added
     # Who moves next once this is saved: "person", "computer" (the scheduler will move and
     # deliver), or "" (lobby, round over, game over): a caller can wait for the computers.

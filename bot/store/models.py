@@ -4,6 +4,8 @@ players   one per (platform, user id); computer levels are pseudo-players ("comp
 chats     one per (platform, chat id)
 games     the core's record (JSON) + version for optimistic concurrency; one active per chat;
           due_at = when the game next needs background work (timer, reminder, computer move)
+delivery_refs  where a game's messages are (ids, posted-at, interaction tokens, flags): no
+          part of the game record, so saving one never bumps the game's version
 jobs      a game's due background work (computer move, turn timer), claimed with a lease
 deliveries  the screens a game's last save still owes (PostgreSQL workers; see store/outbox.py)
 seen_updates  idempotency keys of the chat updates that changed a game (bounded life)
@@ -45,6 +47,7 @@ from sqlalchemy.types import TypeDecorator
 
 ALL = "*"  # standings: scope "all chats" / rulebook "all rulebooks"
 NAME_MAX = 128  # width of every name column; longer display names are cut
+REF_KEY_MAX = 128  # a delivery ref's key: "p:<user id>:gone" and the like
 
 NAMING = {
     "ix": "ix_%(table_name)s_%(column_0_N_name)s",
@@ -133,6 +136,20 @@ games = Table(
         sqlite_where=text("status IN ('lobby', 'playing')"),
         postgresql_where=text("status IN ('lobby', 'playing')"),
     ),
+)
+
+# A game's delivery state, one row per (game, key): the adapters' message ids ("table",
+# "p:<user>"), when a live message was posted ("table:at"), a Discord interaction token
+# ("eph:<user>"), flags ("advised:<user>", "dmclosed:<user>"). Its own table, so saving a
+# message id never writes the game row nor bumps its version (bot/store/delivery_refs.py).
+# No foreign key: its check would lock the game row (FOR KEY SHARE, written into the row) on
+# every save of an id; `prune` deletes a gone game's refs instead.
+delivery_refs = Table(
+    "delivery_refs",
+    metadata,
+    Column("game_id", Integer, primary_key=True),
+    Column("key", String(REF_KEY_MAX), primary_key=True),
+    Column("value", Json, nullable=True),
 )
 
 # The action log, out of the record: a save appends its new actions instead of rewriting the

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from bot.core.buttons import IDX, Press
+from bot.core.buttons import IDX, Kind, Press
 from bot.core.hosting import Refusal, Settings, Table, Variant
 from bot.core.record import Record, SeatInfo
 from bot.core.turns import TurnFlow
@@ -34,6 +34,7 @@ from engine.errors import IllegalAction
 
 from . import narrate, screens
 from .narrate import card_name
+from .records import state_of as _state
 from .texts import help_text, lesson_text, rules_text
 from .typed import TYPED_VERBS, TypedError, parse_typed
 
@@ -44,12 +45,6 @@ LESSON_WORDS = ("lesson", LESSON)
 SETTLE = -1  # advance's lesson step: the current one, passed over where it can't be met
 MAX_TIMEOUT_ACTIONS = 200  # a computer finishing a person's turn: far above a real turn
 LESSON_TITLE = N_("Build-to-Ten lesson")
-
-
-def _state(record: Record) -> BuildState:
-    if record.state is None:
-        raise Refusal(_("The game hasn't started yet."))
-    return BuildState.from_dict({k: v for k, v in record.state.items() if k != "lesson"})
 
 
 def _lesson(record: Record) -> int | None:
@@ -111,7 +106,7 @@ class BuildTenGame(TurnFlow):
     typed_verbs = TYPED_VERBS
     rules = BuildTenRules()
     max_timeout_actions = MAX_TIMEOUT_ACTIONS
-    vocabulary: ClassVar[dict[str, tuple[str, ...]]] = {
+    vocabulary: ClassVar[dict[str, tuple[Kind, ...]]] = {
         "bsrc": (IDX,), "bpile": (IDX,), "bdisc": (IDX,), "bjk": (IDX,), "bpass": (),
         "hint": (), "cancel": (),
     }
@@ -242,6 +237,16 @@ class BuildTenGame(TurnFlow):
     def select(self, table: Table, seat: int, user: str, version: int,
                items: Sequence[str]) -> Outcome:
         raise Refusal(_("Build-to-Ten has no menus: tap a card, then where it goes."))
+
+    def web_view(self, record: Record, seat: int | None) -> dict[str, Any]:
+        from . import web  # (web imports this module)
+
+        return web.web_view(record, seat)
+
+    def web_edit(self, table: Table, seat: int, user: str, edit: Any) -> Outcome:
+        from . import web
+
+        return web.web_edit(self, table, seat, user, edit)
 
     def help_text(self) -> str:
         return help_text()

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.core.buttons import RUMMY_VERBS, Press
+from bot.core.buttons import Press
 from bot.core.hosting import Refusal, Settings, Table, Variant
 from bot.core.record import TIMEOUTS_BEFORE_COMPUTER, Record, SeatInfo
 from bot.core.turns import TurnFlow
@@ -29,11 +29,14 @@ from engine.rummy.ai import LEVELS
 from engine.rummy.contract import RummyRules
 from engine.rummy.rulebooks import option_choices
 
-from . import narrate, screens, words
+from . import narrate, screens, web, words
+from .lessons import LESSONS
+from .records import rules_of
 from .refusals import refusal
 from .texts import help_text, rules_text
 from .turns import turn_action
 from .typed import TYPED_VERBS, TypedError, parse_typed
+from .vocabulary import RUMMY_VERBS
 
 MAX_TIMEOUT_ACTIONS = 60  # a computer finishing a turn takes a few actions; this bounds a loop
 
@@ -79,7 +82,7 @@ class RummyGame(TurnFlow):
     # -- rules ------------------------------------------------------------------------
 
     def variants(self) -> Sequence[Variant]:
-        return tuple(Variant(name, words.title(name), option_choices(name))
+        return tuple(Variant(name, words.title(name), option_choices(name), name in LESSONS)
                      for name in ALL_RULEBOOKS)
 
     def seats_for(self, variant: str | None) -> int:
@@ -113,16 +116,16 @@ class RummyGame(TurnFlow):
 
     def start(self, table: Table) -> Outcome:
         record = table.record
-        most = record.rules.max_players
+        most = rules_of(record).max_players
         if len(record.seats) > most:  # the lobby seats up to five; Rummikub is for four
             raise Refusal(tn(
                 "{title} is for at most {n} player: a seat must leave before Start.",
                 "{title} is for at most {n} players: a seat must leave before Start.",
                 most, title=words.title(record.rulebook),
             ))
-        if record.rules.turn_seconds:  # Rummikub's 1-minute timer is a rule: it is the turn's
-            record.turn_seconds = record.rules.turn_seconds
-        state = new_game(record.rules, len(record.seats), record.seed)
+        if rules_of(record).turn_seconds:  # Rummikub's 1-minute timer is a rule: it is the turn's
+            record.turn_seconds = rules_of(record).turn_seconds
+        state = new_game(rules_of(record), len(record.seats), record.seed)
         record.state = state.to_dict()
         with using(record.lang):
             record.add_log(narrate.started(words.title(record.rulebook), len(record.seats)))
@@ -167,9 +170,9 @@ class RummyGame(TurnFlow):
         try:
             act = turn_action(state, seat, ui, press)
         except IllegalAction as error:  # Auto-place found no way
-            ui.notice = f"✗ {refusal(error, record.rules.tiles)}"
+            ui.notice = f"✗ {refusal(error, rules_of(record).tiles)}"
             out = self._mine(table, state, seat, user)
-            out.reply, out.alert = refusal(error, record.rules.tiles), True
+            out.reply, out.alert = refusal(error, rules_of(record).tiles), True
             return out
         if act is None:
             return self._mine(table, state, seat, user)
@@ -183,7 +186,7 @@ class RummyGame(TurnFlow):
         ui.notice = ""  # as for a button: an old notice would read as this move's answer
         hand = screens.sorted_hand(player_view(state, seat).draft_hand, ui.sort)
         try:
-            actions = parse_typed(seat, verb, args, hand, record.rules.tiles)
+            actions = parse_typed(seat, verb, args, hand, rules_of(record).tiles)
         except TypedError as error:
             raise Refusal(str(error)) from None
         out = Outcome()
@@ -213,6 +216,12 @@ class RummyGame(TurnFlow):
         ui.selected = [x for x in items if x in hand]
         ui.notice = ""
         return self._mine(table, state, seat, user)
+
+    def web_view(self, record: Record, seat: int | None) -> dict[str, Any]:
+        return web.web_view(record, seat)
+
+    def web_edit(self, table: Table, seat: int, user: str, edit: Any) -> Outcome:
+        return web.web_edit(self, table, seat, user, edit)
 
     def help_text(self) -> str:
         return help_text()
@@ -256,7 +265,7 @@ class RummyGame(TurnFlow):
             out.reply, out.alert = refusal(ask), False
             return out
         except IllegalAction as error:
-            tiles = table.record.rules.tiles
+            tiles = rules_of(table.record).tiles
             ui.notice = f"✗ {refusal(error, tiles)}"
             out = self._mine(table, state, seat, user)
             out.reply, out.alert = refusal(error, tiles), True
@@ -272,7 +281,7 @@ class RummyGame(TurnFlow):
         record, game_id = table.record, table.game_id
         record.state = new.to_dict()
         with using(record.lang):  # the log is the group's
-            lines = narrate.log_lines(events, _labels(record), record.rules.tiles)
+            lines = narrate.log_lines(events, _labels(record), rules_of(record).tiles)
         for line in lines:
             record.add_log(line)
         turn_over = new.turn != old.turn or new.phase != old.phase or new.round != old.round
@@ -284,7 +293,7 @@ class RummyGame(TurnFlow):
         user = record.seats[seat].user
         for event in events:
             with using(record.lang_of(seat)):  # the seat's own line, in its language
-                line = narrate.notice(event, record.rules)
+                line = narrate.notice(event, rules_of(record))
             if line is not None and (user or event.kind == "give_up_confirm"):
                 record.seat_ui(seat).notice = line
         if user:
@@ -327,7 +336,7 @@ class RummyGame(TurnFlow):
             if event.kind == "drew" and event.seat is not None:
                 info = record.seats[event.seat]
                 with using(record.lang_of(event.seat)):
-                    line = narrate.notice(event, record.rules)
+                    line = narrate.notice(event, rules_of(record))
                 if info.user and not info.is_computer and line:
                     record.seat_ui(event.seat).notice = line
                     out.private[info.user] = screens.private_screen(

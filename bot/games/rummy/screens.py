@@ -38,6 +38,7 @@ from render.views import PictureWords
 
 from . import words
 from .narrate import hint_line, pretty_sorted
+from .records import rules_of
 
 CARDS_PER_ROW = 8
 
@@ -136,7 +137,7 @@ def _fitted(head: Callable[[int | None], list[str]], table: str) -> str:
 
 def status_line(record: Record, state: GameState, width: int | None = None) -> str:
     """Round, turn, stock and each seat's cards (and scores); `width`: names shortened."""
-    rules = record.rules
+    rules = rules_of(record)
     name = seat_label(record, state.turn, width)
     parts = [t("Round {n}", n=state.round)] if _rounds(rules) else []
     if state.phase == "play":
@@ -189,7 +190,7 @@ def table_screen(game_id: int, record: Record, state: GameState) -> Screen:
 
 
 def _table_screen(game_id: int, record: Record, state: GameState) -> Screen:
-    rules = record.rules
+    rules = rules_of(record)
     strips = tuple(
         SeatStrip(
             record.seats[i].name,
@@ -310,11 +311,11 @@ def table_detail(
     singles = draft.singles if draft is not None else state.singles
     changed = set(view.changed) if draft is not None and view is not None else set()
     last = set((state.last or {}).get("groups", [])) if draft is None else set()
-    seen = read_afresh(record.rules, groups, state.table) if draft is not None else groups
-    for i, (group, looks) in enumerate(zip(groups, shown(record.rules, seen), strict=True)):
+    seen = read_afresh(rules_of(record), groups, state.table) if draft is not None else groups
+    for i, (group, looks) in enumerate(zip(groups, shown(rules_of(record), seen), strict=True)):
         mark = " "
         if i in changed:
-            mark = "*" if valid_so_far(record.rules, group, state.table) else "✗"
+            mark = "*" if valid_so_far(rules_of(record), group, state.table) else "✗"
         elif i in last:
             mark = "+"
         lines.append(f" {mark}{group_label(i):>2}  {pretty(looks)}")
@@ -325,7 +326,7 @@ def table_detail(
     if draft is not None and draft.loose:
         loose = pretty(draft.loose)
         lines.append("  " + (t("loose tiles (place before Done): {tiles}", tiles=loose)
-                             if record.rules.tiles
+                             if rules_of(record).tiles
                              else t("loose (place before Done): {cards}", cards=loose)))
     if changed:
         lines.append("  " + _("(your working copy: * changed, ✗ not a valid group yet)"))
@@ -338,7 +339,7 @@ def round_end_buttons(record: Record, state: GameState) -> list[list[Button]]:
     if state.phase != "round_over":
         return []
     buttons = [Button(_("▶ Next round"), "next")]
-    if record.rules.game_end.finish_by_choice:
+    if rules_of(record).game_end.finish_by_choice:
         buttons.append(Button(_("■ Finish"), "finish"))
     return [buttons]
 
@@ -350,7 +351,7 @@ def score_screen(game_id: int, record: Record, state: GameState) -> Screen:
 
 
 def _score_screen(game_id: int, record: Record, state: GameState) -> Screen:
-    rules = record.rules
+    rules = rules_of(record)
     names = tuple(seat_label(record, i) for i in range(state.players))
     final = state.phase == "game_over"
     result = state.result or {}
@@ -482,18 +483,18 @@ def _private_screen(game_id: int, record: Record, state: GameState, seat: int) -
     )
     hand, groups, loose, draft = list(picture.hand), picture.groups, picture.loose, view.draft
     numbered = "  ".join(f"{i + 1} {c.pretty()}" for i, c in enumerate(hand))
-    hand_line = (t("Rack: {tiles}", tiles=numbered) if record.rules.tiles
+    hand_line = (t("Rack: {tiles}", tiles=numbered) if rules_of(record).tiles
                  else t("Hand: {cards}", cards=numbered))
     lines = [title, hand_line]
     if draft is not None and view.changed:
         lines.append(t("Working copy: {groups}", groups=groups_text(groups, ())))
     if loose:
         lines.append(t("Loose tiles (place before Done): {tiles}", tiles=pretty(loose))
-                     if record.rules.tiles
+                     if rules_of(record).tiles
                      else t("Loose (place before Done): {cards}", cards=pretty(loose)))
     # The state keeps the hint (the picture outlines it) after the press's notice has said
     # it: a hint's and a must-lay reminder's notice carry the line, so it goes once.
-    line = hint_line(hint, record.rules.tiles) if hint else ""
+    line = hint_line(hint, rules_of(record).tiles) if hint else ""
     if line and line not in ui.notice:
         lines.append(line)
     if ui.notice:
@@ -551,7 +552,7 @@ def _private_title(record: Record, state: GameState, seat: int, view) -> str:
         return tn("Round over · {n} card left", "Round over · {n} cards left", n)
     if state.phase == "game_over":
         return _("Game over")
-    tiles = record.rules.tiles
+    tiles = rules_of(record).tiles
     if not view.my_turn:
         return t("{name}'s turn", name=seat_label(record, state.turn)) + " · " + (
             tn("you have {n} tile", "you have {n} tiles", n) if tiles
@@ -564,7 +565,7 @@ def _private_title(record: Record, state: GameState, seat: int, view) -> str:
         parts.append(_("final turn: lay or pass"))
     if not view.first_lay_done:
         parts.append(
-            t("initial meld: {n} from your rack", n=record.rules.first_lay_points) if tiles
+            t("initial meld: {n} from your rack", n=rules_of(record).first_lay_points) if tiles
             else _("first lay: a run of three from your hand")
         )
     parts.append(tn("{n} tile", "{n} tiles", n) if tiles else tn("{n} card", "{n} cards", n))
@@ -605,7 +606,7 @@ def _private_buttons(
             ]
         )
     actions, turn = action_rows(
-        tiles=record.rules.tiles, legal=legal, give_up_draw=record.rules.give_up_draw,
+        tiles=rules_of(record).tiles, legal=legal, give_up_draw=rules_of(record).give_up_draw,
         show="commit" in legal and bool((state.hint or {}).get("lay")),  # (the seat on turn's)
     )
     if ui.mode == "add":

@@ -1,0 +1,362 @@
+"""Web table benchmark: live pages under load, idle sockets, first load.
+
+    .venv/bin/python bench/web.py            # a readable table (about a minute)
+    .venv/bin/python bench/web.py --quick    # smoke run
+    .venv/bin/python bench/web.py --json     # ... and, as the last line, one JSON object
+
+The bot side (GameService on a SQLite file, the web table's aiohttp server) runs in a child
+process, like a worker; the pages are aiohttp WebSocket clients in this process (no browser:
+a page's cost on the server is its socket and its frames). Fair use is switched off in the
+worker: every seat here is a script pressing faster than a person may.
+
+1. Live: `--tables` Manipulation tables of 3 people (3 sockets each: 200 tables, 600 sockets).
+   At each table the seat on turn makes a drag edit (a hand card onto a new group, then Reset:
+   the draft edits a drag makes) every `--think` seconds (randomised ±50 %). Measured from
+   the edit's send: its own page's new state (the drag round trip, target p95 ≤ 100 ms) and
+   every other seat's page showing the new version (target p95 ≤ 250 ms).
+2. Idle: spectator sockets opened until `--idle` sockets are held in all (target ≥ 5,000);
+   the worker's resident memory before and after gives the memory per socket.
+3. First load: the page and its assets, gzip, in bytes (target ≤ 150 KB); with Chromium
+   (/usr/bin/chromium, Playwright) the time from navigation to the first state shown
+   (target ≤ 1 s).
+The machine is shared and noisy: compare medians and ratios of runs taken close together.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import multiprocessing
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+SECRET = b"bench-web-secret-bench-web-secret"
+
+
+def rss_kb(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+# -- the worker (child process) ---------------------------------------------------------------
+
+
+def worker(conn, tables: int, db: str) -> None:
+    asyncio.run(_worker(conn, tables, db))
+
+
+async def _scratch_postgres() -> tuple[str, str]:
+    """A scratch database on the local server (dropped after): its URL and name."""
+    import asyncpg
+
+    name = f"rummy_bench_web_{os.getpid()}"
+    admin = await asyncpg.connect(os.environ.get("RUMMY_BENCH_POSTGRES",
+                                                 "postgresql://postgres@127.0.0.1:5432/test"))
+    await admin.execute(f'DROP DATABASE IF EXISTS "{name}"')
+    await admin.execute(f'CREATE DATABASE "{name}"')
+    await admin.close()
+    return f"postgresql+asyncpg://postgres@127.0.0.1:5432/{name}", name
+
+
+async def _drop_postgres(name: str) -> None:
+    import asyncpg
+
+    admin = await asyncpg.connect(os.environ.get("RUMMY_BENCH_POSTGRES",
+                                                 "postgresql://postgres@127.0.0.1:5432/test"))
+    await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    await admin.close()
+
+
+async def _worker(conn, tables: int, db: str) -> None:
+    from bot import event_loop  # noqa: F401  (the bot's loop policy is the caller's)
+    from bot.core.fair_use import FairUse
+    from bot.core.service import Actor, GameService, pack
+    from bot.store import Store
+    from bot.web.server import WebServer, serve
+    from bot.web.table import WebTable
+
+    scratch = None
+    if db == "postgresql":
+        url, scratch = await _scratch_postgres()
+        store = await Store.open(url)
+    else:
+        store = await Store.open(f"sqlite+aiosqlite:///{db}")
+    service = GameService(store, computer_delay=0, tick=1.0)
+    inf = float("inf")
+    service.fair_use = FairUse(user_rate=inf, user_burst=inf, chat_rate=inf, chat_burst=inf)
+
+    async def deliver(_outcome) -> None:
+        return None
+
+    service.register("bench", deliver)
+    server = WebServer(WebTable(service), SECRET)
+    runner = await serve(server, "127.0.0.1", 0)
+    games = []
+    for i in range(tables):
+        people = [Actor("bench", f"-{i + 1}", f"{i}{s}", f"P{s}") for s in "abc"]
+        game = (await service.new_game(people[0], "manipulation")).game_id
+        for person in people[1:]:
+            row = await store.get_game(game)
+            await service.press(person, pack(game, row.record.get("lobby_version", 0), "join"))
+        row = await store.get_game(game)
+        await service.press(people[0], pack(game, row.record.get("lobby_version", 0), "start"))
+        games.append((game, [p.user for p in people]))
+    conn.send((runner.addresses[0][1], games, server.version))
+    loop = asyncio.get_running_loop()
+    while True:
+        ask = await loop.run_in_executor(None, conn.recv)
+        if ask == "rss":
+            conn.send(rss_kb(os.getpid()))
+        elif ask == "sockets":
+            conn.send(sum(len(p) for p in server.table.pages.values()))
+        else:
+            break
+    await server.close_all()
+    await runner.cleanup()
+    await store.close()
+    if scratch:
+        await _drop_postgres(scratch)
+    conn.send("stopped")
+
+
+# -- the pages ----------------------------------------------------------------------------
+
+
+class Page:
+    def __init__(self, ws) -> None:
+        self.ws = ws
+        self.version = -1
+        self.view: dict | None = None
+        self.seen: dict[int, float] = {}
+        self.changed = asyncio.Event()
+        self.reader: asyncio.Task | None = None
+
+    async def read(self) -> None:
+        async for msg in self.ws:
+            data = json.loads(msg.data)
+            if data.get("t") == "state" and data.get("view"):
+                view = data["view"]
+                self.view, self.version = view, max(self.version, view["version"])
+                self.seen.setdefault(view["version"], time.perf_counter())
+                self.changed.set()
+
+    async def reach(self, version: int, timeout: float = 10) -> float | None:
+        deadline = time.perf_counter() + timeout
+        while self.version < version:
+            self.changed.clear()
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                return None
+            try:
+                await asyncio.wait_for(self.changed.wait(), left)
+            except TimeoutError:
+                return None
+        return min(t for v, t in self.seen.items() if v >= version)
+
+
+async def connect(http, base: str, platform: str, user: str, game: int) -> Page:
+    from bot.web import auth
+    from bot.web.auth import Session
+
+    token = auth.session_token(SECRET, Session(platform, user, user, game, "en",
+                                               time.time() + 3600))
+    ws = await http.ws_connect(f"{base}/web/socket", protocols=("rummy", token), heartbeat=None)
+    page = Page(ws)
+    page.reader = asyncio.create_task(page.read())
+    return page
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))]
+
+
+async def live(base: str, games, seconds: float, think: float) -> dict:
+    import aiohttp
+
+    conn = aiohttp.TCPConnector(limit=0)
+    async with aiohttp.ClientSession(connector=conn) as http:
+        tables = []
+        for game, users in games:
+            pages = [await connect(http, base, "bench", u, game) for u in users]
+            for page in pages:
+                await page.ws.send_str('{"t":"hello","v":0}')
+            tables.append(pages)
+        for pages in tables:
+            for page in pages:
+                await page.reach(0)
+        own: list[float] = []
+        others: list[float] = []
+        missed = 0
+        stop = time.perf_counter() + seconds
+
+        async def play(pages: list[Page]) -> None:
+            nonlocal missed
+            placed = False
+            await asyncio.sleep(random.uniform(0, think))
+            while time.perf_counter() < stop:
+                view = pages[0].view
+                mover = pages[view["turn"]]
+                view = mover.view
+                version = view["version"]
+                if placed:
+                    edit = {"t": "edit", "v": version, "op": "act", "name": "reset"}
+                else:
+                    card = view["hand"][0]["id"]
+                    edit = {"t": "edit", "v": version, "op": "place", "cards": [card],
+                            "to": None}
+                t0 = time.perf_counter()
+                await mover.ws.send_str(json.dumps(edit))
+                times = await asyncio.gather(*(p.reach(version + 1) for p in pages))
+                if any(t is None for t in times):
+                    missed += 1
+                else:
+                    for page, t in zip(pages, times, strict=True):
+                        (own if page is mover else others).append((t - t0) * 1000)
+                placed = not placed
+                await asyncio.sleep(think * random.uniform(0.5, 1.5))
+
+        t_start = time.perf_counter()
+        await asyncio.gather(*(play(p) for p in tables))
+        wall = time.perf_counter() - t_start
+        for pages in tables:
+            for page in pages:
+                await page.ws.close()
+    return {"tables": len(games), "sockets": 3 * len(games), "edits": len(own),
+            "edits_per_s": round(len(own) / wall, 1), "missed": missed,
+            "round_trip_p50_ms": round(pct(own, 0.5), 1),
+            "round_trip_p95_ms": round(pct(own, 0.95), 1),
+            "others_p50_ms": round(pct(others, 0.5), 1),
+            "others_p95_ms": round(pct(others, 0.95), 1)}
+
+
+async def idle(base: str, games, total: int, ask) -> dict:
+    import aiohttp
+
+    before = ask("rss")
+    conn = aiohttp.TCPConnector(limit=0)
+    async with aiohttp.ClientSession(connector=conn) as http:
+        pages = []
+        per_game = -(-total // len(games))
+        for i in range(total):
+            game = games[i // per_game % len(games)][0]
+            try:
+                pages.append(await connect(http, base, "", "", game))
+            except Exception as error:  # the worker refused or ran out: report what was held
+                print(f"socket {i}: {error}", file=sys.stderr)
+                break
+        await asyncio.sleep(1.0)
+        held = ask("sockets")
+        after = ask("rss")
+        for page in pages:
+            await page.ws.close()
+    return {"idle_sockets": held, "rss_before_mb": round(before / 1024, 1),
+            "rss_after_mb": round(after / 1024, 1),
+            "kb_per_socket": round((after - before) / max(1, held), 1)}
+
+
+async def first_load(base: str, game: int) -> dict:
+    import aiohttp
+
+    async with aiohttp.ClientSession(auto_decompress=False) as http:
+        page = await http.get(f"{base}/web/table?g={game}", headers={"Accept-Encoding": "gzip"})
+        html = await page.read()
+        total = len(html)
+        for src in __import__("re").findall(r'(?:src|href)="([^"]+)"', html.decode()
+                                            if page.headers.get("Content-Encoding") != "gzip"
+                                            else __import__("gzip").decompress(html).decode()):
+            asset = await http.get(base + src, headers={"Accept-Encoding": "gzip"})
+            total += len(await asset.read())
+    out = {"first_load_kb": round(total / 1024, 1), "interactive_ms": None}
+    chromium = "/usr/bin/chromium"
+    if Path(chromium).exists():
+        try:
+            from playwright.async_api import async_playwright
+        except ImportError:
+            return out
+        async with async_playwright() as pw:
+            browser = await pw.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+            times = []
+            for _ in range(5):
+                context = await browser.new_context(viewport={"width": 390, "height": 844})
+                tab = await context.new_page()
+                t0 = time.perf_counter()
+                await tab.goto(f"{base}/web/table?g={game}")
+                while (await tab.get_attribute("body", "data-version")) in (None, "-1"):
+                    await asyncio.sleep(0.01)
+                times.append((time.perf_counter() - t0) * 1000)
+                await context.close()
+            await browser.close()
+        out["interactive_ms"] = round(statistics.median(times), 1)
+    return out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--tables", type=int, default=200)
+    parser.add_argument("--seconds", type=float, default=20)
+    parser.add_argument("--think", type=float, default=2.0)
+    parser.add_argument("--idle", type=int, default=5000)
+    parser.add_argument("--db", default="sqlite", choices=("sqlite", "postgresql"))
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    if args.quick:
+        args.tables, args.seconds, args.idle = 20, 5, 500
+    with tempfile.TemporaryDirectory() as tmp:
+        ours, theirs = multiprocessing.Pipe()
+        child = multiprocessing.get_context("spawn").Process(
+            target=worker, args=(theirs, args.tables, "postgresql" if args.db == "postgresql"
+                                 else str(Path(tmp) / "web.db")))
+        child.start()
+        port, games, _version = ours.recv()
+        base = f"http://127.0.0.1:{port}"
+
+        def ask(what: str):
+            ours.send(what)
+            return ours.recv()
+
+        result = {"tables": args.tables, "db": args.db, "think_s": args.think}
+        result.update(asyncio.run(live(base, games, args.seconds, args.think)))
+        result.update(asyncio.run(idle(base, games, args.idle, ask)))
+        result.update(asyncio.run(first_load(base, games[0][0])))
+        ours.send("stop")
+        ours.recv()
+        child.join(10)
+    rows = [
+        ("tables / sockets (live)", f"{result['tables']} / {result['sockets']}",
+         f"{args.db}, an edit every {args.think} s a table"),
+        ("drag edits made (per s)", f"{result['edits']} ({result['edits_per_s']})",
+         f"missed {result['missed']}"),
+        ("edit round trip p50 / p95", f"{result['round_trip_p50_ms']} / "
+         f"{result['round_trip_p95_ms']} ms", "target p95 ≤ 100 ms"),
+        ("other seats see it p50 / p95", f"{result['others_p50_ms']} / "
+         f"{result['others_p95_ms']} ms", "target p95 ≤ 250 ms"),
+        ("idle sockets held", str(result["idle_sockets"]), "target ≥ 5,000"),
+        ("memory per socket", f"{result['kb_per_socket']} KB",
+         f"RSS {result['rss_before_mb']} → {result['rss_after_mb']} MB"),
+        ("first load (gzip)", f"{result['first_load_kb']} KB", "target ≤ 150 KB"),
+        ("interactive (median of 5)", f"{result['interactive_ms']} ms", "target ≤ 1,000 ms"),
+    ]
+    width = max(len(r[0]) for r in rows)
+    for name, value, note in rows:
+        print(f"{name:<{width}}  {value:<24} {note}")
+    if args.json:
+        print(json.dumps(result))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

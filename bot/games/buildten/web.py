@@ -1,0 +1,97 @@
+"""Build-to-Ten's part of the web table (bot/web): a seat's view as JSON (its hand; every
+face-up card, discard pile and build pile; counts of the rest) and a page's move made into the
+engine action the two taps of the chat buttons make (Play, Discard, Joker, Pass)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Protocol
+
+from bot.core.buttons import Press
+from bot.core.hosting import Refusal, Table
+from bot.core.record import Record
+from bot.core.views import Outcome
+from bot.i18n import _, using
+from engine.buildten import Discard, Joker, Play, player_view
+from engine.buildten.actions import NEW_PILE
+from engine.buildten.cards import SHIFT, SUIT_SIGNS, face, is_joker
+
+from .records import state_of as _state
+
+if TYPE_CHECKING:
+    from bot.web.protocol import Edit
+
+
+LOG_LINES = 6
+
+
+class _Host(Protocol):
+    """What the page's edits use of the game's host (passed in: the host imports this module)."""
+
+    def press(self, table: Table, seat: int | None, user: str, press: Press) -> Outcome: ...
+
+    def _mine(self, table: Table, state: Any, seat: int, user: str) -> Outcome: ...
+
+    def _act(self, table: Table, state: Any, action: Any, user: str) -> Outcome: ...
+
+
+def card_json(card: str) -> dict[str, str]:
+    """`id` the engine's token (`7H#0`), `face` the notation (`7H`; a joker `*`), `text` as
+    the buttons show it (`7♥`; the jokers 🃏🌈 and 🃏⚫)."""
+    shown = face(card)
+    if is_joker(card):
+        return {"id": card, "face": "*", "text": "🃏🌈" if shown == SHIFT else "🃏⚫"}
+    return {"id": card, "face": shown, "text": shown[:-1] + SUIT_SIGNS[shown[-1]]}
+
+
+def web_view(record: Record, seat: int | None) -> dict[str, Any]:
+    """What the page of `seat` (None: a spectator) shows: the engine's player view, which
+    holds no other hand and no stock order; a spectator's has no hand at all."""
+    state = _state(record)
+    view = player_view(state, seat if seat is not None else 0)
+    mine = seat is not None and not state.over and state.turn == seat \
+        and not record.seats[seat].is_computer
+    return {
+        "game": "buildten", "version": state.version, "seat": seat, "turn": state.turn,
+        "phase": "game_over" if state.over else "play", "mine": mine,
+        "stock": view.general_count, "log": list(record.log[-LOG_LINES:]),
+        "seats": [{"name": s.name, "cards": view.hand_counts[i], "stock": view.stock_counts[i],
+                   "face_up": card_json(view.face_up[i]) if view.face_up[i] else None,
+                   "discards": [[card_json(c) for c in pile] for pile in view.discards[i]],
+                   "computer": s.is_computer} for i, s in enumerate(record.seats)],
+        "builds": [[card_json(c) for c in pile] for pile in view.builds],
+        "hand": [card_json(c) for c in view.hand] if seat is not None else None,
+        "actions": (["hint", "pass"] if not view.hand else ["hint"]) if mine else [],
+        "notice": record.seat_ui(seat).notice if seat is not None else "",
+        "winners": list(view.winners),
+    }
+
+
+def web_edit(game: _Host, table: Table, seat: int, user: str, edit: Edit) -> Outcome:
+    """A page's move: the engine action the buttons' two taps make, after the same checks."""
+    record = table.record
+    if edit.op == "act":
+        verb = {"hint": "hint", "pass": "bpass"}.get(edit.name)
+        if verb is None:
+            raise Refusal(_("Unknown button."))
+        return game.press(table, seat, user, Press(table.game_id, edit.version, verb))
+    state = _state(record)
+    if edit.version != state.version:
+        raise Refusal(_("That button is out of date — here are fresh ones."), alert=False,
+                      outcome=game._mine(table, state, seat, user))
+    if state.over or state.turn != seat:
+        raise Refusal(_("It's not your turn."))
+    if len(edit.cards) != 1:
+        raise Refusal(_("Unknown button."))
+    card = edit.cards[0]
+    target = NEW_PILE if edit.target is None else edit.target
+    if edit.op == "play":
+        act: Any = Play(seat, card, target)
+    elif edit.op == "discard":
+        act = Discard(seat, card, target)
+    elif edit.op == "joker" and edit.target is not None:
+        act = Joker(seat, card, edit.target)
+    else:
+        raise Refusal(_("Unknown button."))
+    record.seat_ui(seat).notice = ""
+    with using(record.lang_of(seat)):
+        return game._act(table, state, act, user)

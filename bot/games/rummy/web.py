@@ -1,0 +1,173 @@
+"""The rummy family's part of the web table (bot/web): a seat's view as JSON, and a page's
+edit made into the very engine action the chat buttons make (Place, Take, Move; the one-word
+actions go through the buttons' own `press`). The page holds no rule: the engine checks every
+edit, and the view says which groups don't hold and whether Done would be taken."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Protocol
+
+from bot.core.buttons import Press
+from bot.core.hosting import Refusal, Table
+from bot.core.record import Record
+from bot.core.views import Outcome
+from bot.i18n import _, using
+from engine.cards import Card
+from engine.rummy import (
+    Commit,
+    GameState,
+    IllegalAction,
+    JokerChoiceNeeded,
+    Move,
+    Place,
+    Take,
+    apply,
+    player_view,
+)
+from engine.rummy.actions import Action
+from engine.rummy.moves import group_label
+
+from . import screens
+from .records import rules_of
+
+if TYPE_CHECKING:
+    from bot.web.protocol import Edit
+
+
+LOG_LINES = 6  # the table's last log lines the page shows
+
+
+class _Host(Protocol):
+    """What the page's edits use of the game's host (passed in: the host imports this module)."""
+
+    def press(self, table: Table, seat: int | None, user: str, press: Press) -> Outcome: ...
+
+    def _mine(self, table: Table, state: Any, seat: int, user: str) -> Outcome: ...
+
+    def _act(self, table: Table, state: Any, action: Any, user: str) -> Outcome: ...
+# legal action kind (engine) -> the page's word (its data-action)
+WORDS = {"commit": "done", "reset": "reset", "draw": "draw", "pass": "pass", "knock": "knock",
+         "give_up": "giveup", "hint": "hint"}
+
+
+def card_json(card: Card) -> dict[str, str]:
+    """A card as the page draws it: `id` the engine's token (what an edit names), `face` the
+    notation (`7H`, `10R`, `*`: the page's data-card), `text` as a person reads it."""
+    if card.is_tile:  # the number; the page colours it (the chat's colour circles need emoji)
+        text = "🃏" if card.is_joker else card.face[:-1]
+    else:
+        text = card.pretty()
+    return {"id": card.token, "face": "*" if card.is_joker else card.face, "text": text}
+
+
+def _would_commit(state: GameState, seat: int) -> bool:
+    """Would the engine take Done now (a joker's reading still to choose counts: Done asks)?"""
+    try:
+        apply(state, Commit(seat))
+    except JokerChoiceNeeded:
+        return True
+    except IllegalAction:
+        return False
+    return True
+
+
+# The last saved state parsed: a save's pages (every seat and watcher) share one parse (the
+# engine never changes a state it is given; `apply` copies). Keyed by the dict's identity.
+_parsed: list[Any] = [None, None]
+
+
+def _state(record: Record) -> GameState:
+    if _parsed[0] is not record.state:
+        _parsed[:] = [record.state, GameState.from_dict(record.state)]  # type: ignore[arg-type]
+    return _parsed[1]
+
+
+def web_view(record: Record, seat: int | None) -> dict[str, Any]:
+    """What the page of `seat` (None: a spectator) shows: never another seat's hand, never
+    the stock's order, never another seat's working copy."""
+    state = _state(record)
+    rules = rules_of(record)
+    out: dict[str, Any] = {
+        "game": "rummy", "tiles": rules.tiles, "version": state.version, "seat": seat,
+        "round": state.round, "phase": state.phase, "turn": state.turn,
+        "stock": len(state.stock), "log": list(record.log[-LOG_LINES:]),
+        "seats": [{"name": s.name, "cards": len(state.hands[i]), "score": state.scores[i],
+                   "computer": s.is_computer} for i, s in enumerate(record.seats)],
+    }
+    view = player_view(state, seat) if seat is not None else None
+    draft = view.draft if view is not None else None
+    groups = draft.groups if draft is not None else state.table
+    changed = set(view.changed) if view is not None and draft is not None else set()
+    looks = screens.shown(rules, screens.read_afresh(rules, groups, state.table)
+                          if draft is not None else groups)
+    out["groups"] = [
+        {"label": group_label(i), "cards": [card_json(c) for c in shown_group],
+         "changed": i in changed,
+         "bad": i in changed and not screens.valid_so_far(rules, group, state.table)}
+        for i, (group, shown_group) in enumerate(zip(groups, looks, strict=True))
+    ]
+    out["singles"] = [card_json(c) for c in (draft.singles if draft is not None
+                                               else state.singles)]
+    out["loose"] = [card_json(c) for c in (draft.loose if draft is not None else ())]
+    if view is None:
+        out.update(hand=None, actions=[], can_done=False, mine=False, notice="", hint=None)
+        return out
+    ui = record.seat_ui(seat)  # type: ignore[arg-type]
+    mine = view.my_turn and not record.seats[seat].is_computer  # type: ignore[index]
+    out["mine"] = mine
+    out["hand"] = [card_json(c) for c in view.draft_hand]  # the page keeps its own order
+    actions = [WORDS[k] for k in view.legal if k in WORDS] if mine else []
+    hint = view.hint or {}
+    if mine and "done" in actions and hint.get("lay"):
+        actions.append("show")
+    out["actions"] = [*actions, "sort"]
+    out["can_done"] = mine and "done" in actions and _would_commit(state, seat)  # type: ignore
+    out["notice"] = ui.notice
+    out["hint"] = ({"cards": hint.get("placed") or hint.get("card", "").split(),
+                    "groups": list(hint.get("groups", []))} if hint else None)
+    return out
+
+
+def _cards(edit: Edit, pool: list[Card]) -> tuple[Card, ...]:
+    """The edit's cards, each one the seat can move now (else a refusal: never a traceback)."""
+    by_token = {c.token: c for c in pool}
+    try:
+        return tuple(by_token.get(token) or Card.from_token(token) for token in edit.cards)
+    except (ValueError, KeyError, IndexError):
+        raise Refusal(_("That card is no longer in your hand.")) from None
+
+
+def web_edit(game: _Host, table: Table, seat: int, user: str, edit: Edit) -> Outcome:
+    """A page's edit as the seat's buttons would make it: the one-word actions are the
+    buttons' own presses; place, take and move the engine's draft edits, after the same
+    version and turn checks a button passes."""
+    record = table.record
+    if edit.op == "act":
+        return game.press(table, seat, user, Press(table.game_id, edit.version, edit.name))
+    if record.state is None:
+        raise Refusal(_("The game hasn't started yet."))
+    state = GameState.from_dict(record.state)
+    if edit.version != state.version:
+        raise Refusal(_("That button is out of date — here are fresh ones."), alert=False,
+                      outcome=game._mine(table, state, seat, user))
+    if state.phase != "play" or state.turn != seat:
+        raise Refusal(_("It's not your turn."))
+    view = player_view(state, seat)
+    draft = view.draft
+    pool = list(view.draft_hand) + [c for g in (draft.groups if draft else ()) for c in g]
+    pool += list(draft.loose) + list(draft.singles) if draft else list(view.singles)
+    cards = _cards(edit, pool)
+    ui = record.seat_ui(seat)
+    ui.notice = ""
+    ui.mode = "main"
+    act: Action
+    if edit.op == "place":
+        act = Place(seat, cards, edit.target)
+    elif edit.op == "take" and len(cards) == 1:
+        act = Take(seat, edit.source or 0, cards[0])
+    elif edit.op == "move":
+        act = Move(seat, cards, edit.source or 0, edit.target)
+    else:
+        raise Refusal(_("Unknown button."))
+    with using(record.lang_of(seat)):
+        return game._act(table, state, act, user)

@@ -1,0 +1,353 @@
+"""Games: a game's row (its record, status, version, due time), created, read and saved with
+its version check — with what a move brings in the same transaction (its seats, rounds, result,
+the actions appended to its log, its job, the update's key, the screens it owes) — and held
+under its row lock (PostgreSQL). On SQLite the process that owns the file answers reads of
+game rows from memory (row_cache.py).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import enum
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass
+from typing import Any, Final, Literal
+
+from sqlalchemy import ColumnElement, Integer, Row, bindparam, delete, func, insert, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from . import models as db
+from . import results as res
+from .base import StoreBase
+from .jobs import JOB_KINDS, write_job
+from .rows import (
+    ACTIVE_STATUSES,
+    DONE_STATUSES,
+    STATUSES,
+    GameExists,
+    GameResult,
+    GameRow,
+    RoundRow,
+    SeatRow,
+    StaleGame,
+)
+from .scores import require_game, write_round
+from .sql import insert_for
+from .updates import remember_update
+
+
+class _Keep(enum.Enum):
+    KEEP = "keep"
+
+
+# save_game(due_at=KEEP), the default: leave the game's due_at as it is.
+KEEP: Final = _Keep.KEEP
+
+
+@dataclass
+class Held:
+    """A game row locked (SELECT ... FOR UPDATE) in an open transaction: `save_game(...,
+    held=held)` writes in it; the lock goes at commit. Other workers' changes of the game wait."""
+
+    conn: AsyncConnection
+    row: GameRow | None
+
+
+class GamesStore(StoreBase):
+    async def create_game(
+        self, platform: str, chat_id: str, record: dict, *, status: str = "lobby"
+    ) -> GameRow:
+        """A new game at version 1; GameExists if the chat already has an active one."""
+        _check_status(status)
+        chat_id = str(chat_id)
+        now = db.utcnow()
+        try:
+            async with self._write() as conn:
+                chat = insert_for(conn, db.chats).values(
+                    platform=platform, chat_id=chat_id, created_at=now
+                )
+                await conn.execute(chat.on_conflict_do_nothing())
+                row = (
+                    await conn.execute(
+                        insert(db.games)
+                        .values(
+                            platform=platform, chat_id=chat_id, status=status, record=record,
+                            version=1, created_at=now, updated_at=now,
+                        )
+                        .returning(*db.games.c)
+                    )
+                ).one()
+        except IntegrityError as error:
+            await self._raise_if_active(platform, chat_id, error)
+            raise
+        return self._keep(game_row(row))
+
+    async def get_game(self, game_id: int) -> GameRow | None:
+        if self.rows is not None and (kept := self.rows.get(game_id)) is not None:
+            return kept
+        async with self._engine.connect() as conn:
+            row = (
+                await conn.execute(select(db.games).where(db.games.c.id == game_id))
+            ).one_or_none()
+        return None if row is None else self._keep(game_row(row))
+
+    async def active_game(self, platform: str, chat_id: str) -> GameRow | None:
+        """The chat's lobby/playing game, if any."""
+        async with self._engine.connect() as conn:
+            row = (
+                await conn.execute(
+                    select(db.games).where(
+                        db.games.c.platform == platform,
+                        db.games.c.chat_id == str(chat_id),
+                        db.games.c.status.in_(ACTIVE_STATUSES),
+                    )
+                )
+            ).one_or_none()
+        return None if row is None else self._keep(game_row(row))
+
+    async def last_lesson(self, platform: str, chat_id: str) -> GameRow | None:
+        """The chat's newest lesson row, whatever its status (a learner's lessons reuse it)."""
+        async with self._engine.connect() as conn:
+            row = (
+                await conn.execute(
+                    select(db.games)
+                    .where(
+                        db.games.c.platform == platform,
+                        db.games.c.chat_id == str(chat_id),
+                        is_lesson(),
+                    )
+                    .order_by(db.games.c.id.desc())
+                    .limit(1)
+                )
+            ).one_or_none()
+        return None if row is None else self._keep(game_row(row))
+
+    async def active_games(self) -> list[GameRow]:
+        """Every lobby/playing game whole, oldest first. At start-up prefer `scheduled_games`
+        (only ids and times) and load a game when it is due."""
+        async with self._engine.connect() as conn:
+            rows = await conn.execute(
+                select(db.games)
+                .where(db.games.c.status.in_(ACTIVE_STATUSES))
+                .order_by(db.games.c.id)
+            )
+            return [game_row(row) for row in rows]
+
+    async def games_for_player(self, player_id: int) -> list[GameRow]:
+        """Active games in which the player has a seat, oldest first."""
+        seated = select(db.seats.c.game_id).where(db.seats.c.player_id == player_id)
+        async with self._engine.connect() as conn:
+            rows = await conn.execute(
+                select(db.games)
+                .where(db.games.c.id.in_(seated), db.games.c.status.in_(ACTIVE_STATUSES))
+                .order_by(db.games.c.id)
+            )
+            return [game_row(row) for row in rows]
+
+    async def save_game(
+        self,
+        game_id: int,
+        record: dict,
+        *,
+        expected_version: int,
+        status: str | None = None,
+        seats: list[SeatRow] | None = None,
+        rounds: Sequence[RoundRow] = (),
+        result: GameResult | None = None,
+        actions: Sequence[dict] = (),
+        due_at: float | Literal[_Keep.KEEP] | None = KEEP,
+        job: str = "timer",
+        update_key: str | None = None,
+        held: Held | None = None,
+    ) -> GameRow:
+        """Write the record if the row is still at `expected_version`; it becomes version + 1.
+
+        What the move brought goes in the same transaction — new `seats`, finished `rounds`,
+        the game's `result`, the new `actions` (appended to the game's log, see
+        `game_actions`) — so a crash can't leave a finished game that no leaderboard counts,
+        nor a record ahead of its log. `due_at` (epoch seconds, None = nothing due) is written
+        only when given, with (PostgreSQL) the game's `jobs` row (of kind `job`, unclaimed); a
+        save that finishes or ends the game without giving it clears both. `update_key`: the chat
+        update this change applies, remembered in the same transaction (Duplicate if it was
+        seen already: nothing written). `held`: write in that transaction (the row is locked).
+        StaleGame if someone saved first (reload and retry; nothing was written);
+        LookupError if there is no such game; GameExists if reactivating it would give its
+        chat two active games.
+        """
+        values: dict[str, Any] = {
+            "record": record,
+            "version": db.games.c.version + 1,
+            "updated_at": db.utcnow(),
+        }
+        if status is not None:
+            _check_status(status)
+            values["status"] = status
+        if due_at is not KEEP:
+            values["due_at"] = None if due_at is None else float(due_at)
+        elif status in DONE_STATUSES:
+            values["due_at"] = None  # nothing more to do for it
+        # The version check lives in the UPDATE's WHERE, so the database decides the race:
+        # a concurrent writer blocks on the row lock, then finds the version moved on.
+        stmt = (
+            update(db.games)
+            .where(db.games.c.id == game_id, db.games.c.version == expected_version)
+            .values(**values)
+            .returning(*_ROW_BUT_RECORD)  # the record is the one given: no decode of it
+        )
+        if job not in JOB_KINDS:
+            raise ValueError(f"unknown job kind {job!r}")
+        try:
+            async with contextlib.AsyncExitStack() as stack:
+                if held is not None:
+                    conn = held.conn
+                else:
+                    conn = await stack.enter_async_context(self._write())
+                if update_key is not None:
+                    await remember_update(conn, update_key)
+                row = (await conn.execute(stmt)).one_or_none()
+                if row is None:
+                    current = await conn.execute(
+                        select(db.games.c.platform, db.games.c.chat_id).where(
+                            db.games.c.id == game_id
+                        )
+                    )
+                    if current.one_or_none() is None:
+                        raise LookupError(f"no game {game_id}")
+                    raise StaleGame(game_id, expected_version)
+                if "due_at" in values and self.row_locks:
+                    # Only many workers claim jobs rows; one SQLite process schedules from
+                    # games.due_at (a statement a press saved).
+                    await write_job(conn, game_id, job, values["due_at"])
+                if self.row_locks:  # the screens owed, redelivered by another worker if we die
+                    await self.outbox.owe(conn, game_id, expected_version + 1)
+                if actions:
+                    # Safe to number after the current last: the UPDATE above holds the row
+                    # lock (SQLite: the write lock) until commit, so no other save of this
+                    # game is between this read and the insert.
+                    await _append_actions(conn, game_id, actions)
+                if seats is not None:
+                    await write_seats(conn, game_id, seats)
+                for done in rounds:
+                    await write_round(conn, game_id, done)
+                if result is not None:
+                    await res.record_result(conn, game_id, result.rulebook, result.seats)
+        except IntegrityError as error:
+            game = await self.get_game(game_id)
+            if game is not None:
+                await self._raise_if_active(game.platform, game.chat_id, error)
+            raise
+        except BaseException:
+            self._forget((game_id,))  # (a stale copy can't be written, but don't keep it)
+            raise
+        return self._keep(game_row(row, record))
+
+    @contextlib.asynccontextmanager
+    async def hold(self, game_id: int) -> AsyncIterator[Held]:
+        """The game row, locked FOR UPDATE in a transaction that commits when the block ends
+        (rolls back if it raises): every worker's changes of one game in one order."""
+        async with self._writer.begin() as conn:
+            row = (
+                await conn.execute(
+                    select(db.games).where(db.games.c.id == game_id).with_for_update()
+                )
+            ).one_or_none()
+            yield Held(conn, None if row is None else game_row(row))
+
+    async def _raise_if_active(self, platform: str, chat_id: str, error: Exception) -> None:
+        """After a unique-index violation: name the chat's active game, if that was the cause."""
+        active = await self.active_game(platform, chat_id)
+        if active is not None:
+            raise GameExists(active.id) from error
+
+    async def set_seats(self, game_id: int, seats: list[SeatRow]) -> None:
+        """Replace the game's seats with these."""
+        async with self._write() as conn:
+            await require_game(conn, game_id)
+            await write_seats(conn, game_id, seats)
+
+    async def seats(self, game_id: int) -> list[SeatRow]:
+        async with self._engine.connect() as conn:
+            rows = await conn.execute(
+                select(db.seats).where(db.seats.c.game_id == game_id).order_by(db.seats.c.seat_no)
+            )
+            return [
+                SeatRow(row.seat_no, row.player_id, row.name, row.computer_level) for row in rows
+            ]
+
+    async def game_actions(self, game_id: int) -> list[dict]:
+        """The game's action log (what the saves appended), in order; [] if none."""
+        async with self._engine.connect() as conn:
+            rows = await conn.execute(
+                select(db.game_actions.c.data)
+                .where(db.game_actions.c.game_id == game_id)
+                .order_by(db.game_actions.c.seq)
+            )
+            return list(rows.scalars())
+
+
+async def write_seats(conn: AsyncConnection, game_id: int, seats: list[SeatRow]) -> None:
+    numbers = [seat.seat_no for seat in seats]
+    if len(set(numbers)) != len(numbers):
+        raise ValueError(f"duplicate seat numbers: {numbers}")
+    await conn.execute(delete(db.seats).where(db.seats.c.game_id == game_id))
+    if seats:
+        await conn.execute(
+            insert(db.seats),
+            [
+                {
+                    "game_id": game_id,
+                    "seat_no": seat.seat_no,
+                    "player_id": seat.player_id,
+                    "name": seat.name[: db.NAME_MAX],
+                    "computer_level": seat.computer_level,
+                }
+                for seat in seats
+            ],
+        )
+
+
+async def _append_actions(conn: AsyncConnection, game_id: int, actions: Sequence[dict]) -> None:
+    """Number the actions after the game's current last one (max(seq): an index lookup)."""
+    a = db.game_actions.c
+    if len(actions) == 1:  # the usual press: one statement, INSERT ... SELECT max(seq) + 1
+        following = select(
+            bindparam("a_game", game_id, type_=Integer),
+            func.coalesce(func.max(a.seq), -1) + 1,
+            bindparam("a_data", actions[0], type_=a.data.type),
+        ).where(a.game_id == game_id)
+        await conn.execute(
+            insert(db.game_actions).from_select(["game_id", "seq", "data"], following)
+        )
+        return
+    last = (await conn.execute(select(func.max(a.seq)).where(a.game_id == game_id))).scalar()
+    first = 0 if last is None else last + 1
+    await conn.execute(
+        insert(db.game_actions),
+        [{"game_id": game_id, "seq": first + n, "data": data} for n, data in enumerate(actions)],
+    )
+
+
+def is_lesson() -> ColumnElement[bool]:
+    """A lesson row: its record has a non-empty "lesson" (bot/core/lessons.py)."""
+    lesson = db.games.c.record["lesson"].as_string()  # NULL when absent or JSON null
+    return lesson.is_not(None) & lesson.not_in(("{}", "[]", ""))
+
+
+def _check_status(status: str) -> None:
+    if status not in STATUSES:
+        raise ValueError(f"unknown game status {status!r}; one of {', '.join(STATUSES)}")
+
+
+_ROW_BUT_RECORD = tuple(c for c in db.games.c if c.name != "record")
+
+
+def game_row(row: Row[Any], record: dict | None = None) -> GameRow:
+    """A GameRow of a games row (`record`: the record it holds, when not selected)."""
+    m = row._mapping
+    return GameRow(
+        id=m["id"], platform=m["platform"], chat_id=m["chat_id"], status=m["status"],
+        record=m["record"] if record is None else record, version=m["version"],
+        created_at=m["created_at"],
+        updated_at=m["updated_at"], due_at=m.get("due_at"),
+    )

@@ -1,0 +1,117 @@
+"""The web table's one socket vocabulary, strictly parsed: a page's message in, an `Edit` or a
+`Hello` out, or None for anything else (the socket answers "bad" and does no work).
+
+A message is one JSON object of at most `MAX_MESSAGE` bytes with exactly the keys its kind
+takes; every number is an ASCII-range int inside its bound, every card a piece's token by its
+shape (the game checks it is one of its pieces), at most `MAX_CARDS` of them.
+
+    {"t": "hello", "v": 12}                                   resync: send me the state
+    {"t": "edit", "v": 12, "op": "place", "cards": ["7H#1"], "to": 2}   hand/loose -> group 2
+    {"t": "edit", "v": 12, "op": "place", "cards": ["7H#1"], "to": null} -> a new group
+    {"t": "edit", "v": 12, "op": "move", "cards": ["7H#1"], "from": 0, "to": 1}
+    {"t": "edit", "v": 12, "op": "take", "cards": ["7H#1"], "from": 0}  group -> loose
+    {"t": "edit", "v": 12, "op": "act", "name": "done"}
+    {"t": "edit", "v": 12, "op": "play", "cards": ["7H#0"], "to": 4}    Build-to-Ten
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+
+from bot.core.buttons import MAX_INDEX, MAX_VERSION
+
+MAX_MESSAGE = 2048  # bytes: the longest real message (a 20-card place) is under 600
+MAX_CARDS = 20
+# the one-word actions a page may ask for (the buttons' verbs)
+ACTS = frozenset({"done", "reset", "draw", "pass", "knock", "hint", "giveup", "sort", "show"})
+# op -> the keys it takes besides t, v, op
+OPS: dict[str, frozenset[str]] = {
+    "place": frozenset({"cards", "to"}),
+    "move": frozenset({"cards", "from", "to"}),
+    "take": frozenset({"cards", "from"}),
+    "act": frozenset({"name"}),
+    "play": frozenset({"cards", "to"}),  # Build-to-Ten: a card onto a build pile (to: place)
+    "discard": frozenset({"cards", "to"}),  # Build-to-Ten: a hand card onto a discard pile
+    "joker": frozenset({"cards", "to"}),  # Build-to-Ten: a joker aimed at seat `to`
+}
+# A piece's token, by shape only (the platform names no game): a face of up to five capitals,
+# digits or `*` (`7H`, `10R`, `*T`, `SHIFT`), `#` and a copy digit, an optional `=` and the face
+# a joker stands for. Whether it is a piece of this game, and where, is the game's to say.
+_PIECE = re.compile(r"[0-9A-Z*]{1,5}#[0-9](?:=[0-9A-Z]{2,3})?")
+
+
+@dataclass(frozen=True)
+class Hello:
+    version: int
+
+
+@dataclass(frozen=True)
+class Edit:
+    version: int
+    op: str
+    cards: tuple[str, ...] = ()
+    source: int | None = None  # "from": a group
+    target: int | None = None  # "to": a group, pile or seat; None: a new one
+    name: str = ""  # op "act": the action's word
+
+
+def _index(value: object, *, null: bool = False) -> int | bool | None:
+    """A bounded index; None when `null` allows it; False for anything else."""
+    if value is None and null:
+        return None
+    if type(value) is int and 0 <= value <= MAX_INDEX:
+        return value
+    return False
+
+
+def _card(text: object) -> bool:
+    return isinstance(text, str) and len(text) <= 12 and bool(
+        _PIECE.fullmatch(text))
+
+
+def parse(raw: str | bytes) -> Hello | Edit | None:
+    if len(raw) > MAX_MESSAGE:
+        return None
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(data, dict):
+        return None
+    version = data.get("v")
+    if type(version) is not int or not 0 <= version <= MAX_VERSION:
+        return None
+    kind = data.get("t")
+    if kind == "hello":
+        return Hello(version) if data.keys() == {"t", "v"} else None
+    if kind != "edit":
+        return None
+    op = data.get("op")
+    keys = OPS.get(op) if isinstance(op, str) else None
+    if keys is None or data.keys() != {"t", "v", "op"} | keys:
+        return None
+    cards: tuple[str, ...] = ()
+    if "cards" in keys:
+        raw_cards = data["cards"]
+        if not isinstance(raw_cards, list) or not 1 <= len(raw_cards) <= MAX_CARDS:
+            return None
+        if not all(_card(c) for c in raw_cards) or len(set(raw_cards)) != len(raw_cards):
+            return None
+        cards = tuple(raw_cards)
+    source = target = None
+    if "from" in keys:
+        source = _index(data["from"])
+        if source is False:
+            return None
+    if "to" in keys:
+        target = _index(data["to"], null=op in ("place", "move", "play", "discard"))
+        if target is False:
+            return None
+    name = ""
+    if op == "act":
+        name = data["name"]
+        if not isinstance(name, str) or name not in ACTS:
+            return None
+    return Edit(version, op, cards, source, target, name)  # type: ignore[arg-type]

@@ -1,0 +1,317 @@
+"""The web table without a browser: the socket vocabulary's strict parser, Telegram's initData
+and the signed sessions, the views' hidden information, page edits on the buttons' path
+(one turn made half by buttons, half on the page), metering, the HTTP side."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import json
+import time
+from urllib.parse import urlencode
+
+import aiohttp
+import pytest
+from web_browser import ALICE, BOB, BOT_TOKEN, SECRET, close_web, open_web
+
+from bot.core.fair_use import SLOW_DOWN, FairUse
+from bot.core.record import Record
+from bot.core.service import pack
+from bot.games.rummy.records import state_of
+from bot.web import auth, protocol
+from bot.web.auth import Session
+from bot.web.protocol import Edit, Hello
+
+# -- the vocabulary -------------------------------------------------------------------------
+
+
+def test_the_socket_vocabulary_takes_exactly_its_messages():
+    assert protocol.parse('{"t":"hello","v":3}') == Hello(3)
+    assert protocol.parse('{"t":"edit","v":3,"op":"place","cards":["7H#1","*#0"],"to":null}') \
+        == Edit(3, "place", ("7H#1", "*#0"), None, None)
+    assert protocol.parse('{"t":"edit","v":3,"op":"move","cards":["10R#0"],"from":0,"to":2}') \
+        == Edit(3, "move", ("10R#0",), 0, 2)
+    assert protocol.parse('{"t":"edit","v":0,"op":"act","name":"done"}') == Edit(0, "act",
+                                                                                name="done")
+    assert protocol.parse('{"t":"edit","v":0,"op":"play","cards":["SHIFT#1"],"to":null}') \
+        == Edit(0, "play", ("SHIFT#1",), None, None)
+
+
+@pytest.mark.parametrize("raw", [
+    "", "[]", "null", '"hello"', "{", '{"t":"hello"}', '{"t":"hello","v":-1}',
+    '{"t":"hello","v":1.0}', '{"t":"hello","v":true}', '{"t":"hello","v":1,"x":0}',
+    '{"t":"hello","v":10000000000}', '{"t":"edit","v":1,"op":"act","name":"eval"}',
+    '{"t":"edit","v":1,"op":"place","cards":[],"to":0}',
+    '{"t":"edit","v":1,"op":"place","cards":["7H#1","7H#1"],"to":0}',
+    '{"t":"edit","v":1,"op":"place","cards":["7H"],"to":0}',
+    '{"t":"edit","v":1,"op":"place","cards":["7H#1"],"to":200}',
+    '{"t":"edit","v":1,"op":"place","cards":["7H#1"],"to":"0"}',
+    '{"t":"edit","v":1,"op":"place","cards":["7H#1"]}',
+    '{"t":"edit","v":1,"op":"take","cards":["7H#1"],"from":null}',
+    '{"t":"edit","v":1,"op":"joker","cards":["SWAP#0"],"to":null}',
+    '{"t":"edit","v":1,"op":"place","cards":' + json.dumps(["7H#1"] * 21) + ',"to":0}',
+    '{"t":"edit","v":1,"op":"place","cards":["7H#1"],"to":0,"pad":"' + "x" * 3000 + '"}',
+    "[" * 5000, '{"t":"edit","v":1,"op":"__proto__","cards":["7H#1"],"to":0}',
+])
+def test_anything_else_is_refused_without_an_exception(raw):
+    assert protocol.parse(raw) is None
+
+
+# -- who a page speaks for ---------------------------------------------------------------
+
+
+def signed_init_data(fields: dict[str, str], token: str = BOT_TOKEN) -> str:
+    """initData as Telegram signs it (core.telegram.org/bots/webapps), written out here."""
+    check = "\n".join(f"{k}={v}" for k, v in sorted(fields.items()))
+    key = hmac.new(b"WebAppData", token.encode(), hashlib.sha256).digest()
+    return urlencode({**fields, "hash": hmac.new(key, check.encode(), hashlib.sha256).hexdigest()})
+
+
+def telegram_fields(user_id: int = 1, when: float | None = None, game: str = "7") -> dict:
+    user = json.dumps({"id": user_id, "first_name": "Alice", "language_code": "he"})
+    return {"auth_date": str(int(when if when is not None else time.time())), "user": user,
+            "query_id": "AAH", "start_param": game}
+
+
+def test_genuine_init_data_is_taken_and_forged_or_stale_is_not():
+    now = time.time()
+    user, start = auth.telegram_user(signed_init_data(telegram_fields()), BOT_TOKEN, now)
+    assert user["id"] == 1 and start == "7"
+    day_old = signed_init_data(telegram_fields(when=now - 86400))  # Telegram Desktop's
+    assert auth.telegram_user(day_old, BOT_TOKEN, now) is not None
+    week_old = signed_init_data(telegram_fields(when=now - 7 * 86400))
+    assert auth.telegram_user(week_old, BOT_TOKEN, now) is None
+    other_bot = signed_init_data(telegram_fields(), token="999:other")
+    assert auth.telegram_user(other_bot, BOT_TOKEN, now) is None
+    tampered = signed_init_data(telegram_fields()).replace("start_param=7", "start_param=8")
+    assert auth.telegram_user(tampered, BOT_TOKEN, now) is None
+    doubled = signed_init_data(telegram_fields()) + "&start_param=8"
+    assert auth.telegram_user(doubled, BOT_TOKEN, now) is None
+    for junk in ("", "hash=", "a" * 5000, None, 12, "%%%", "user=&hash=00"):
+        assert auth.telegram_user(junk, BOT_TOKEN, now) is None
+
+
+def test_a_session_token_is_only_what_it_says_for_as_long_as_it_says():
+    now = 1_000_000.0
+    session = Session("telegram", "1", "Alice", 7, "he", now + 60)
+    token = auth.session_token(SECRET, session)
+    assert auth.read_session(SECRET, token, now) == session
+    assert auth.read_session(SECRET, token, now + 61) is None  # expired
+    assert auth.read_session(b"another worker's secret", token, now) is None
+    _payload, mac = token.split(".")
+    other = auth.session_token(SECRET, Session("telegram", "2", "Bob", 7, "he", now + 60))
+    assert auth.read_session(SECRET, other.split(".")[0] + "." + mac, now) is None  # forged
+    link = auth.link_token(SECRET, "discord", "1", "Alice", 7, "en", now)
+    assert auth.read_session(SECRET, link, now) is None  # a link is not a session
+    assert auth.read_link(SECRET, link, now) is not None
+    assert auth.read_link(SECRET, link, now + auth.LINK_SECONDS + 1) is None
+    for junk in ("", ".", "x" * 700, None, 3, "é.é"):
+        assert auth.read_session(SECRET, junk, now) is None
+
+
+# -- views and edits ---------------------------------------------------------------------
+
+
+@pytest.fixture
+async def web(tmp_path, sqlite_template):
+    opened, runner = await open_web(tmp_path, sqlite_template)
+    try:
+        yield opened
+    finally:
+        await close_web(opened, runner)
+
+
+def frame_text(web, session: Session, record: Record) -> str:
+    return json.dumps(web.server.table.frame(session, record))
+
+
+async def manipulation(web) -> int:
+    game = await web.game("manipulation", BOB)
+    await web.rig(game, {0: ["5H", "6H", "QS", "2C"], 1: ["3D", "4D", "KC"]},
+                  [["7H", "8H", "9H", "10H"]], turn=0)
+    return game
+
+
+def tokens(cards) -> set[str]:
+    return {f'"{c.token}"' for c in cards}
+
+
+async def test_a_view_holds_no_other_hand_no_stock_and_no_one_elses_working_copy(web):
+    game = await manipulation(web)
+    table = web.server.table
+    alice = Session("test", "1", "Alice", game, "en", 0)
+    bob = Session("test", "2", "Bob", game, "en", 0)
+    watcher = Session("", "", "", game, "", 0)
+    # Alice starts a group on her working copy: 5H is hers until Done
+    reply = await table.edit(alice, Edit(0, "place", (
+        next(c.token for c in state_of(await web.record(game)).hands[0] if c.face == "5H"),),
+        None, None))
+    assert reply["alert"] is False
+    record = await web.record(game)
+    state = state_of(record)
+    hands, stock = state.hands, state.stock
+    mine = frame_text(web, alice, record)
+    assert all(t in mine for t in tokens(hands[0]))
+    assert not any(t in mine for t in tokens(hands[1]) | tokens(stock))
+    seen = frame_text(web, bob, record)
+    assert not any(t in seen for t in tokens(hands[0]) | tokens(stock))
+    assert '"B"' not in seen  # Alice's new group is her working copy's
+    watched = frame_text(web, watcher, record)
+    assert not any(t in watched for t in tokens(hands[0]) | tokens(hands[1]) | tokens(stock))
+    assert json.loads(watched)["view"]["hand"] is None
+    assert json.loads(mine)["view"]["groups"][1]["bad"] is True
+
+
+async def test_a_build_to_ten_view_holds_no_other_hand_nor_the_stocks(web):
+    game = await web.game("build-to-ten", BOB)
+    record = await web.record(game)
+    state = record.state
+    for seat, user in ((0, "1"), (1, "2"), (None, "")):
+        text = frame_text(web, Session("test" if user else "", user, "", game, "en", 0), record)
+        others = [h for i, h in enumerate(state["hands"]) if i != seat]
+        hidden = [c for h in others for c in h] + state["general"] + [
+            c for s in state["stocks"] for c in s[1:]]
+        assert not any(f'"{c}"' in text for c in hidden)
+
+
+async def test_one_turn_half_by_buttons_half_on_the_page(web):
+    """The page and the buttons edit the same private copy: select + New group by buttons,
+    a card moved between groups on the page, Done by button."""
+    game = await manipulation(web)
+    state = state_of(await web.record(game))
+    five, six = (next(c for c in state.hands[0] if c.face == f) for f in ("5H", "6H"))
+    seven = next(c for c in state.table[0] if c.face == "7H")
+    service, v = web.service, state.version
+    await service.press(ALICE, pack(game, v, f"s1:{five.token}"))
+    await service.press(ALICE, pack(game, v, f"s1:{six.token}"))
+    out = await service.press(ALICE, pack(game, v, "new"))
+    assert not out.alert, out.reply
+    alice = Session("test", "1", "Alice", game, "en", 0)
+    reply = await web.server.table.edit(alice, Edit(v + 1, "move", (seven.token,), 0, 1))
+    assert reply == {"t": "reply", "text": "", "alert": False}
+    # the chat's private screen was sent the page's edit
+    assert "B 5♥6♥7♥" in web.delivered[-1].private[ALICE.user].text
+    out = await service.press(ALICE, pack(game, v + 2, "done"))
+    assert not out.alert, out.reply
+    state = state_of(await web.record(game))
+    assert sorted([c.face for c in g] for g in state.table) == [["5H", "6H", "7H"],
+                                                                ["8H", "9H", "10H"]]
+
+
+async def test_page_edits_pass_the_buttons_checks(web):
+    game = await manipulation(web)
+    state = state_of(await web.record(game))
+    five = next(c for c in state.hands[0] if c.face == "5H")
+    table = web.server.table
+    bob = Session("test", "2", "Bob", game, "en", 0)
+    alice = Session("test", "1", "Alice", game, "en", 0)
+    watcher = Session("", "", "", game, "", 0)
+    elsewhere = Session("discord", "1", "Alice", game, "en", 0)  # another platform's "1"
+    three = next(c for c in state.hands[1] if c.face == "3D")
+    assert (await table.edit(bob, Edit(0, "place", (three.token,), None, None)))["alert"]
+    assert (await table.edit(watcher, Edit(0, "act", name="done")))["alert"]
+    assert (await table.edit(elsewhere, Edit(0, "place", (five.token,), None, None)))["alert"]
+    stale = await table.edit(alice, Edit(5, "place", (five.token,), None, None))
+    assert "out of date" in stale["text"]
+    not_hers = await table.edit(alice, Edit(0, "place", (three.token,), None, None))
+    assert not_hers["alert"]
+    assert (await table.edit(alice, Edit(0, "take", (five.token,), 7, None)))["alert"]
+    assert state_of(await web.record(game)).draft is None  # nothing of it was saved
+
+
+# -- the HTTP side ---------------------------------------------------------------------
+
+
+async def test_sessions_are_exchanged_and_refused_clearly(web):
+    game = await manipulation(web)
+    async with aiohttp.ClientSession() as http:
+        url = f"{web.base}/web/session"
+        ok = await http.post(url, json={"init_data": signed_init_data(telegram_fields(
+            game=str(game)))})
+        body = await ok.json()
+        assert ok.status == 200 and body["game"] == game and body["words"]["dir"] == "rtl"
+        session = auth.read_session(SECRET, body["token"], time.time())
+        assert session.platform == "telegram" and session.user == "1"
+        for forged in (signed_init_data(telegram_fields(game=str(game)), token="1:x"),
+                       signed_init_data(telegram_fields(when=time.time() - 9 * 86400))):
+            answer = await http.post(url, json={"init_data": forged})
+            assert answer.status == 403
+            assert "not valid" in (await answer.json())["error"]
+        for junk in (b"[]", b"{", b'{"game": 1, "link": 2}', b"x" * 9000):
+            answer = await http.post(url, data=junk)
+            assert answer.status == 403
+        socket = await http.get(f"{web.base}/web/socket")
+        assert socket.status == 403
+
+
+async def test_socket_messages_are_metered_before_any_work(web):
+    game = await manipulation(web)
+    web.service.fair_use = FairUse(user_rate=0.001, user_burst=3, chat_rate=0.001,
+                                   chat_burst=100)
+    calls = []
+    real = web.server.table.edit
+
+    async def counted(*args):
+        calls.append(args)
+        return await real(*args)
+
+    web.server.table.edit = counted
+    token = auth.session_token(SECRET, Session("test", "1", "Alice", game, "en",
+                                               time.time() + 60))
+    async with aiohttp.ClientSession() as http:
+        ws = await http.ws_connect(f"{web.base}/web/socket", protocols=("rummy", token))
+        for _ in range(6):
+            await ws.send_str('{"t":"edit","v":9,"op":"act","name":"hint"}')
+        replies = [await ws.receive_json(timeout=5) for _ in range(6)]
+        slow = [r for r in replies if r.get("text") == SLOW_DOWN]
+        assert len(slow) == 3 and len(calls) == 3  # past the burst: answered, no work
+        await ws.close()
+        big = await http.ws_connect(f"{web.base}/web/socket", protocols=("rummy", token))
+        await big.send_str("x" * (protocol.MAX_MESSAGE + 1))
+        message = await big.receive(timeout=5)
+        assert message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED,
+                                aiohttp.WSMsgType.CLOSING)
+
+
+async def test_the_page_loads_small_with_a_strict_policy_and_versioned_assets(web):
+    async with aiohttp.ClientSession(auto_decompress=False) as http:
+        page = await http.get(f"{web.base}/web/table?g=1", headers={"Accept-Encoding": "gzip"})
+        csp = page.headers["Content-Security-Policy"]
+        assert "script-src 'self'" in csp and "unsafe" not in csp and "default-src 'none'" in csp
+        html = (await http.get(f"{web.base}/web/table?g=1")).headers
+        assert html["Cache-Control"] == "no-store"
+        total = len(await page.read())
+        version = web.server.version
+        for name in web.server.assets:
+            asset = await http.get(f"{web.base}/web/static/{version}/{name}",
+                                   headers={"Accept-Encoding": "gzip"})
+            assert asset.status == 200 and asset.headers["Content-Encoding"] == "gzip"
+            assert "immutable" in asset.headers["Cache-Control"]
+            total += len(await asset.read())
+        assert total <= 150_000, total  # the issue's first-load budget
+        old = await http.get(f"{web.base}/web/static/000000000000/table.js")
+        assert old.status == 404
+        sneaky = await http.get(f"{web.base}/web/static/{version}/..%2f..%2fauth.py")
+        assert sneaky.status == 404
+
+
+async def test_a_saved_change_reaches_every_page_of_the_game(web):
+    game = await manipulation(web)
+    token = auth.session_token(SECRET, Session("test", "2", "Bob", game, "en",
+                                               time.time() + 60))
+    async with aiohttp.ClientSession() as http:
+        ws = await http.ws_connect(f"{web.base}/web/socket", protocols=("rummy", token))
+        await ws.send_str('{"t":"hello","v":0}')
+        first = await ws.receive_json(timeout=5)
+        assert first["view"]["hand"] and first["view"]["mine"] is False
+        await web.service.press(ALICE, pack(game, first["view"]["version"], "draw"))
+        pushed = await ws.receive_json(timeout=5)
+        assert pushed["view"]["version"] > first["view"]["version"]
+        assert pushed["view"]["seat"] == 1 and pushed["view"]["mine"] is False
+        await ws.close()
+    for _ in range(50):
+        if not web.server.table.pages:
+            break
+        await asyncio.sleep(0.02)
+    assert not web.server.table.pages  # a closed page is forgotten
