@@ -15,14 +15,19 @@ $(STAMP): pyproject.toml setup.py engine/rummy/solver/_c.c
 play: $(STAMP)
 	$(BIN)/rummy play $(ARGS)
 
+# The suite on JOBS workers (pytest-xdist; each has its own PostgreSQL database), then the few
+# `realtime` tests (the wall clock under the real limits) alone, so no other test's work
+# crowds the pace they measure.
+JOBS ?= auto
 test: $(STAMP)
 	$(BIN)/ruff check .
-	$(BIN)/pytest -q $(PYTEST_ARGS)
+	$(BIN)/pytest -q -n $(JOBS) -m "not realtime" $(PYTEST_ARGS)
+	$(BIN)/pytest -q -m realtime $(PYTEST_ARGS)
 
 # Everything but the whole-game end-to-end tests (marker e2e): the quick loop while working.
 test-fast: $(STAMP)
 	$(BIN)/ruff check .
-	$(BIN)/pytest -q -m "not e2e" $(PYTEST_ARGS)
+	$(BIN)/pytest -q -n $(JOBS) -m "not e2e" $(PYTEST_ARGS)
 
 simulate: $(STAMP)
 	$(BIN)/rummy simulate $(ARGS)

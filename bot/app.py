@@ -65,15 +65,13 @@ def web_secret(token: str) -> bytes:
                                                  hashlib.sha256).digest()
 
 
-def web_link_maker(base: str, secret: bytes) -> Callable[[Any, int], str]:
+def web_link_maker(base: str, secret: bytes, now: Callable[[], float]) -> Callable[[Any, int], str]:
     """(member, game) -> the page's address with a short-lived link signed for that member."""
-    import time
-
     from bot.web.auth import link_token
 
     def link(actor: Any, game: int) -> str:
         token = link_token(secret, actor.platform, actor.user, actor.name, game, actor.lang,
-                           time.time())
+                           now())
         return f"{base.rstrip('/')}/web/table?g={game}&k={token}"
 
     return link
@@ -113,9 +111,11 @@ def webhook_settings(token: str) -> tuple[str, str]:
 def build_services(store: Any, **settings: Any) -> tuple[Any, Any]:
     """The game service and the lesson service over one store, built once and handed to every
     chat adapter (a lesson's [Play a real game] starts one through the game service)."""
+    from bot.clock import REAL
     from bot.core.lessons import LessonService
     from bot.core.service import GameService
 
+    settings.setdefault("clock", REAL)  # the one clock; the adapters take the service's
     service = GameService(store, **settings)
     return service, LessonService(store, play=service.play_computer)
 
@@ -205,7 +205,7 @@ async def serve(url: str | None = None) -> None:
             shards=discord_shards(),
         )
         if web_server is not None:  # /rummy web: a member's own signed link
-            adapter.web = web_link_maker(web_url, web_server.secret)
+            adapter.web = web_link_maker(web_url, web_server.secret, service.clock)
         await adapter.start()
         adapters.append(adapter)
     if web_server is not None and not web_on_webhook:

@@ -175,7 +175,7 @@ class Person:
     async def _look(self) -> FakeMessage:
         message = await self.screen()
         if self.think[1]:
-            await asyncio.sleep(self.rng.uniform(*self.think))
+            await self.fake.clock.sleep(self.rng.uniform(*self.think))
             message = await self.screen()
         return message
 

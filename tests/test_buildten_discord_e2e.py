@@ -20,8 +20,9 @@ PACE = 0.13  # s between taps: a person's pace, inside the fair-use limit (8 a s
 
 
 @pytest.fixture
-async def harness(tmp_path):
-    async with FakeDiscord(token="discord-e2e-token") as fake, fake.configure_discord_py():
+async def harness(tmp_path, clock):
+    async with FakeDiscord(token="discord-e2e-token", clock=clock) as fake, \
+            fake.configure_discord_py():
         guild = fake.guild(GUILD, "Card Room")
         fake.text_channel(guild, TABLE, "card-table")
         fake.member(guild, ALICE, "alice")
@@ -51,7 +52,7 @@ async def click_dm(harness: Harness, version: int, action: str) -> None:
                  for m in fake.dm_messages(ALICE)[-4:]]
         raise AssertionError(f"no {suffix} in Alice's DM: {shown}") from None
     message, control = found()
-    await asyncio.sleep(PACE)
+    await fake.clock.sleep(PACE)
     answers = await act(harness, await fake.click(message, control.custom_id, ALICE))
     assert not any("out of date" in a or "✗" in a for a in answers), answers
 
@@ -97,3 +98,4 @@ async def test_a_member_and_two_computers_finish_a_game_by_components(harness: H
         assert "your hand" not in message.content
     board = await harness.slash(ALICE, None, {"rulebook": "buildten"}, name="leaderboard")
     assert "alice" in board[0] and "1 game " in board[0], board
+    print(f"buckets spent {fake.drained}, 429s {fake.limited}, requests {len(fake.requests)}")

@@ -47,6 +47,29 @@ class Clock:
         return self.now
 
 
+class Delivered(list):
+    """The outcomes delivered, in order; `grew` is set at each one (a test waits on it, not
+    on a count of sleeps)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.grew = asyncio.Event()
+
+    def append(self, outcome: Outcome) -> None:
+        super().append(outcome)
+        self.grew.set()
+
+    async def until(self, check: Any, timeout: float = 30) -> None:
+        async def seen() -> None:
+            while True:
+                self.grew.clear()
+                if check(self):
+                    return
+                await self.grew.wait()
+
+        await asyncio.wait_for(seen(), timeout)
+
+
 async def open_service(path: str, clock: Clock, delivered: list[Outcome]) -> GameService:
     store = await Store.open(f"sqlite+aiosqlite:///{path}")
     service = GameService(store, clock=clock, computer_delay=0, tick=0.02,
@@ -69,7 +92,7 @@ async def close_service(service: GameService) -> None:
 async def hosted(sqlite_template, tmp_path):
     path = tmp_path / "bt.db"
     shutil.copy(sqlite_template, path)
-    clock, delivered = Clock(), []
+    clock, delivered = Clock(), Delivered()
     service = await open_service(str(path), clock, delivered)
     box = {"service": service, "path": str(path), "clock": clock, "delivered": delivered}
     try:
@@ -132,8 +155,9 @@ async def open_with_computers(service: GameService, levels: list[str]) -> int:
     return gid
 
 
-async def alice_turn(service: GameService, gid: int) -> None:
-    """Alice plays one action by buttons, as the medium computer would."""
+async def alice_turn(service: GameService, gid: int, seen: list[Outcome] | None = None) -> None:
+    """Alice plays one action by buttons, as the medium computer would (`seen`: where her
+    presses' outcomes go, after the computers' delivered ones)."""
     row = await service.store.get_game(gid)
     state = engine_state(row.record["state"])
     action = choose_action(player_view(state, 0), "medium")
@@ -141,6 +165,8 @@ async def alice_turn(service: GameService, gid: int) -> None:
         assert parse(pack(gid, state.version, data)) is not None, data
         out = await service.press(ALICE, pack(gid, state.version, data), metered=False)
         assert not out.alert, (data, out.reply)
+        if seen is not None:
+            seen.append(out)
 
 
 async def play_to_the_end(box: dict, gid: int, *, restart_after: int | None = None) -> Any:
@@ -157,7 +183,7 @@ async def play_to_the_end(box: dict, gid: int, *, restart_after: int | None = No
                                                           box["delivered"])
             row = await service.store.get_game(gid)
             assert row.record == before  # a restart loses nothing
-        await alice_turn(service, gid)
+        await alice_turn(service, gid, box["delivered"])
     raise AssertionError("no end")
 
 
@@ -177,13 +203,13 @@ async def test_a_whole_game_by_presses_against_computers_with_a_restart(hosted):
     stats = await service.command(ALICE, "stats")
     assert "Build-to-Ten" in stats.reply  # the variant's title, in the reader's language
     # The last move's outcome is delivered right after its save, which a read of the store
-    # (from memory: no wait) may see first.
-    for _ in range(200):
-        notes = [n.text for o in hosted["delivered"] for n in o.notes]
-        if any(t.startswith("🏁 Game over") for t in notes):
-            break
-        await asyncio.sleep(0.01)
-    assert any(t.startswith("🏁 Game over") for t in notes)
+    # (from memory: no wait) may see first; when Alice made the last move, her press's own
+    # outcome says it (the deal is random: that made this test fail now and then).
+    def game_over(delivered: list[Outcome]) -> bool:
+        return any(n.text.startswith("🏁 Game over") for o in delivered for n in o.notes)
+
+    await hosted["delivered"].until(game_over)  # (a slow machine waited 2 s in vain)
+    assert game_over(hosted["delivered"])
 
 
 async def test_two_people_turns_refusals_and_typed_moves(hosted):

@@ -21,8 +21,8 @@ PACE = 0.13  # s between taps: a person's pace, inside the fair-use limit (8 a s
 
 
 @pytest.fixture
-async def harness(tmp_path):
-    async with FakeTelegram() as tg:
+async def harness(tmp_path, clock):
+    async with FakeTelegram(clock=clock) as tg:
         h = Harness(tg, tmp_path / "buildten.db")
         await h.up()
         try:
@@ -69,7 +69,7 @@ async def tap(harness: Harness, user, version: int, action: str) -> None:
 
     await tg.wait_until(lambda: found() is not None, timeout=20)
     message, data = found()
-    await asyncio.sleep(PACE)
+    await harness.tg.clock.sleep(PACE)
     query = await tg.press(chat, message.message_id, data, user)
     await tg.wait_until(lambda: query in tg.answers, timeout=20)
     answer = tg.answers[query].get("text") or ""

@@ -20,6 +20,7 @@ from felt import pace
 
 from bot.adapters.discord import DiscordAdapter
 from bot.adapters.discord_layout import BUTTON_TEMPLATE, SELECT_TEMPLATE, SelectSpec, layout
+from bot.clock import Clock
 from bot.core.lobby import lobby_screen
 from bot.core.record import Record, SeatInfo
 from bot.core.service import GameService
@@ -53,7 +54,7 @@ class Harness:
         seed = self.seed if self.seed is not None else int(
             os.environ.get("RUMMY_TEST_SEED", "3"))  # a fixed deal; vary it to explore
         self.service = GameService(self.store, computer_delay=0.0, tick=0.2,
-                                   rng=random.Random(seed))
+                                   rng=random.Random(seed), clock=self.fake.clock)
         self.adapter = DiscordAdapter(self.service, self.fake.token, guild_id=self.guild_id,
                                       api_base=self.fake.api_base,
                                       gateway_url=self.fake.gateway_url,
@@ -91,8 +92,9 @@ class Harness:
 
 
 @pytest.fixture
-async def harness(tmp_path: Path) -> AsyncIterator[Harness]:
-    async with FakeDiscord(token="discord-e2e-token") as fake, fake.configure_discord_py():
+async def harness(tmp_path: Path, clock: Clock) -> AsyncIterator[Harness]:
+    async with FakeDiscord(token="discord-e2e-token", clock=clock) as fake, \
+            fake.configure_discord_py():
         guild = fake.guild(GUILD, "Card Room")
         fake.text_channel(guild, TABLE, "rummy-table")
         fake.member(guild, ALICE, "alice")

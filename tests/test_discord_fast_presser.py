@@ -12,7 +12,7 @@ import pytest
 from dc_players import Person, find, live_table
 from test_discord_e2e import CAROL, TABLE, harness, label  # noqa: F401
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.realtime]  # a person's tap rate on the wall clock
 PICKS = 16
 
 

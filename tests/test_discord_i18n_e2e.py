@@ -14,6 +14,8 @@ from dc_players import act, live_table
 from fakes.discord_server import FakeDiscord
 from test_discord_e2e import GUILD, TABLE, Harness
 
+from bot.clock import Clock
+
 pytestmark = pytest.mark.e2e
 
 IVAN, ALICE, YAEL = 2101, 2102, 2103
@@ -22,8 +24,9 @@ CYRILLIC = re.compile(r"[\u0400-\u04ff]")
 
 
 @pytest.fixture
-async def harness(tmp_path: Path) -> AsyncIterator[Harness]:
-    async with FakeDiscord(token="discord-i18n-token") as fake, fake.configure_discord_py():
+async def harness(tmp_path: Path, clock: Clock) -> AsyncIterator[Harness]:
+    async with FakeDiscord(token="discord-i18n-token", clock=clock) as fake, \
+            fake.configure_discord_py():
         guild = fake.guild(GUILD, "Card Room")
         fake.text_channel(guild, TABLE, "rummy-table")
         fake.member(guild, IVAN, "ivan")

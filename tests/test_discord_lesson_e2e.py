@@ -16,6 +16,7 @@ from fakes.discord_server import Control, FakeDiscord, FakeMessage
 
 from bot.adapters.discord import DiscordAdapter
 from bot.app import build_services
+from bot.clock import Clock
 from bot.games.rummy.lessons import LESSONS
 from bot.store import Store
 from engine.cards import parse_cards
@@ -40,7 +41,8 @@ class Bot:
 
     async def up(self) -> None:
         self.store = await Store.open(self.url)
-        self.service, lessons = build_services(self.store, computer_delay=0.0, tick=0.2)
+        self.service, lessons = build_services(self.store, computer_delay=0.0, tick=0.2,
+                                                   clock=self.fake.clock)
         self.adapter = DiscordAdapter(self.service, self.fake.token, guild_id=GUILD,
                                       api_base=self.fake.api_base,
                                       gateway_url=self.fake.gateway_url,
@@ -65,8 +67,9 @@ class Bot:
 
 
 @pytest.fixture
-async def bot(tmp_path: Path) -> AsyncIterator[Bot]:
-    async with FakeDiscord(token="discord-lesson-token") as fake, fake.configure_discord_py():
+async def bot(tmp_path: Path, clock: Clock) -> AsyncIterator[Bot]:
+    async with FakeDiscord(token="discord-lesson-token", clock=clock) as fake, \
+            fake.configure_discord_py():
         guild = fake.guild(GUILD, "Classroom")
         fake.text_channel(guild, TABLE, "learn-rummy")
         fake.member(guild, ADA, "ada")

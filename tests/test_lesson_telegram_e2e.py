@@ -3,9 +3,7 @@ played by pressing the buttons the bot sent (and one typed wrong try)."""
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import time
 from collections.abc import AsyncIterator
 
 import pytest
@@ -49,10 +47,11 @@ class LessonChat:
     async def _pace(self) -> None:
         """Ada taps no faster than fair use lets a person (8 a second, the door's meter, which
         this test keeps as in production): a script answered at once would tap 30 a second."""
-        wait = self.last + PACE - time.monotonic()
+        clock = self.tg.clock
+        wait = self.last + PACE - clock.monotonic()
         if wait > 0:
-            await asyncio.sleep(wait)
-        self.last = time.monotonic()
+            await clock.sleep(wait)
+        self.last = clock.monotonic()
 
     def screen(self):
         for m in reversed(self.tg.messages(self.chat)):
@@ -101,15 +100,15 @@ class LessonChat:
 
 
 @contextlib.asynccontextmanager
-async def lesson_bot(tmp_path) -> AsyncIterator[LessonChat]:
+async def lesson_bot(tmp_path, clock) -> AsyncIterator[LessonChat]:
     # Without flood control on either side (why: a scripted learner presses as fast as the
     # fake answers, 100+ presses in one private chat, and its checks read the screen right after
     # each press; the real limits are played by tests/test_telegram_pace_e2e.py and the group
     # games of tests/test_telegram_e2e.py).
-    async with FakeTelegram(flood=None) as tg:
+    async with FakeTelegram(flood=None, clock=clock) as tg:
         store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'r.db'}")
         # built as `rummy run` builds them: one lesson service, handed to the adapter
-        service, lessons = build_services(store, computer_delay=0.0, tick=0.05)
+        service, lessons = build_services(store, computer_delay=0.0, tick=0.05, clock=clock)
         adapter = TelegramAdapter(
             service,
             tg.token,
@@ -130,8 +129,8 @@ async def lesson_bot(tmp_path) -> AsyncIterator[LessonChat]:
             await store.close()
 
 
-async def test_manipulation_lesson_by_telegram(tmp_path):
-    async with lesson_bot(tmp_path) as ada:
+async def test_manipulation_lesson_by_telegram(tmp_path, clock):
+    async with lesson_bot(tmp_path, clock) as ada:
         screen, fresh, press, select, say = ada.screen, ada.fresh, ada.press, ada.select, ada.say
         await say("/lesson")
         assert screen().caption.startswith("Lesson 1/12 · Sets and runs")
@@ -179,11 +178,11 @@ async def test_manipulation_lesson_by_telegram(tmp_path):
         assert row is not None and row.record["state"] is not None
 
 
-async def test_switching_lessons_keeps_one_row_and_a_working_screen(tmp_path):
+async def test_switching_lessons_keeps_one_row_and_a_working_screen(tmp_path, clock):
     """Issue 31: every switch inserted a game row. Switching back and forth (and Quit, then
     /lesson) keeps Ada's one lesson row; each new lesson's screen replaces the one before, and
     its buttons work."""
-    async with lesson_bot(tmp_path) as ada:
+    async with lesson_bot(tmp_path, clock) as ada:
         await ada.say("/lesson tahiti")
         old = ada.screen()
         old_skip = next(d for row in ada.tg.buttons(old) for t, d in row if t == "⏭ Skip")

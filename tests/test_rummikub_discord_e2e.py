@@ -17,15 +17,17 @@ from test_discord_e2e import ALICE, GUILD, TABLE, Harness, label
 from test_rummikub_telegram_e2e import scripted_deal
 
 import bot.games.rummy.host as rummy_host
+from bot.clock import Clock
 from engine.rummy import GameState
 
 pytestmark = pytest.mark.e2e
 
 
 @pytest.fixture
-async def harness(tmp_path: Path, monkeypatch) -> AsyncIterator[Harness]:
+async def harness(tmp_path: Path, monkeypatch, clock: Clock) -> AsyncIterator[Harness]:
     monkeypatch.setattr(rummy_host, "new_game", scripted_deal)
-    async with FakeDiscord(token="discord-e2e-token") as fake, fake.configure_discord_py():
+    async with FakeDiscord(token="discord-e2e-token", clock=clock) as fake, \
+            fake.configure_discord_py():
         guild = fake.guild(GUILD, "Tile Room")
         fake.text_channel(guild, TABLE, "rummikub")
         fake.member(guild, ALICE, "alice")

@@ -39,9 +39,9 @@ def scripted_deal(rules: Rulebook, seats: int, seed: int) -> GameState:
 
 
 @pytest.fixture
-async def harness(tmp_path, monkeypatch):
+async def harness(tmp_path, monkeypatch, clock):
     monkeypatch.setattr(rummy_host, "new_game", scripted_deal)
-    async with FakeTelegram() as tg:
+    async with FakeTelegram(clock=clock) as tg:
         h = Harness(tg, tmp_path / "rummikub.db")
         await h.up()
         try:

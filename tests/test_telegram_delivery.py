@@ -20,15 +20,15 @@ GROUP = -100777
 
 
 @pytest.fixture
-async def bot(sqlite_template, tmp_path):
+async def bot(sqlite_template, tmp_path, clock):
     path = tmp_path / "rummy.db"
     shutil.copy(sqlite_template, path)
-    async with FakeTelegram() as tg:
+    async with FakeTelegram(clock=clock) as tg:
         store = await Store.open(f"sqlite+aiosqlite:///{path}")
         counted = CountingStore(store)
         # The production limiter against the fake's flood control; computers move at once
         # (the races below are made with events, not with the computer's pause).
-        service = GameService(counted, computer_delay=0.0, tick=0.05)
+        service = GameService(counted, computer_delay=0.0, tick=0.05, clock=clock)
         adapter = TelegramAdapter(service, tg.token, base_url=tg.base_url,
                                   base_file_url=tg.base_file_url, poll_timeout=1)
         await adapter.start()

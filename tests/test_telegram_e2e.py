@@ -35,6 +35,7 @@ GROUP = -100123
 class Harness:
     def __init__(self, tg: FakeTelegram, db: Path) -> None:
         self.tg = tg
+        self.clock = tg.clock  # the bot runs on the fake's clock (virtual in CI)
         self.url = f"sqlite+aiosqlite:///{db}"
         self.store: Store | None = None
         self.service: GameService | None = None
@@ -45,7 +46,7 @@ class Harness:
         # The production limiter against the fake's flood control. Computers move without
         # their 1.2 s pause (whole games in CI time; tests/test_telegram_pace_e2e.py runs the
         # production pause).
-        self.service = GameService(self.store, computer_delay=0.0, tick=0.05)
+        self.service = GameService(self.store, computer_delay=0.0, tick=0.05, clock=self.clock)
         self.adapter = TelegramAdapter(
             self.service,
             self.tg.token,
@@ -102,8 +103,8 @@ class Harness:
 
 
 @pytest.fixture
-async def harness(tmp_path):
-    async with FakeTelegram() as tg:
+async def harness(tmp_path, clock):
+    async with FakeTelegram(clock=clock) as tg:
         h = Harness(tg, tmp_path / "rummy.db")
         await h.up()
         try:
@@ -250,7 +251,8 @@ async def test_one_person_and_computers_play_each_rulebook(harness: Harness, rul
     assert row.status == "finished"
     # Issue 15: a whole game under the real limits, and Alice never waits for her own screen.
     felt = pace(person.waits)
-    print(f"{rulebook}: press -> own screen over the whole game: {felt}")
+    print(f"{rulebook}: press -> own screen over the whole game: {felt}; "
+          f"429s {tg.flood.refused} over {len(tg.requests)} requests on {harness.clock}")
     assert felt["n"] >= 10 and felt["p95"] <= 1.0, (felt, [round(w, 2) for w in person.waits])
     # The result card follows the last move (a computer's move is delivered in the background).
     await tg.wait_until(lambda: any("Game over" in (m.caption or "") for m in tg.messages(group)),

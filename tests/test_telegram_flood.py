@@ -17,11 +17,22 @@ from test_telegram_delivery import bot, game_against_a_computer  # noqa: F401
 from tg_players import Person
 
 from bot.adapters.telegram import TelegramAdapter
+from bot.clock import REAL, Clock
 from bot.core.fair_use import SLOW_DOWN
 from bot.core.service import GameService
 from bot.store import Store
 
+# A person's felt time under a flood, against the real budgets: the wall clock, run alone
+# (`make test` runs the realtime tier after the rest, so no other test's work crowds it).
+pytestmark = pytest.mark.realtime
 MALLORY_GROUP = -100666
+
+
+@pytest.fixture
+def clock() -> Clock:
+    """A flood against fair use and the chats' budgets, timed as a person feels it: the wall
+    clock (the `bot` fixture's fake and service take it)."""
+    return REAL
 
 
 async def _alice_presses(tg, alice) -> float:

@@ -20,6 +20,7 @@ from telegram.ext import AIORateLimiter, BaseRateLimiter
 from bot.adapters.budgets import Bucket, Window
 from bot.adapters.telegram import TelegramAdapter
 from bot.adapters.telegram_limiter import ChatRateLimiter
+from bot.clock import ScaledClock
 from bot.core.fair_use import FairUse
 
 pytestmark = pytest.mark.filterwarnings(
@@ -121,10 +122,13 @@ async def test_flood_control_of_a_chatless_request_pauses_all() -> None:
 
 
 async def test_retries_like_aioratelimiter() -> None:
-    """max_retries retries after a 429 (retry_after + 0.1 s each), then the RetryAfter."""
-    async with FakeTelegram() as tg:
+    """max_retries retries after a 429 (retry_after + 0.1 s each), then the RetryAfter. (On
+    the virtual clock: nine waits of Telegram's least retry_after, 1 s, in a second.)"""
+    clock = ScaledClock(10)
+    async with FakeTelegram(clock=clock) as tg:
         tg.group(A, "Game A")
-        app = tg.application_builder().rate_limiter(ChatRateLimiter(max_retries=3)).build()
+        app = tg.application_builder().rate_limiter(
+            ChatRateLimiter(max_retries=3, clock=clock)).build()
         await app.initialize()
         try:
             tg.fail_next("sendMessage", chat_id=A, retry_after=0.05, times=3)

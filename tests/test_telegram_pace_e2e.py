@@ -21,7 +21,7 @@ from bot.core.record import Record
 from bot.core.service import GameService
 from bot.store import Store
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.realtime]  # the production pace, on the wall clock
 
 GROUP = -100777
 

@@ -76,7 +76,7 @@ class Person:
     async def press(self, message, predicate, what: str) -> None:
         message = await self.fresh_message()
         if self.think[1]:
-            await asyncio.sleep(self.rng.uniform(*self.think))
+            await self.tg.clock.sleep(self.rng.uniform(*self.think))
             message = await self.fresh_message()
         found = self.button(message, predicate)
         assert found, f"{self.user.first_name}: no button for {what} in {self.tg.buttons(message)}"

@@ -41,13 +41,13 @@ import asyncio
 import contextlib
 import itertools
 import logging
-import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.clock import REAL, Clock
 from bot.core.per_game import MEMORY_ONLY, LimitedDict, RecentRefs
 from bot.core.views import Outcome, Screen
 
@@ -218,6 +218,10 @@ class Run:
         # key -> save that message's refs now, mid-step (only while its lock is held)
         self._checkpoints: dict[str, Callable[[], Awaitable[None]]] = {}
 
+    def now(self) -> float:
+        """Epoch seconds on the delivery's clock (a post's time is saved)."""
+        return (self.delivery.clock if self.delivery is not None else REAL).now()
+
     def current(self, key: str) -> bool:
         """Is the outcome at least as new as what the message shows (None: no order known)?"""
         shown = self.refs.get(key + ":v")
@@ -249,7 +253,7 @@ class Run:
         """Post anew rather than edit: asked, or a new turn with the post old or buried, or
         the post too old for the platform to edit."""
         posted = self.refs.get(key + POSTED)
-        age = None if posted is None else time.time() - posted
+        age = None if posted is None else self.now() - posted
         limit = self.sender.edit_age
         if limit is not None and (age is None or age >= limit):
             return True
@@ -330,7 +334,7 @@ class Run:
         message_id = await self.sender.send(to, screen, step.role)
         refs.set(key, message_id)
         refs.set(key + ":img", screen.image_key)
-        refs.set(key + POSTED, time.time())
+        refs.set(key + POSTED, self.now())
         self.shown(key)
         if step.role == TABLE:
             self._buried(step, 0)
@@ -427,7 +431,7 @@ class Lane:
                 if wait > 0:
                     self.wakeup.clear()
                     with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(self.wakeup.wait(), wait)
+                        await self.delivery.clock.wait_for(self.wakeup.wait(), wait)
                     continue
                 _key, item = self.pending.popitem(last=False)
                 try:
@@ -485,8 +489,10 @@ class Delivery:
                  limit: int = 1000,
                  lock: Callable[[int, str], AbstractAsyncContextManager[Any]]
                  | None = None,
-                 delivered: Callable[[int, int | None], None] | None = None) -> None:
+                 delivered: Callable[[int, int | None], None] | None = None,
+                 clock: Clock | None = None) -> None:
         self.sender = sender
+        self.clock = clock or REAL  # budgets' waits and posts' times
         self.delivered = delivered  # every step of an outcome done: (game, revision)
         self._save = save
         # many workers: a live message's lock, yielding `.refs` (as saved) and `.save(patch)`

@@ -24,6 +24,7 @@ from discord import app_commands
 from discord.gateway import DiscordWebSocket
 
 from bot import metrics
+from bot.clock import REAL, Clock
 from bot.core import narrate
 from bot.core.buttons import LESSON_PREFIX
 from bot.core.cut import cut
@@ -103,12 +104,11 @@ class _Handle:
     message_id: int
     original: bool  # the interaction's own response (else one of its followups)
     image_key: str | None
-    at: float = field(default_factory=time.time)  # wall clock: shared across workers
+    at: float  # the clock's epoch seconds: shared across workers
     webhook: discord.Webhook | None = None
 
-    @property
-    def fresh(self) -> bool:
-        return time.time() - self.at < TOKEN_LIFETIME
+    def fresh(self, now: float) -> bool:
+        return now - self.at < TOKEN_LIFETIME
 
     def shared(self) -> list[Any]:
         """What the game's refs keep so any worker can edit it (the token lives 15 min)."""
@@ -152,8 +152,11 @@ class DiscordAdapter:
                  api_base: str | None = None, gateway_url: str | None = None,
                  guild_ready_timeout: float = 2.0, sync: bool = True,
                  lessons: LessonService | None = None,
-                 shards: tuple[list[int], int] | None = None) -> None:
+                 shards: tuple[list[int], int] | None = None,
+                 clock: Clock | None = None) -> None:
         self.service = service
+        # the one clock: pacing, the door's meter, interaction tokens' age
+        self.clock: Clock = clock or getattr(service, "time", None) or REAL
         self.lessons = lessons or LessonService(service.store, play=service.play_computer)
         self.token = token
         guild = guild_id or os.environ.get("DISCORD_GUILD_ID")
@@ -172,10 +175,12 @@ class DiscordAdapter:
                                  lambda game_id: self.service.get_refs(game_id),
                                  lambda game_id, refs: self.service.save_refs(game_id, refs),
                                  lock=getattr(service, "message_lock", None),
-                                 delivered=getattr(service, "delivered", None))
+                                 delivered=getattr(service, "delivered", None),
+                                 clock=self.clock)
         self._dm_ids: LimitedDict = LimitedDict(20_000)  # user -> DM channel id
         self._ephemeral: LimitedDict = LimitedDict(2_000)  # user -> handle (15 min of life)
-        self.intake = Intake(lambda: service.fair_use)  # the door: metered before any work
+        # the door: metered before any work
+        self.intake = Intake(lambda: service.fair_use, clock=self.clock.monotonic)
         self._busy = 0
         self._idle = asyncio.Event()
         self._idle.set()
@@ -600,7 +605,7 @@ class DiscordAdapter:
             for user in outcome.private:
                 if refs.get(f"dmclosed:{user}") and not (ctx and ctx.user == user):
                     handle = self._handle(refs, user)
-                    if handle is None or not handle.fresh:
+                    if handle is None or not handle.fresh(self.clock.now()):
                         await self._advise(channel, user, outcome, refs)
         except discord.Forbidden:
             _no_permission(channel.id, ctx)
@@ -645,7 +650,7 @@ class DiscordAdapter:
             message_id = ctx.interaction.message.id
             prior = self._ephemeral.get(user)
             known = prior.image_key if prior and prior.message_id == message_id else None
-            handle = _Handle(ctx.interaction, message_id, True, known)
+            handle = _Handle(ctx.interaction, message_id, True, known, self.clock.now())
             if await self._edit_handle(handle, screen):
                 self._keep_handle(refs, user, handle)
                 ctx.showed_private = True
@@ -670,14 +675,15 @@ class DiscordAdapter:
             if sent is not None:
                 old = self._handle(refs, user)
                 self._keep_handle(refs, user, _Handle(ctx.interaction, sent[0], sent[1],
-                                                      screen.image_key))
+                                                      screen.image_key, self.clock.now()))
                 ctx.showed_private = True
                 run.shown(key)
-                if old is not None and old.fresh and old.message_id != sent[0]:
+                if old is not None and old.fresh(self.clock.now()) and old.message_id != sent[0]:
                     await _delete(old)  # one ephemeral view at a time: no stale buttons
             return
         handle = self._handle(refs, user)
-        if handle is not None and handle.fresh and await self._edit_handle(handle, screen):
+        fresh = handle is not None and handle.fresh(self.clock.now())
+        if handle is not None and fresh and await self._edit_handle(handle, screen):
             run.shown(key)
             return
         self._ephemeral.pop(user, None)
@@ -789,7 +795,7 @@ class _DiscordSender(Sender):
         return budget
 
     def delay(self, chat: Chat, urgent: bool) -> float:
-        now = asyncio.get_running_loop().time()
+        now = self.adapter.clock.monotonic()
         return self._budget(chat).delay(now, 0 if urgent or not chat.private else 1)
 
     async def address(self, run: Run, chat: Chat) -> discord.PartialMessageable:
@@ -830,7 +836,7 @@ class _DiscordSender(Sender):
         await self.adapter._advise_closed(run)
 
     async def run_step(self, run: Run, chat: Chat, step: Step) -> None:
-        self._budget(chat).spend(asyncio.get_running_loop().time())  # about one request
+        self._budget(chat).spend(self.adapter.clock.monotonic())  # about one request
         if not chat.private:
             try:
                 await super().run_step(run, chat, step)

@@ -43,6 +43,7 @@ from bot.adapters.intake import Intake, Verdict
 from bot.adapters.telegram_http import AiohttpRequest, lighten_update
 from bot.adapters.telegram_limiter import ChatRateLimiter
 from bot.adapters.telegram_polling import KINDS, Poller
+from bot.clock import REAL, Clock
 from bot.core import narrate
 from bot.core.cut import ALERT_UNITS, CAPTION_UNITS, MESSAGE_UNITS, cut
 from bot.core.fair_use import SLOW_DOWN
@@ -108,7 +109,7 @@ def _not_modified(error: BadRequest) -> bool:
 RETRY_DELAYS = (0.5, 1.5, 4.0)  # a lost screen is sent again: a lost ▶ Next round strands a game
 
 
-async def _retrying(call: Any, *args: Any, **kwargs: Any) -> Any:
+async def _retrying(clock: Clock, call: Any, *args: Any, **kwargs: Any) -> Any:
     """A Bot API call, tried again after a network error or a 5xx (NetworkError that is not a
     BadRequest: BadRequest is one of its subclasses, and is final)."""
     for delay in (*RETRY_DELAYS, None):
@@ -120,7 +121,7 @@ async def _retrying(call: Any, *args: Any, **kwargs: Any) -> Any:
             if delay is None:
                 raise
             log.warning("Telegram call failed; trying again in %s s", delay)
-            await asyncio.sleep(delay)
+            await clock.sleep(delay)
     raise AssertionError("unreachable")
 
 
@@ -278,8 +279,11 @@ class TelegramAdapter:
         rate_limiter: BaseRateLimiter | None = None,
         poll_timeout: float = 10,
         lessons: LessonService | None = None,
+        clock: Clock | None = None,
     ) -> None:
         self.service = service
+        # the one clock: the limiter's budgets, the delivery's waits, the door's meter
+        self.clock: Clock = clock or getattr(service, "time", None) or REAL
         self.lessons = lessons or LessonService(service.store, play=service.play_computer)
         # Updates come through the door (`_dispatch`): our own poller or the webhook; PTB's
         # updater (which acknowledged a batch before handling it) is not used.
@@ -288,7 +292,7 @@ class TelegramAdapter:
             builder = builder.base_url(base_url)
             builder = builder.base_file_url(base_file_url or base_url.replace("/bot", "/file/bot"))
         # One chat's flood control (429) holds back that chat only (AIORateLimiter: all).
-        limiter = rate_limiter or ChatRateLimiter(max_retries=3)
+        limiter = rate_limiter or ChatRateLimiter(max_retries=3, clock=self.clock)
         _count_429s(limiter)
         builder = builder.rate_limiter(limiter)
         # aiohttp: the HTTP parsing in C (bot/adapters/telegram_http.py); httpx: PTB's own.
@@ -305,13 +309,14 @@ class TelegramAdapter:
         # page is (RUMMY_WEB_URL and the Mini App's short name) for the "Open the table" row
         self.web_routes: list[Callable[[web.Application], None]] = []
         self.web: WebEntry | None = None
-        self.intake = Intake(lambda: service.fair_use)
+        self.intake = Intake(lambda: service.fair_use, clock=self.clock.monotonic)
         self.delivery = Delivery(
             _TelegramSender(self),
             lambda game_id: self.service.get_refs(game_id),
             lambda game_id, refs: self.service.save_refs(game_id, refs),
             lock=getattr(service, "message_lock", None),
             delivered=getattr(service, "delivered", None),
+            clock=self.clock,
         )
         moves = self.service.typed_verbs
         self.app.add_handler(
@@ -373,7 +378,7 @@ class TelegramAdapter:
             return
         if polling:
             self.poller = Poller(self.app.bot, self.service.store, self._dispatch,
-                                 timeout=self.poll_timeout, kinds=KINDS)
+                                 timeout=self.poll_timeout, kinds=KINDS, clock=self.clock)
             self.poller.start()
 
     async def _webhook_update(self, data: dict) -> None:
@@ -558,7 +563,8 @@ class TelegramAdapter:
 
     async def _send_now(self, chat_id: int, text: str) -> None:
         with contextlib.suppress(Forbidden, BadRequest):
-            await _retrying(self.app.bot.send_message, chat_id, cut(text, MESSAGE_UNITS))
+            await _retrying(
+                self.clock, self.app.bot.send_message, chat_id, cut(text, MESSAGE_UNITS))
             if chat_id < 0:
                 self.delivery.posted(str(chat_id))  # below the table now
 
@@ -603,12 +609,13 @@ class _TelegramSender(Sender):
         try:
             if screen.image:
                 message = await _retrying(
-                    self.bot.send_photo,
+                    self.adapter.clock, self.bot.send_photo,
                     to, screen.image, caption=cut(screen.text, CAPTION_UNITS), reply_markup=markup
                 )
             else:
                 message = await _retrying(
-                    self.bot.send_message, to, cut(screen.text, MESSAGE_UNITS), reply_markup=markup
+                    self.adapter.clock, self.bot.send_message, to, cut(screen.text, MESSAGE_UNITS),
+                    reply_markup=markup,
                 )
         except Forbidden as error:
             raise Unreachable(str(error)) from error
@@ -620,7 +627,7 @@ class _TelegramSender(Sender):
         try:
             if picture and screen.image_key and screen.image:
                 await _retrying(
-                    self.bot.edit_message_media,
+                    self.adapter.clock, self.bot.edit_message_media,
                     InputMediaPhoto(screen.image, caption=cut(screen.text, CAPTION_UNITS)),
                     chat_id=to,
                     message_id=message_id,
@@ -628,7 +635,7 @@ class _TelegramSender(Sender):
                 )
             else:
                 await _retrying(
-                    self.bot.edit_message_caption,
+                    self.adapter.clock, self.bot.edit_message_caption,
                     chat_id=to,
                     message_id=message_id,
                     caption=cut(screen.text, CAPTION_UNITS),

@@ -24,7 +24,6 @@ what it sends is the newest screen, not one that went stale in the queue.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 from collections.abc import Callable, Coroutine
@@ -34,6 +33,7 @@ from telegram.error import RetryAfter
 from telegram.ext import BaseRateLimiter
 
 from bot.adapters.budgets import Bucket, Budget, Window
+from bot.clock import REAL, Clock
 
 log = logging.getLogger(__name__)
 
@@ -97,7 +97,9 @@ class ChatRateLimiter(BaseRateLimiter[int]):
         group_spacing: float = 3.2,
         private_burst: int = 3,
         private_spacing: float = 1.1,
+        clock: Clock | None = None,
     ) -> None:
+        self._clock = clock or REAL  # every budget and wait in this clock's seconds
         # The window caps any second; the bucket spreads a burst (requests sent 30 at once
         # arrive bunched up, and Telegram counts them as they arrive).
         self._overall: list[Budget] = (
@@ -112,7 +114,7 @@ class ChatRateLimiter(BaseRateLimiter[int]):
         self._private_args = (private_burst, private_spacing) if private_burst else None
         self._budgets: dict[ChatKey, list[Budget]] = {}
         self._max_retries = max_retries
-        # loop.time() until which requests wait: for one chat, or for all (a chat-less 429)
+        # clock.monotonic() until which requests wait: for one chat, or all (a chat-less 429)
         self._chat_blocked: dict[ChatKey, float] = {}
         self._all_blocked = 0.0
 
@@ -126,14 +128,14 @@ class ChatRateLimiter(BaseRateLimiter[int]):
 
     def blocked_for(self, chat: ChatKey | None) -> float:
         """Seconds requests for `chat` (None: a chat-less request) must still wait after 429s."""
-        now = asyncio.get_running_loop().time()
+        now = self._clock.monotonic()
         until = self._all_blocked
         if chat is not None:
             until = max(until, self._chat_blocked.get(chat, 0.0))
         return max(0.0, until - now)
 
     def _block(self, chat: ChatKey | None, seconds: float) -> None:
-        now = asyncio.get_running_loop().time()
+        now = self._clock.monotonic()
         until = now + seconds
         if chat is None:
             self._all_blocked = max(self._all_blocked, until)
@@ -169,7 +171,7 @@ class ChatRateLimiter(BaseRateLimiter[int]):
     def delay(self, chat: ChatKey | None, reserve: int = 0) -> float:
         """Seconds until a request for `chat` would go without waiting, leaving `reserve`
         requests of a private chat's burst for later (its person's own next press)."""
-        now = asyncio.get_running_loop().time()
+        now = self._clock.monotonic()
         waits = [b.delay(now, reserve if isinstance(b, Bucket) and chat is not None
                          and not _is_group(chat) else 0)
                  for b in self._all_budgets(chat, now)]
@@ -178,13 +180,13 @@ class ChatRateLimiter(BaseRateLimiter[int]):
     async def ready(self, chat: ChatKey | None, reserve: int = 0) -> None:
         """Wait until a request for `chat` would go at once (spends nothing)."""
         while (wait := self.delay(chat, reserve)) > 0:
-            await asyncio.sleep(wait)
+            await self._clock.sleep(wait)
 
     async def _take(self, chat: ChatKey | None) -> None:
         """Wait for the chat's budgets and spend them (no await between look and spend)."""
         while (wait := self.delay(chat)) > 0:
-            await asyncio.sleep(wait)
-        now = asyncio.get_running_loop().time()
+            await self._clock.sleep(wait)
+        now = self._clock.monotonic()
         for budget in self._all_budgets(chat, now):
             budget.spend(now)
         if chat is not None and chat in self._chat_blocked and self.blocked_for(chat) == 0:
@@ -204,7 +206,7 @@ class ChatRateLimiter(BaseRateLimiter[int]):
             await self._take(chat)
         else:
             while (wait := self.blocked_for(chat)) > 0:
-                await asyncio.sleep(wait)
+                await self._clock.sleep(wait)
         return await callback(*args, **kwargs)
 
     async def process_request(

@@ -23,6 +23,7 @@ from telegram import Update
 from telegram.error import InvalidToken, RetryAfter
 
 from bot.adapters.telegram_limiter import retry_seconds
+from bot.clock import REAL, Clock
 
 log = logging.getLogger(__name__)
 
@@ -39,8 +40,10 @@ class Poller:
     awaitable that ends when it was handled (or turned away)."""
 
     def __init__(self, bot: Any, store: Any, dispatch: Callable[[Update], Any], *,
-                 timeout: float = 10, kinds: Sequence[str] = KINDS) -> None:
+                 timeout: float = 10, kinds: Sequence[str] = KINDS,
+                 clock: Clock = REAL) -> None:
         self.bot, self.store, self.dispatch = bot, store, dispatch
+        self.clock = clock  # backoff and a 429's retry_after are waited on it
         self.timeout, self.kinds = timeout, list(kinds)
         self.handled: list[str] = []  # keys handled since the last write to the inbox
         self._task: asyncio.Task[None] | None = None
@@ -106,7 +109,7 @@ class Poller:
                     delay = max(delay, retry_seconds(error))
                 failures += 1
                 log.warning("polling failed (%s); again in %s s", error, delay)
-                await asyncio.sleep(delay)
+                await self.clock.sleep(delay)
                 continue
             if updates:
                 offset = updates[-1].update_id + 1

@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any
 
+from bot.clock import Clock
 from bot.i18n import fill, using
 
 from . import narrate
@@ -56,7 +57,7 @@ class Scheduler:
         unit: Unit,
         deliver: Callable[[Outcome], Awaitable[None]],
         *,
-        clock: Callable[[], float],
+        clock: Clock,
         computer_delay: float,
         tick: float,
         retention: float,
@@ -64,7 +65,9 @@ class Scheduler:
     ) -> None:
         self.unit = unit
         self.deliver = deliver
-        self.clock = clock
+        self.clock = clock.now  # epoch seconds: deadlines are saved
+        self.sleep = clock.sleep
+        self.time = clock
         self.computer_delay = computer_delay
         self.tick = tick
         self.retention = retention  # seconds a finished game keeps its record
@@ -135,7 +138,7 @@ class Scheduler:
     async def _computer_loop(self, game_id: int) -> None:
         handling(None)  # started from a person's press: its moves are not that update's
         while True:
-            await asyncio.sleep(self.computer_delay)
+            await self.sleep(self.computer_delay)
             try:
                 outcome = await self.unit.mutate(game_id, self._computer_step)
             except Refusal:
@@ -162,7 +165,7 @@ class Scheduler:
         handling(None)
         next_sweep = self.clock() + 60
         while True:
-            await asyncio.sleep(self.tick)
+            await self.sleep(self.tick)
             now = self.clock()
             if now >= next_sweep:
                 next_sweep = now + IDLE_SWEEP
@@ -314,7 +317,7 @@ class JobScheduler(Scheduler):
         while True:
             self._wake.clear()
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), self.tick)
+                await self.time.wait_for(self._wake.wait(), self.tick)
             now = self.clock()
             if now >= next_sweep:
                 next_sweep = now + IDLE_SWEEP
@@ -361,7 +364,7 @@ class JobScheduler(Scheduler):
                 while True:
                     wait = job.due_at + self.computer_delay - self.clock()
                     if wait > 0:
-                        await asyncio.sleep(wait)
+                        await self.sleep(wait)
                     if not await self._computer_move(job):
                         break
                     again = await store.claim_jobs(

@@ -11,11 +11,11 @@ from __future__ import annotations
 import logging
 import random
 import secrets
-import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 from bot import i18n
+from bot.clock import Clock, as_clock
 from bot.i18n import fill
 
 from . import buttons, narrate
@@ -72,7 +72,7 @@ class GameService:
         self,
         store: Any,
         *,
-        clock: Callable[[], float] = time.time,
+        clock: Clock | Callable[[], float] | None = None,
         computer_delay: float = 1.2,
         tick: float = 1.0,
         rng: random.Random | None = None,
@@ -80,13 +80,15 @@ class GameService:
         lesson_retention_days: float = 30,
         games: Mapping[str, HostedGame] | None = None,
     ) -> None:
-        self.clock = clock
+        # the one clock (bot/core/clock.py): a bare `now` function still works (tests' fakes)
+        self.time = as_clock(clock)
+        clock = self.clock = self.time.now
         self.rng = rng  # None: deals from `secrets`
         self.games = dict(games) if games is not None else _default_games()
         self.default_game = next(iter(self.games.values()))
         for game in self.games.values():
             buttons.register(game.vocabulary)
-        self.fair_use = FairUse()
+        self.fair_use = FairUse(clock=self.time.monotonic)
         self.deliverers: dict[str, Deliver] = {}
         # called with (game id, record) after every saved change: the web table's pages
         self.watchers: list[Callable[[int, Record], None]] = []
@@ -98,7 +100,7 @@ class GameService:
         self.scheduler = (JobScheduler if shared else Scheduler)(
             self.unit,
             self._deliver,
-            clock=clock,
+            clock=self.time,
             computer_delay=computer_delay,
             tick=tick,
             retention=retention_days * 86400,
@@ -107,6 +109,8 @@ class GameService:
         # PostgreSQL: an outcome's delivery finished, its screens are no longer owed (the
         # adapters' deliveries call it); None on SQLite: one process owes nobody anything.
         outbox = getattr(store, "outbox", None) if shared else None
+        if outbox is not None:
+            outbox.time = self.time  # its lease times and flushes on the service's clock
         self.delivered: Callable[[int, int | None], None] | None = getattr(outbox, "done", None)
         self.titles = Titles(self.games)
         # platform -> a link that adds the bot to a group (Telegram's ?startgroup=)

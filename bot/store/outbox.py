@@ -22,12 +22,13 @@ import math
 import os
 import secrets
 import socket
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from sqlalchemy import select, text
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from bot.clock import Clock, as_clock
 
 from . import models as db
 
@@ -132,17 +133,21 @@ class Outbox:
 
     def __init__(
         self, engine: AsyncEngine, owner: str | None = None, *, lease: float = LEASE,
-        flush: float = FLUSH, clock: Callable[[], float] = time.time,
+        flush: float = FLUSH, clock: Clock | Callable[[], float] | None = None,
     ) -> None:
         self.engine = engine
         self.owner = owner or worker_id()
         self.lease = lease
         self.flush_every = flush
-        self.clock = clock
+        self.time = as_clock(clock)  # the service hands it its own clock (GameService)
         self.owed: dict[int, tuple[int, float]] = {}  # game -> (version, since when)
         self._done: dict[int, int] = {}  # game -> delivered version, deleted at the next flush
         self._renew_at = math.inf  # when the oldest owed row's lease needs renewing
         self._keeper: asyncio.Task[None] | None = None
+
+    def clock(self) -> float:
+        """Epoch seconds (leases are saved)."""
+        return self.time.now()
 
     async def owe(self, conn: AsyncConnection, game_id: int, version: int) -> None:
         """In a save's transaction: this worker owes version `version`'s screens."""
@@ -222,7 +227,7 @@ class Outbox:
     async def _keep(self) -> None:
         """Flush every FLUSH seconds while anything is owed or marked done."""
         while self.owed or self._done:
-            await asyncio.sleep(self.flush_every)
+            await self.time.sleep(self.flush_every)
             try:
                 await self.flush()
             except Exception:  # the database away for a moment: again at the next round

@@ -9,10 +9,10 @@ from __future__ import annotations
 import asyncio
 import random
 import secrets
-import time
 from collections.abc import Callable
 
 from bot.adapters.console import PLATFORM, USER, ConsoleGame, Setup
+from bot.clock import REAL
 from bot.core.fair_use import FairUse
 from bot.core.service import GameService
 
@@ -48,7 +48,7 @@ async def play_web(setup: Setup, *, url: str, seed: int | None = None, new: bool
             return
         runner = await serve(server, host, port)
         bound = runner.addresses[0][1] if runner.addresses else port
-        link = link_token(secret, PLATFORM, USER, name, console.game_id, lang, time.time(),
+        link = link_token(secret, PLATFORM, USER, name, console.game_id, lang, REAL.now(),
                           seconds=LINK_DAYS * 86400)
         write(f"The table is at http://{host}:{bound}/web/table?g={console.game_id}&k={link}")
         write("(Ctrl-C stops; the game is saved.)")

@@ -11,7 +11,7 @@ import itertools
 import re
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -55,7 +55,8 @@ SELECT_TYPES = frozenset({3, 5, 6, 7, 8})
 class Snowflakes:
     """Monotonic, real-looking snowflakes (discord.py derives timestamps from them)."""
 
-    def __init__(self) -> None:
+    def __init__(self, now: Callable[[], float] = time.time) -> None:
+        self.now = now  # the fake's clock: epoch seconds
         self._lock = threading.Lock()
         self._last = 0
         self._inc = itertools.count()
@@ -63,7 +64,7 @@ class Snowflakes:
     def next(self) -> int:
         with self._lock:
             value = (
-                ((int(time.time() * 1000) - DISCORD_EPOCH_MS) << 22)
+                ((int(self.now() * 1000) - DISCORD_EPOCH_MS) << 22)
                 | (1 << 17)
                 | (next(self._inc) & 0xFFF)
             )

@@ -34,7 +34,6 @@ import json
 import math
 import re
 import secrets
-import time
 from collections.abc import Awaitable, Callable, Coroutine, Iterable
 from dataclasses import dataclass
 from types import TracebackType
@@ -42,6 +41,8 @@ from typing import Any, Self
 from urllib.parse import unquote
 
 from aiohttp import web
+
+from bot.clock import REAL, Clock
 
 from .discord_gateway import (
     OP_INVALID_SESSION,
@@ -135,12 +136,13 @@ class _Route:
 @dataclass(eq=False)
 class _Bucket:
     count: int
-    reset_at: float  # loop-independent monotonic clock
+    reset_at: float  # the fake's clock.monotonic()
     reset_epoch: float  # for X-RateLimit-Reset
+    clock: Clock = REAL
 
     @property
     def reset_after(self) -> float:
-        return max(self.reset_at - time.monotonic(), 0.0)
+        return max(self.reset_at - self.clock.monotonic(), 0.0)
 
 
 @dataclass(eq=False)
@@ -155,14 +157,30 @@ class _Failure:
     times: int
 
 
+class _ClockedAsyncio:
+    """discord.py's `asyncio` as its REST modules see it while pointed at a fake on virtual
+    time: `sleep` is the fake's clock's, everything else asyncio's. discord.py waits out a
+    spent bucket's X-RateLimit-Reset-After and a 429's retry_after with asyncio.sleep; those
+    are Discord's seconds, so on a virtual clock they are waited in virtual seconds too."""
+
+    def __init__(self, clock: Clock) -> None:
+        self.sleep = clock.sleep
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(asyncio, name)
+
+
 class _DiscordPyPatch:
     """Sync *and* async context manager, so it can sit in the same ``async with`` line."""
 
     def __init__(self, fake: FakeDiscord) -> None:
         self.fake = fake
         self._saved: tuple[str, Any] | None = None
+        self._modules: list[tuple[Any, Any]] = []
 
     def __enter__(self) -> FakeDiscord:
+        import discord.http
+        import discord.webhook.async_
         import yarl
         from discord.gateway import DiscordWebSocket
         from discord.http import Route
@@ -170,6 +188,10 @@ class _DiscordPyPatch:
         self._saved = (Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY)
         Route.BASE = self.fake.api_base
         DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(self.fake.gateway_url)
+        if self.fake.clock is not REAL:
+            for module in (discord.http, discord.webhook.async_):
+                self._modules.append((module, module.asyncio))
+                module.asyncio = _ClockedAsyncio(self.fake.clock)  # type: ignore[attr-defined]
         return self.fake
 
     def __exit__(self, *exc: object) -> None:
@@ -178,6 +200,9 @@ class _DiscordPyPatch:
 
         assert self._saved is not None
         Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY = self._saved
+        for module, saved in reversed(self._modules):
+            module.asyncio = saved
+        self._modules.clear()
 
     async def __aenter__(self) -> FakeDiscord:
         return self.__enter__()
@@ -216,7 +241,13 @@ class FakeDiscord:
         ack_deadline: float = 3.0,
         rate_limit: tuple[int, float] = (5, 5.0),
         shards: int = 1,
+        clock: Clock | None = None,
     ) -> None:
+        # Discord's time (bot/clock.py): buckets, message ages and edit times are in its
+        # seconds (discord.py's rate-limit sleeps too: configure_discord_py). Real seconds:
+        # the 3 s ack deadline (it times the bot's own work, which virtual time would only
+        # magnify: no budget stands before an ack) and `wait_until`/`wait_for` timeouts.
+        self.clock: Clock = clock or REAL
         self.token = token
         self.bot_id = bot_id
         self.bot = FakeUser(bot_id, bot_name, bot=True)
@@ -236,10 +267,12 @@ class FakeDiscord:
         self.interactions: list[FakeInteraction] = []
         self.unanswered: list[FakeInteraction] = []
         self.requests: list[RestCall] = []
+        self.limited = 0  # 429s answered for a full bucket
+        self.drained = 0  # answers that said a bucket is spent (X-RateLimit-Remaining: 0)
         self.uploads: dict[int, FakeAttachment] = {}  # attachment options of slash commands
 
         self.gateway = Gateway(self, heartbeat_interval_ms)
-        self._ids = Snowflakes()
+        self._ids = Snowflakes(self.clock.now)
         self._dm_by_user: dict[int, FakeChannel] = {}
         self._ix_by_id: dict[int, FakeInteraction] = {}
         self._ix_by_token: dict[str, FakeInteraction] = {}
@@ -714,7 +747,8 @@ class FakeDiscord:
         MESSAGE_CONTENT intent, in DMs or when the bot is mentioned)."""
         chan = self.dm_channel(member) if channel is None else self._channel(channel)
         user, _ = self._actor(chan, member)
-        msg = FakeMessage(self._ids.next(), chan, user, content=content)
+        msg = FakeMessage(self._ids.next(), chan, user, content=content,
+                          created_at=self.clock.now())
         self.messages[msg.id] = msg
         await self._dispatch_message("MESSAGE_CREATE", msg)
         self._notify()
@@ -921,7 +955,7 @@ class FakeDiscord:
             channel=channel,
             source_message=message,
             payload=payload,
-            created=loop.time(),
+            created=self.clock.monotonic(),
             session=session,
         )
         self.interactions.append(ix)
@@ -1022,7 +1056,7 @@ class FakeDiscord:
             json=body,
             files=files,
             headers=dict(request.headers),
-            at=time.monotonic(),
+            at=self.clock.monotonic(),
         )
         self.requests.append(call)
         try:
@@ -1073,7 +1107,8 @@ class FakeDiscord:
         state = self._buckets.get(key)
         if state is None or state.reset_after <= 0:
             window = self.rate_limit[1]
-            state = _Bucket(0, time.monotonic() + window, time.time() + window)
+            state = _Bucket(0, self.clock.monotonic() + window, self.clock.now() + window,
+                            self.clock)
             self._buckets[key] = state
         state.count += 1
         return state
@@ -1101,7 +1136,7 @@ class FakeDiscord:
                 "Retry-After": str(max(1, math.ceil(f.retry_after))),
                 "X-RateLimit-Limit": str(self.rate_limit[0]),
                 "X-RateLimit-Remaining": "0",
-                "X-RateLimit-Reset": f"{time.time() + f.retry_after:.3f}",
+                "X-RateLimit-Reset": f"{self.clock.now() + f.retry_after:.3f}",
                 "X-RateLimit-Reset-After": f"{f.retry_after:.3f}",
                 "X-RateLimit-Bucket": _bucket_hash(call.route or call.path),
                 "X-RateLimit-Scope": "global" if f.is_global else "user",
@@ -1129,6 +1164,10 @@ class FakeDiscord:
         headers = {"Via": "1.1 google"}
         if route is not None and bucket is not None:
             limit = self.rate_limit[0]
+            if status == 429:
+                self.limited += 1
+            elif bucket.count >= limit:
+                self.drained += 1  # discord.py waits Reset-After before this bucket's next
             headers.update(
                 {
                     "X-RateLimit-Limit": str(limit),
@@ -1394,7 +1433,8 @@ class FakeDiscord:
         flags = int(payload.get("flags") or 0)
         if flags & ~_CREATE_FLAGS:
             raise form_error(["flags"], "MESSAGE_FLAGS_INVALID", "Invalid flags")
-        msg = FakeMessage(self._ids.next(), channel, self.bot, flags=flags)
+        msg = FakeMessage(self._ids.next(), channel, self.bot, flags=flags,
+                          created_at=self.clock.now())
         if payload.get("message_reference"):
             msg.type = 19
         self._apply(msg, payload, call.files, creating=True, prefix=[])
@@ -1413,7 +1453,7 @@ class FakeDiscord:
         msg = self._api_message(channel_id, message_id)
         if msg.author is not self.bot:
             raise ApiError(403, 50005, "Cannot edit a message authored by another user")
-        if time.time() - msg.created_at >= 3600:  # Discord limits edits of hour-old messages
+        if self.clock.now() - msg.created_at >= 3600:  # Discord limits edits of hour-old messages
             msg.old_edits += 1
             if msg.old_edits > OLD_EDITS_ALLOWED:
                 raise ApiError(400, 30046, "Maximum number of edits to messages older than 1 "
@@ -1501,7 +1541,7 @@ class FakeDiscord:
             raise ApiError(400, 50006, "Cannot send an empty message")
         if not creating:
             msg.history.append((msg.content, msg.embeds, msg.components))
-            msg.edited_at = time.time()
+            msg.edited_at = self.clock.now()
         msg.content, msg.embeds, msg.components = content, embeds, components
         msg.attachments, msg.flags = attachments, flags
 
@@ -1589,6 +1629,7 @@ class FakeDiscord:
             self._ids.next(),
             ix.channel,
             self.bot,
+            created_at=self.clock.now(),
             flags=flags | (FLAG_EPHEMERAL if ephemeral else 0),
             ephemeral_to=ix.user.id if ephemeral else None,
             type=mtype,
@@ -1662,7 +1703,7 @@ class FakeDiscord:
             ix.original_id = message.id
         if ix.source_message is not None:
             ix.source_edits_at_ack = len(ix.source_message.history)
-        ix.initial = InteractionResponse(ctype, data, call.files, message, time.monotonic())
+        ix.initial = InteractionResponse(ctype, data, call.files, message, self.clock.monotonic())
         if call.query.get("with_response") not in ("1", "true", "True"):
             return 204, None
         meta: dict[str, Any] = {"id": str(ix.id), "type": ix.type}
@@ -1710,7 +1751,7 @@ class FakeDiscord:
             # keeps the defer's visibility (ephemeral-ness is decided by defer()).
             self._apply(original, payload, call.files, creating=True, prefix=[])
             original.flags &= ~FLAG_LOADING
-            original.edited_at = time.time()
+            original.edited_at = self.clock.now()
             ix.followup_ids.append(original.id)
             await self._dispatch_message("MESSAGE_UPDATE", original)
             msg = original
@@ -1741,7 +1782,7 @@ class FakeDiscord:
         self._apply(msg, _require_dict(call.json), call.files, creating=was_loading, prefix=[])
         if was_loading:
             msg.flags &= ~FLAG_LOADING
-            msg.edited_at = time.time()
+            msg.edited_at = self.clock.now()
         await self._dispatch_message("MESSAGE_UPDATE", msg)
         return 200, self._message_response(msg)
 

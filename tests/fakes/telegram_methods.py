@@ -20,6 +20,8 @@ from typing import Any
 
 from PIL import Image, UnidentifiedImageError
 
+from bot.clock import Clock
+
 from .telegram_models import (
     ApiError,
     CallbackQueryRecord,
@@ -132,6 +134,7 @@ class BotApiMethods:
     bot: FakeUser
     privacy_mode: bool
     callback_answer_timeout: float
+    clock: Clock
     answers: dict[str, JSONDict]
     queries: dict[str, CallbackQueryRecord]
     webhook: JSONDict | None
@@ -278,7 +281,7 @@ class BotApiMethods:
             chat=chat,
             message_id=chat.next_message_id,
             sender=sender,
-            date=int(time.time()),
+            date=int(self.clock.now()),
             **fields,
         )
         chat.history[message.message_id] = message
@@ -501,7 +504,7 @@ class BotApiMethods:
             for name, value in before.items():
                 setattr(message, name, value)
             raise bad_request(NOT_MODIFIED)
-        message.edit_date = int(time.time())
+        message.edit_date = int(self.clock.now())
         message.edit_count += 1
         return message.to_api()
 

@@ -243,7 +243,7 @@ class CallbackQueryRecord:
     chat_id: int | None
     message_id: int | None
     data: str | None
-    created: float  # time.monotonic()
+    created: float  # time.monotonic(): the answer deadline is real time (FakeTelegram)
     answered: bool = False
 
 
@@ -255,7 +255,8 @@ class RecordedRequest:
     params: JSONDict  # decoded: JSON values parsed, string parameters kept as sent
     files: dict[str, bytes]  # multipart uploads by part name (e.g. "photo", "attachedab12…")
     chat_id: int | str | None
-    time: float  # time.monotonic() when the request arrived
+    time: float  # the fake's clock.monotonic() when the request arrived (Telegram's time)
+    wall: float = 0.0  # time.monotonic() then (real time: `settle` waits for real quiet)
     status: int = 200
     response: JSONDict = field(default_factory=dict)
 

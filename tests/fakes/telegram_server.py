@@ -62,6 +62,8 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
+from bot.clock import REAL, Clock
+
 from .telegram_limits import FloodControl, FloodLimits, counted, retry_after
 from .telegram_methods import (
     ADMIN_STATUSES,
@@ -177,7 +179,13 @@ class FakeTelegram(BotApiMethods):
         privacy_mode: bool = False,
         callback_answer_timeout: float = 15.0,
         flood: FloodLimits | None = FloodLimits(),  # noqa: B008 (frozen: shared safely)
+        clock: Clock | None = None,
     ) -> None:
+        # Telegram's time (bot/clock.py): flood control, dates and each request's `time` are
+        # in its seconds (a ScaledClock: virtual ones). Real seconds: the callback answer
+        # deadline (it times the bot's own work, which virtual time would only magnify: the
+        # limiter never holds an answer back), the helpers' `timeout`s and `settle`'s quiet.
+        self.clock: Clock = clock or REAL
         tokens = [token] if isinstance(token, str) else list(token)
         if not tokens:
             raise ValueError("at least one token is needed")
@@ -193,7 +201,7 @@ class FakeTelegram(BotApiMethods):
         self.privacy_mode = privacy_mode
         self.callback_answer_timeout = callback_answer_timeout
         # Telegram's flood control (telegram_limits.py); None only for a test that says why.
-        self.flood = FloodControl(flood) if flood is not None else None
+        self.flood = FloodControl(flood, self.clock.monotonic) if flood is not None else None
 
         self.requests: list[RecordedRequest] = []
         self.answers: dict[str, JSONDict] = {}  # callback query id -> answerCallbackQuery params
@@ -450,7 +458,7 @@ class FakeTelegram(BotApiMethods):
                 {
                     "chat": self._private_chat(who).to_api(),
                     "from": who.to_api(),
-                    "date": int(time.time()),
+                    "date": int(self.clock.now()),
                     "old_chat_member": {"status": "member", "user": bot},
                     "new_chat_member": {"status": "kicked", "user": bot, "until_date": 0},
                 },
@@ -613,7 +621,7 @@ class FakeTelegram(BotApiMethods):
         deadline = loop.time() + timeout
         while True:
             with self._lock:
-                busy = [r.time for r in self.requests[-50:] if r.method != "getUpdates"]
+                busy = [r.wall for r in self.requests[-50:] if r.method != "getUpdates"]
             idle_for = time.monotonic() - max(busy, default=0.0)
             if idle_for >= quiet:
                 return
@@ -698,7 +706,7 @@ class FakeTelegram(BotApiMethods):
     # HTTP
 
     async def _handle_api(self, request: web.Request) -> web.Response:
-        arrived = time.monotonic()
+        arrived = self.clock.monotonic(), time.monotonic()
         token = request.match_info["token"]
         method = request.match_info["method"]
         try:
@@ -762,7 +770,8 @@ class FakeTelegram(BotApiMethods):
         return 200, {"ok": True, "result": result}
 
     def _record(
-        self, method: str, params: ApiParams, arrived: float, status: int, body: JSONDict
+        self, method: str, params: ApiParams, arrived: tuple[float, float], status: int,
+        body: JSONDict,
     ) -> None:
         self.requests.append(
             RecordedRequest(
@@ -770,7 +779,8 @@ class FakeTelegram(BotApiMethods):
                 params=dict(params.values),
                 files={name: upload.data for name, upload in params.uploads.items()},
                 chat_id=self._request_chat_id(method, params),
-                time=arrived,
+                time=arrived[0],
+                wall=arrived[1],
                 status=status,
                 response=body,
             )

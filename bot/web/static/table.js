@@ -311,6 +311,7 @@
     if (drag && drag.ghost) { drag.ghost.remove(); drag.card.classList.remove("lifted"); }
     drag = null;
   });
-  if (TG && TG.themeParams) document.documentElement.classList.add("telegram");
+  // only inside Telegram (the vendored script defines WebApp everywhere; initData says where)
+  if (tg) document.documentElement.classList.add("telegram");
   document.addEventListener("DOMContentLoaded", start);
 })();
