@@ -89,11 +89,12 @@ async def test_the_toy_game_from_lobby_to_leaderboard_in_the_terminal(url):
 
 
 class RaceHarness(Harness):
-    """The Telegram harness with the toy game registered."""
+    """The Telegram harness (on the fake's clock) with the toy game registered."""
 
     async def up(self) -> None:
         self.store = await Store.open(self.url)
-        self.service = GameService(self.store, computer_delay=0.0, tick=0.05, games=GAMES)
+        self.service = GameService(self.store, computer_delay=0.0, tick=0.05, clock=self.clock,
+                                   games=GAMES)
         self.adapter = TelegramAdapter(self.service, self.tg.token, base_url=self.tg.base_url,
                                        base_file_url=self.tg.base_file_url, poll_timeout=1)
         await self.adapter.start()
@@ -118,8 +119,8 @@ async def press_data(harness: Harness, chat, user, action: str) -> None:
 
 
 @pytest.mark.e2e
-async def test_the_toy_game_from_lobby_to_leaderboard_on_telegram(tmp_path):
-    async with FakeTelegram() as tg:
+async def test_the_toy_game_from_lobby_to_leaderboard_on_telegram(tmp_path, clock):
+    async with FakeTelegram(clock=clock) as tg:
         harness = RaceHarness(tg, tmp_path / "race.db")
         await harness.up()
         try:
