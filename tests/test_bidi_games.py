@@ -15,7 +15,7 @@ from bidi import get_display
 from test_bidi import misshown_runs, visual
 from test_core import env  # noqa: F401  (the fixture)
 
-import bot.games.buildten.host as buildten_host
+import bot.core.turns as turns
 import bot.games.rummy.host as rummy_host
 from bot.core.record import Record
 from bot.core.service import Actor, pack
@@ -29,8 +29,8 @@ SIGNED = re.compile(r"(?<![\w+-])-\d+")
 @pytest.fixture
 def no_takeover(monkeypatch):
     """The host's seat stays theirs however often its turn times out."""
-    for host in (rummy_host, buildten_host):
-        monkeypatch.setattr(host, "TIMEOUTS_BEFORE_COMPUTER", 10**6)
+    for module in (turns, rummy_host):  # the platform's turn flow; rummy's sentence names it
+        monkeypatch.setattr(module, "TIMEOUTS_BEFORE_COMPUTER", 10**6)
 
 
 def texts(outcomes) -> list[str]:

@@ -1,162 +1,26 @@
-"""The platform hosts a game it knows nothing about: "race to ten", a toy game written here
-against bot/core/hosting.py alone (no engine, no rummy), played through the real GameService
-and store — lobby, options, computer seats, turns, the turn timer, results and leaderboards.
-If the core had to learn anything about rummy to host it, these tests could not pass."""
+"""The platform hosts a game it knows nothing about: "race to ten", the toy third game in
+tests/toy_game (its rules behind the game contract, its host on bot/core/hosting.py and the
+platform's turn flow; no rummy), played through the real GameService and store — lobby,
+options, computer seats, turns, the turn timer, results and leaderboards. If the core had to
+learn anything about rummy to host it, these tests could not pass."""
 
 from __future__ import annotations
 
 import asyncio
 import shutil
-from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any
 
 import pytest
+from toy_game import RaceGame
 
-from bot.core.buttons import IDX, Press, pack
-from bot.core.hosting import Refusal, Results, Settings, Table, Variant
+from bot.core.buttons import pack
 from bot.core.record import Record
 from bot.core.service import Actor, GameService
-from bot.core.views import Button, Outcome, Screen
+from bot.core.views import Outcome
 from bot.store import Store
 
 ALICE = Actor("test", "g1", "alice", "Alice")
 BOB = Actor("test", "g1", "bob", "Bob")
-
-
-class RaceGame:
-    """Seats take turns adding 1…step to a total; whoever brings it to the target wins."""
-
-    name = "race"
-    title = "Race"
-    min_seats, max_seats = 2, 4
-    levels = ("easy", "perfect")
-    default_level = "perfect"
-    default_variant = "ten"
-    typed_verbs = frozenset({"plus"})
-    vocabulary: ClassVar = {"plus": (IDX,)}
-    TARGETS: ClassVar = {"ten": 10, "twenty": 20}
-
-    def variants(self) -> Sequence[Variant]:
-        return tuple(Variant(v, f"Race to {v}", {"step": (2, 3)}) for v in self.TARGETS)
-
-    def settings(self, variant: str | None, options: Mapping[str, Any]) -> Settings:
-        variant = variant or self.default_variant
-        if variant not in self.TARGETS:
-            raise ValueError(f"No race called {variant!r}")
-        unknown = set(options) - {"step"}
-        if unknown:
-            raise ValueError(f"Unknown option {sorted(unknown)[0]!r}")
-        step = int(options.get("step", 2))
-        if step not in (2, 3):
-            raise ValueError("step is 2 or 3")
-        return Settings(variant, f"Race to {variant}", {"step": step})
-
-    def to_move(self, state: Mapping[str, Any]) -> int | None:
-        return None if state["winner"] is not None else state["turn"]
-
-    def is_over(self, state: Mapping[str, Any]) -> bool:
-        return state["winner"] is not None
-
-    def results(self, record: Record) -> Results | None:
-        state = record.state
-        if state is None or state["winner"] is None:
-            return None
-        totals = tuple(1 if i == state["winner"] else 0 for i in range(len(record.seats)))
-        return Results(totals, (state["winner"],), higher_is_better=True)
-
-    def rounds(self, state: Mapping[str, Any]) -> Sequence[Sequence[int]]:
-        return []
-
-    # -- in a chat ------------------------------------------------------------------------
-    def start(self, table: Table) -> Outcome:
-        record = table.record
-        record.state = {"total": 0, "turn": record.seed % len(record.seats), "winner": None,
-                        "version": 0}
-        table.turn_started(self.to_move(record.state))
-        return self.screens(table, new=True)
-
-    def screens(self, table: Table, *, new: bool = False) -> Outcome:
-        out = Outcome(group=self.table_screen(table), group_new=new)
-        for i, seat in enumerate(table.record.seats):
-            if seat.user and not seat.is_computer:
-                out.private[seat.user] = self.private_screen(table, i)
-        return out
-
-    def table_screen(self, table: Table) -> Screen:
-        s = table.record.state
-        return Screen(f"total {s['total']}", [], game_id=table.game_id, version=s["version"])
-
-    def private_screen(self, table: Table, seat: int) -> Screen:
-        s, step = table.record.state, table.record.options["step"]
-        mine = s["turn"] == seat and s["winner"] is None
-        row = [Button(f"+{n}", f"plus:{n}") for n in range(1, step + 1)] if mine else []
-        return Screen(f"total {s['total']}", [row] if row else [], game_id=table.game_id,
-                      version=s["version"])
-
-    def _add(self, table: Table, seat: int, n: int) -> Outcome:
-        record = table.record
-        s = dict(record.state)
-        target = self.TARGETS[record.rulebook]
-        if not 1 <= n <= record.options["step"]:
-            raise Refusal(f"Add 1 to {record.options['step']}.")
-        s["total"] = min(target, s["total"] + n)
-        s["version"] += 1
-        record.add_log(f"{record.seats[seat].name} adds {n}: {s['total']}")
-        if s["total"] == target:
-            s["winner"] = seat
-        else:
-            s["turn"] = (seat + 1) % len(record.seats)
-        record.state = s
-        record.seats[seat].timeouts = 0
-        table.turn_started(self.to_move(s))
-        return self.screens(table)
-
-    def press(self, table: Table, seat: int | None, user: str, press: Press) -> Outcome:
-        s = table.record.state
-        if seat is None:
-            raise Refusal("Only players press here.")
-        if press.verb != "plus":
-            raise Refusal("Not a button of this game.")
-        if press.version != s["version"]:
-            raise Refusal("Out of date.", alert=False)
-        if s["turn"] != seat:
-            raise Refusal("Not your turn.")
-        return self._add(table, seat, press.int())
-
-    def typed(self, table: Table, seat: int, user: str, verb: str, args: str) -> Outcome:
-        if not args.isdigit():
-            raise Refusal("Type /plus 1")
-        if table.record.state["turn"] != seat:
-            raise Refusal("Not your turn.")
-        return self._add(table, seat, int(args))
-
-    def select(self, table: Table, seat: int, user: str, version: int,
-               items: Sequence[str]) -> Outcome:
-        raise Refusal("Nothing to select in a race.")
-
-    def _best(self, table: Table, level: str) -> int:
-        s, step = table.record.state, table.record.options["step"]
-        left = self.TARGETS[table.record.rulebook] - s["total"]
-        return (left % (step + 1)) or 1 if level == "perfect" else 1
-
-    def computer_step(self, table: Table) -> Outcome | None:
-        s = table.record.state
-        seat = self.to_move(s)
-        if seat is None or not table.record.seats[seat].is_computer:
-            return None
-        return self._add(table, seat, self._best(table, table.record.seats[seat].computer))
-
-    def play_for(self, table: Table, seat: int) -> Outcome:
-        out = self._add(table, seat, self._best(table, "perfect"))
-        table.record.seats[seat].timeouts += 1
-        out.reply = "time ran out"
-        return out
-
-    def help_text(self) -> str:
-        return "Race: /newgame ten"
-
-    def rules_text(self, variant: str | None) -> str:
-        return "Add 1 or 2; reach the target to win."
 
 
 class Clock:

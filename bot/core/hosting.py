@@ -105,11 +105,33 @@ class Table:
             ui.selected = []
 
 
+class PlayedRules(Protocol):
+    """What the platform plays of a game's rules (engine/contract.py's GameRules; the core
+    imports no engine module): bot/core/turns.py plays it."""
+
+    levels: tuple[str, ...]
+
+    def to_move(self, state: Any) -> int | None: ...
+
+    def apply(self, state: Any, action: Any) -> tuple[Any, list[Any]]: ...
+
+    def player_view(self, state: Any, seat: int | None) -> Any: ...
+
+    def choose_action(self, view: Any, level: str) -> Any: ...
+
+    def time_up(self, state: Any, seat: int) -> Any | None: ...
+
+    def result(self, state: Any) -> Any | None: ...  # totals, winners, higher_is_better
+
+
 class HostedGame(Protocol):
     """A game the core can host (see the module docstring)."""
 
     name: str  # "rummy"
     title: str  # "Rummy"
+    # the game's rules behind the one contract (engine/contract.py); the platform plays them
+    # through the part named above
+    rules: PlayedRules
     min_seats: int
     max_seats: int
     levels: tuple[str, ...]  # computer levels, weakest first
@@ -161,6 +183,8 @@ class HostedGame(Protocol):
         """Pick exactly these items of the private screen (a multi-select menu)."""
         ...
 
+    # -- the turn flow: bot/core/turns.py's TurnFlow gives these (and `results`) to a host
+    # from its contract; a host implements them itself only to play otherwise
     def computer_step(self, table: Table) -> Outcome | None:
         """One move of the computer seat on move; None when no computer is on move."""
         ...

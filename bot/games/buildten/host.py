@@ -7,8 +7,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from bot.core.buttons import IDX, Kind, Press
-from bot.core.hosting import Refusal, Results, Settings, Table, Variant
-from bot.core.record import TIMEOUTS_BEFORE_COMPUTER, Record
+from bot.core.hosting import Refusal, Settings, Table, Variant
+from bot.core.record import Record, SeatInfo
+from bot.core.turns import TurnFlow
 from bot.core.views import Outcome, Screen
 from bot.games.buildten import lesson as lesson
 from bot.i18n import N_, _, current, t, tn, using
@@ -27,6 +28,7 @@ from engine.buildten import (
 )
 from engine.buildten.actions import NEW_PILE
 from engine.buildten.ai import LEVELS, choose_action
+from engine.buildten.contract import BuildTenRules
 from engine.buildten.state import free_place
 from engine.errors import IllegalAction
 
@@ -40,7 +42,7 @@ NAME = "build-to-ten"  # the game's name: /newgame build-to-ten
 VARIANT = "buildten"  # the game (a button word: letters, digits, _), for leaderboards
 LESSON = screens.LESSON_VARIANT  # the lesson: the worked example in a real game against a computer
 LESSON_WORDS = ("lesson", LESSON)
-SETTLE = -1  # _advance's lesson step: the current one, passed over where it can't be met
+SETTLE = -1  # advance's lesson step: the current one, passed over where it can't be met
 MAX_TIMEOUT_ACTIONS = 200  # a computer finishing a person's turn: far above a real turn
 LESSON_TITLE = N_("Build-to-Ten lesson")
 
@@ -93,7 +95,7 @@ def hint_target(action: Action, state: BuildState) -> tuple[str, int] | None:
     return None
 
 
-class BuildTenGame:
+class BuildTenGame(TurnFlow):
     name = NAME
     title = "Build-to-Ten"  # English: the game's name in /help's list (screens.TITLE: translated)
     min_seats = 2
@@ -102,6 +104,8 @@ class BuildTenGame:
     default_level = "medium"
     default_variant = VARIANT
     typed_verbs = TYPED_VERBS
+    rules = BuildTenRules()
+    max_timeout_actions = MAX_TIMEOUT_ACTIONS
     vocabulary: ClassVar[dict[str, tuple[Kind, ...]]] = {
         "bsrc": (IDX,), "bpile": (IDX,), "bdisc": (IDX,), "bjk": (IDX,), "bpass": (),
         "hint": (), "cancel": (),
@@ -128,15 +132,6 @@ class BuildTenGame:
 
     def is_over(self, state: Mapping[str, Any]) -> bool:
         return bool(state["over"])
-
-    def results(self, record: Record) -> Results | None:
-        """Decision 9: the winners first, the others by cards left in their stocks (the
-        totals: fewer is better)."""
-        state = record.state
-        if state is None or not state["over"]:
-            return None
-        totals = tuple(len(s) for s in state["stocks"])
-        return Results(totals, tuple(state["winners"]), higher_is_better=False)
 
     def rounds(self, state: Mapping[str, Any]) -> Sequence[Sequence[int]]:
         return [[len(s) for s in state["stocks"]]] if state["over"] else []
@@ -181,11 +176,8 @@ class BuildTenGame:
             raise Refusal(_("These buttons belong to a player of this game."))
         if press.verb not in self.vocabulary:
             raise Refusal(_("Not a button of this game."))
-        if press.version != state.version:
-            raise Refusal(_("That button is out of date — here are fresh ones."), alert=False,
-                          outcome=self._mine(table, state, seat, user))
-        if state.over or state.turn != seat:
-            raise Refusal(_("It's not your turn."))
+        self.check_version(state, press.version, lambda: self._mine(table, state, seat, user))
+        self.check_turn(state, seat)
         ui = record.seat_ui(seat)
         ui.notice = ""
         view = player_view(state, seat)
@@ -228,8 +220,7 @@ class BuildTenGame:
         if verb not in self.typed_verbs:
             raise Refusal(t("/{verb} is not a move of Build-to-Ten: see /help build-to-ten.",
                             verb=verb))
-        if state.over or state.turn != seat:
-            raise Refusal(_("It's not your turn."))
+        self.check_turn(state, seat)
         record.seat_ui(seat).notice = ""
         if verb == "hint":
             return self._hint(table, state, seat, user)
@@ -247,44 +238,6 @@ class BuildTenGame:
                items: Sequence[str]) -> Outcome:
         raise Refusal(_("Build-to-Ten has no menus: tap a card, then where it goes."))
 
-    def computer_step(self, table: Table) -> Outcome | None:
-        record = table.record
-        if record.state is None:
-            return None
-        state = _state(record)
-        if state.over or not record.seats[state.turn].is_computer:
-            return None
-        level = record.seats[state.turn].computer or self.default_level
-        new, events = apply(state, choose_action(player_view(state, state.turn), level))
-        return self._advance(table, state, new, events)
-
-    def play_for(self, table: Table, seat: int) -> Outcome:
-        record = table.record
-        state = old = _state(record)
-        events: list[Event] = []
-        for _step in range(MAX_TIMEOUT_ACTIONS):
-            if state.over or state.turn != seat:
-                break
-            act = choose_action(player_view(state, seat), self.default_level)
-            state, evs = apply(state, act)
-            events += evs
-        info = record.seats[seat]
-        info.timeouts += 1
-        taken_over = info.timeouts >= TIMEOUTS_BEFORE_COMPUTER
-        if taken_over:
-            info.computer, info.was_human = self.default_level, True
-        with using(screens.group_lang(record)):  # said to the group
-            if taken_over:
-                note = t("⏰ Time ran out for {name}: the computer played the turn and keeps "
-                         "the seat.", name=info.name)
-            else:
-                note = t("⏰ Time ran out for {name}: the computer played the turn.",
-                         name=info.name)
-        record.add_log(note)
-        out = self._advance(table, old, state, events)
-        out.reply = note
-        return out
-
     def web_view(self, record: Record, seat: int | None) -> dict[str, Any]:
         from . import web  # (web imports this module)
 
@@ -300,6 +253,19 @@ class BuildTenGame:
 
     def rules_text(self, variant: str | None) -> str:
         return rules_text(variant)
+
+    # -- the turn flow's hooks (bot/core/turns.py) -------------------------------------------
+
+    def load(self, record: Record) -> BuildState:
+        return _state(record)
+
+    def time_ran_out(self, record: Record, info: SeatInfo, taken_over: bool,
+                     events: Sequence[Event]) -> str:
+        with using(screens.group_lang(record)):  # said to the group
+            if taken_over:
+                return t("⏰ Time ran out for {name}: the computer played the turn and keeps "
+                         "the seat.", name=info.name)
+            return t("⏰ Time ran out for {name}: the computer played the turn.", name=info.name)
 
     # -- inside -------------------------------------------------------------------------
 
@@ -341,10 +307,10 @@ class BuildTenGame:
         ui.selected, ui.mode = [], "main"
         table.record.seats[act.seat].timeouts = 0
         if step is None or step_no is None:
-            return self._advance(table, state, new, events)
+            return self.advance(table, state, new, events)
         done = lesson.met(step, new, events)
         after = lesson.settle(step_no + 1 if done else step_no, new)
-        out = self._advance(table, state, new, events, lesson_step=after)
+        out = self.advance(table, state, new, events, lesson_step=after)
         if done:
             done_line = "\n" + lesson_text(lesson.DONE) if after is None else ""
             ui.notice = lesson_text(step.success) + done_line
@@ -352,7 +318,7 @@ class BuildTenGame:
                                                        act.seat)
         return out
 
-    def _advance(self, table: Table, old: BuildState, new: BuildState,
+    def advance(self, table: Table, old: BuildState, new: BuildState,
                  events: list[Event], *, lesson_step: int | None = SETTLE) -> Outcome:
         """Store the new state and build the screens that changed (a lesson's step: given,
         or the current one passed over where it can't be met any more)."""

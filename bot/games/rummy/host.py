@@ -7,8 +7,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.core.buttons import Press
-from bot.core.hosting import Refusal, Results, Settings, Table, Variant
-from bot.core.record import TIMEOUTS_BEFORE_COMPUTER, Record
+from bot.core.hosting import Refusal, Settings, Table, Variant
+from bot.core.record import TIMEOUTS_BEFORE_COMPUTER, Record, SeatInfo
+from bot.core.turns import TurnFlow
 from bot.core.views import Outcome, Screen
 from bot.i18n import _, t, tn, using
 from engine.rummy import (
@@ -18,19 +19,19 @@ from engine.rummy import (
     IllegalAction,
     JokerChoiceNeeded,
     NextRound,
-    TimeUp,
     apply,
     get_rulebook,
     new_game,
     player_view,
 )
 from engine.rummy.actions import Action
-from engine.rummy.ai import LEVELS, choose_action
+from engine.rummy.ai import LEVELS
+from engine.rummy.contract import RummyRules
 from engine.rummy.rulebooks import option_choices
 
 from . import narrate, screens, web, words
 from .lessons import LESSONS
-from .records import rules_of, state_of
+from .records import rules_of
 from .refusals import refusal
 from .texts import help_text, rules_text
 from .turns import turn_action
@@ -65,7 +66,7 @@ def _labels(record: Record) -> dict[int, str]:
     return {i: screens.seat_label(record, i) for i in range(len(record.seats))}
 
 
-class RummyGame:
+class RummyGame(TurnFlow):
     name = "rummy"
     title = "Rummy"
     min_seats = 2
@@ -75,6 +76,8 @@ class RummyGame:
     default_variant = "manipulation"
     typed_verbs = TYPED_VERBS  # (with /hint: a one-word action)
     vocabulary = RUMMY_VERBS
+    rules = RummyRules()
+    max_timeout_actions = MAX_TIMEOUT_ACTIONS
 
     # -- rules ------------------------------------------------------------------------
 
@@ -105,17 +108,6 @@ class RummyGame:
 
     def is_over(self, state: Mapping[str, Any]) -> bool:
         return state["phase"] == "game_over"
-
-    def results(self, record: Record) -> Results | None:
-        state = record.state
-        if state is None or state["phase"] != "game_over" or not state["result"]:
-            return None
-        totals = state["result"].get("totals") or state["scores"]
-        return Results(
-            tuple(int(x) for x in totals),
-            tuple(state["result"].get("winners", [])),
-            rules_of(record).higher_is_better,
-        )
 
     def rounds(self, state: Mapping[str, Any]) -> Sequence[Sequence[int]]:
         return [r["points"] for r in state["rounds"]]
@@ -177,14 +169,8 @@ class RummyGame:
             else:
                 ui.page = press.int()
             return self._mine(table, state, seat, user)
-        if press.version != state.version:
-            raise Refusal(
-                _("That button is out of date — here are fresh ones."),
-                alert=False,
-                outcome=self._mine(table, state, seat, user),
-            )
-        if state.phase != "play" or state.turn != seat:
-            raise Refusal(_("It's not your turn."))
+        self.check_version(state, press.version, lambda: self._mine(table, state, seat, user))
+        self.check_turn(state, seat)
         ui = record.seat_ui(seat)
         try:
             act = turn_action(state, seat, ui, press)
@@ -200,8 +186,7 @@ class RummyGame:
     def typed(self, table: Table, seat: int, user: str, verb: str, args: str) -> Outcome:
         record = table.record
         state = _state(record)
-        if state.phase != "play" or state.turn != seat:
-            raise Refusal(_("It's not your turn."))
+        self.check_turn(state, seat)
         ui = record.seat_ui(seat)
         ui.notice = ""  # as for a button: an old notice would read as this move's answer
         hand = screens.sorted_hand(player_view(state, seat).draft_hand, ui.sort)
@@ -237,41 +222,6 @@ class RummyGame:
         ui.notice = ""
         return self._mine(table, state, seat, user)
 
-    def computer_step(self, table: Table) -> Outcome | None:
-        record = table.record
-        state = state_of(record)
-        if state is None or state.phase != "play" or not record.seats[state.turn].is_computer:
-            return None
-        seat = state.turn
-        level = record.seats[seat].computer or self.default_level
-        new, events = apply(state, choose_action(player_view(state, seat), level))
-        return self._advance(table, state, new, events)
-
-    def play_for(self, table: Table, seat: int) -> Outcome:
-        record = table.record
-        state = old = _state(record)
-        info = record.seats[seat]
-        events: list = []
-        if rules_of(record).turn_seconds and state.phase == "play" and state.turn == seat:
-            # a rule's timer (Rummikub): running out gives the turn up (RULES.md §5)
-            state, events = apply(state, TimeUp(seat))
-        for _step in range(MAX_TIMEOUT_ACTIONS):
-            if state.phase != "play" or state.turn != seat:
-                break
-            state, evs = apply(state, choose_action(player_view(state, seat), self.default_level))
-            events += evs
-        info.timeouts += 1
-        taken_over = info.timeouts >= TIMEOUTS_BEFORE_COMPUTER
-        if taken_over:
-            info.computer, info.was_human = self.default_level, True
-        with using(record.lang):  # said to the group
-            note = narrate.time_ran_out(info.name, taken_over, TIMEOUTS_BEFORE_COMPUTER,
-                                        ruled=bool(events) and events[0].kind == "time_up")
-        record.add_log(note)
-        out = self._advance(table, old, state, events)
-        out.reply = note
-        return out
-
     def web_view(self, record: Record, seat: int | None) -> dict[str, Any]:
         return web.web_view(record, seat)
 
@@ -283,6 +233,17 @@ class RummyGame:
 
     def rules_text(self, variant: str | None) -> str:
         return rules_text(variant)
+
+    # -- the turn flow's hooks (bot/core/turns.py) -------------------------------------------
+
+    def load(self, record: Record) -> GameState:
+        return _state(record)
+
+    def time_ran_out(self, record: Record, info: SeatInfo, taken_over: bool,
+                     events: Sequence[Any]) -> str:
+        with using(record.lang):  # said to the group
+            return narrate.time_ran_out(info.name, taken_over, TIMEOUTS_BEFORE_COMPUTER,
+                                        ruled=bool(events) and events[0].kind == "time_up")
 
     # -- inside -------------------------------------------------------------------------
 
@@ -318,9 +279,9 @@ class RummyGame:
             ui.selected = []
         ui.joker_options = []
         table.record.seats[seat].timeouts = 0
-        return self._advance(table, state, new_state, events)
+        return self.advance(table, state, new_state, events)
 
-    def _advance(self, table: Table, old: GameState, new: GameState, events: list) -> Outcome:
+    def advance(self, table: Table, old: GameState, new: GameState, events: list) -> Outcome:
         """Store the new state and build the screens that changed."""
         record, game_id = table.record, table.game_id
         record.state = new.to_dict()
