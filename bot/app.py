@@ -75,11 +75,12 @@ def webhook_settings(token: str) -> tuple[str, str]:
 def build_services(store: Any, **settings: Any) -> tuple[Any, Any]:
     """The game service and the lesson service over one store, built once and handed to every
     chat adapter (a lesson's [Play a real game] starts one through the game service)."""
-    from bot.core.lessons import LessonService
     from bot.core.service import GameService
+    from bot.games import default_games
 
+    settings.setdefault("games", default_games())
     service = GameService(store, **settings)
-    return service, LessonService(store, play=service.play_computer)
+    return service, service.lessons
 
 
 async def serve(url: str | None = None) -> None:

@@ -88,7 +88,7 @@ def private_rows(lang: str) -> list[list[str]]:
 
 
 def lesson_rows(lang: str) -> list[list[str]]:
-    """A lesson's own rows as bot/core/lessons.py lays them out (its turn's rows are the
+    """A lesson's own rows as the rummy lesson service lays them out (its turn's rows are the
     game's: `private_rows`)."""
     from bot.games.rummy.lessons import LESSONS, get_lesson
     from bot.i18n import _, t

@@ -10,6 +10,7 @@ from counting_store import CountingStore
 
 from bot.core.record import Record
 from bot.core.service import Actor, GameService, pack, unpack
+from bot.games import default_games
 from bot.games.rummy.records import state_of
 from bot.store import Store
 from engine.rummy import GameState
@@ -40,7 +41,7 @@ async def env(sqlite_template, tmp_path):
     shutil.copy(sqlite_template, path)
     store = await Store.open(f"sqlite+aiosqlite:///{path}")
     clock = Clock()
-    service = GameService(store, clock=clock, computer_delay=0, tick=0.02)
+    service = GameService(store, games=default_games(), clock=clock, computer_delay=0, tick=0.02)
     delivered = []
 
     async def deliver(outcome):

@@ -296,6 +296,10 @@ class BuildTenGame:
     def rules_text(self, variant: str | None) -> str:
         return rules_text(variant)
 
+    def lesson_service(self, store: Any, play: Any = None) -> None:
+        """None: Build-to-Ten's lesson is a variant of the hosted game (lesson.py)."""
+        return None
+
     # -- inside -------------------------------------------------------------------------
 
     def _mine(self, table: Table, state: BuildState, seat: int, user: str) -> Outcome:
