@@ -480,8 +480,7 @@ async def test_rummikub_in_the_terminal_speaks_tiles(url):
     out: list[str] = []
     await play(Setup("rummikub", {}, ["medium"]), url=url, seed=3, name="Ada",
                read=scripted(["help", "quit"]), write=out.append,
-               games=default_games(),
-           )
+               games=default_games())
     text = "\n".join(out)
     assert "lay 7R 8R 9R" in text and "7H 10S QD" not in text, text[-2000:]
     rack = next(x for x in text.splitlines() if x.startswith("Rack:"))
@@ -490,7 +489,6 @@ async def test_rummikub_in_the_terminal_speaks_tiles(url):
     out.clear()
     await play(Setup("rummikub", {}, ["medium"]), url=url, seed=3, name="Ada",
                read=scripted([f"auto {tile.group(1)}", "quit"]), write=out.append,
-               games=default_games(),
-           )
+               games=default_games())
     text = "\n".join(out)
     assert "is not a card" not in text and "is not a tile" not in text, text[-1500:]
