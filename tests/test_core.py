@@ -409,6 +409,24 @@ async def test_auto_place_of_a_card_that_needs_partners_names_them(env):
     assert out.reply == "2♣ can't go anywhere, even with rearranging"
 
 
+async def test_typed_auto_selects_the_named_cards_and_auto_places_them(env):
+    """`auto 10D 10C 10H` (the terminal's, and any private chat's): one typed move selects
+    exactly these cards and taps Auto-place — the same answers as the buttons."""
+    service, store, _, _ = env
+    gid, actor = await _rigged(service, store, ("10D", "10C", "10H", "2C"))
+    hand = state_of(await record(store, gid)).hands
+    out = await service.command(actor, "auto", "10D")
+    assert out.alert and out.reply.startswith("10♦ can't go on the table on its own"), out.reply
+    out = await service.command(actor, "auto", "KS")
+    assert out.alert and out.reply == "You have no K♠", out.reply
+    assert state_of(await record(store, gid)).hands == hand  # nothing placed yet
+    out = await service.command(actor, "auto", "10D 10C 10H")
+    assert not out.alert, out.reply
+    state = state_of(await record(store, gid))
+    assert sorted(c.face for g in state.draft.groups for c in g if c.face.startswith("10")) == [
+        "10C", "10D", "10H"]  # in the working copy: Done plays it
+
+
 async def test_a_card_taken_from_the_table_can_be_placed_with_buttons(env):
     """Found while writing docs/rules.md: after "Take from ▸" the card was loose with no button
     to place it (only typing, Auto-place or Reset got it back on the table)."""
