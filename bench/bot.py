@@ -804,9 +804,10 @@ async def serve_worker(url: str, base: str, token: str, port: int, lab: bool) ->
     from bot import app
     from bot.adapters.telegram import TelegramAdapter
     from bot.core.service import GameService
+    from bot.games import default_games
 
     store = await Store.open(url)
-    service = GameService(store, computer_delay=0.0, tick=0.5)
+    service = GameService(store, games=default_games(), computer_delay=0.0, tick=0.5)
     limiter = (AIORateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=3)
                if lab else None)
     adapter = TelegramAdapter(service, token, base_url=base,

@@ -36,6 +36,7 @@ from telegram.ext import AIORateLimiter  # noqa: E402
 from bot import event_loop  # noqa: E402
 from bot.adapters.telegram import TelegramAdapter  # noqa: E402
 from bot.core.service import GameService, unpack  # noqa: E402
+from bot.games import default_games  # noqa: E402
 from bot.store import Store  # noqa: E402
 
 KIND: contextvars.ContextVar[str] = contextvars.ContextVar("bench_kind", default="background")
@@ -142,7 +143,7 @@ class BotUnderTest:
     async def up(self) -> None:
         logging.getLogger().addHandler(self.errors)
         self.store = await Store.open(self.db_url)
-        self.service = GameService(self.store, computer_delay=0.0, tick=0.5)
+        self.service = GameService(self.store, games=default_games(), computer_delay=0.0, tick=0.5)
         # The production limiter against a fake that enforces Telegram's limits; --lab: no
         # throttling on either side (the bot's own cost, not Telegram's budgets).
         limiter = (AIORateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=3)

@@ -38,9 +38,10 @@ from fakes.telegram_server import FakeTelegram  # noqa: E402
 
 from bot.adapters.telegram import TelegramAdapter  # noqa: E402
 from bot.adapters.telegram_limiter import ChatRateLimiter  # noqa: E402
-from bot.core.lessons import pack_lesson  # noqa: E402
 from bot.core.record import Record  # noqa: E402
 from bot.core.service import GameService, unpack  # noqa: E402
+from bot.games import default_games  # noqa: E402
+from bot.games.rummy.lesson_service import pack_lesson  # noqa: E402
 from bot.store import Store  # noqa: E402
 
 GROUP = -100555
@@ -111,7 +112,7 @@ async def scenario(name: str, people: int, computers: int, in_group: bool, press
     async with FakeTelegram() as tg:
         folder = tempfile.mkdtemp(prefix="rummy-pace-")
         store = await Store.open(f"sqlite+aiosqlite:///{folder}/pace.db")
-        service = GameService(store)  # production pause and ticks
+        service = GameService(store, games=default_games())  # production pause and ticks
         limiter = ChatRateLimiter(max_retries=3, **LIMITER)  # production, unless told
         adapter = TelegramAdapter(service, tg.token, base_url=tg.base_url,
                                   base_file_url=tg.base_file_url, poll_timeout=1,

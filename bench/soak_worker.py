@@ -49,10 +49,11 @@ from bot import event_loop  # noqa: E402
 from bot.adapters.intake import Intake, Verdict  # noqa: E402
 from bot.core.buttons import pack  # noqa: E402
 from bot.core.fair_use import SLOW_DOWN  # noqa: E402
-from bot.core.lessons import PREFIX as LESSON_PREFIX  # noqa: E402
-from bot.core.lessons import LessonService  # noqa: E402
 from bot.core.service import Actor, GameService  # noqa: E402
 from bot.core.views import Outcome, Screen  # noqa: E402
+from bot.games import default_games  # noqa: E402
+from bot.games.rummy.lesson_service import PREFIX as LESSON_PREFIX  # noqa: E402
+from bot.games.rummy.lesson_service import LessonService  # noqa: E402
 from bot.i18n import _  # noqa: E402
 from bot.store import Store  # noqa: E402
 
@@ -87,7 +88,9 @@ def buttons_of(screen: Screen, problems: list[str]) -> list[str]:
 
 class Worker:
     def __init__(self, store: Store, args: argparse.Namespace) -> None:
-        self.service = GameService(store, computer_delay=args.computer_delay, tick=args.tick)
+        self.service = GameService(
+            store, games=default_games(), computer_delay=args.computer_delay, tick=args.tick
+        )
         self.lessons = LessonService(store, play=self.service.play_computer)
         self.service.register(PLATFORM, self.deliver)
         self.intake = Intake(lambda: self.service.fair_use)

@@ -81,6 +81,7 @@ async def _worker(conn, tables: int, db: str) -> None:
     from bot import event_loop  # noqa: F401  (the bot's loop policy is the caller's)
     from bot.core.fair_use import FairUse
     from bot.core.service import Actor, GameService, pack
+    from bot.games import default_games
     from bot.store import Store
     from bot.web.server import WebServer, serve
     from bot.web.table import WebTable
@@ -91,7 +92,7 @@ async def _worker(conn, tables: int, db: str) -> None:
         store = await Store.open(url)
     else:
         store = await Store.open(f"sqlite+aiosqlite:///{db}")
-    service = GameService(store, computer_delay=0, tick=1.0)
+    service = GameService(store, games=default_games(), computer_delay=0, tick=1.0)
     inf = float("inf")
     service.fair_use = FairUse(user_rate=inf, user_burst=inf, chat_rate=inf, chat_burst=inf)
 

@@ -112,12 +112,13 @@ def build_services(store: Any, **settings: Any) -> tuple[Any, Any]:
     """The game service and the lesson service over one store, built once and handed to every
     chat adapter (a lesson's [Play a real game] starts one through the game service)."""
     from bot.clock import REAL
-    from bot.core.lessons import LessonService
     from bot.core.service import GameService
+    from bot.games import default_games
 
     settings.setdefault("clock", REAL)  # the one clock; the adapters take the service's
+    settings.setdefault("games", default_games())
     service = GameService(store, **settings)
-    return service, LessonService(store, play=service.play_computer)
+    return service, service.lessons
 
 
 async def serve(url: str | None = None) -> None:

@@ -101,9 +101,12 @@ def _play(args: argparse.Namespace, options: dict) -> int:
     from pathlib import Path
 
     from bot.adapters.console import Setup, parse_seats, play, store_url
+    from bot.games import default_games
     from engine.rummy import get_rulebook
 
-    computers, you_first = parse_seats(args.seats)
+    games = default_games()
+    game = games[args.game]  # --game's choices are the registry's names
+    computers, you_first = parse_seats(args.seats, game.levels, game.max_seats)
     if args.game == "build-to-ten":
         args.rulebook = "build-to-ten"  # the game's name: the core opens that game
     else:
@@ -129,6 +132,7 @@ def _play(args: argparse.Namespace, options: dict) -> int:
             play(
                 setup,
                 url=store_url(data),
+                games=games,
                 seed=args.seed,
                 new=args.new,
                 name=args.name or _your_name(),
@@ -166,6 +170,7 @@ def _lesson(args: argparse.Namespace) -> int:
 
     from bot.adapters.console import store_url
     from bot.adapters.console_lesson import run_lesson
+    from bot.games import default_games
 
     data = Path(args.data)
     data.mkdir(parents=True, exist_ok=True)
@@ -176,7 +181,7 @@ def _lesson(args: argparse.Namespace) -> int:
     )
     try:
         run_lesson(args.rulebook, url=store_url(data), name=args.name or _your_name(),
-                   lang=args.lang or _environment_language())
+                   lang=args.lang or _environment_language(), games=default_games())
     except KeyboardInterrupt:
         print("\nBye — the lesson is saved; `rummy lesson` picks it up again.")
     except Exception as error:  # the log file has the details

@@ -52,10 +52,10 @@ def lobby_rows(lang: str) -> list[list[str]]:
     """Every lobby keyboard row (each menu of each rulebook and game) in `lang`."""
     from bot.core.lobby import lobby_screen
     from bot.core.record import Record, SeatInfo
-    from bot.core.service import _default_games
+    from bot.games import default_games
 
     rows = []
-    for game in _default_games().values():
+    for game in default_games().values():
         for variant in game.variants():
             record = Record(rulebook=variant.name, host="1", lang=lang, game_name=game.name,
                             seats=[SeatInfo("Dana", "1", 1)])
@@ -88,7 +88,7 @@ def private_rows(lang: str) -> list[list[str]]:
 
 
 def lesson_rows(lang: str) -> list[list[str]]:
-    """A lesson's own rows as bot/core/lessons.py lays them out (its turn's rows are the
+    """A lesson's own rows as the rummy lesson service lays them out (its turn's rows are the
     game's: `private_rows`)."""
     from bot.games.rummy.lessons import LESSONS, get_lesson
     from bot.i18n import _, t

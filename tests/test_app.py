@@ -12,6 +12,7 @@ import pytest
 from bot import app
 from bot.app import build_services, shutdown
 from bot.core.service import Actor, GameService, pack
+from bot.games import default_games
 from bot.store import Store
 
 ALICE = Actor("test", "-1", "1", "Alice")
@@ -49,7 +50,7 @@ async def test_shutdown_stops_the_computers_before_the_adapters(sqlite_template,
     path = tmp_path / "app.db"
     shutil.copy(sqlite_template, path)
     store = await Store.open(f"sqlite+aiosqlite:///{path}")
-    service = GameService(store, computer_delay=0.05, tick=0.02)
+    service = GameService(store, games=default_games(), computer_delay=0.05, tick=0.02)
     adapter = Adapter(service)
     await service.start()
     gid = (await service.new_game(ALICE, "machiavelli")).game_id

@@ -390,7 +390,8 @@ async def test_a_whole_game_in_the_terminal(sqlite_template, tmp_path):
     shutil.copy(sqlite_template, path)
     player = TerminalPlayer()
     await play(Setup("build-to-ten", {}, ["hard", "easy"]), url=f"sqlite+aiosqlite:///{path}",
-               seed=4, name="Ada", read=player.read, write=player.write)
+               seed=4, name="Ada", read=player.read, write=player.write,
+               games=default_games())
     out = "\n".join(player.out)
     assert "Traceback" not in out and "Rummy Table — Build-to-Ten" in out
     assert "🏁 Game over" in out and "Thanks for playing!" in out

@@ -22,6 +22,7 @@ from bot.adapters.console import (
 )
 from bot.adapters.console_lesson import lesson
 from bot.core.record import Record
+from bot.games import default_games
 from bot.games.rummy.records import state_of
 from bot.store import Store
 
@@ -62,6 +63,7 @@ async def ada_against_medium(url: str, lines: list[str]) -> str:
         name="Ada",
         read=scripted(lines),
         write=out.append,
+        games=default_games(),
     )
     return "\n".join(out)
 
@@ -158,6 +160,7 @@ async def test_a_whole_game_against_computers(url):
         name="Ada",
         read=player.read,
         write=player.write,
+        games=default_games(),
     )
     out = "\n".join(player.out)
     assert "Traceback" not in out
@@ -213,6 +216,7 @@ async def test_the_game_survives_a_restart(url):
         name="Ada",
         read=scripted(["draw", "quit"]),
         write=first.append,
+        games=default_games(),
     )
     row, store = await game_row(url)
     try:
@@ -232,6 +236,7 @@ async def test_the_game_survives_a_restart(url):
         name="Ada",
         read=scripted(["quit"]),
         write=second.append,
+        games=default_games(),
     )
     text = "\n".join(second)
     assert "resuming your unfinished game: Machiavelli" in text
@@ -250,6 +255,7 @@ async def test_the_game_survives_a_restart(url):
         name="Ada",
         read=scripted(["quit"]),
         write=third.append,
+        games=default_games(),
     )
     assert "Rummy Table — Guadeloupe" in "\n".join(third)
     row, store = await game_row(url)
@@ -269,6 +275,7 @@ async def test_options_and_levels_go_through_the_lobby(url, tmp_path):
         read=scripted(["sort", "table", "quit"]),
         write=out.append,
         pictures=tmp_path / "pics",
+        games=default_games(),
     )
     text = "\n".join(out)
     assert "play to: 300" in text
@@ -278,11 +285,22 @@ async def test_options_and_levels_go_through_the_lobby(url, tmp_path):
 
 
 def test_parse_seats():
-    assert parse_seats("you,cpu,cpu:hard") == (["medium", "hard"], True)
-    assert parse_seats("cpu:easy,you") == (["easy"], False)
-    for bad in ("cpu,cpu", "you,you,cpu", "you", "you,cpu:genius", "you,dog"):
+    rummy = default_games()["rummy"]
+    seats = (rummy.levels, rummy.max_seats)
+    assert parse_seats("you,cpu,cpu:hard", *seats) == (["medium", "hard"], True)
+    assert parse_seats("cpu:easy,you", *seats) == (["easy"], False)
+    for bad in ("cpu,cpu", "you,you,cpu", "you", "you,cpu:genius", "you,dog",
+                "you" + ",cpu" * rummy.max_seats):
         with pytest.raises(ValueError):
-            parse_seats(bad)
+            parse_seats(bad, *seats)
+
+
+def test_parse_seats_reads_the_games_levels_and_seats():
+    """The terminal knows no game's levels: the game it plays says them."""
+    assert parse_seats("you,cpu:b", ("a", "b"), 2) == (["b"], True)
+    for bad in ("you,cpu:hard", "you,cpu:a,cpu:b"):
+        with pytest.raises(ValueError):
+            parse_seats(bad, ("a", "b"), 2)
 
 
 def test_cli_play_rejects_bad_settings(capsys):
@@ -313,9 +331,11 @@ async def test_resume_after_a_restart_shows_the_table_and_the_last_log_lines(url
         name="Ada",
         read=scripted(["draw", "draw", "quit"]),
         write=[].append,
+        games=default_games(),
     )
     written: list[str] = []
-    await play(Setup(), url=url, name="Ada", read=scripted(["quit"]), write=written.append)
+    await play(Setup(), url=url, name="Ada", read=scripted(["quit"]), write=written.append,
+               games=default_games())
     text = "\n".join(written)
     out = text.splitlines()
     assert "resuming your unfinished game: Machiavelli" in text
@@ -352,6 +372,7 @@ async def test_the_computers_finish_before_the_prompt_returns(url):
         name="Ada",
         read=read,
         write=write,
+        games=default_games(),
     )
     assert len(prompts) == 4
     for before, at in itertools.pairwise(prompts):
@@ -373,6 +394,7 @@ async def test_a_lesson_in_the_terminal_store_goes_through_its_first_steps(url):
         name="Ada",
         read=scripted([*steps[0].demo, "lay 9S 9H 8D", "done", "reset", *steps[1].demo, "quit"]),
         write=out.append,
+        games=default_games(),
     )
     text = "\n".join(out)
     assert state is not None and state.step == 2 and not state.finished
@@ -389,12 +411,14 @@ async def test_a_lesson_in_the_terminal_store_goes_through_its_first_steps(url):
     finally:
         await store.close()
     again: list[str] = []
-    state = await lesson(None, url=url, read=scripted(["skip", "quit"]), write=again.append)
+    state = await lesson(None, url=url, read=scripted(["skip", "quit"]), write=again.append,
+                         games=default_games())
     text = "\n".join(again)
     assert "Welcome back" in text and f"Lesson 3/{len(steps)}" in text
     assert state is not None and state.step == 3
     game: list[str] = []  # the same store still plays games: another chat
-    await play(Setup(), url=url, seed=1, name="Ada", read=scripted(["quit"]), write=game.append)
+    await play(Setup(), url=url, seed=1, name="Ada", read=scripted(["quit"]), write=game.append,
+               games=default_games())
     assert "Rummy Table — Manipulation" in "\n".join(game) and "Hand: [1]" in "\n".join(game)
 
 
@@ -455,7 +479,8 @@ async def test_rummikub_in_the_terminal_speaks_tiles(url):
     """Issue 27: `help` teaches tile notation in a Rummikub game and `auto 6K` reads tiles."""
     out: list[str] = []
     await play(Setup("rummikub", {}, ["medium"]), url=url, seed=3, name="Ada",
-               read=scripted(["help", "quit"]), write=out.append)
+               read=scripted(["help", "quit"]), write=out.append,
+               games=default_games())
     text = "\n".join(out)
     assert "lay 7R 8R 9R" in text and "7H 10S QD" not in text, text[-2000:]
     rack = next(x for x in text.splitlines() if x.startswith("Rack:"))
@@ -463,7 +488,8 @@ async def test_rummikub_in_the_terminal_speaks_tiles(url):
     assert tile, rack
     out.clear()
     await play(Setup("rummikub", {}, ["medium"]), url=url, seed=3, name="Ada",
-               read=scripted([f"auto {tile.group(1)}", "quit"]), write=out.append)
+               read=scripted([f"auto {tile.group(1)}", "quit"]), write=out.append,
+               games=default_games())
     text = "\n".join(out)
     assert "is not a card" not in text and "is not a tile" not in text, text[-1500:]
 
@@ -491,6 +517,7 @@ async def test_review_in_the_terminal(url):
         return line
 
     await play(Setup("carousel", {}, ["medium"]), url=url, seed=1, name="Ada", read=read,
+               games=default_games(),
                write=lambda text: out.extend(str(text).splitlines()))
     text = "\n".join(out)
     assert "Traceback" not in text

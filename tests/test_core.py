@@ -10,6 +10,7 @@ from counting_store import CountingStore
 
 from bot.core.record import Record
 from bot.core.service import Actor, GameService, pack, unpack
+from bot.games import default_games
 from bot.games.rummy.records import state_of
 from bot.store import Store
 from engine.rummy import GameState
@@ -40,7 +41,7 @@ async def env(sqlite_template, tmp_path):
     shutil.copy(sqlite_template, path)
     store = await Store.open(f"sqlite+aiosqlite:///{path}")
     clock = Clock()
-    service = GameService(store, clock=clock, computer_delay=0, tick=0.02)
+    service = GameService(store, games=default_games(), clock=clock, computer_delay=0, tick=0.02)
     delivered = []
 
     async def deliver(outcome):
@@ -406,6 +407,24 @@ async def test_auto_place_of_a_card_that_needs_partners_names_them(env):
     assert state_of(await record(store, gid)).hands == hand
     out = await auto("2C")
     assert out.reply == "2♣ can't go anywhere, even with rearranging"
+
+
+async def test_typed_auto_selects_the_named_cards_and_auto_places_them(env):
+    """`auto 10D 10C 10H` (the terminal's, and any private chat's): one typed move selects
+    exactly these cards and taps Auto-place — the same answers as the buttons."""
+    service, store, _, _ = env
+    gid, actor = await _rigged(service, store, ("10D", "10C", "10H", "2C"))
+    hand = state_of(await record(store, gid)).hands
+    out = await service.command(actor, "auto", "10D")
+    assert out.alert and out.reply.startswith("10♦ can't go on the table on its own"), out.reply
+    out = await service.command(actor, "auto", "KS")
+    assert out.alert and out.reply == "You have no K♠", out.reply
+    assert state_of(await record(store, gid)).hands == hand  # nothing placed yet
+    out = await service.command(actor, "auto", "10D 10C 10H")
+    assert not out.alert, out.reply
+    state = state_of(await record(store, gid))
+    assert sorted(c.face for g in state.draft.groups for c in g if c.face.startswith("10")) == [
+        "10C", "10D", "10H"]  # in the working copy: Done plays it
 
 
 async def test_a_card_taken_from_the_table_can_be_placed_with_buttons(env):

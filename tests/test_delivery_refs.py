@@ -14,6 +14,7 @@ from sqlalchemy import insert, select
 from bot.core.record import Record, SeatInfo
 from bot.core.service import GameService
 from bot.core.views import Outcome
+from bot.games import default_games
 from bot.store import Store
 from bot.store import models as db
 from bot.store.engine import make_engine, writer
@@ -29,7 +30,7 @@ def _record() -> dict:
 
 async def test_saving_a_message_id_leaves_the_game_row_alone(store: Store) -> None:
     game = await store.create_game("telegram", "-100", _record())
-    service = GameService(store)
+    service = GameService(store, games=default_games())
     await service.save_refs(game.id, {"table": 101, "table:at": 1.5e9, "eph:7": {"t": "x"}})
     await service.save_refs(game.id, {"table": 102, "table:gone": None})
     row = await store.get_game(game.id)
@@ -44,7 +45,8 @@ async def test_saving_a_message_id_leaves_the_game_row_alone(store: Store) -> No
 async def test_a_press_loaded_before_a_message_id_save_is_not_stale(store: Store) -> None:
     game = await store.create_game("telegram", "-100", _record())
     loaded = await store.get_game(game.id)
-    await GameService(store).save_refs(game.id, {"table": 5})  # a delivery, meanwhile
+    service = GameService(store, games=default_games())
+    await service.save_refs(game.id, {"table": 5})  # a delivery, meanwhile
     saved = await store.save_game(game.id, {**loaded.record, "warned": True},
                                   expected_version=loaded.version)
     assert saved.version == loaded.version + 1
@@ -58,7 +60,7 @@ async def test_a_message_id_saved_during_a_press_neither_waits_nor_retries_it(
     delivery of an earlier outcome saves the table's new id: the save is done at once, and the
     press is saved once, at the next version, its outcome carrying that id on PostgreSQL."""
     game = await store.create_game("telegram", "-100", _record())
-    service = GameService(store)
+    service = GameService(store, games=default_games())
     go, changes = threading.Event(), []
 
     def change(_row: object, record: Record) -> Outcome:
@@ -86,7 +88,8 @@ async def test_ending_a_game_is_the_records_not_a_delivery_ref(store: Store) -> 
     record.ended = True
     game = await store.create_game("telegram", "-100", record.to_dict(), status="ended")
     assert Record.from_dict((await store.get_game(game.id)).record).ended
-    assert GameService(store).unit.status(Record.from_dict(game.record)) == "ended"
+    service = GameService(store, games=default_games())
+    assert service.unit.status(Record.from_dict(game.record)) == "ended"
     assert await store.refs(game.id) == {}
 
 
@@ -146,7 +149,7 @@ async def test_migration_0007_moves_a_running_games_refs_out_and_back(
         assert await store.refs(ids[1]) == {"table": 3}
         assert (await store.get_game(ids[2])).record == lobby
         assert await store.refs(ids[2]) == {}
-        service = GameService(store)
+        service = GameService(store, games=default_games())
         assert Record.from_dict((await store.get_game(ids[1])).record).ended
         await service.save_refs(ids[0], {"table": 9002})  # it goes on
         assert (await store.get_game(ids[0])).version == 4

@@ -24,6 +24,7 @@ from bot.clock import Clock
 from bot.core.lobby import lobby_screen
 from bot.core.record import Record, SeatInfo
 from bot.core.service import GameService
+from bot.games import default_games
 from bot.games.rummy import RummyGame, screens
 from bot.store import Store
 from engine.cards import Card
@@ -53,8 +54,8 @@ class Harness:
         self.store = await Store.open(self.url)
         seed = self.seed if self.seed is not None else int(
             os.environ.get("RUMMY_TEST_SEED", "3"))  # a fixed deal; vary it to explore
-        self.service = GameService(self.store, computer_delay=0.0, tick=0.2,
-                                   rng=random.Random(seed), clock=self.fake.clock)
+        self.service = GameService(self.store, games=default_games(), computer_delay=0.0,
+                                   tick=0.2, rng=random.Random(seed), clock=self.fake.clock)
         self.adapter = DiscordAdapter(self.service, self.fake.token, guild_id=self.guild_id,
                                       api_base=self.fake.api_base,
                                       gateway_url=self.fake.gateway_url,

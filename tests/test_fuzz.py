@@ -15,9 +15,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.core import buttons
-from bot.core.lessons import LessonService
 from bot.core.record import Record
 from bot.core.service import Actor, GameService, pack
+from bot.games import default_games
+from bot.games.rummy.lesson_service import LessonService
 from bot.games.rummy.records import state_of
 from bot.games.rummy.typed import TYPED_VERBS
 from bot.games.rummy.vocabulary import LESSON_VERBS
@@ -50,7 +51,7 @@ class Table:
         self.rulebook = rulebook
         self.loop = asyncio.new_event_loop()
         self.store = self.run(Store.open(f"sqlite+aiosqlite:///{path}"))
-        self.service = GameService(self.store, computer_delay=3600)
+        self.service = GameService(self.store, games=default_games(), computer_delay=3600)
         # thousands of presses a second from the same people: fair use is tested on its own
         self.service.fair_use.users.rate = self.service.fair_use.chats.rate = 1e9
         self.lessons = LessonService(self.store)

@@ -11,9 +11,10 @@ import pytest
 from test_core import ALICE, BOB, EVE, _rigged, env, lobby, lp, record  # noqa: F401  (a fixture)
 
 from bot.core import buttons
-from bot.core.lessons import LessonService
 from bot.core.record import Record
 from bot.core.service import IDLE_SECONDS, Actor, GameService, pack
+from bot.games import default_games
+from bot.games.rummy.lesson_service import LessonService
 from bot.games.rummy.records import state_of
 from bot.games.rummy.typed import TypedError, parse_typed
 from engine.rummy import group_label
@@ -104,7 +105,7 @@ async def test_deals_come_from_128_bit_seeds(sqlite_template, tmp_path):
 
     shutil.copy(sqlite_template, tmp_path / "s.db")
     store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 's.db'}")
-    service = GameService(store)  # production: no rng given
+    service = GameService(store, games=default_games())  # production: no rng given
     try:
         seeds = []
         for chat in range(4):

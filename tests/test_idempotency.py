@@ -15,6 +15,7 @@ from bot.adapters.telegram import TelegramAdapter
 from bot.core.record import Record
 from bot.core.service import Actor, GameService, pack
 from bot.core.unit import handling
+from bot.games import default_games
 from bot.games.rummy.records import state_of
 from bot.store import Duplicate, Store
 
@@ -65,7 +66,7 @@ async def test_the_store_refuses_an_update_key_twice(store: Store) -> None:
 
 
 async def test_a_typed_move_delivered_twice_draws_once(store: Store) -> None:
-    service = GameService(store, computer_delay=0, tick=0.02)
+    service = GameService(store, games=default_games(), computer_delay=0, tick=0.02)
     await service.start()
     try:
         gid = await _game_against_a_computer(service, ALICE)
@@ -113,7 +114,7 @@ async def test_the_same_telegram_update_posted_twice_draws_once(tmp_path, sqlite
     shutil.copyfile(sqlite_template, db)
     async with FakeTelegram() as tg:
         store = await Store.open(f"sqlite+aiosqlite:///{db}")
-        service = GameService(store, computer_delay=0.0, tick=0.02)
+        service = GameService(store, games=default_games(), computer_delay=0.0, tick=0.02)
         adapter = TelegramAdapter(
             service, tg.token, base_url=tg.base_url, base_file_url=tg.base_file_url, poll_timeout=1
         )

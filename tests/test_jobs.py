@@ -24,6 +24,7 @@ from store_fixtures import _pg_truncate
 from bot import event_loop
 from bot.core.record import Record
 from bot.core.service import Actor, GameService, pack
+from bot.games import default_games
 from bot.store import Store
 
 HERE = Path(__file__).resolve()
@@ -37,7 +38,7 @@ TIMEOUTS = 2 * 3  # two people, each taken over after 3 time-outs: then the game
 
 async def worker(url: str, log_path: str) -> None:
     store = await Store.open(url)
-    service = GameService(store, computer_delay=0.05, tick=0.1)
+    service = GameService(store, games=default_games(), computer_delay=0.05, tick=0.1)
     out = open(log_path, "a", buffering=1)  # noqa: SIM115 (lives as long as the process)
 
     def write(entry: dict) -> None:
@@ -111,7 +112,8 @@ class Workers:
 
 async def _two_person_game(store: Store, n: int) -> int:
     """A Machiavelli game of two people who never press: the timers play it to its end."""
-    service = GameService(store)  # no scheduler started here: the workers do the work
+    # no scheduler started here: the workers do the work
+    service = GameService(store, games=default_games())
     alice = Actor("test", f"-{n}", "1", "Alice")
     bob = Actor("test", f"-{n}", "2", "Bob")
     gid = (await service.new_game(alice, "machiavelli")).game_id

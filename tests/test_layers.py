@@ -52,21 +52,6 @@ FORBIDDEN_IN_ENGINE = (
 # What today's tree still breaks: (file, imported module — it covers the names in it) -> why.
 # Each entry is a to-do; keep the reasons honest and remove an entry with its break.
 TODO: dict[tuple[str, str], str] = {
-    ("bot/core/lessons.py", "bot.games.rummy"): "the lesson service runs rummy's lessons with "
-        "their own load/save loop and L: buttons: to become a variant of the hosted rummy game",
-    ("bot/core/lessons.py", "engine.rummy"): "the lesson service plays rummy's actions itself "
-        "(same to-do: lessons as a variant of the hosted game)",
-    ("bot/core/lessons.py", "engine.cards"): "the lesson service sorts and labels cards "
-        "(same to-do)",
-    ("bot/core/lessons.py", "render.rummy"): "the lesson service draws rummy's hand picture "
-        "(same to-do)",
-    ("bot/core/service.py", "bot.games"): "GameService() without games takes the registry's "
-        "(a function-level import): the composition roots (bot/app.py, the terminal, benches, "
-        "35 tests) to pass them — left until the waves that change the constructor are merged",
-    ("bot/adapters/console.py", "bot.games.rummy"): "the terminal parses rummy's typed moves "
-        "and card arguments itself: to reach the game's typed input through the platform",
-    ("bot/adapters/console.py", "engine.cards"): "the terminal shows cards from their faces "
-        "(same to-do)",
 }
 
 

@@ -15,9 +15,10 @@ import pytest
 from sqlalchemy import func, select
 
 from bot.adapters.console_lesson import run_lesson
-from bot.core.lessons import LessonService, is_lesson_record, unpack_lesson
 from bot.core.service import Actor, GameService
 from bot.core.views import Outcome, Screen
+from bot.games import default_games
+from bot.games.rummy.lesson_service import LessonService, is_lesson_record, unpack_lesson
 from bot.games.rummy.lessons import (
     DEFAULT_NUDGES,
     LEARNER,
@@ -548,7 +549,7 @@ async def test_resume_after_reopening_the_store(sqlite_url):
     try:
         service = LessonService(store)
         # The game service's resume loop leaves lesson rows alone.
-        games = GameService(store, tick=3600)
+        games = GameService(store, games=default_games(), tick=3600)
         await games.start()
         await games.stop()
         learner = Learner(service)
@@ -670,7 +671,7 @@ def scripted(lines: list[str]):
 def test_terminal_lesson_to_the_end(name):
     lines = [line for step in LESSONS[name].steps for line in step.demo]
     out: list[str] = []
-    state = run_lesson(name, scripted(lines), out.append)
+    state = run_lesson(name, scripted(lines), out.append, games=default_games())
     assert state.finished
     text = "\n".join(out)
     assert f"Lesson 1/{len(LESSONS[name].steps)}" in text
@@ -684,6 +685,7 @@ def test_terminal_wrong_move_show_skip_and_quit():
         "manipulation",
         scripted(["help", "lay 5H 6H 9C", "done", "reset", "show", "skip", "lay 99", "quit"]),
         out.append,
+        games=default_games(),
     )
     text = "\n".join(out)
     assert "9♣ is a club" in text  # the step's own nudge
@@ -696,6 +698,7 @@ def test_terminal_wrong_move_show_skip_and_quit():
         scripted(["lay 9S 9H 9D", "done"]),
         out.append,
         progress=LessonState.from_json(state.to_json()),
+        games=default_games(),
     )
     assert resumed.step == 2
 

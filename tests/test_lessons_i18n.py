@@ -18,10 +18,11 @@ from test_lessons import ACTOR, WRONG, Learner
 
 from bot import i18n
 from bot.adapters.console_lesson import run_lesson
-from bot.core.lessons import VERBS, LessonService, unpack_lesson
 from bot.core.service import Actor
 from bot.core.views import Outcome
+from bot.games import default_games
 from bot.games.buildten import lesson as bt_lesson
+from bot.games.rummy.lesson_service import VERBS, LessonService, unpack_lesson
 from bot.games.rummy.lessons import LESSONS, tile_words
 from bot.games.rummy.lessons.runner import _ACE_NUDGES, _MISS_LEADS, BUTTONS, DEFAULT_NUDGES
 from bot.games.rummy.lessons.words import _ as lesson_text
@@ -161,7 +162,8 @@ TYPED = {*VERBS, "help", "quit", "rummy", "play", "rulebook", "lesson", "new", "
 def test_the_terminal_lesson_speaks_its_language(lang):
     lines = [line for step in LESSONS["vatican"].steps for line in step.demo]
     out: list[str] = []
-    state = run_lesson("vatican", _feed(["help", "lay 99", *lines]), out.append, lang=lang)
+    state = run_lesson("vatican", _feed(["help", "lay 99", *lines]), out.append, lang=lang,
+                       games=default_games())
     assert state is not None and state.finished
     text = "\n".join(out)
     assert SCRIPT[lang].search(text)
@@ -347,7 +349,7 @@ def test_a_tile_lessons_joker_choice_names_tiles(lang):
     notation (11O), as the game's screen has it (a card's faces would not parse a tile)."""
     from dataclasses import replace
 
-    from bot.core.lessons import _Lesson, lesson_screen
+    from bot.games.rummy.lesson_service import _Lesson, lesson_screen
     from bot.games.rummy.lessons import skip_step, start_lesson
 
     progress = start_lesson("rummikub")
@@ -366,7 +368,7 @@ def test_the_terminal_rummikub_lesson_shows_the_rack_once():
     and loose-tile lines out, as it does a card lesson's hand."""
     lines = [line for step in LESSONS["rummikub"].steps for line in step.demo]
     out: list[str] = []
-    state = run_lesson("rummikub", _feed(lines), out.append)
+    state = run_lesson("rummikub", _feed(lines), out.append, games=default_games())
     assert state is not None and state.finished
     printed = "\n".join(out).splitlines()
     assert any(x.startswith("Your rack: ") for x in printed)

@@ -118,3 +118,18 @@ async def test_the_turn_timer_and_foreign_buttons_work_for_any_game(race):
     assert any(o.reply == "time ran out" for o in delivered)
     assert any(n.text == "time ran out" for o in delivered for n in o.notes), "told in the group"
     assert row.status == "playing"
+
+
+def test_the_lesson_service_comes_from_a_game_that_keeps_one():
+    """The platform names no game's lessons: a hosted game that keeps lessons of its own
+    builds the service (`HostedGame.lesson_service`); a toy game without any has none."""
+    from bot.games import default_games
+
+    assert GameService(None, games={"race": RaceGame()}).lessons is None
+    service = GameService(None, games=default_games())
+    lessons = service.lessons
+    assert lessons is not None and lessons is service.lessons  # one for every adapter
+    assert lessons.prefix == "L:" and {"lay", "skip", "restart"} <= lessons.verbs
+    assert lessons.unpack("L:7:1:s1:5H#0") == (7, 1, "s1:5H#0")
+    assert lessons.unpack("7:1:draw") is None
+    assert GameService(None, games={"b": default_games()["build-to-ten"]}).lessons is None

@@ -18,6 +18,7 @@ from store_fixtures import _pg_truncate
 
 from bot.core.service import Actor, GameService, pack
 from bot.core.views import Outcome
+from bot.games import default_games
 from bot.store import Store
 
 ALICE = Actor("test", "-100900", "41", "Alice")
@@ -48,7 +49,7 @@ async def _survivor(dead: Store, alive: Store) -> tuple[GameService, list[Outcom
     """The dead worker's leases run out; a live worker's service records what it delivers."""
     async with dead.engine.begin() as conn:
         await conn.execute(text("UPDATE deliveries SET lease_until = 0"))
-    service = GameService(alive)
+    service = GameService(alive, games=default_games())
     shown: list[Outcome] = []
 
     async def deliver(outcome: Outcome) -> None:
@@ -69,7 +70,7 @@ async def _redelivered(dead: Store, alive: Store) -> tuple[GameService, list[Out
 
 async def test_a_running_game_gets_its_table_and_every_private_screen(two_workers):
     dead, alive = two_workers
-    worker = GameService(dead)
+    worker = GameService(dead, games=default_games())
     gid = await _lobby(worker, ALICE, BOB)
     row = await dead.get_game(gid)
     started = await worker.press(ALICE, pack(gid, row.record["lobby_version"], "start"))
@@ -89,7 +90,7 @@ async def test_a_running_game_gets_its_table_and_every_private_screen(two_worker
 
 async def test_a_lobby_gets_its_lobby_and_an_ended_game_nothing(two_workers):
     dead, alive = two_workers
-    worker = GameService(dead)
+    worker = GameService(dead, games=default_games())
     lobby = await _lobby(worker, ALICE, BOB)
     ended = await _lobby(worker, Actor("test", "-100901", "43", "Carol"),
                          Actor("test", "-100901", "44", "Dan"))
@@ -105,7 +106,7 @@ async def test_a_lobby_gets_its_lobby_and_an_ended_game_nothing(two_workers):
 
 async def test_a_newer_save_after_the_claim_is_left_to_its_own_worker(two_workers):
     dead, alive = two_workers
-    gid = await _lobby(GameService(dead), ALICE, BOB)
+    gid = await _lobby(GameService(dead, games=default_games()), ALICE, BOB)
     service, shown = await _survivor(dead, alive)
     [(game, version)] = await alive.outbox.claim()
     # a live worker saves the game meanwhile: the row is that save's, of a newer version

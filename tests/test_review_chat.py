@@ -16,6 +16,7 @@ from bot.core.buttons import parse
 from bot.core.cut import CAPTION_UNITS, MESSAGE_UNITS, utf16_units
 from bot.core.hosting import Refusal
 from bot.core.record import Record
+from bot.games import default_games
 from bot.games.rummy.review import review_screen, review_text, review_view
 from bot.i18n import strip_bidi, using
 from engine.rummy import GameState, new_game
@@ -204,7 +205,7 @@ async def test_review_through_the_service(store):
     from bot.core.service import GameService
     from bot.store import models as db
 
-    service = GameService(store, computer_delay=0.0)
+    service = GameService(store, games=default_games(), computer_delay=0.0)
     player = await store.player("telegram", "11", "Alice")
     record = record_of(drawing_round(), player_id=player)
     row = await store.create_game("telegram", "-5", record.to_dict(), status="finished")

@@ -12,6 +12,7 @@ import pytest
 from sqlalchemy import event
 
 from bot.core.service import GameService, pack
+from bot.games import default_games
 from bot.store import StaleGame, Store
 from bot.store import models as db
 
@@ -99,7 +100,7 @@ async def test_a_bot_press_reads_no_game_row(store_url: str) -> None:
 
     store = await Store.open(store_url)
     try:
-        service = GameService(store)  # the bot's service claims the file
+        service = GameService(store, games=default_games())  # the bot's service claims the file
         host = Actor("telegram", "g", "1", "Ann")
         opened = await service.new_game(host)
         await store.player("telegram", "2", "Bob")  # (a join upserts its player first)

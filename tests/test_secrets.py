@@ -26,6 +26,7 @@ from bot import app as rummy_app
 from bot import logs
 from bot.adapters.telegram import TelegramAdapter
 from bot.core.service import GameService
+from bot.games import default_games
 from bot.store import Store
 
 SHORT_TOKEN = "4242:not-token-shaped"  # not caught by the token pattern: only as configured
@@ -226,7 +227,7 @@ async def test_webhook_needs_telegrams_secret_header(
     async with FakeTelegram() as tg:
         path, secret = rummy_app.webhook_settings(tg.token)
         store = await Store.open(f"sqlite+aiosqlite:///{db}")
-        service = GameService(store, computer_delay=0.0, tick=0.05)
+        service = GameService(store, games=default_games(), computer_delay=0.0, tick=0.05)
         adapter = TelegramAdapter(
             service,
             tg.token,

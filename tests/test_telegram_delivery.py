@@ -14,6 +14,7 @@ from tg_players import Person
 from bot.adapters.telegram import TelegramAdapter
 from bot.core.record import Record
 from bot.core.service import GameService, unpack
+from bot.games import default_games
 from bot.store import Store
 
 GROUP = -100777
@@ -28,7 +29,8 @@ async def bot(sqlite_template, tmp_path, clock):
         counted = CountingStore(store)
         # The production limiter against the fake's flood control; computers move at once
         # (the races below are made with events, not with the computer's pause).
-        service = GameService(counted, computer_delay=0.0, tick=0.05, clock=clock)
+        service = GameService(counted, games=default_games(), computer_delay=0.0, tick=0.05,
+                              clock=clock)
         adapter = TelegramAdapter(service, tg.token, base_url=tg.base_url,
                                   base_file_url=tg.base_file_url, poll_timeout=1)
         await adapter.start()

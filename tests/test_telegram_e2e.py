@@ -18,6 +18,7 @@ from tg_players import Person
 from bot.adapters.telegram import TelegramAdapter
 from bot.core.record import Record
 from bot.core.service import GameService
+from bot.games import default_games
 from bot.store import Store
 
 pytestmark = pytest.mark.e2e  # whole games through the fake server: `make test-fast` skips
@@ -46,7 +47,8 @@ class Harness:
         # The production limiter against the fake's flood control. Computers move without
         # their 1.2 s pause (whole games in CI time; tests/test_telegram_pace_e2e.py runs the
         # production pause).
-        self.service = GameService(self.store, computer_delay=0.0, tick=0.05, clock=self.clock)
+        self.service = GameService(self.store, games=default_games(), computer_delay=0.0,
+                                   tick=0.05, clock=self.clock)
         self.adapter = TelegramAdapter(
             self.service,
             self.tg.token,

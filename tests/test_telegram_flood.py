@@ -20,6 +20,7 @@ from bot.adapters.telegram import TelegramAdapter
 from bot.clock import REAL, Clock
 from bot.core.fair_use import SLOW_DOWN
 from bot.core.service import GameService
+from bot.games import default_games
 from bot.store import Store
 
 # A person's felt time under a flood, against the real budgets: the wall clock, run alone
@@ -124,7 +125,7 @@ async def webhook_bot(sqlite_template, tmp_path):
         port = probe.getsockname()[1]
     async with FakeTelegram() as tg:
         store = await Store.open(f"sqlite+aiosqlite:///{path}")
-        service = GameService(store, computer_delay=0.0, tick=0.05)
+        service = GameService(store, games=default_games(), computer_delay=0.0, tick=0.05)
         adapter = TelegramAdapter(service, tg.token, base_url=tg.base_url,
                                   base_file_url=tg.base_file_url, poll_timeout=1)
         await adapter.start(webhook_url="https://bot.example.test/telegram",

@@ -252,7 +252,7 @@ async def test_private_chats_and_the_overall_limit() -> None:
 
 def test_telegram_adapter_uses_it_by_default() -> None:
     service = SimpleNamespace(store=None, play_computer=None, register=lambda *args: None,
-                              typed_verbs=frozenset(), fair_use=FairUse())
+                              typed_verbs=frozenset(), fair_use=FairUse(), lessons=None)
     adapter = TelegramAdapter(service, "123456789:AAFakeTelegramToken_for-tests_0123456")
     assert isinstance(adapter.app.bot.rate_limiter, ChatRateLimiter)
     mine = AIORateLimiter()

@@ -19,6 +19,7 @@ from bot.adapters.telegram import TelegramAdapter
 from bot.adapters.telegram_limiter import ChatRateLimiter
 from bot.core.record import Record
 from bot.core.service import GameService
+from bot.games import default_games
 from bot.store import Store
 
 pytestmark = [pytest.mark.e2e, pytest.mark.realtime]  # the production pace, on the wall clock
@@ -63,7 +64,7 @@ def p95(values: list[float]) -> float:
 async def test_three_people_and_a_computer_see_their_own_screens_at_once(tmp_path):
     async with FakeTelegram() as tg:
         store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'pace.db'}")
-        service = GameService(store)  # production computer delay and ticks
+        service = GameService(store, games=default_games())  # production computer delay and ticks
         adapter = TelegramAdapter(service, tg.token, base_url=tg.base_url,
                                   base_file_url=tg.base_file_url, poll_timeout=1)
         assert isinstance(adapter.app.bot.rate_limiter, ChatRateLimiter)  # the shipped one

@@ -26,10 +26,11 @@ async def worker(url: str, base: str, token: str) -> None:
     from bot import app
     from bot.adapters.telegram import TelegramAdapter
     from bot.core.service import GameService
+    from bot.games import default_games
     from bot.store import Store
 
     store = await Store.open(url)
-    service = GameService(store)
+    service = GameService(store, games=default_games())
     adapter = TelegramAdapter(service, token, base_url=f"{base}/bot",
                               base_file_url=f"{base}/file/bot", poll_timeout=1)
     await adapter.start()

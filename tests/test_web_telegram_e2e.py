@@ -19,6 +19,7 @@ from web_browser import CHROMIUM, PHONE, SECRET, SHOTS, need_chromium, touch_dra
 from bot.adapters.telegram import TelegramAdapter, WebEntry
 from bot.core.record import Record
 from bot.core.service import GameService
+from bot.games import default_games
 from bot.games.rummy.records import state_of
 from bot.store import Store
 from bot.web.server import WebServer, serve
@@ -49,7 +50,7 @@ async def mini_app(tmp_path, sqlite_template):
     need_chromium()
     async with FakeTelegram() as tg:
         store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'rummy.db'}")
-        service = GameService(store, computer_delay=0.0, tick=0.05)
+        service = GameService(store, games=default_games(), computer_delay=0.0, tick=0.05)
         adapter = TelegramAdapter(service, tg.token, base_url=tg.base_url,
                                   base_file_url=tg.base_file_url, poll_timeout=1)
         adapter.web = WebEntry(WEB_URL, "table")

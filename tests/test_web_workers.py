@@ -9,6 +9,7 @@ import aiohttp
 from web_browser import ALICE, BOB, SECRET
 
 from bot.core.service import GameService, pack
+from bot.games import default_games
 from bot.store import Store
 from bot.web import auth
 from bot.web.auth import Session
@@ -19,7 +20,7 @@ from bot.web.table import WebTable
 
 async def worker(url: str):
     store = await Store.open(url)
-    service = GameService(store, computer_delay=0, tick=0.05)
+    service = GameService(store, games=default_games(), computer_delay=0, tick=0.05)
 
     async def deliver(_outcome):
         return None

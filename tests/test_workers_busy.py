@@ -18,6 +18,7 @@ from store_fixtures import _pg_truncate
 
 from bot.core import narrate
 from bot.core.service import Actor, GameService, pack
+from bot.games import default_games
 from bot.store import Store
 
 HERE = Path(__file__).resolve()
@@ -28,7 +29,7 @@ async def presser(url: str, gid: int, user: str, n: int, mode: str) -> None:
     if mode == "optimistic":  # the one-process path: version check, three tries
         Store.row_locks = property(lambda self: False)  # type: ignore[assignment,method-assign]
     store = await Store.open(url)
-    service = GameService(store)
+    service = GameService(store, games=default_games())
     actor = Actor("test", f"-{mode}", user, user)
     busy = 0
     times = []
@@ -65,7 +66,7 @@ async def _race(url: str, gid: int, mode: str) -> list[dict]:
 
 
 async def _game(store: Store, chat: str) -> int:
-    service = GameService(store)
+    service = GameService(store, games=default_games())
     alice, bob = Actor("test", chat, "1", "1"), Actor("test", chat, "2", "2")
     gid = (await service.new_game(alice, "machiavelli")).game_id
     row = await store.get_game(gid)

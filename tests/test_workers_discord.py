@@ -11,6 +11,7 @@ from bot import app
 from bot.adapters.discord import DiscordAdapter, RummyClient, ShardedRummyClient
 from bot.core import unit
 from bot.core.service import GameService
+from bot.games import default_games
 
 
 def test_shards_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -27,7 +28,7 @@ def test_shards_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 async def test_a_worker_connects_its_shards_and_shard_0_syncs_the_commands() -> None:
-    service = GameService(None)
+    service = GameService(None, games=default_games())
     plain = DiscordAdapter(service, "token")
     assert type(plain.client) is RummyClient and plain.sync
     mine = DiscordAdapter(service, "token", shards=([2, 3], 4))

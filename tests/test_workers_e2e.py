@@ -52,11 +52,12 @@ async def worker(url: str, base: str, token: str, port: int) -> None:
     from bot import app
     from bot.adapters.telegram import TelegramAdapter
     from bot.core.service import GameService
+    from bot.games import default_games
     from engine.rummy.scenario import deal_scenario
 
     host.new_game = lambda rules, n, seed: deal_scenario(rules, HANDS[:n], turn=1)
     store = await Store.open(url)
-    service = GameService(store, computer_delay=0.3, tick=0.2)
+    service = GameService(store, games=default_games(), computer_delay=0.3, tick=0.2)
     adapter = TelegramAdapter(
         service, token, base_url=f"{base}/bot", base_file_url=f"{base}/file/bot", poll_timeout=1
     )

@@ -15,6 +15,7 @@ from store_fixtures import _pg_truncate
 
 from bot.adapters.telegram import SECRET_HEADER, TelegramAdapter
 from bot.core.service import GameService
+from bot.games import default_games
 from bot.store import Store
 
 SECRET = "a-webhook-secret"
@@ -33,7 +34,7 @@ class Worker:
 
     async def up(self) -> None:
         self.store = await Store.open(self.url)
-        self.service = GameService(self.store, computer_delay=0.0, tick=0.05)
+        self.service = GameService(self.store, games=default_games(), computer_delay=0.0, tick=0.05)
         self.adapter = TelegramAdapter(
             self.service,
             self.tg.token,

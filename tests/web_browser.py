@@ -16,6 +16,7 @@ import pytest
 
 from bot.core.record import Record
 from bot.core.service import Actor, GameService, pack
+from bot.games import default_games
 from bot.games.rummy.records import state_of
 from bot.store import Store
 from bot.web.auth import link_token
@@ -109,7 +110,7 @@ async def open_web(tmp_path: Path, template: Path, *, bot_token: str | None = BO
     path = tmp_path / "web.db"
     shutil.copy(template, path)
     store = await Store.open(f"sqlite+aiosqlite:///{path}")
-    service = GameService(store, computer_delay=0, tick=0.05)
+    service = GameService(store, games=default_games(), computer_delay=0, tick=0.05)
     web = Web(service, store, WebServer(WebTable(service), SECRET, bot_token=bot_token,
                                          clock=clock), "")
 

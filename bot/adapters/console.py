@@ -17,20 +17,17 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot.core.buttons import pack
 from bot.core.fair_use import FairUse
-from bot.core.hosting import Refusal
+from bot.core.hosting import HostedGame, Refusal
 from bot.core.service import Actor, GameService
 from bot.core.views import Button, Outcome, Screen
-from bot.games.rummy import screens
-from bot.games.rummy.typed import TypedError, cards_arg
 from bot.i18n import N_, _, current, set_locale, t, using
 from bot.i18n import rules as rules_doc
-from engine.cards import Card
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +36,7 @@ GROUP_CHAT = "table"  # the terminal's one group chat
 USER = "you"  # the person at the keyboard (user id and private chat id)
 STORE_FILE = "terminal.db"
 STALL_SECONDS = 120.0  # computer seats that make no move for this long have failed
+CARDS_PER_ROW = 8  # card buttons a line in the terminal
 
 HELP = N_("""Commands (cards like 7H 10S QD, * for a joker; or hand numbers like 1 4 5):
   lay 7H 8H 9H     put cards from your hand into a new group
@@ -79,8 +77,11 @@ class Setup:
     you_first: bool = True  # False: --seats put "you" elsewhere; the lobby seats the host first
 
 
-def parse_seats(text: str) -> tuple[list[str], bool]:
-    """`you,cpu,cpu:hard` -> the computer levels and whether 'you' came first."""
+def parse_seats(
+    text: str, levels_known: Sequence[str], max_seats: int
+) -> tuple[list[str], bool]:
+    """`you,cpu,cpu:hard` -> the computer levels and whether 'you' came first (the game's
+    `levels` and `max_seats`: HostedGame's)."""
     levels: list[str] = []
     you = []
     for i, item in enumerate(text.split(",")):
@@ -89,9 +90,9 @@ def parse_seats(text: str) -> tuple[list[str], bool]:
             you.append(i)
         elif kind.lower() in ("cpu", "computer", "ai", "bot"):
             level = level.strip().lower() or "medium"
-            if level not in screens.LEVELS:
+            if level not in levels_known:
                 raise ValueError(f"Computer level '{level}' should be one of: "
-                                 + ", ".join(screens.LEVELS))
+                                 + ", ".join(levels_known))
             levels.append(level)
         else:
             raise ValueError(f"Seat '{item}' should be 'you' or 'cpu' (optionally cpu:easy)")
@@ -99,8 +100,8 @@ def parse_seats(text: str) -> tuple[list[str], bool]:
         raise ValueError("The terminal game needs exactly one 'you' seat")
     if not levels:
         raise ValueError("Add at least one computer seat, like --seats you,cpu")
-    if len(levels) + 1 > screens.MAX_SEATS:
-        raise ValueError(f"A table has at most {screens.MAX_SEATS} seats")
+    if len(levels) + 1 > max_seats:
+        raise ValueError(f"A table has at most {max_seats} seats")
     return levels, you[0] == 0
 
 
@@ -232,8 +233,7 @@ class ConsoleGame:
     def _tile_game(self) -> bool:
         """Is this a Rummikub game (a resumed one: its rack's buttons are tiles)?"""
         screen = self.private
-        return self.tiles or (screen is not None and any(
-            _is_card(b) and screens.button_piece(b.action[3:]).is_tile for b in screen.cards))
+        return self.tiles or (screen is not None and _rack(screen))
 
     @property
     def over(self) -> bool:
@@ -283,8 +283,6 @@ class ConsoleGame:
             # "it's in your private chat" is not said (quiet), a refusal is
             await self._answer(await self.service.command(self.group, "review", rest),
                                quiet=True)
-        elif verb == "auto":
-            await self._auto(rest)
         elif verb in self.service.typed_verbs:  # every hosted game's (the game reads its own)
             await self._answer(await self.service.command(self.me, verb, rest))
         elif verb == "rules" and (text := full_rules(rest)):
@@ -314,36 +312,6 @@ class ConsoleGame:
             return
         data = pack(screen.game_id, screen.version, action)
         await self._answer(await self.service.press(self.me, data))
-
-    async def _auto(self, text: str) -> None:
-        """Auto-place: select exactly these cards, then tap Auto-place (as the buttons do)."""
-        screen = self.private
-        if screen is None or screen.game_id is None or not screen.cards:
-            self.write(_("✗ Auto-place works on your turn, with your cards."))
-            return
-        tokens = [b.action[3:] for b in screen.cards]  # s0:/s1: + the card's token
-        hand = [screens.button_piece(t) for t in tokens]  # numbered as the card buttons are
-        try:
-            wanted = cards_arg(text, hand, tiles=any(c.is_tile for c in hand))
-        except TypedError as error:
-            self.write(f"✗ {error}")
-            return
-        chosen: list[Card] = []
-        for card in wanted:
-            match = next((c for c in hand if c.face == card.face and c not in chosen), None)
-            if match is None:
-                self.write(t("✗ You have no {card}", card=card.pretty()))
-                return
-            chosen.append(match)
-        game_id, version = screen.game_id, screen.version
-        out = await self.service.set_selection(
-            self.me, game_id, version, [c.token for c in chosen]
-        )
-        if out.alert:
-            await self._answer(out)
-            return
-        await self.deliver(out)
-        await self._answer(await self.service.press(self.me, pack(game_id, version, "auto")))
 
     async def _answer(self, out: Outcome, *, quiet: bool = False) -> None:
         """Show an outcome of the person's own call, and the core's reply to it."""
@@ -453,7 +421,7 @@ class ConsoleGame:
         lines = []
         for owner, row in rows:
             cards = all(_is_card(b) for b in row)
-            hand = _prefix("Rack: {tiles}" if _tiles(row) else "Hand: {cards}").rstrip()
+            hand = _prefix("Rack: {tiles}" if _rack(screen) else "Hand: {cards}").rstrip()
             parts = [hand if cards and not lines else " " * len(hand) if cards else ""]
             for b in row:
                 if b.action == "noop":
@@ -471,9 +439,11 @@ def _is_card(button: Button) -> bool:
     return button.action.startswith(("s0:", "s1:"))
 
 
-def _tiles(row: list[Button]) -> bool:
-    """Card buttons that are Rummikub tiles (their row is the rack, not the hand)."""
-    return any(_is_card(b) and screens.button_piece(b.action[3:]).is_tile for b in row)
+def _rack(screen: Screen) -> bool:
+    """A rack of tiles (Rummikub), not a hand of cards: the screen's whole hand, as its
+    detail shows it, is labelled as a rack (in the reader's language, the terminal's)."""
+    rack = _prefix("Rack: {tiles}")
+    return any(line.startswith(rack) for line in screen.detail.splitlines())
 
 
 def _hand_prefixes() -> tuple[str, str]:
@@ -485,7 +455,7 @@ def _hand_buttons(screen: Screen) -> list[list[Button]]:
     """The screen's rows with its (paged) card buttons replaced by all of them (`cards`)."""
     if not screen.cards:
         return screen.buttons
-    width = screens.CARDS_PER_ROW
+    width = CARDS_PER_ROW
     rows = [screen.cards[i : i + width] for i in range(0, len(screen.cards), width)]
     for row in screen.buttons:
         if any(_is_card(b) for b in row):
@@ -531,6 +501,7 @@ async def play(
     setup: Setup,
     *,
     url: str,
+    games: Mapping[str, HostedGame],
     seed: int | None = None,
     new: bool = False,
     name: str = "You",
@@ -546,6 +517,7 @@ async def play(
     # Computer seats move at once; a frozen clock means no turn timer at the keyboard.
     service = GameService(
         store,
+        games=games,
         computer_delay=0,
         clock=lambda: 0.0,
         rng=random.Random(seed) if seed is not None else None,

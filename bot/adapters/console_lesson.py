@@ -1,9 +1,9 @@
-"""`rummy lesson`: a guided lesson in the terminal, through the lesson service (bot/core/lessons.py)
-as the chats take it, kept in the terminal's store (the one `rummy play` opens).
+"""`rummy lesson`: a guided lesson in the terminal, through the game's lesson service
+(hosting.Lessons) as the chats take it, kept in the terminal's store (the one `rummy play` opens).
 
 The terminal is the learner's private chat on the console platform. Moves are typed as in the
 private chat (`lay 5H 6H 7H`, `add A 8H`, `split A 3`, `done`…) and go to
-`LessonService.command`; what comes back is printed from the lesson screens: their feedback once
+`Lessons.command`; what comes back is printed from the lesson screens: their feedback once
 (`Screen.notice`), the step's heading and instructions when the step changes, and before each
 prompt the position (`Screen.detail`: cards the step outlines in [brackets]) and the actions
 its buttons offer. `quit` leaves the lesson saved: `rummy lesson` picks it up again.
@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import asyncio
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
-from bot.core.lessons import LessonService, Progress, unpack_lesson
+from bot.core.hosting import HostedGame, Lessons, lessons_of
 from bot.core.service import Actor
 from bot.core.views import Outcome, Screen
 from bot.i18n import N_, _, t, using
@@ -54,6 +55,10 @@ SHOWN_ELSEWHERE = (
 )
 
 
+# What a learner has done in a lesson: the game's own value, kept and handed back, never read.
+Progress = Any
+
+
 def _prefixes() -> tuple[str, ...]:
     """The labels of `SHOWN_ELSEWHERE` in the current language ("Hand: ")."""
     return tuple(_(msgid).partition("{")[0] for msgid in SHOWN_ELSEWHERE)
@@ -64,7 +69,7 @@ class ConsoleLesson:
 
     def __init__(
         self,
-        lessons: LessonService,
+        lessons: Lessons,
         *,
         name: str = "You",
         read: Callable[[str], str] = input,
@@ -158,7 +163,7 @@ class ConsoleLesson:
         choices: list[str] = []
         for row in screen.buttons:
             for button in row:
-                press = unpack_lesson(button.action)
+                press = self.lessons.unpack(button.action)
                 if press is None:
                     continue
                 head, _sep, arg = press[2].partition(":")
@@ -177,6 +182,7 @@ async def lesson(
     rulebook: str | None = None,
     *,
     url: str,
+    games: Mapping[str, HostedGame],
     name: str = "You",
     read: Callable[[str], str] = input,
     write: Callable[[str], None] = print,
@@ -188,7 +194,10 @@ async def lesson(
 
     store = await Store.open(url)
     try:
-        console = ConsoleLesson(LessonService(store), name=name, read=read, write=write, lang=lang)
+        lessons = lessons_of(games, store)  # the terminal: no [Play a real game] hand-off
+        if lessons is None:
+            raise ValueError("None of these games has lessons")
+        console = ConsoleLesson(lessons, name=name, read=read, write=write, lang=lang)
         return await console.run(rulebook, progress)
     finally:
         await store.close()
@@ -201,6 +210,7 @@ def run_lesson(
     *,
     progress: Progress | None = None,
     url: str | None = None,
+    games: Mapping[str, HostedGame],
     name: str = "You",
     lang: str = "",
 ) -> Progress | None:
@@ -211,13 +221,15 @@ def run_lesson(
     if url is not None:
         return asyncio.run(
             lesson(
-                rulebook, url=url, name=name, read=read, write=write, progress=progress, lang=lang
+                rulebook, url=url, name=name, read=read, write=write, progress=progress, lang=lang,
+                games=games
             )
         )
     with tempfile.TemporaryDirectory() as scratch:
         url = f"sqlite+aiosqlite:///{Path(scratch) / 'lesson.db'}"
         return asyncio.run(
             lesson(
-                rulebook, url=url, name=name, read=read, write=write, progress=progress, lang=lang
+                rulebook, url=url, name=name, read=read, write=write, progress=progress, lang=lang,
+                games=games
             )
         )

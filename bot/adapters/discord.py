@@ -29,7 +29,7 @@ from bot.core import narrate
 from bot.core.buttons import LESSON_PREFIX
 from bot.core.cut import cut
 from bot.core.fair_use import SLOW_DOWN, paid_at_door
-from bot.core.lessons import LessonService
+from bot.core.hosting import Lessons
 from bot.core.names import clean_name
 from bot.core.per_game import LimitedDict
 from bot.core.service import Actor, GameService
@@ -151,13 +151,13 @@ class DiscordAdapter:
     def __init__(self, service: GameService, token: str, *, guild_id: int | None = None,
                  api_base: str | None = None, gateway_url: str | None = None,
                  guild_ready_timeout: float = 2.0, sync: bool = True,
-                 lessons: LessonService | None = None,
+                 lessons: Lessons | None = None,
                  shards: tuple[list[int], int] | None = None,
                  clock: Clock | None = None) -> None:
         self.service = service
         # the one clock: pacing, the door's meter, interaction tokens' age
         self.clock: Clock = clock or getattr(service, "time", None) or REAL
-        self.lessons = lessons or LessonService(service.store, play=service.play_computer)
+        self.lessons = lessons or service.lessons
         self.token = token
         guild = guild_id or os.environ.get("DISCORD_GUILD_ID")
         self.guild_id = int(guild) if guild else None

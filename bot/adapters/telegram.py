@@ -45,11 +45,10 @@ from bot.adapters.telegram_limiter import ChatRateLimiter
 from bot.adapters.telegram_polling import KINDS, Poller
 from bot.clock import REAL, Clock
 from bot.core import narrate
+from bot.core.buttons import LESSON_PREFIX
 from bot.core.cut import ALERT_UNITS, CAPTION_UNITS, MESSAGE_UNITS, cut
 from bot.core.fair_use import SLOW_DOWN
-from bot.core.lessons import PREFIX as LESSON_PREFIX
-from bot.core.lessons import VERBS as LESSON_VERBS
-from bot.core.lessons import LessonService
+from bot.core.hosting import Lessons
 from bot.core.service import Actor, GameService, pack
 from bot.core.unit import handling
 from bot.core.views import Outcome, Screen
@@ -75,10 +74,10 @@ COMMANDS = [  # the command menu; descriptions in English, translated per langua
 ]
 
 
-def other_commands(moves: frozenset[str]) -> list[str]:
+def other_commands(moves: frozenset[str], lesson_verbs: frozenset[str]) -> list[str]:
     """Commands the bot answers besides the menu's and the games' typed moves (those are typed
     in the private chat with or without a slash, and not in the command menu)."""
-    return ["start", "cards", "new", *sorted(LESSON_VERBS - {*moves, *(c for c, _ in COMMANDS)})]
+    return ["start", "cards", "new", *sorted(lesson_verbs - {*moves, *(c for c, _ in COMMANDS)})]
 
 
 def keyboard(screen: Screen, extra: list[InlineKeyboardButton] | None = None
@@ -279,13 +278,13 @@ class TelegramAdapter:
         base_file_url: str | None = None,
         rate_limiter: BaseRateLimiter | None = None,
         poll_timeout: float = 10,
-        lessons: LessonService | None = None,
+        lessons: Lessons | None = None,
         clock: Clock | None = None,
     ) -> None:
         self.service = service
         # the one clock: the limiter's budgets, the delivery's waits, the door's meter
         self.clock: Clock = clock or getattr(service, "time", None) or REAL
-        self.lessons = lessons or LessonService(service.store, play=service.play_computer)
+        self.lessons = lessons or service.lessons
         # Updates come through the door (`_dispatch`): our own poller or the webhook; PTB's
         # updater (which acknowledged a batch before handling it) is not used.
         builder = Application.builder().token(token).concurrent_updates(True).updater(None)
@@ -322,7 +321,9 @@ class TelegramAdapter:
         moves = self.service.typed_verbs
         self.app.add_handler(
             CommandHandler(
-                [c for c, _ in COMMANDS] + sorted(moves) + other_commands(moves), self.on_command
+                [c for c, _ in COMMANDS] + sorted(moves) + other_commands(
+                    moves, self.lessons.verbs if self.lessons else frozenset()),
+                self.on_command
             )
         )
         self.app.add_handler(CallbackQueryHandler(self.on_button))

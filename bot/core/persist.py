@@ -5,7 +5,10 @@ the same transaction as the record itself."""
 
 from __future__ import annotations
 
-from bot.store import GameResult, ResultSeat, RoundRow, SeatRow
+from bot.store import GameExists, GameResult, ResultSeat, RoundRow, SeatRow, StaleGame
+
+__all__ = ["GameExists", "StaleGame", "new_result", "new_rounds", "seat_rows"]  # and the
+# store's two refusals of a write, for a game's own writer (the rummy lesson service)
 
 from .hosting import HostedGame
 from .record import Record

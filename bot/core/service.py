@@ -8,6 +8,7 @@ timers). A running game's own presses go to the hosted game (hosting.py; bot/gam
 
 from __future__ import annotations
 
+import functools
 import logging
 import random
 import secrets
@@ -23,7 +24,7 @@ from .actor import Actor
 from .buttons import Press, pack
 from .commands import MAX_VERB, Commands
 from .fair_use import FairUse
-from .hosting import HostedGame
+from .hosting import HostedGame, Lessons, lessons_of
 from .lobby import Lobby
 from .record import Record, SeatInfo
 from .reviews import Reviews
@@ -60,14 +61,6 @@ def new_seed(rng: random.Random | None = None) -> int:
     return rng.getrandbits(128) if rng is not None else secrets.randbits(128)
 
 
-def _default_games() -> dict[str, HostedGame]:
-    # The one place the core names the games it hosts by default (the composition root
-    # passes its own); everything else reaches a game through hosting.HostedGame.
-    from bot.games import default_games
-
-    return default_games()
-
-
 class GameService:
     def __init__(
         self,
@@ -79,13 +72,15 @@ class GameService:
         rng: random.Random | None = None,
         retention_days: float = 90,
         lesson_retention_days: float = 30,
-        games: Mapping[str, HostedGame] | None = None,
+        games: Mapping[str, HostedGame],
     ) -> None:
         # the one clock (bot/core/clock.py): a bare `now` function still works (tests' fakes)
         self.time = as_clock(clock)
         clock = self.clock = self.time.now
         self.rng = rng  # None: deals from `secrets`
-        self.games = dict(games) if games is not None else _default_games()
+        # The games it hosts, from the composition root (bot.games.default_games()): the
+        # platform names none.
+        self.games = dict(games)
         self.default_game = next(iter(self.games.values()))
         for game in self.games.values():
             buttons.register(game.vocabulary)
@@ -123,6 +118,12 @@ class GameService:
     @property
     def store(self) -> Any:
         return self.unit.store
+
+    @functools.cached_property
+    def lessons(self) -> Lessons | None:
+        """The lesson service of the first game that keeps its own (the rummy family's), over
+        this store; None if no hosted game does. Built on first use: one for every adapter."""
+        return lessons_of(self.games, self.store, self.play_computer)
 
     @store.setter
     def store(self, store: Any) -> None:  # tests wrap it to count calls

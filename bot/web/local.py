@@ -15,6 +15,7 @@ from bot.adapters.console import PLATFORM, USER, ConsoleGame, Setup
 from bot.clock import REAL
 from bot.core.fair_use import FairUse
 from bot.core.service import GameService
+from bot.games import default_games
 
 from .auth import link_token
 from .server import WebServer, serve
@@ -32,7 +33,7 @@ async def play_web(setup: Setup, *, url: str, seed: int | None = None, new: bool
 
     store = await Store.open(url)
     # a frozen clock: no turn timer for a person at their own page; computers take a moment
-    service = GameService(store, computer_delay=0.7, clock=lambda: 0.0,
+    service = GameService(store, games=default_games(), computer_delay=0.7, clock=lambda: 0.0,
                           rng=random.Random(seed) if seed is not None else None)
     unlimited = float("inf")
     service.fair_use = FairUse(user_rate=unlimited, user_burst=unlimited,

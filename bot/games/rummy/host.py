@@ -12,6 +12,7 @@ from bot.core.record import TIMEOUTS_BEFORE_COMPUTER, Record, SeatInfo
 from bot.core.turns import TurnFlow
 from bot.core.views import Outcome, Screen
 from bot.i18n import _, t, tn, using
+from engine.cards import Card
 from engine.rummy import (
     ALL_RULEBOOKS,
     Finish,
@@ -30,12 +31,13 @@ from engine.rummy.contract import RummyRules
 from engine.rummy.rulebooks import option_choices
 
 from . import narrate, screens, web, words
+from .lesson_service import LessonService  # also installs the lessons' words
 from .lessons import LESSONS
 from .records import rules_of
 from .refusals import refusal
 from .texts import help_text, rules_text
 from .turns import turn_action
-from .typed import TYPED_VERBS, TypedError, parse_typed
+from .typed import TYPED_VERBS, TypedError, cards_arg, parse_typed
 from .vocabulary import RUMMY_VERBS
 
 MAX_TIMEOUT_ACTIONS = 60  # a computer finishing a turn takes a few actions; this bounds a loop
@@ -74,7 +76,8 @@ class RummyGame(TurnFlow):
     levels = LEVELS
     default_level = "medium"
     default_variant = "manipulation"
-    typed_verbs = TYPED_VERBS  # (with /hint: a one-word action)
+    # (with /hint: a one-word action; `auto 5H 6H`: select exactly these, then Auto-place)
+    typed_verbs = TYPED_VERBS | {"auto"}
     vocabulary = RUMMY_VERBS
     rules = RummyRules()
     max_timeout_actions = MAX_TIMEOUT_ACTIONS
@@ -171,6 +174,13 @@ class RummyGame(TurnFlow):
             return self._mine(table, state, seat, user)
         self.check_version(state, press.version, lambda: self._mine(table, state, seat, user))
         self.check_turn(state, seat)
+        return self._turn(table, state, seat, user, press)
+
+    def _turn(
+        self, table: Table, state: GameState, seat: int, user: str, press: Press
+    ) -> Outcome:
+        """A press of a turn's button (the seat is on move, the press is current)."""
+        record, verb = table.record, press.verb
         ui = record.seat_ui(seat)
         try:
             act = turn_action(state, seat, ui, press)
@@ -189,6 +199,8 @@ class RummyGame(TurnFlow):
         self.check_turn(state, seat)
         ui = record.seat_ui(seat)
         ui.notice = ""  # as for a button: an old notice would read as this move's answer
+        if verb == "auto":
+            return self._auto(table, state, seat, user, args)
         hand = screens.sorted_hand(player_view(state, seat).draft_hand, ui.sort)
         try:
             actions = parse_typed(seat, verb, args, hand, rules_of(record).tiles)
@@ -204,6 +216,26 @@ class RummyGame(TurnFlow):
             out.reply = _("OK")
             out.alert = False
         return out
+
+    def _auto(self, table: Table, state: GameState, seat: int, user: str, args: str) -> Outcome:
+        """`auto 5H 6H` (or card numbers, as the card buttons count): select exactly these
+        cards, then Auto-place them, as the buttons do."""
+        record = table.record
+        ui = record.seat_ui(seat)
+        tiles = rules_of(record).tiles
+        hand = screens.placeable(player_view(state, seat), ui.sort)  # as the card buttons
+        try:
+            wanted = cards_arg(args, hand, tiles=tiles)
+        except TypedError as error:
+            raise Refusal(str(error)) from None
+        chosen: list[Card] = []
+        for card in wanted:
+            match = next((c for c in hand if c.face == card.face and c not in chosen), None)
+            if match is None:
+                raise Refusal(t("You have no {card}", card=card.pretty()))
+            chosen.append(match)
+        ui.selected = [c.token for c in chosen]
+        return self._turn(table, state, seat, user, Press(table.game_id, state.version, "auto"))
 
     def select(
         self, table: Table, seat: int, user: str, version: int, items: Sequence[str]
@@ -244,6 +276,10 @@ class RummyGame(TurnFlow):
         with using(record.lang):  # said to the group
             return narrate.time_ran_out(info.name, taken_over, TIMEOUTS_BEFORE_COMPUTER,
                                         ruled=bool(events) and events[0].kind == "time_up")
+
+    def lesson_service(self, store: Any, play: Any = None) -> Any:
+        """The rummy family's lessons keep their own rows (bot/games/rummy/lesson_service.py)."""
+        return LessonService(store, play=play)
 
     # -- inside -------------------------------------------------------------------------
 

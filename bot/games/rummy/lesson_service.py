@@ -1,5 +1,7 @@
-"""Guided lessons in a private chat (UX.md §5): the pure runner of lessons/runner.py, kept in the
-store and shown as screens.
+"""Guided lessons of the rummy family in a private chat (UX.md §5): the pure runner of
+lessons/runner.py, kept in the store and shown as screens. The platform and the adapters reach
+it only through the hosting interface (`HostedGame.lesson_service`, `hosting.Lessons`): the
+game service builds it from the game that has lessons and hands it to the adapters.
 
 A lesson is a game row in the learner's private chat whose record is a normal `Record` with
 `state=None` (so the game service's resume loop ignores it) and the progress in
@@ -12,7 +14,7 @@ Buttons carry their whole callback data, `L:<game id>:<ver>:<action>` (≤ 64 by
 adapter sends `Button.action` as it is and routes presses starting with `L:` to
 `LessonService.press`.
 
-    lessons = LessonService(store, play=service.play_computer)
+    lessons = service.lessons  # LessonService(store, play=service.play_computer), by the host
     out = await lessons.start(actor, "manipulation")      # -> Outcome with the private screen
     out = await lessons.press(actor, "L:7:1:s1:5H#0")     # select 5♥
     out = await lessons.command(actor, "lay", "5H 6H 7H")  # typed moves work too
@@ -29,38 +31,15 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from bot.games.rummy.lessons import (
-    LEARNER,
-    LESSONS,
-    Feedback,
-    LessonState,
-    choose_joker,
-    get_lesson,
-    lesson_act,
-    lesson_game,
-    lesson_step,
-    outline,
-    restart_step,
-    show,
-    skip_step,
-    start_lesson,
-    step_label,
-)
-from bot.games.rummy.lessons import words as lesson_words
-from bot.games.rummy.narrate import hint_line
-from bot.games.rummy.refusals import refusal
-from bot.games.rummy.screens import (
-    action_rows,
-    card_label,
-    groups_text,
-    joker_face,
-    private_picture,
-)
-from bot.games.rummy.typed import TypedError, parse_typed
-from bot.games.rummy.vocabulary import LESSON_VERBS
-from bot.games.rummy.words import TITLES
+from bot.core.buttons import LESSON_PREFIX, pack
+from bot.core.buttons import parse as parse_button
+from bot.core.cut import CAPTION_UNITS, cut
+from bot.core.per_game import GameLocks
+from bot.core.persist import GameExists, StaleGame
+from bot.core.record import Record, SeatInfo
+from bot.core.titles import key_named
+from bot.core.views import Button, Outcome, Screen
 from bot.i18n import N_, _, current, fill, isolate, ngettext, t, using
-from bot.store import GameExists, StaleGame
 from engine.cards import Card, suit_order
 from engine.rummy import (
     Action,
@@ -82,13 +61,36 @@ from engine.rummy import (
 from engine.rummy.tiles import piece_from_token
 from render.rummy import render_private
 
-from .buttons import LESSON_PREFIX, pack
-from .buttons import parse as parse_button
-from .cut import CAPTION_UNITS, cut
-from .per_game import GameLocks
-from .record import Record, SeatInfo
-from .titles import key_named
-from .views import Button, Outcome, Screen
+from .lessons import (
+    LEARNER,
+    LESSONS,
+    Feedback,
+    LessonState,
+    choose_joker,
+    get_lesson,
+    lesson_act,
+    lesson_game,
+    lesson_step,
+    outline,
+    restart_step,
+    show,
+    skip_step,
+    start_lesson,
+    step_label,
+)
+from .lessons import words as lesson_words
+from .narrate import hint_line
+from .refusals import refusal
+from .screens import (
+    action_rows,
+    card_label,
+    groups_text,
+    joker_face,
+    private_picture,
+)
+from .typed import TypedError, parse_typed
+from .vocabulary import LESSON_VERBS
+from .words import TITLES
 
 PREFIX = LESSON_PREFIX
 SORRY = N_("Sorry, something went wrong there. The lesson is saved — please try again.")
@@ -250,12 +252,21 @@ Progress = LessonState
 
 
 class LessonService:
-    """Lessons for the chat adapters: start, button presses, typed moves; all state in the store."""
+    """Lessons for the chat adapters: start, button presses, typed moves; all state in the store.
+    Implements the platform's `hosting.Lessons`."""
+
+    prefix = PREFIX  # its buttons' data start with it
+    verbs = VERBS  # the typed commands a lesson answers in its private chat
 
     def __init__(self, store: Any, *, play: PlayHandOff | None = None) -> None:
         self.store = store
         self.play = play  # [Play a real game]: (actor, rulebook) -> Outcome, by the game service
         self._locks = GameLocks()
+
+    @staticmethod
+    def unpack(data: str) -> tuple[int, int, str] | None:
+        """(game id, version, action) of a lesson button's data; None if not a lesson's."""
+        return unpack_lesson(data)
 
     async def language(self, actor: Any) -> str:
         """The learner's language, as the game service's `speak_to` finds it."""
