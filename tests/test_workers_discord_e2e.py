@@ -133,10 +133,18 @@ def versions(components: list[dict[str, Any]]) -> set[int]:
     return found
 
 
+def _is_note(call: Any) -> bool:
+    """A new message with no game buttons (a note: scores, game over) — not a table."""
+    body = call.json if isinstance(call.json, dict) else {}
+    return call.method == "POST" and not versions(body.get("components", []))
+
+
 def assert_one_live_table(fake: FakeDiscord, channel: int) -> None:
     """Replay the channel's message requests: at most one table (a picture with game
     components) at a time, but for the moment a table is posted anew (moved under newer
-    messages): the very next request in the channel deletes the old one."""
+    messages): the next request in the channel that is not a note deletes the old one. (A
+    note may come between: another worker posts it while this one's delete waits for the
+    channel's budget — the two workers' sends share a channel, not a queue.)"""
     live: list[int] = []
     calls = [c for c in fake.requests if c.path.startswith(f"/channels/{channel}/messages")
              and c.status in (200, 204)]
@@ -149,7 +157,7 @@ def assert_one_live_table(fake: FakeDiscord, channel: int) -> None:
         elif call.method == "POST" and call.files and versions(body.get("components", [])):
             live.append(mid)  # type: ignore[arg-type]  # a table (a note has no picture)
         if len(live) > 1:
-            after = calls[n + 1] if n + 1 < len(calls) else None
+            after = next((c for c in calls[n + 1:] if not _is_note(c)), None)
             assert len(live) == 2 and after is not None and after.method == "DELETE" and \
                 after.path.endswith(f"/{live[0]}"), f"two live tables in {channel}: {call}"
     assert live == [], live  # the game is over: no buttons left
