@@ -25,6 +25,7 @@ from .fast import solve_fast, trim_caches
 from .initial import best_meld
 from .model import (
     NF,
+    SUIT_INDEX,
     Position,
     Problem,
     build_problems,
@@ -573,9 +574,12 @@ def _rebuild(rulebook: Rulebook, pos: Position, p: Problem, sol: Solution, objec
     new_table += [tuple(g) for g in extra]
     placed = tuple(c for c in pos.hand if id(c) in placed_ids)
     changed = _changed(pos.table, new_table)
-    placed_faces = Counter(c.face for c in placed)
-    new_faces = [Counter(c.face for c in g) for g in new_table] if changed else []
-    rearr = not all(_is_extended(pos.table[i], new_faces, placed_faces) for i in changed)
+    if changed:
+        placed_faces = Counter(_face_id(c) for c in placed)
+        new_faces = [Counter(_face_id(c) for c in g) for g in new_table]
+        rearr = not all(_is_extended(pos.table[i], new_faces, placed_faces) for i in changed)
+    else:
+        rearr = False
     hint = placed[0] if objective == "hint" and placed else None
     return Move(tuple(new_table), placed, tuple(changed), rearr, hint)
 
@@ -595,8 +599,7 @@ def _claim_grown(pos, t, fills, old_by_key, table_pool) -> int | None:
     for key, indices in old_by_key.items():
         if not indices or len(key) >= len(t.faces) or not key:
             continue
-        need = Counter(key)
-        if any(slots[f] < n for f, n in need.items()):
+        if any(slots[f] < key.count(f) for f in key):
             continue
         for gi in indices:
             group = pos.table[gi]
@@ -672,11 +675,38 @@ def _designate(joker: Card, f: int) -> Card:
 
 
 def _arrange(cards: list[Card], t) -> list[Card]:
-    return arrange(cards, Reading(t.kind, (), t.start, wrap=t.wrap))
+    """melds.arrange's order (tests/test_solver_arrange.py compares them), its keys read from
+    the fields: the properties cost a quarter of the move's rebuild."""
+    if t.kind == "set":
+        return sorted(cards, key=_set_order)
+    if t.wrap:
+        return arrange(cards, Reading(t.kind, (), t.start, wrap=True))
+    if t.start > 1:
+        return sorted(cards, key=_run_order_high_ace)
+    if len(cards) == 14:  # A..K..A: arrange places the second ace last
+        return arrange(cards, Reading(t.kind, (), t.start))
+    return sorted(cards, key=_run_order)
 
 
-def _key(group: Sequence[Card]) -> tuple[str, ...]:
-    return tuple(sorted(c.play_face if c.is_joker else c.face for c in group))
+def _set_order(c: Card) -> tuple[int, bool, int]:
+    # a free joker's suit "" sorts first, as "SHDC".index("") does in arrange
+    return (SUIT_INDEX[c.suit] if c.rank else SUIT_INDEX.get(c.as_suit, 0)), not c.rank, c.copy
+
+
+def _run_order(c: Card) -> tuple[int, bool, int]:
+    return (c.rank or c.as_rank), not c.rank, c.copy
+
+
+def _run_order_high_ace(c: Card) -> tuple[int, bool, int]:
+    """A run that starts above the ace: an ace in it is the high one (14)."""
+    v = c.rank or c.as_rank
+    return (14 if v == 1 else v), not c.rank, c.copy
+
+
+def _key(group: Sequence[Card]) -> tuple[int, ...]:
+    """A group's play faces as check_move compares them (-1: a free joker), as sorted ints:
+    the same equalities as its text faces, without the properties' cost."""
+    return tuple(sorted(card_face(c) if c.rank or c.as_rank else -1 for c in group))
 
 
 def _changed(table: Sequence[Sequence[Card]], new_table: Sequence[Sequence[Card]]) -> list[int]:
@@ -692,11 +722,16 @@ def _changed(table: Sequence[Sequence[Card]], new_table: Sequence[Sequence[Card]
     return out
 
 
-def _is_extended(old: Sequence[Card], new_faces: list[Counter[str]],
-                 placed_faces: Counter[str]) -> bool:
+def _face_id(c: Card) -> int:
+    """Card.face as an int (a joker, designated or not: -1)."""
+    return (c.rank - 1) * 4 + SUIT_INDEX[c.suit] if c.rank else -1
+
+
+def _is_extended(old: Sequence[Card], new_faces: list[Counter[int]],
+                 placed_faces: Counter[int]) -> bool:
     """Does some new group (`new_faces`: its faces) hold all of `old` plus only hand cards
     (`placed_faces`)? (check_move's test)"""
-    old_faces = Counter(c.face for c in old)
+    old_faces = Counter(_face_id(c) for c in old)
     for faces in new_faces:
         if all(faces[f] >= n for f, n in old_faces.items()):
             extra = faces - old_faces
