@@ -489,16 +489,16 @@ def _rebuild(rulebook: Rulebook, pos: Position, p: Problem, sol: Solution, objec
     for gi, group in enumerate(pos.table):
         if gi in locked:
             continue
+        pool = single_pool if gi in singles else table_pool
         for card in group:
-            if card.is_joker:
+            if not card.rank:  # a joker
                 continue
-            pool = single_pool if gi in singles else table_pool
             pool.setdefault(card_face(card), []).append(card)
     hand_cards = pos.select if pos.select is not None else pos.hand
     hand_pool: dict[int, list[Card]] = {}
     hand_jokers: list[Card] = []
     for card in hand_cards:
-        if card.is_joker:
+        if not card.rank:  # a joker
             hand_jokers.append(card)
         else:
             hand_pool.setdefault(card_face(card), []).append(card)
@@ -522,7 +522,7 @@ def _rebuild(rulebook: Rulebook, pos: Position, p: Problem, sol: Solution, objec
     old_by_key: dict[tuple[int, ...], list[int]] = {}
     for gi, group in enumerate(pos.table):
         if gi not in singles and gi not in locked:
-            key = tuple(sorted(card_face(c) for c in group if c.play_rank))
+            key = tuple(sorted(card_face(c) for c in group if c.rank or c.as_rank))
             old_by_key.setdefault(key, []).append(gi)
     pending = []
     for t, fills in sol.groups:
@@ -587,7 +587,7 @@ def _rebuild(rulebook: Rulebook, pos: Position, p: Problem, sol: Solution, objec
 def _by_face(group: Sequence[Card]) -> dict[int, list[Card]]:
     out: dict[int, list[Card]] = {}
     for c in group:
-        if not c.is_joker:
+        if c.rank:
             out.setdefault(card_face(c), []).append(c)
     return out
 
@@ -596,14 +596,17 @@ def _claim_grown(pos, t, fills, old_by_key, table_pool) -> int | None:
     """An old group of real cards only, all of whose faces this new group holds in table
     slots, whose cards are all still free: claimed (taken out of the pool)."""
     slots = Counter(x for kind, x in fills if kind == "T")
+    if not slots:
+        return None  # every old group holds a table card
+    size = len(t.faces)
     for key, indices in old_by_key.items():
-        if not indices or len(key) >= len(t.faces) or not key:
+        if not indices or len(key) >= size or not key or key[0] not in slots:
             continue
         if any(slots[f] < key.count(f) for f in key):
             continue
         for gi in indices:
             group = pos.table[gi]
-            if any(c.is_joker for c in group):
+            if any(not c.rank for c in group):
                 continue
             if not all(any(c is d for d in table_pool.get(card_face(c), [])) for c in group):
                 continue
@@ -620,30 +623,30 @@ def _claim_own(pos, t, fills, old_by_key, table_pool, fixed_ids, freed_ids, p, w
     for gi in old_by_key.get(t.key, []):
         group = pos.table[gi]
         ok = True
-        own_faces = {card_face(c) for c in group if not c.is_joker}
+        own_faces = {card_face(c) for c in group if c.rank}
         for (kind, x), f in zip(fills, t.faces, strict=True):
             if kind == "T":
                 ok = f in own_faces
             elif kind == "J":
                 ok = any(c is p.fixed[x].card for c in group)
             elif kind == "W":
-                ok = any(c.is_joker and id(c) in freed_ids and card_face(c) == f for c in group)
+                ok = any(not c.rank and id(c) in freed_ids and card_face(c) == f for c in group)
             else:
                 ok = False
             if not ok:
                 break
         if not ok:
             continue
-        if any(c.is_joker and id(c) not in fixed_ids and id(c) not in freed_ids for c in group):
+        if any(not c.rank and id(c) not in fixed_ids and id(c) not in freed_ids for c in group):
             continue
-        reals = [c for c in group if not c.is_joker]
+        reals = [c for c in group if c.rank]
         if not all(any(c is d for d in table_pool.get(card_face(c), [])) for c in reals):
             continue
         for c in reals:
             pool = table_pool[card_face(c)]
             pool.pop(next(i for i, d in enumerate(pool) if d is c))
         for c in group:
-            if c.is_joker and id(c) in freed_ids:
+            if not c.rank and id(c) in freed_ids:
                 wild_m.pop(next(i for i, d in enumerate(wild_m) if d is c))
         old_by_key[t.key].remove(gi)
         return gi
@@ -703,10 +706,14 @@ def _run_order_high_ace(c: Card) -> tuple[int, bool, int]:
     return (14 if v == 1 else v), not c.rank, c.copy
 
 
+_KEY_SUIT = {"S": 0, "H": 1, "D": 2, "C": 3, "": 4}
+
+
 def _key(group: Sequence[Card]) -> tuple[int, ...]:
-    """A group's play faces as check_move compares them (-1: a free joker), as sorted ints:
-    the same equalities as its text faces, without the properties' cost."""
-    return tuple(sorted(card_face(c) if c.rank or c.as_rank else -1 for c in group))
+    """A group's play faces as check_move compares them, as sorted ints (rank * 8 + suit; a
+    free joker 4): the same equalities as its text faces, without the properties' cost."""
+    return tuple(sorted((c.rank or c.as_rank) * 8 + _KEY_SUIT[c.suit or c.as_suit]
+                        for c in group))
 
 
 def _changed(table: Sequence[Sequence[Card]], new_table: Sequence[Sequence[Card]]) -> list[int]:

@@ -214,8 +214,8 @@ def build_problems(
     single_jokers: list[Card] = []  # Tahiti: a joker dealt as a single (may stay alone)
     for gi, group in enumerate(table_groups):
         for card in group:
-            if card.is_joker:
-                if card.designated:
+            if not card.rank:  # a joker
+                if card.as_rank:  # designated
                     jokers.append((gi, card))
                 elif gi in singles_set:
                     single_jokers.append(card)
@@ -230,7 +230,7 @@ def build_problems(
     hand = [0] * NF
     hand_jokers = 0
     for card in hand_cards:
-        if card.is_joker:
+        if not card.rank:  # a joker
             hand_jokers += 1
         else:
             hand[card_face(card)] += 1
@@ -301,13 +301,12 @@ def _other_missing_colours(table_groups, jokers) -> dict[int, set[int]]:
 
 def _base_problem(ace, one_joker, table, single, hand, hand_jokers, mandatory, need,
                   table_groups, singles_set, jokers, freed, rule, loose_wild) -> Problem | None:
-    hand_m = [0] * NF
-    hand_o = [0] * NF
-    for f in range(NF):
-        if mandatory:
-            hand_m[f] = hand[f]
-        else:
-            m = min(need[f], hand[f])
+    if mandatory:
+        hand_m, hand_o = list(hand), [0] * NF
+    else:  # the needed cards are laid whatever happens; the others may be
+        hand_m, hand_o = [0] * NF, list(hand)
+        for f, n in need.items():
+            m = min(n, hand[f])
             hand_m[f], hand_o[f] = m, hand[f] - m
     if any(hand[f] < n for f, n in need.items()):
         return None
@@ -324,7 +323,7 @@ def _base_problem(ace, one_joker, table, single, hand, hand_jokers, mandatory, n
     old_keys: Counter[tuple[int, ...]] = Counter()
     for gi, group in enumerate(table_groups):
         if gi not in singles_set:
-            old_keys[tuple(sorted(card_face(c) for c in group if c.play_rank))] += 1
+            old_keys[tuple(sorted(card_face(c) for c in group if c.rank or c.as_rank))] += 1
     return Problem(
         ace=ace, max_jokers=one_joker, table=list(table), hand_m=hand_m, hand_o=hand_o,
         single=list(single), fixed=fixed, wild_m=len(freed_tables) + (hand_jokers if mandatory
@@ -379,15 +378,17 @@ def prune_unplaceable(p: Problem) -> None:
     hand (a necessary condition, repeated until nothing changes): fewer cards to search."""
     if p.ace == "wrap":
         return  # _fits_somewhere knows no run past 13: nothing is dropped
-    fixed_at = Counter(fj.face for fj in p.fixed)
+    fixed_at = [0] * NF
+    for fj in p.fixed:
+        fixed_at[fj.face] += 1
     low, high = value_range(p.ace)
     wild = p.wild_m + p.wild_o
     p.hand_o, p.single = list(p.hand_o), list(p.single)  # the cases may share these lists
     changed = True
     while changed:
         changed = False
-        avail = [p.table[f] + p.hand_m[f] + p.hand_o[f] + p.single[f] + fixed_at[f]
-                 for f in range(NF)]
+        avail = [a + b + c + d + e for a, b, c, d, e in zip(
+            p.table, p.hand_m, p.hand_o, p.single, fixed_at, strict=True)]
         for f in range(NF):
             if not (p.hand_o[f] or p.single[f]):
                 continue
