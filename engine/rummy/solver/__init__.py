@@ -520,9 +520,10 @@ def _rebuild(rulebook: Rulebook, pos: Position, p: Problem, sol: Solution, objec
 
     # Groups left unchanged take their own cards, so the table visibly stays the same.
     old_by_key: dict[tuple[int, ...], list[int]] = {}
-    for gi, group in enumerate(pos.table):
+    keys = p.group_keys or [tuple(sorted(card_face(c) for c in group if c.rank or c.as_rank))
+                            for group in pos.table]
+    for gi, key in enumerate(keys):
         if gi not in singles and gi not in locked:
-            key = tuple(sorted(card_face(c) for c in group if c.rank or c.as_rank))
             old_by_key.setdefault(key, []).append(gi)
     pending = []
     for t, fills in sol.groups:

@@ -145,6 +145,8 @@ class Problem:
     locked: list[LockedChoice] = field(default_factory=list)
     freed_tables: list[Card] = field(default_factory=list)  # table jokers that are wild here
     idle_singles: int = 0  # singles that fit nowhere: left alone, so unchanged groups
+    # per table group, its old_keys key (None for a single): the move's rebuild reuses them
+    group_keys: list[tuple[int, ...] | None] | None = None
 
 
 # -- building the cases ---------------------------------------------------------------------
@@ -260,6 +262,9 @@ def build_problems(
                 if all(hand[f] for f in faces):
                     triples.append((s, v))
 
+    group_keys = [None if gi in singles_set else
+                  tuple(sorted(card_face(c) for c in group if c.rank or c.as_rank))
+                  for gi, group in enumerate(table_groups)]
     problems: list[Problem] = []
     for used in range(len(single_jokers) + 1):  # how many joker singles go into groups
         for freed_bits in product((False, True), repeat=len(freeable)):
@@ -270,7 +275,7 @@ def build_problems(
                 if triple is not None:
                     need |= Counter(value_face(triple[1] + i, triple[0]) for i in range(3))
                 base = _base_problem(ace, one_joker, table, single, hand, hand_jokers, mandatory,
-                                     need, table_groups, singles_set, jokers, freed, rule,
+                                     need, table_groups, group_keys, jokers, freed, rule,
                                      loose_wild + single_jokers[:used])
                 if base is None:
                     continue
@@ -300,7 +305,7 @@ def _other_missing_colours(table_groups, jokers) -> dict[int, set[int]]:
 
 
 def _base_problem(ace, one_joker, table, single, hand, hand_jokers, mandatory, need,
-                  table_groups, singles_set, jokers, freed, rule, loose_wild) -> Problem | None:
+                  table_groups, group_keys, jokers, freed, rule, loose_wild) -> Problem | None:
     if mandatory:
         hand_m, hand_o = list(hand), [0] * NF
     else:  # the needed cards are laid whatever happens; the others may be
@@ -320,16 +325,14 @@ def _base_problem(ace, one_joker, table, single, hand, hand_jokers, mandatory, n
             fixed.append(FixedJoker(joker, f, _neighbour_faces(table_groups[gi], joker, ace)))
         else:
             fixed.append(FixedJoker(joker, f, None))
-    old_keys: Counter[tuple[int, ...]] = Counter()
-    for gi, group in enumerate(table_groups):
-        if gi not in singles_set:
-            old_keys[tuple(sorted(card_face(c) for c in group if c.rank or c.as_rank))] += 1
+    old_keys: Counter[tuple[int, ...]] = Counter(k for k in group_keys if k is not None)
     return Problem(
         ace=ace, max_jokers=one_joker, table=list(table), hand_m=hand_m, hand_o=hand_o,
         single=list(single), fixed=fixed, wild_m=len(freed_tables) + (hand_jokers if mandatory
                                                                        else 0),
         wild_o=0 if mandatory else hand_jokers, wild_m_hand=hand_jokers if mandatory else 0,
         old_keys=old_keys, n_old=len(table_groups), freed_tables=freed_tables,
+        group_keys=group_keys,
     )
 
 
