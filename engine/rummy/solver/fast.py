@@ -32,7 +32,6 @@ from collections import Counter
 from dataclasses import replace
 from functools import cache
 from itertools import product
-from operator import add
 
 from .columns import (
     BIG,
@@ -95,7 +94,7 @@ class _Search:
             fixed_at = Counter(fj.face for fj in p.fixed)
             self.mand = [p.table[f] + p.hand_m[f] + fixed_at[f] for f in range(NF)]
         else:
-            self.mand = list(map(add, p.table, p.hand_m))
+            self.mand = [t + h for t, h in zip(p.table, p.hand_m, strict=True)]
         self.ho, self.sg = p.hand_o, p.single
         self.wild_total = p.wild_m + p.wild_o
         # cards of each face that any group may hold (its own, and every joker)
