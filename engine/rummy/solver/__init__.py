@@ -25,6 +25,7 @@ from .fast import solve_fast, trim_caches
 from .initial import best_meld
 from .model import (
     NF,
+    SUIT_INDEX,
     Position,
     Problem,
     build_problems,
@@ -488,16 +489,16 @@ def _rebuild(rulebook: Rulebook, pos: Position, p: Problem, sol: Solution, objec
     for gi, group in enumerate(pos.table):
         if gi in locked:
             continue
+        pool = single_pool if gi in singles else table_pool
         for card in group:
-            if card.is_joker:
+            if not card.rank:  # a joker
                 continue
-            pool = single_pool if gi in singles else table_pool
             pool.setdefault(card_face(card), []).append(card)
     hand_cards = pos.select if pos.select is not None else pos.hand
     hand_pool: dict[int, list[Card]] = {}
     hand_jokers: list[Card] = []
     for card in hand_cards:
-        if card.is_joker:
+        if not card.rank:  # a joker
             hand_jokers.append(card)
         else:
             hand_pool.setdefault(card_face(card), []).append(card)
@@ -519,9 +520,10 @@ def _rebuild(rulebook: Rulebook, pos: Position, p: Problem, sol: Solution, objec
 
     # Groups left unchanged take their own cards, so the table visibly stays the same.
     old_by_key: dict[tuple[int, ...], list[int]] = {}
-    for gi, group in enumerate(pos.table):
+    keys = p.group_keys or [tuple(sorted(card_face(c) for c in group if c.rank or c.as_rank))
+                            for group in pos.table]
+    for gi, key in enumerate(keys):
         if gi not in singles and gi not in locked:
-            key = tuple(sorted(card_face(c) for c in group if c.play_rank))
             old_by_key.setdefault(key, []).append(gi)
     pending = []
     for t, fills in sol.groups:
@@ -573,9 +575,12 @@ def _rebuild(rulebook: Rulebook, pos: Position, p: Problem, sol: Solution, objec
     new_table += [tuple(g) for g in extra]
     placed = tuple(c for c in pos.hand if id(c) in placed_ids)
     changed = _changed(pos.table, new_table)
-    placed_faces = Counter(c.face for c in placed)
-    new_faces = [Counter(c.face for c in g) for g in new_table] if changed else []
-    rearr = not all(_is_extended(pos.table[i], new_faces, placed_faces) for i in changed)
+    if changed:
+        placed_faces = Counter(_face_id(c) for c in placed)
+        new_faces = [Counter(_face_id(c) for c in g) for g in new_table]
+        rearr = not all(_is_extended(pos.table[i], new_faces, placed_faces) for i in changed)
+    else:
+        rearr = False
     hint = placed[0] if objective == "hint" and placed else None
     return Move(tuple(new_table), placed, tuple(changed), rearr, hint)
 
@@ -583,7 +588,7 @@ def _rebuild(rulebook: Rulebook, pos: Position, p: Problem, sol: Solution, objec
 def _by_face(group: Sequence[Card]) -> dict[int, list[Card]]:
     out: dict[int, list[Card]] = {}
     for c in group:
-        if not c.is_joker:
+        if c.rank:
             out.setdefault(card_face(c), []).append(c)
     return out
 
@@ -592,15 +597,17 @@ def _claim_grown(pos, t, fills, old_by_key, table_pool) -> int | None:
     """An old group of real cards only, all of whose faces this new group holds in table
     slots, whose cards are all still free: claimed (taken out of the pool)."""
     slots = Counter(x for kind, x in fills if kind == "T")
+    if not slots:
+        return None  # every old group holds a table card
+    size = len(t.faces)
     for key, indices in old_by_key.items():
-        if not indices or len(key) >= len(t.faces) or not key:
+        if not indices or len(key) >= size or not key or key[0] not in slots:
             continue
-        need = Counter(key)
-        if any(slots[f] < n for f, n in need.items()):
+        if any(slots[f] < key.count(f) for f in key):
             continue
         for gi in indices:
             group = pos.table[gi]
-            if any(c.is_joker for c in group):
+            if any(not c.rank for c in group):
                 continue
             if not all(any(c is d for d in table_pool.get(card_face(c), [])) for c in group):
                 continue
@@ -617,30 +624,30 @@ def _claim_own(pos, t, fills, old_by_key, table_pool, fixed_ids, freed_ids, p, w
     for gi in old_by_key.get(t.key, []):
         group = pos.table[gi]
         ok = True
-        own_faces = {card_face(c) for c in group if not c.is_joker}
+        own_faces = {card_face(c) for c in group if c.rank}
         for (kind, x), f in zip(fills, t.faces, strict=True):
             if kind == "T":
                 ok = f in own_faces
             elif kind == "J":
                 ok = any(c is p.fixed[x].card for c in group)
             elif kind == "W":
-                ok = any(c.is_joker and id(c) in freed_ids and card_face(c) == f for c in group)
+                ok = any(not c.rank and id(c) in freed_ids and card_face(c) == f for c in group)
             else:
                 ok = False
             if not ok:
                 break
         if not ok:
             continue
-        if any(c.is_joker and id(c) not in fixed_ids and id(c) not in freed_ids for c in group):
+        if any(not c.rank and id(c) not in fixed_ids and id(c) not in freed_ids for c in group):
             continue
-        reals = [c for c in group if not c.is_joker]
+        reals = [c for c in group if c.rank]
         if not all(any(c is d for d in table_pool.get(card_face(c), [])) for c in reals):
             continue
         for c in reals:
             pool = table_pool[card_face(c)]
             pool.pop(next(i for i, d in enumerate(pool) if d is c))
         for c in group:
-            if c.is_joker and id(c) in freed_ids:
+            if not c.rank and id(c) in freed_ids:
                 wild_m.pop(next(i for i, d in enumerate(wild_m) if d is c))
         old_by_key[t.key].remove(gi)
         return gi
@@ -672,11 +679,42 @@ def _designate(joker: Card, f: int) -> Card:
 
 
 def _arrange(cards: list[Card], t) -> list[Card]:
-    return arrange(cards, Reading(t.kind, (), t.start, wrap=t.wrap))
+    """melds.arrange's order (tests/test_solver_arrange.py compares them), its keys read from
+    the fields: the properties cost a quarter of the move's rebuild."""
+    if t.kind == "set":
+        return sorted(cards, key=_set_order)
+    if t.wrap:
+        return arrange(cards, Reading(t.kind, (), t.start, wrap=True))
+    if t.start > 1:
+        return sorted(cards, key=_run_order_high_ace)
+    if len(cards) == 14:  # A..K..A: arrange places the second ace last
+        return arrange(cards, Reading(t.kind, (), t.start))
+    return sorted(cards, key=_run_order)
 
 
-def _key(group: Sequence[Card]) -> tuple[str, ...]:
-    return tuple(sorted(c.play_face if c.is_joker else c.face for c in group))
+def _set_order(c: Card) -> tuple[int, bool, int]:
+    # a free joker's suit "" sorts first, as "SHDC".index("") does in arrange
+    return (SUIT_INDEX[c.suit] if c.rank else SUIT_INDEX.get(c.as_suit, 0)), not c.rank, c.copy
+
+
+def _run_order(c: Card) -> tuple[int, bool, int]:
+    return (c.rank or c.as_rank), not c.rank, c.copy
+
+
+def _run_order_high_ace(c: Card) -> tuple[int, bool, int]:
+    """A run that starts above the ace: an ace in it is the high one (14)."""
+    v = c.rank or c.as_rank
+    return (14 if v == 1 else v), not c.rank, c.copy
+
+
+_KEY_SUIT = {"S": 0, "H": 1, "D": 2, "C": 3, "": 4}
+
+
+def _key(group: Sequence[Card]) -> tuple[int, ...]:
+    """A group's play faces as check_move compares them, as sorted ints (rank * 8 + suit; a
+    free joker 4): the same equalities as its text faces, without the properties' cost."""
+    return tuple(sorted((c.rank or c.as_rank) * 8 + _KEY_SUIT[c.suit or c.as_suit]
+                        for c in group))
 
 
 def _changed(table: Sequence[Sequence[Card]], new_table: Sequence[Sequence[Card]]) -> list[int]:
@@ -692,11 +730,16 @@ def _changed(table: Sequence[Sequence[Card]], new_table: Sequence[Sequence[Card]
     return out
 
 
-def _is_extended(old: Sequence[Card], new_faces: list[Counter[str]],
-                 placed_faces: Counter[str]) -> bool:
+def _face_id(c: Card) -> int:
+    """Card.face as an int (a joker, designated or not: -1)."""
+    return (c.rank - 1) * 4 + SUIT_INDEX[c.suit] if c.rank else -1
+
+
+def _is_extended(old: Sequence[Card], new_faces: list[Counter[int]],
+                 placed_faces: Counter[int]) -> bool:
     """Does some new group (`new_faces`: its faces) hold all of `old` plus only hand cards
     (`placed_faces`)? (check_move's test)"""
-    old_faces = Counter(c.face for c in old)
+    old_faces = Counter(_face_id(c) for c in old)
     for faces in new_faces:
         if all(faces[f] >= n for f, n in old_faces.items()):
             extra = faces - old_faces

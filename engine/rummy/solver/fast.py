@@ -90,10 +90,15 @@ class _Search:
         # Must the search itself lay a hand card? (Else one is laid whatever it does.)
         self.need_placed = objective in ("hint", "any") and not (
             any(p.hand_m) or p.wild_m_hand or any(lc.added for lc in p.locked))
-        fixed_at = Counter(fj.face for fj in p.fixed)
-        self.mand = [p.table[f] + p.hand_m[f] + fixed_at[f] for f in range(NF)]
+        if p.fixed:
+            fixed_at = Counter(fj.face for fj in p.fixed)
+            self.mand = [p.table[f] + p.hand_m[f] + fixed_at[f] for f in range(NF)]
+        else:
+            self.mand = [t + h for t, h in zip(p.table, p.hand_m, strict=True)]
         self.ho, self.sg = p.hand_o, p.single
         self.wild_total = p.wild_m + p.wild_o
+        # cards of each face that any group may hold (its own, and every joker)
+        self.cards_at = [m + h + s for m, h, s in zip(self.mand, self.ho, self.sg, strict=True)]
         if objective == "max_cards":
             hg, wg, mw = [BIG] * NF, BIG, 1
         elif objective == "max_points":
@@ -125,8 +130,10 @@ class _Search:
         self.share: list = [(zero,) * 4] * 16  # per column and suit: kept-set bonus shares
         self.kmax: list = [[0] * 4] * 16  # most set cards a suit can give per column
         self.kvecs: list = [()] * 16
+        wt = self.wild_total
+        caps = [min(4, n + wt) for n in self.cards_at]
         for v in range(self.vmin, self.vmax + 1):
-            self._prepare_column(v)
+            self._prepare_column(v, caps)
         self.native = None
         self._work = 0  # units the C search has charged to WORK
         if native and USE_NATIVE and _C is not None:
@@ -147,8 +154,7 @@ class _Search:
 
     def _native_search(self):
         """The C twin of this search (None if a face holds more cards than it packs)."""
-        if (max(self.mand[f] + self.ho[f] + self.sg[f] for f in range(NF)) + self.wild_total > 7
-                or self.wild_total > 4):
+        if max(self.cards_at) + self.wild_total > 7 or self.wild_total > 4:
             return None
         cols = (self.mand, self.ho, self.sg, self.hg, self.olds, self.kmax, self.share)
         spec = (self.vmin, self.vmax, self.either, self.split, self.mw, self.need_placed,
@@ -172,15 +178,15 @@ class _Search:
     def _is_set_column(self, v: int) -> bool:
         return not (v == 1 and self.split)
 
-    def _prepare_column(self, v: int) -> None:
+    def _prepare_column(self, v: int, caps: list[int]) -> None:
+        """`caps`: per face, the most cards a set may take from it (at most 4)."""
         rank = 1 if v in (1, 14) else v
         if not self._is_set_column(v):
             self.kvecs[v] = ((0, 0, 0, 0, 0),)
             return
         old = tuple(sorted(self.sets_old.get(rank, ()))) if self.sets_old else ()
         f0 = (rank - 1) * 4
-        avail = tuple(min(4, self.mand[f] + self.ho[f] + self.sg[f] + self.wild_total)
-                      for f in range(f0, f0 + 4))
+        avail = tuple(caps[f0:f0 + 4])
         self.kmax[v], self.share[v], self.kvecs[v] = column_sets(avail, old, self.mw)
 
     def raw(self, v: int, s: int, sid: int) -> tuple:

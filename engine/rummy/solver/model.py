@@ -145,6 +145,8 @@ class Problem:
     locked: list[LockedChoice] = field(default_factory=list)
     freed_tables: list[Card] = field(default_factory=list)  # table jokers that are wild here
     idle_singles: int = 0  # singles that fit nowhere: left alone, so unchanged groups
+    # per table group, its old_keys key (None for a single): the move's rebuild reuses them
+    group_keys: list[tuple[int, ...] | None] | None = None
 
 
 # -- building the cases ---------------------------------------------------------------------
@@ -214,8 +216,8 @@ def build_problems(
     single_jokers: list[Card] = []  # Tahiti: a joker dealt as a single (may stay alone)
     for gi, group in enumerate(table_groups):
         for card in group:
-            if card.is_joker:
-                if card.designated:
+            if not card.rank:  # a joker
+                if card.as_rank:  # designated
                     jokers.append((gi, card))
                 elif gi in singles_set:
                     single_jokers.append(card)
@@ -230,7 +232,7 @@ def build_problems(
     hand = [0] * NF
     hand_jokers = 0
     for card in hand_cards:
-        if card.is_joker:
+        if not card.rank:  # a joker
             hand_jokers += 1
         else:
             hand[card_face(card)] += 1
@@ -260,6 +262,9 @@ def build_problems(
                 if all(hand[f] for f in faces):
                     triples.append((s, v))
 
+    group_keys = [None if gi in singles_set else
+                  tuple(sorted(card_face(c) for c in group if c.rank or c.as_rank))
+                  for gi, group in enumerate(table_groups)]
     problems: list[Problem] = []
     for used in range(len(single_jokers) + 1):  # how many joker singles go into groups
         for freed_bits in product((False, True), repeat=len(freeable)):
@@ -270,7 +275,7 @@ def build_problems(
                 if triple is not None:
                     need |= Counter(value_face(triple[1] + i, triple[0]) for i in range(3))
                 base = _base_problem(ace, one_joker, table, single, hand, hand_jokers, mandatory,
-                                     need, table_groups, singles_set, jokers, freed, rule,
+                                     need, table_groups, group_keys, jokers, freed, rule,
                                      loose_wild + single_jokers[:used])
                 if base is None:
                     continue
@@ -300,14 +305,13 @@ def _other_missing_colours(table_groups, jokers) -> dict[int, set[int]]:
 
 
 def _base_problem(ace, one_joker, table, single, hand, hand_jokers, mandatory, need,
-                  table_groups, singles_set, jokers, freed, rule, loose_wild) -> Problem | None:
-    hand_m = [0] * NF
-    hand_o = [0] * NF
-    for f in range(NF):
-        if mandatory:
-            hand_m[f] = hand[f]
-        else:
-            m = min(need[f], hand[f])
+                  table_groups, group_keys, jokers, freed, rule, loose_wild) -> Problem | None:
+    if mandatory:
+        hand_m, hand_o = list(hand), [0] * NF
+    else:  # the needed cards are laid whatever happens; the others may be
+        hand_m, hand_o = [0] * NF, list(hand)
+        for f, n in need.items():
+            m = min(n, hand[f])
             hand_m[f], hand_o[f] = m, hand[f] - m
     if any(hand[f] < n for f, n in need.items()):
         return None
@@ -321,16 +325,14 @@ def _base_problem(ace, one_joker, table, single, hand, hand_jokers, mandatory, n
             fixed.append(FixedJoker(joker, f, _neighbour_faces(table_groups[gi], joker, ace)))
         else:
             fixed.append(FixedJoker(joker, f, None))
-    old_keys: Counter[tuple[int, ...]] = Counter()
-    for gi, group in enumerate(table_groups):
-        if gi not in singles_set:
-            old_keys[tuple(sorted(card_face(c) for c in group if c.play_rank))] += 1
+    old_keys: Counter[tuple[int, ...]] = Counter(k for k in group_keys if k is not None)
     return Problem(
         ace=ace, max_jokers=one_joker, table=list(table), hand_m=hand_m, hand_o=hand_o,
         single=list(single), fixed=fixed, wild_m=len(freed_tables) + (hand_jokers if mandatory
                                                                        else 0),
         wild_o=0 if mandatory else hand_jokers, wild_m_hand=hand_jokers if mandatory else 0,
         old_keys=old_keys, n_old=len(table_groups), freed_tables=freed_tables,
+        group_keys=group_keys,
     )
 
 
@@ -379,15 +381,17 @@ def prune_unplaceable(p: Problem) -> None:
     hand (a necessary condition, repeated until nothing changes): fewer cards to search."""
     if p.ace == "wrap":
         return  # _fits_somewhere knows no run past 13: nothing is dropped
-    fixed_at = Counter(fj.face for fj in p.fixed)
+    fixed_at = [0] * NF
+    for fj in p.fixed:
+        fixed_at[fj.face] += 1
     low, high = value_range(p.ace)
     wild = p.wild_m + p.wild_o
     p.hand_o, p.single = list(p.hand_o), list(p.single)  # the cases may share these lists
     changed = True
     while changed:
         changed = False
-        avail = [p.table[f] + p.hand_m[f] + p.hand_o[f] + p.single[f] + fixed_at[f]
-                 for f in range(NF)]
+        avail = [a + b + c + d + e for a, b, c, d, e in zip(
+            p.table, p.hand_m, p.hand_o, p.single, fixed_at, strict=True)]
         for f in range(NF):
             if not (p.hand_o[f] or p.single[f]):
                 continue

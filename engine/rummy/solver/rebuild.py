@@ -77,8 +77,23 @@ def rebuild_solution(p, chosen, vmin, vmax, card_value, joker_value, sets_old, o
     jokers_in = [0] * len(groups)
     triple_slots = _triple_slots(p.triple, groups)
     wilds_left = p.wild_m
+    plain = not p.fixed and not triple_slots
     for f in _faces_in_value_order(vmin, vmax):
         if not slots[f]:
+            continue
+        if plain and not wilds_at[f]:  # the path below without jokers, in fewer steps
+            order = slots[f]
+            n = len(order)
+            if n > 1:
+                order = sorted(order, key=lambda gs: not groups[gs[0]][2])
+            units = [("T", f)] * p.table[f]
+            if len(units) >= used_at[f]:
+                units = units[:used_at[f]]
+            else:
+                units = (units + [("M", f)] * p.hand_m[f] + [("O", f)] * p.hand_o[f]
+                         + [("S", f)] * p.single[f])[:used_at[f]]
+            for gs, u in zip(order, units, strict=True):
+                fills[gs[0]][gs[1]] = u
             continue
         units: list[Fill] = [("T", f)] * p.table[f]
         if p.fixed:
