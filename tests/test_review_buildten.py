@@ -168,3 +168,37 @@ def test_the_results_carry_the_review_button(finished):
     screen = GAME._result_screen(table, state_of(finished))
     assert [[(b.label, b.action) for b in row] for row in screen.buttons] == [
         [("🔎 Review", "review:1")]]
+
+
+async def test_the_log_kept_by_the_platform_is_reviewed(store):
+    """Each move saved through the platform (the unit moves the host's actions into the
+    game's action log, bot/core/unit.py); the review joins them again and replays the game."""
+    from bot.core.actor import Actor
+    from bot.core.service import GameService
+    from bot.core.views import Outcome
+
+    service = GameService(store, computer_delay=0.0)
+    record = Record(rulebook="buildten", game_name="build-to-ten", seed=SEED,
+                    seats=[SeatInfo("Ann", "ann"), SeatInfo("Bot", None, computer="hard")])
+    GAME.start(Table(1, record, lambda: 0.0))
+    row = await store.create_game("telegram", "-5", record.to_dict(), status="playing")
+
+    def move(row, record: Record):
+        table = service.unit.table(row, record)
+        state = state_of(record)
+        if state.over or state.turn == 1:  # (the scheduler may have played it already)
+            return GAME.computer_step(table) or Outcome()
+        pile = 0 if state.discards[0] else NEW_PILE
+        return GAME._act(table, state, Discard(0, state.hands[0][0], pile), "ann")
+
+    for _step in range(MAX_STEPS):
+        saved = await store.get_game(row.id)
+        if saved.record["state"]["over"]:
+            break
+        await service.unit.mutate(row.id, move)
+    saved = await store.get_game(row.id)
+    assert saved.record["state"]["over"] and not saved.record["state"]["actions"]
+    assert len(await store.game_actions(row.id)) > 50  # the log is in its own table
+    out = await service.command(Actor("telegram", "-5", "ann", "Ann"), "review")
+    (text,) = out.private_extras["ann"]
+    assert text.text == review_screen(row.id, play_game(), 0, None).text
