@@ -88,6 +88,7 @@ async def test_with_dms_closed_the_review_is_ephemeral(harness: Harness):
     await _round_ends(harness, CAROL)
     said = await harness.slash(CAROL, "review")
     assert any(_summary() in s for s in said)
+    assert not any("private chat" in s for s in said)  # it came here, not there
     shown = [m for m in fake.ephemeral_for(CAROL) if m.attachments]
     assert shown and shown[-1].attachments[0].filename == "review.png"
     assert not fake.dm_messages(CAROL)

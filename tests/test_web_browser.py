@@ -286,3 +286,42 @@ async def test_a_forged_or_expired_link_gets_a_clear_page(browser, web):
     assert "not valid" in text and "Traceback" not in text
     assert await page.locator("[data-hand]").count() == 0
     await shot(page, "refused")
+
+
+async def test_the_review_after_the_round_for_the_pages_seat_only(browser, web):
+    """Issue 32 on the web table: after the round, 🔎 Review shows the page's own seat its
+    review (text and picture) through the platform's review path; a spectator is offered none
+    and gets none."""
+    from review_games import drawing_round, record_of
+
+    game = await web.game("machiavelli", BOB)
+    row = await web.store.get_game(game)
+    record = record_of(drawing_round(), user=ALICE.user, name="Alice", player_id=None)
+    await web.store.save_game(game, record.to_dict(), expected_version=row.version,
+                              status="finished")
+    frames: list = []
+    page = await phone(browser, web.link(ALICE, game), frames)
+    await version_after(page, -1)
+    await page.locator('[data-action="review"]').tap()
+    review = page.locator("[data-review]")
+    await review.wait_for(timeout=20_000)
+    text = await review.locator("pre").inner_text()
+    assert text.startswith("🔎 Your review · Machiavelli · round 1")
+    assert "Turn 1: you drew — ✗" in text
+    assert await review.locator("img").count() == 1
+    assert await review.locator("img").evaluate("n => n.naturalWidth") == 800
+    await shot(page, "review")
+
+    watcher_frames: list = []
+    watcher = await phone(browser, web.link(None, game), watcher_frames)
+    await version_after(watcher, -1)
+    assert await watcher.locator('[data-action="review"]').count() == 0
+    # asked anyway (a forged message): a spectator and a non-player get a refusal, no review
+    from bot.web.auth import Session
+
+    table = web.server.table
+    for user in ("", BOB.user):
+        got = await table.review(Session("test", user, "X", game, "en", 2e9))
+        assert got["t"] == "reply" and got["alert"] and "review" not in got
+        assert got["text"].startswith(("Only the players", "These buttons belong"))
+    assert not any('"review"' in str(f) for f in watcher_frames)

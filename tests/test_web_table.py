@@ -23,13 +23,14 @@ from bot.core.service import pack
 from bot.games.rummy.records import state_of
 from bot.web import auth, protocol
 from bot.web.auth import Session
-from bot.web.protocol import Edit, Hello
+from bot.web.protocol import Edit, Hello, Review
 
 # -- the vocabulary -------------------------------------------------------------------------
 
 
 def test_the_socket_vocabulary_takes_exactly_its_messages():
     assert protocol.parse('{"t":"hello","v":3}') == Hello(3)
+    assert protocol.parse('{"t":"review","v":3}') == Review(3)
     assert protocol.parse('{"t":"edit","v":3,"op":"place","cards":["7H#1","*#0"],"to":null}') \
         == Edit(3, "place", ("7H#1", "*#0"), None, None)
     assert protocol.parse('{"t":"edit","v":3,"op":"move","cards":["10R#0"],"from":0,"to":2}') \
@@ -54,6 +55,7 @@ def test_the_socket_vocabulary_takes_exactly_its_messages():
     '{"t":"edit","v":1,"op":"joker","cards":["SWAP#0"],"to":null}',
     '{"t":"edit","v":1,"op":"place","cards":' + json.dumps(["7H#1"] * 21) + ',"to":0}',
     '{"t":"edit","v":1,"op":"place","cards":["7H#1"],"to":0,"pad":"' + "x" * 3000 + '"}',
+    '{"t":"review","v":1,"round":2}', '{"t":"review"}',
     "[" * 5000, '{"t":"edit","v":1,"op":"__proto__","cards":["7H#1"],"to":0}',
 ])
 def test_anything_else_is_refused_without_an_exception(raw):

@@ -756,7 +756,10 @@ class DiscordAdapter:
                 log.info("private message to %s failed: %s", user, error)
                 return
         if ctx is not None and ctx.alive and ctx.user == user:
-            await self._followup(ctx, render(screen.text), files=await _files(screen, REVIEW_FILE))
+            sent = await self._followup(ctx, render(screen.text),
+                                        files=await _files(screen, REVIEW_FILE))
+            # the answer itself is the review: not "it is in your private chat" after it
+            ctx.showed_private = ctx.showed_private or sent is not None
 
     async def _dm(self, user: str) -> discord.PartialMessageable:
         channel_id = self._dm_ids.get(user)

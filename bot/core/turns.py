@@ -39,8 +39,10 @@ class TurnFlow:
         """The engine's state of the hosted game (Refusal when it hasn't started)."""
         raise NotImplementedError
 
-    def advance(self, table: Table, old: Any, new: Any, events: list[Any]) -> Outcome:
-        """Store `new` in the record, log `events` and build the screens that changed."""
+    def advance(self, table: Table, old: Any, new: Any, events: list[Any],
+                acts: Sequence[Any] = ()) -> Outcome:
+        """Store `new` in the record, log `events` and build the screens that changed; `acts`:
+        the actions that made `new` from `old` (a game that keeps its own action log)."""
         raise NotImplementedError
 
     def time_ran_out(self, record: Record, info: SeatInfo, taken_over: bool,
@@ -90,7 +92,7 @@ class TurnFlow:
         level = record.seats[seat].computer or self.default_level
         act = self.rules.choose_action(self.rules.player_view(state, seat), level)
         new, events = self.rules.apply(state, act)
-        return self.advance(table, state, new, events)
+        return self.advance(table, state, new, events, acts=[act])
 
     def play_for(self, table: Table, seat: int) -> Outcome:
         """The turn timer ran out: the rule's time-up action if the game has one, then the
@@ -98,15 +100,18 @@ class TurnFlow:
         record, rules = table.record, self.rules
         state = old = self.load(record)
         events: list[Any] = []
+        acts: list[Any] = []
         ruled = rules.time_up(state, seat)
         if ruled is not None:
             state, events = rules.apply(state, ruled)
+            acts.append(ruled)
         for _step in range(self.max_timeout_actions):
             if rules.to_move(state) != seat:
                 break
             act = rules.choose_action(rules.player_view(state, seat), self.default_level)
             state, more = rules.apply(state, act)
             events += more
+            acts.append(act)
         info = record.seats[seat]
         info.timeouts += 1
         taken_over = info.timeouts >= TIMEOUTS_BEFORE_COMPUTER
@@ -114,6 +119,6 @@ class TurnFlow:
             info.computer, info.was_human = self.default_level, True
         note = self.time_ran_out(record, info, taken_over, events)
         record.add_log(note)
-        out = self.advance(table, old, state, events)
+        out = self.advance(table, old, state, events, acts=acts)
         out.reply = note
         return out

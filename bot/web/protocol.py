@@ -6,6 +6,7 @@ takes; every number is an ASCII-range int inside its bound, every card a piece's
 shape (the game checks it is one of its pieces), at most `MAX_CARDS` of them.
 
     {"t": "hello", "v": 12}                                   resync: send me the state
+    {"t": "review", "v": 12}                                  🔎 my review of the last round
     {"t": "edit", "v": 12, "op": "place", "cards": ["7H#1"], "to": 2}   hand/loose -> group 2
     {"t": "edit", "v": 12, "op": "place", "cards": ["7H#1"], "to": null} -> a new group
     {"t": "edit", "v": 12, "op": "move", "cards": ["7H#1"], "from": 0, "to": 1}
@@ -48,6 +49,13 @@ class Hello:
 
 
 @dataclass(frozen=True)
+class Review:
+    """🔎 Review: the page's seat's review of the last round over (issue 32)."""
+
+    version: int
+
+
+@dataclass(frozen=True)
 class Edit:
     version: int
     op: str
@@ -71,7 +79,7 @@ def _card(text: object) -> bool:
         _PIECE.fullmatch(text))
 
 
-def parse(raw: str | bytes) -> Hello | Edit | None:
+def parse(raw: str | bytes) -> Hello | Review | Edit | None:
     if len(raw) > MAX_MESSAGE:
         return None
     try:
@@ -86,6 +94,8 @@ def parse(raw: str | bytes) -> Hello | Edit | None:
     kind = data.get("t")
     if kind == "hello":
         return Hello(version) if data.keys() == {"t", "v"} else None
+    if kind == "review":
+        return Review(version) if data.keys() == {"t", "v"} else None
     if kind != "edit":
         return None
     op = data.get("op")

@@ -223,6 +223,8 @@ class WebServer:
                 if parsed is None:
                     bad += 1
                     await ws.send_json({"t": "bad"})
+                elif isinstance(parsed, protocol.Review):
+                    await ws.send_json(await self.table.review(page.session))
                 elif isinstance(parsed, protocol.Hello):
                     frame = await self.table.current(page.session)
                     page.sent_version = -1  # a resync: the page asked for it, even if older

@@ -11,6 +11,7 @@ game hear of every saved change through the service's watchers (`Hub`).
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import logging
 from collections.abc import Callable
@@ -19,6 +20,7 @@ from typing import Any
 
 from bot import i18n
 from bot.core import narrate
+from bot.core.actor import Actor
 from bot.core.record import Record
 from bot.core.service import GameService
 from bot.core.unit import Refusal, answer
@@ -65,7 +67,11 @@ class WebTable:
         game = self.service.unit.game_of(record)
         seat = self.seat_of(session, record)
         with i18n.using(record.lang_of(seat) if seat is not None else record.lang):
-            return {"t": "state", "view": game.web_view(record, seat)}
+            frame = {"t": "state", "view": game.web_view(record, seat)}
+        if seat is not None and hasattr(game, "review") and not record.lesson:
+            # 🔎 Review once a round is over: the seat's own (a spectator is offered none)
+            frame["review"] = len(game.rounds(record.state))
+        return frame
 
     async def current(self, session: Session) -> dict:
         row = await self.service.store.get_game(session.game)
@@ -106,6 +112,36 @@ class WebTable:
         row = await self.service.store.get_game(game_id)
         if row is not None:
             self.saved(game_id, Record.from_dict(row.record))
+
+    # -- the review ---------------------------------------------------------------------
+
+    async def review(self, session: Session) -> dict:
+        """🔎 Review on the page: the page's own seat's review of the last round over, through
+        the platform's review path (bot/core/reviews.py: who may ask, the seat's own views);
+        its text and picture as a frame for this page alone. A spectator gets none."""
+        i18n.set_locale(session.lang)
+        if not session.user:
+            return {"t": "reply", "text": narrate.PLAYERS_ONLY, "alert": True}
+        row = await self.service.store.get_game(session.game)
+        if row is None or row.platform != session.platform:
+            return {"t": "gone"}
+        # the page speaks from the game's own chat (its link was made there)
+        actor = Actor(row.platform, row.chat_id, session.user, session.name)
+        try:
+            out = await self.service.reviews.answer(row, actor, None)
+        except Refusal as refusal:
+            out = answer(refusal)
+        except Exception:
+            log.exception("web review of game %s failed", session.game)
+            out = Outcome(reply=narrate.SORRY, alert=True)
+        screens = out.private_extras.get(session.user, [])
+        if not screens:
+            return {"t": "reply", "text": out.reply or "", "alert": True}
+        painted = next((s for s in screens if s.painter is not None), None)
+        image = await asyncio.to_thread(lambda: painted.image) if painted else None
+        return {"t": "review", "text": screens[-1].text,
+                "image": ("data:image/png;base64," + base64.b64encode(image).decode())
+                if image else None}
 
     # -- edits --------------------------------------------------------------------------
 

@@ -17,6 +17,7 @@ WORDS = {
     "refused": N_("This link is not valid or has expired. Open the table again from the chat."),
     "waiting": N_("The game hasn't started yet."),
     "loose": N_("Loose (place before Done)"),
+    "review": "🔎 Review",
 }
 
 

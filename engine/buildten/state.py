@@ -71,7 +71,10 @@ class BuildState:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> BuildState:
-        return cls(**data).copy()  # the copy: nothing shared with the dict
+        # "actions": the host's log of the moves since its last save, kept beside the state
+        # (bot/games/buildten/host.py), not part of the position
+        fields = {k: v for k, v in data.items() if k != "actions"}
+        return cls(**fields).copy()  # the copy: nothing shared with the dict
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))

@@ -61,7 +61,8 @@ class RaceGame(TurnFlow):
             raise Refusal("The race hasn't started.")
         return self.rules.state_from_json(record.state)
 
-    def advance(self, table: Table, old: RaceState, new: RaceState, events: list) -> Outcome:
+    def advance(self, table: Table, old: RaceState, new: RaceState, events: list,
+                acts: Sequence[Any] = ()) -> Outcome:
         record = table.record
         record.state = self.rules.state_to_json(new)
         for e in events:

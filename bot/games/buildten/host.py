@@ -10,7 +10,7 @@ from bot.core.buttons import IDX, Kind, Press
 from bot.core.hosting import Refusal, Settings, Table, Variant
 from bot.core.record import Record, SeatInfo
 from bot.core.turns import TurnFlow
-from bot.core.views import Outcome, Screen
+from bot.core.views import Button, Outcome, Screen
 from bot.games.buildten import lesson as lesson
 from bot.i18n import N_, _, current, t, tn, using
 from engine.buildten import (
@@ -27,6 +27,7 @@ from engine.buildten import (
     standings,
 )
 from engine.buildten.actions import NEW_PILE
+from engine.buildten.actions import to_dict as action_dict
 from engine.buildten.ai import LEVELS, choose_action
 from engine.buildten.contract import BuildTenRules
 from engine.buildten.state import free_place
@@ -52,9 +53,14 @@ def _lesson(record: Record) -> int | None:
     return record.state.get("lesson") if record.state else None
 
 
-def _save(record: Record, state: BuildState, lesson: int | None) -> None:
-    """The hosted state: the engine's, plus the lesson step in a lesson game."""
+def _save(record: Record, state: BuildState, lesson: int | None,
+          acts: Sequence[Action] = ()) -> None:
+    """The hosted state: the engine's, plus the lesson step in a lesson game, plus the actions
+    applied since the last save (the platform moves them to the game's action log: the review
+    replays them from the deal, bot/games/buildten/review.py)."""
+    pending = record.state.get("actions", []) if record.state else []
     record.state = state.to_dict()
+    record.state["actions"] = [*pending, *(action_dict(a) for a in acts)]
     if record.rulebook == LESSON:
         record.state["lesson"] = lesson
 
@@ -248,6 +254,11 @@ class BuildTenGame(TurnFlow):
 
         return web.web_edit(self, table, seat, user, edit)
 
+    def review(self, table: Table, seat: int, round: int | None) -> Screen:
+        from .review import review_screen  # the search: loaded when first asked
+
+        return review_screen(table.game_id, table.record, seat, round)
+
     def help_text(self) -> str:
         return help_text()
 
@@ -311,10 +322,10 @@ class BuildTenGame(TurnFlow):
         ui.selected, ui.mode = [], "main"
         table.record.seats[act.seat].timeouts = 0
         if step is None or step_no is None:
-            return self.advance(table, state, new, events)
+            return self.advance(table, state, new, events, acts=[act])
         done = lesson.met(step, new, events)
         after = lesson.settle(step_no + 1 if done else step_no, new)
-        out = self.advance(table, state, new, events, lesson_step=after)
+        out = self.advance(table, state, new, events, lesson_step=after, acts=[act])
         if done:
             done_line = "\n" + lesson_text(lesson.DONE) if after is None else ""
             ui.notice = lesson_text(step.success) + done_line
@@ -323,13 +334,14 @@ class BuildTenGame(TurnFlow):
         return out
 
     def advance(self, table: Table, old: BuildState, new: BuildState,
-                 events: list[Event], *, lesson_step: int | None = SETTLE) -> Outcome:
+                 events: list[Event], *, lesson_step: int | None = SETTLE,
+                 acts: Sequence[Action] = ()) -> Outcome:
         """Store the new state and build the screens that changed (a lesson's step: given,
         or the current one passed over where it can't be met any more)."""
         record, game_id = table.record, table.game_id
         if lesson_step == SETTLE:
             lesson_step = lesson.settle(_lesson(record), new)
-        _save(record, new, lesson_step)
+        _save(record, new, lesson_step, acts)
         with using(screens.group_lang(record)):  # the log is the group's
             lines = narrate.log_lines(events, _names(record))
         for line in lines:
@@ -382,5 +394,7 @@ class BuildTenGame(TurnFlow):
                             name=screens.seat_label(record, seat)))
         if state.stuck:
             lines.append(_("(stuck: nothing left to draw and a full round without a build)"))
-        return Screen("\n".join(lines), [], game_id=table.game_id, version=state.version,
+        # 🔎 Review: each player's own turns, sent to them alone (issue 32; not in a lesson)
+        review = [] if record.rulebook == LESSON else [[Button(_("🔎 Review"), "review:1")]]
+        return Screen("\n".join(lines), review, game_id=table.game_id, version=state.version,
                       phase="game_over", lang=current())

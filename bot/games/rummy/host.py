@@ -317,8 +317,10 @@ class RummyGame(TurnFlow):
         table.record.seats[seat].timeouts = 0
         return self.advance(table, state, new_state, events)
 
-    def advance(self, table: Table, old: GameState, new: GameState, events: list) -> Outcome:
-        """Store the new state and build the screens that changed."""
+    def advance(self, table: Table, old: GameState, new: GameState, events: list,
+                acts: Sequence[Any] = ()) -> Outcome:
+        """Store the new state and build the screens that changed (the engine's state logs
+        its own actions: `acts` is not needed here)."""
         record, game_id = table.record, table.game_id
         record.state = new.to_dict()
         with using(record.lang):  # the log is the group's

@@ -68,7 +68,8 @@
     };
     ws.onmessage = (event) => {
       const m = JSON.parse(event.data);
-      if (m.t === "state") { if (m.view) show(m.view); else waiting(); }
+      if (m.t === "state") { reviewable = m.review || 0; if (m.view) show(m.view); else waiting(); }
+      else if (m.t === "review") showReview(m);
       else if (m.t === "reply") { if (m.text) toast(m.text, m.alert); if (m.alert) haptic("error"); }
     };
     ws.onclose = () => {
@@ -76,6 +77,18 @@
       clearTimeout(timer);
       timer = setTimeout(connect, Math.min(4000, 250 * 2 ** retry++));
     };
+  }
+  // 🔎 Review (issue 32): once a round is over, the page's own seat may ask for its review
+  let reviewable = 0;
+  function reviewButton() {
+    const b = el("button", { "data-action": "review", text: words.review || "🔎" });
+    b.addEventListener("click", () => { if (ws && ws.readyState === 1 && view) ws.send(JSON.stringify({ t: "review", v: view.version })); });
+    return el("nav", { class: "actions" }, b);
+  }
+  function showReview(m) {
+    let box = document.getElementById("review");
+    if (!box) { box = el("section", { id: "review", class: "review", "data-review": true }); app().append(box); }
+    box.replaceChildren(...(m.image ? [el("img", { src: m.image, alt: "" })] : []), el("pre", { text: m.text }));
   }
   function send(msg) {
     if (!ws || ws.readyState !== 1 || !view) return;
@@ -142,7 +155,10 @@
     if (!view || v.version !== view.version || v.mine !== view.mine) sel = null;
     view = v;
     const root = app();
+    const review = document.getElementById("review");
     root.replaceChildren(v.game === "buildten" ? buildten(v) : rummy(v));
+    if (reviewable > 0) root.append(reviewButton());
+    if (review) root.append(review); // a review asked for stays shown
     document.body.dataset.version = String(v.version);
     document.body.dataset.mine = v.mine ? "yes" : "no";
     if (tg) {
