@@ -108,32 +108,20 @@ class GamesStore(StoreBase):
 
     async def last_lesson(self, platform: str, chat_id: str) -> GameRow | None:
         """The chat's newest lesson row, whatever its status (a learner's lessons reuse it)."""
-        async with self._engine.connect() as conn:
-            row = (
-                await conn.execute(
-                    select(db.games)
-                    .where(
-                        db.games.c.platform == platform,
-                        db.games.c.chat_id == str(chat_id),
-                        is_lesson(),
-                    )
-                    .order_by(db.games.c.id.desc())
-                    .limit(1)
-                )
-            ).one_or_none()
-        return None if row is None else self._keep(game_row(row))
+        return await self._newest(platform, chat_id, is_lesson())
 
     async def last_game(self, platform: str, chat_id: str) -> GameRow | None:
         """The chat's newest game that is not a lesson, whatever its status (/review)."""
+        return await self._newest(platform, chat_id, ~is_lesson())
+
+    async def _newest(self, platform: str, chat_id: str,
+                      kind: ColumnElement[bool]) -> GameRow | None:
         async with self._engine.connect() as conn:
             row = (
                 await conn.execute(
                     select(db.games)
-                    .where(
-                        db.games.c.platform == platform,
-                        db.games.c.chat_id == str(chat_id),
-                        ~is_lesson(),
-                    )
+                    .where(db.games.c.platform == platform,
+                           db.games.c.chat_id == str(chat_id), kind)
                     .order_by(db.games.c.id.desc())
                     .limit(1)
                 )
