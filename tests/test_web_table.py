@@ -19,7 +19,7 @@ from web_browser import ALICE, BOB, BOT_TOKEN, SECRET, close_web, open_web
 
 from bot.core.fair_use import SLOW_DOWN, FairUse
 from bot.core.record import Record
-from bot.core.service import pack
+from bot.core.service import Actor, pack
 from bot.games.rummy.records import state_of
 from bot.web import auth, protocol
 from bot.web.auth import Session
@@ -247,6 +247,24 @@ async def test_sessions_are_exchanged_and_refused_clearly(web):
             assert answer.status == 403
         socket = await http.get(f"{web.base}/web/socket")
         assert socket.status == 403
+
+
+async def test_the_menu_button_opens_the_game_one_sits_in(web):
+    """The bot's menu button names no game: initData without one opens the newest game still
+    on in which that person sits; someone who sits in none is refused clearly."""
+    alice = Actor("telegram", "-100", "1", "Alice")  # telegram_fields' user 1
+    game = (await web.service.new_game(alice, "manipulation")).game_id
+    await web.lobby_press(alice, game, "cpu:easy")
+    await web.lobby_press(alice, game, "start")
+    async with aiohttp.ClientSession() as http:
+        url = f"{web.base}/web/session"
+        mine = {k: v for k, v in telegram_fields().items() if k != "start_param"}
+        answer = await http.post(url, json={"init_data": signed_init_data(mine)})
+        assert answer.status == 200 and (await answer.json())["game"] == game
+        other = {k: v for k, v in telegram_fields(user_id=2).items() if k != "start_param"}
+        answer = await http.post(url, json={"init_data": signed_init_data(other)})
+        assert answer.status == 403
+    assert (await web.service.store.player("telegram", "1", "Alice")) is not None
 
 
 async def test_socket_messages_are_metered_before_any_work(web):

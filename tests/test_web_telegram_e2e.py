@@ -88,6 +88,9 @@ def markup_buttons(message) -> list[dict]:
 
 async def test_a_turn_on_the_mini_app_shows_in_the_group_and_the_private_chat(mini_app):
     tg, store, adapter, base = mini_app
+    # the bot's menu button opens the table (the page finds the game one sits in)
+    assert tg.menu_buttons[""]["type"] == "web_app"
+    assert tg.menu_buttons[""]["web_app"]["url"] == f"{WEB_URL}/web/table"
     alice = tg.user(11, "Alice", started=True)
     bob = tg.user(12, "Bob", started=True)
     group = tg.group(GROUP, "Friday rummy", members=[alice, bob])

@@ -23,6 +23,7 @@ from telegram import (
     InlineKeyboardButton,
     InlineKeyboardMarkup,
     InputMediaPhoto,
+    MenuButtonWebApp,
     Update,
     WebAppInfo,
 )
@@ -167,8 +168,12 @@ class WebEntry:
         if group:
             return [InlineKeyboardButton(label, url=f"https://t.me/{bot}/{self.app}"
                                                     f"?startapp={game_id}")]
-        page = f"{self.url.rstrip('/')}/web/table?g={game_id}"
-        return [InlineKeyboardButton(label, web_app=WebAppInfo(page))]
+        return [InlineKeyboardButton(label, web_app=WebAppInfo(f"{self.page()}?g={game_id}"))]
+
+    def page(self) -> str:
+        """The table's address (no game named: the menu button's, the page finds the game
+        the person sits in)."""
+        return f"{self.url.rstrip('/')}/web/table"
 
 
 OPEN_TABLE = N_("🃏 Open the table")
@@ -365,6 +370,9 @@ class TelegramAdapter:
                     await self.app.bot.set_my_commands(
                         [BotCommand(c, _(d)) for c, d in COMMANDS], language_code=lang
                     )
+            if self.web is not None:  # the menu button opens the table of the game one sits in
+                await self.app.bot.set_chat_menu_button(menu_button=MenuButtonWebApp(
+                    _(OPEN_TABLE), WebAppInfo(self.web.page())))
         await self.app.start()
         if webhook_url:
             assert webhook_secret is not None

@@ -141,6 +141,8 @@ class WebServer:
                 game = auth.game_param(start or data.get("game"))
                 name = str(user.get("first_name", ""))[:64]
                 lang = str(user.get("language_code", ""))[:8]
+                if game is None and not (start or data.get("game")):  # the menu button
+                    game = await self.table.game_of("telegram", str(user["id"]), name)
                 if game is not None:
                     found = Session("telegram", str(user["id"]), name, game, lang,
                                     now + auth.SESSION_SECONDS)

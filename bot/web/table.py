@@ -73,6 +73,13 @@ class WebTable:
             frame["review"] = len(game.rounds(record.state))
         return frame
 
+    async def game_of(self, platform: str, user: str, name: str) -> int | None:
+        """The newest game still on in which this person sits (the bot's menu button opens
+        the page with no game named), or None."""
+        store = self.service.store
+        games = await store.games_for_player(await store.player(platform, user, name))
+        return games[-1].id if games else None
+
     async def current(self, session: Session) -> dict:
         row = await self.service.store.get_game(session.game)
         if row is None or (row.platform != session.platform and session.user):

@@ -158,6 +158,8 @@ class BotApiMethods:
             "setMyCommands": self._set_my_commands,
             "getMyCommands": self._get_my_commands,
             "deleteMyCommands": self._delete_my_commands,
+            "setChatMenuButton": self._set_chat_menu_button,
+            "getChatMenuButton": self._get_chat_menu_button,
             "sendMessage": self._send_message,
             "sendPhoto": self._send_photo,
             "editMessageText": self._edit_message_text,
@@ -457,6 +459,25 @@ class BotApiMethods:
     def _delete_my_commands(self, params: ApiParams) -> bool:
         self.commands.pop(self._commands_key(params), None)
         return True
+
+    def _set_chat_menu_button(self, params: ApiParams) -> bool:
+        """The bot's menu button (a private chat's, or every chat's default): "commands",
+        "default", or "web_app" with a text and an HTTPS Web App URL, as Telegram checks them."""
+        button = params.as_json("menu_button") or {"type": "default"}
+        kind = button.get("type")
+        if kind == "web_app":
+            url = str((button.get("web_app") or {}).get("url", ""))
+            if not 1 <= len(str(button.get("text", ""))) <= 64:
+                raise bad_request("BUTTON_TEXT_INVALID")
+            if not url.startswith("https://"):
+                raise bad_request("BUTTON_URL_INVALID")
+        elif kind not in ("commands", "default"):
+            raise bad_request("can't parse menu button: unknown type")
+        self.menu_buttons[params.as_str("chat_id") or ""] = button
+        return True
+
+    def _get_chat_menu_button(self, params: ApiParams) -> JSONDict:
+        return self.menu_buttons.get(params.as_str("chat_id") or "", {"type": "default"})
 
     def _send_message(self, params: ApiParams) -> JSONDict:
         chat = self._target_chat(params)

@@ -208,6 +208,7 @@ class FakeTelegram(BotApiMethods):
         self.queries: dict[str, CallbackQueryRecord] = {}
         self.webhook: JSONDict | None = None  # last setWebhook parameters
         self.commands: dict[tuple[str, str], list[JSONDict]] = {}  # (scope JSON, language)
+        self.menu_buttons: dict[str, JSONDict] = {}  # chat id ("": every chat's default)
         self.internal_errors: list[BaseException] = []  # bugs in the fake, answered with 500
 
         self._lock = threading.RLock()
