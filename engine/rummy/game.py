@@ -333,7 +333,7 @@ def _find_hint(s: GameState, rules: Rulebook, seat: int) -> dict[str, Any] | Non
         "lay": [[c.token for c in g] for g in move.new_table],  # what "Show me" places
         # The old groups not laid again card for card: the search's `changed` compares faces,
         # and a player sees a joker leave a group its real card took over.
-        "groups": _unmatched(s.table, move.new_table),
+        "groups": unmatched_groups(s.table, move.new_table),
         "singles": [s.singles[g - on_table].token for g in move.changed if g >= on_table],
         "rearrange": move.needs_rearranging,
     }
@@ -450,7 +450,7 @@ def _commit(
     s.passes = 0
     s.draft = None
     s.hint = None
-    new_groups = _unmatched(groups, table_before)
+    new_groups = unmatched_groups(groups, table_before)
     # told in the order a group is shown in (8♠ 9♠ 10♠: table order), not the hand's
     where = {
         c.ident: (g, i)
@@ -487,7 +487,8 @@ def _commit(
     return events + _end_turn(s, rules)
 
 
-def _unmatched(groups: Sequence[Sequence[Card]], among: Sequence[Sequence[Card]]) -> list[int]:
+def unmatched_groups(groups: Sequence[Sequence[Card]],
+                     among: Sequence[Sequence[Card]]) -> list[int]:
     """Indices of `groups` that `among` does not hold card for card (each match used once)."""
     remaining = Counter(tuple(sorted(c.ident for c in g)) for g in among)
     out = []

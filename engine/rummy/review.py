@@ -21,7 +21,7 @@ from typing import Any
 from engine.cards import Card
 
 from .actions import Action, action_from_dict
-from .game import PlayerView, apply, player_view
+from .game import PlayerView, apply, player_view, unmatched_groups
 from .rulebooks import Rulebook
 from .solver import STATS, Move, find_move
 from .state import GameState
@@ -289,7 +289,7 @@ def _chance(view: PlayerView, rules: Rulebook, move: Move | None, knock_open: bo
     goes_out = len(move.placed) == len(view.hand)
     n_groups = len(view.table)
     old = [list(g) for g in view.table] + [[c] for c in view.singles if not c.is_joker]
-    gone = _unmatched(old, move.new_table)
+    gone = unmatched_groups(old, move.new_table)
     return Chance(
         cards=len(move.placed),
         points=points,
@@ -297,7 +297,7 @@ def _chance(view: PlayerView, rules: Rulebook, move: Move | None, knock_open: bo
         groups=tuple(g for g in gone if g < n_groups),
         singles=tuple(old[g][0].token for g in gone if g >= n_groups),
         lay=tuple(tuple(c.token for c in g) for g in move.new_table),
-        new=tuple(_unmatched(move.new_table, old)),
+        new=tuple(unmatched_groups(move.new_table, old)),
         left=left,
         meld=sum(c.play_rank for g in move.new_table for c in g if c.ident in mine)
         if rules.first_lay_points and not view.first_lay_done else 0,
@@ -336,17 +336,4 @@ def _take(seen: Counter, ident: tuple) -> bool:
         seen[ident] -= 1
         return True
     return False
-
-
-def _unmatched(groups: Sequence[Sequence[Card]], among: Sequence[Sequence[Card]]) -> list[int]:
-    """Indices of `groups` that `among` does not hold card for card (each match used once)."""
-    remaining = Counter(tuple(sorted(c.ident for c in g)) for g in among)
-    out = []
-    for i, g in enumerate(groups):
-        key = tuple(sorted(c.ident for c in g))
-        if remaining[key] > 0:
-            remaining[key] -= 1
-        else:
-            out.append(i)
-    return out
 
