@@ -18,6 +18,7 @@ ways.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import hashlib
 import json
@@ -126,10 +127,8 @@ def play(out: list, name: str, variant: str, seed: int, lang: str, steps: int) -
         version = record.state["version"]
         if mover is None:  # between rounds: a review, then on
             rnd = record.state.get("round", 1)
-            try:
+            with contextlib.suppress(Exception):
                 out.append((f"{tag}/{n}/review", game.review(table, 0, rnd)))
-            except Exception:  # noqa: BLE001 (a game without a review of this round)
-                pass
             keep(game.press(table, 0, "u0", Press(9, version, "next", ())), "next")
             continue
         if record.seats[mover].is_computer:
@@ -151,10 +150,8 @@ def play(out: list, name: str, variant: str, seed: int, lang: str, steps: int) -
         except Refusal as refusal:  # (the platform answers it: its outcome's screens)
             keep(refusal.outcome, "refused")
     if game.is_over(record.state):
-        try:
+        with contextlib.suppress(Exception):
             out.append((f"{tag}/end/review", game.review(table, 0, None)))
-        except Exception:  # noqa: BLE001
-            pass
 
 
 def corpus(small: bool = False) -> list[tuple[str, Screen]]:

@@ -25,7 +25,7 @@ from bot.core.buttons import pack
 from bot.core.fair_use import FairUse
 from bot.core.hosting import HostedGame, Refusal
 from bot.core.service import Actor, GameService
-from bot.core.views import Button, Outcome, Screen
+from bot.core.views import Button, Outcome, Screen, in_rows
 from bot.i18n import N_, _, current, set_locale, t, using
 from bot.i18n import rules as rules_doc
 
@@ -414,13 +414,13 @@ class ConsoleGame:
     def _buttons_text(self, screen: Screen) -> str:
         """The private message's buttons (and the table's, but My cards) with numbers. The
         card buttons are the whole hand, numbered as the hand is (`lay 1 2 3`): no pages."""
-        rows = [("private", r) for r in _hand_buttons(screen)]
+        rows = [("private", hand, r) for hand, r in _hand_buttons(screen)]
         if self.table is not None:
-            rows += [("table", [b for b in r if b.action != "cards"]) for r in self.table.buttons]
+            rows += [("table", False, [b for b in r if b.action != "cards"])
+                     for r in self.table.buttons]
         self.listed, self._listed_from = [], {}
         lines = []
-        for owner, row in rows:
-            cards = all(_is_card(b) for b in row)
+        for owner, cards, row in rows:
             hand = _prefix("Rack: {tiles}" if _rack(screen) else "Hand: {cards}").rstrip()
             parts = [hand if cards and not lines else " " * len(hand) if cards else ""]
             for b in row:
@@ -435,10 +435,6 @@ class ConsoleGame:
         return "\n".join(lines)
 
 
-def _is_card(button: Button) -> bool:
-    return button.action.startswith(("s0:", "s1:"))
-
-
 def _rack(screen: Screen) -> bool:
     """A rack of tiles (Rummikub), not a hand of cards: the screen's whole hand, as its
     detail shows it, is labelled as a rack (in the reader's language, the terminal's)."""
@@ -451,19 +447,18 @@ def _hand_prefixes() -> tuple[str, str]:
     return _prefix("Hand: {cards}"), _prefix("Rack: {tiles}")
 
 
-def _hand_buttons(screen: Screen) -> list[list[Button]]:
-    """The screen's rows with its (paged) card buttons replaced by all of them (`cards`)."""
-    if not screen.cards:
-        return screen.buttons
-    width = CARDS_PER_ROW
-    rows = [screen.cards[i : i + width] for i in range(0, len(screen.cards), width)]
-    for row in screen.buttons:
-        if any(_is_card(b) for b in row):
-            continue
-        if any(b.action.startswith("pg:") for b in row):  # the page row: only Sort stays
-            row = [b for b in row if b.action == "sort"]
-        if row:
-            rows.append(row)
+def _hand_buttons(screen: Screen) -> list[tuple[bool, list[Button]]]:
+    """The screen's rows, each with whether it is the hand's: the hand picker's every piece
+    (no pages: the terminal shows the whole hand, numbered as the hand is), then the rest as a
+    phone's rows."""
+    rows: list[tuple[bool, list[Button]]] = []
+    hand = screen.hand
+    cards = screen.cards
+    if cards:
+        rows += [(True, r) for r in in_rows(cards, CARDS_PER_ROW)]
+    for part in screen.parts:
+        if part is not hand:
+            rows += [(False, r) for r in part.phone_rows()]
     return rows
 
 

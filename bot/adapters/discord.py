@@ -34,7 +34,7 @@ from bot.core.names import clean_name
 from bot.core.per_game import LimitedDict
 from bot.core.service import Actor, GameService
 from bot.core.unit import handling
-from bot.core.views import Button, Outcome, Screen
+from bot.core.views import PRIMARY, ActionRow, Button, Outcome, Screen
 from bot.i18n import N_, _, current, every, set_locale, t, using
 
 from .budgets import Bucket
@@ -620,7 +620,7 @@ class DiscordAdapter:
         with using(outcome.group.lang if outcome.group is not None else current()):  # channel
             text = t("{name}, your DMs are closed — use Show my hand (only you will see "
                      "your cards).", name=name)
-            screen = Screen(text, [[Button(_("🂠 Show my hand"), "cards")]],
+            screen = Screen(text, [ActionRow([Button(_("🂠 Show my hand"), "cards", PRIMARY)])],
                             game_id=outcome.game_id, version=0)
         await channel.send(render(screen.text), view=build_view(screen))
 
