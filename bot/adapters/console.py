@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot.core.buttons import pack
+from bot.core.buttons import Press, press_of
 from bot.core.fair_use import FairUse
 from bot.core.hosting import HostedGame, Refusal
 from bot.core.service import Actor, GameService
@@ -183,7 +183,7 @@ class ConsoleGame:
         presses += [f"cpu:{level}" for level in setup.computers]
         version = out.group.version if out.group is not None else 0  # the lobby's
         for action in presses:
-            out = await self.service.press(self.group, pack(self.game_id, version, action))
+            out = await self.service.press(self.group, press_of(self.game_id, version, action))
             if out.alert:
                 self.write(f"✗ {out.reply}")
                 return False
@@ -193,7 +193,7 @@ class ConsoleGame:
                 label = _prefix("Seats: {names}")
             seats = [x for x in out.group.text.splitlines() if x.startswith(label)]
             self.write("\n".join(seats))
-        out = await self.service.press(self.group, pack(self.game_id, version, "start"))
+        out = await self.service.press(self.group, Press(self.game_id, version, "start"))
         if out.alert:
             self.write(f"✗ {out.reply}")
             return False
@@ -310,8 +310,9 @@ class ConsoleGame:
         ):
             self.write(t("✗ There is no '{action}' button now.", action=action))
             return
-        data = pack(screen.game_id, screen.version, action)
-        await self._answer(await self.service.press(self.me, data))
+        # decoded here, once (an action of the screen's own buttons: never None in practice)
+        press = press_of(screen.game_id, screen.version, action)
+        await self._answer(await self.service.press(self.me, press))
 
     async def _answer(self, out: Outcome, *, quiet: bool = False) -> None:
         """Show an outcome of the person's own call, and the core's reply to it."""

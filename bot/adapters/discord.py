@@ -26,7 +26,7 @@ from discord.gateway import DiscordWebSocket
 from bot import metrics
 from bot.clock import REAL, Clock
 from bot.core import narrate
-from bot.core.buttons import LESSON_PREFIX
+from bot.core.buttons import Press
 from bot.core.cut import cut
 from bot.core.fair_use import SLOW_DOWN, paid_at_door
 from bot.core.hosting import Lessons
@@ -427,7 +427,8 @@ class DiscordAdapter:
                 else:
                     await interaction.response.send_message(narrate.NOT_OURS, ephemeral=True)
 
-    async def on_press(self, interaction: discord.Interaction, data: str) -> None:
+    async def on_press(self, interaction: discord.Interaction, press: Press | None) -> None:
+        """A button or a menu's choice, decoded at the door (discord_ui: None, not ours)."""
         started = time.perf_counter()
         if not await self._door(interaction, command=False):
             return
@@ -435,18 +436,29 @@ class DiscordAdapter:
             ctx = self._component_ctx(interaction)
             try:
                 ctx.alive = await self._defer(interaction)
-                if data.startswith(LESSON_PREFIX):
-                    await self._answer(ctx, await self._lesson_press(interaction, data))
-                    return
                 actor = self.actor(interaction)
-                outcome = await self.service.press(actor, data)
-                if data.endswith(":join") and not outcome.alert and outcome.game_id is not None:
+                outcome = await self.service.press(actor, press)
+                joined = press is not None and press.verb == "join"
+                if joined and not outcome.alert and outcome.game_id is not None:
                     await self._check_dms(outcome, actor)
                 await self._answer(ctx, outcome)
                 metrics.PRESSES.labels(PLATFORM).inc()
                 metrics.PRESS_SECONDS.labels(PLATFORM).observe(time.perf_counter() - started)
             except Exception:
-                log.exception("button %s failed", data)
+                log.exception("button %s failed", press)
+                await self._apologize(interaction)
+
+    async def on_lesson_press(self, interaction: discord.Interaction, data: str) -> None:
+        """A lesson's button (its callback data: the lesson service parses it)."""
+        if not await self._door(interaction, command=False):
+            return
+        async with self._working():
+            ctx = self._component_ctx(interaction)
+            try:
+                ctx.alive = await self._defer(interaction)
+                await self._answer(ctx, await self._lesson_press(interaction, data))
+            except Exception:
+                log.exception("lesson button %s failed", data)
                 await self._apologize(interaction)
 
     async def on_cards(self, interaction: discord.Interaction, game_id: int, version: int,

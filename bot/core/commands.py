@@ -11,7 +11,7 @@ from bot.i18n import fill, using
 
 from . import narrate
 from .actor import Actor
-from .buttons import Press, pack
+from .buttons import Press
 from .hosting import HostedGame, Refusal
 from .record import Record
 from .scheduler import close
@@ -83,7 +83,7 @@ class Commands:
                 )
             if verb == "join":
                 return (
-                    await svc.press(actor, pack(row.id, 0, "join"))
+                    await svc.press(actor, Press(row.id, 0, "join"))
                     if row.status == "lobby"
                     else Outcome(reply=narrate.STARTED_JOIN_NEXT, alert=True)
                 )
@@ -96,7 +96,7 @@ class Commands:
             return await svc.reviews.command(actor, args)
         if verb in ("hand", "cards"):
             row = await self.game_for(actor)
-            return await svc.press(actor, pack(row.id, 0, "cards"))
+            return await svc.press(actor, Press(row.id, 0, "cards"))
         if verb in svc.typed_verbs:  # a move of some hosted game: the game of the row reads it
             row = await self.game_for(actor)
             return await self.unit.mutate(

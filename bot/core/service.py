@@ -303,11 +303,16 @@ class GameService:
 
     # -- presses ------------------------------------------------------------------------
 
-    async def press(self, actor: Actor, data: str, *, metered: bool = True) -> Outcome:
-        """A button press. Answers stale, foreign, forged and unknown buttons clearly.
-        `metered=False`: the caller counted this press already (fair use is not checked)."""
+    async def press(
+        self, actor: Actor, press: Press | str | None, *, metered: bool = True
+    ) -> Outcome:
+        """A button press, decoded at the adapter's door (`buttons.parse`: None for anything
+        that is not exactly one of this bot's buttons; a `str` — a test's or a tool's callback
+        data — is decoded here by the same parser). Answers stale, foreign, forged and unknown
+        buttons clearly. `metered=False`: the caller counted this press already."""
         i18n.set_locale(actor.lang)  # until the record says which language the seat reads
-        press = buttons.parse(data)
+        if isinstance(press, str):
+            press = buttons.parse(press)
         if press is None:
             return Outcome(reply=narrate.NOT_OURS, alert=True)
         slow = metered and self.fair_use.check(actor.platform, actor.user, actor.chat_id)
@@ -326,7 +331,7 @@ class GameService:
         except Refusal as refusal:
             return answer(refusal)
         except Exception:  # never a traceback in chat; the game is as it was saved
-            log.exception("press %r failed", data)
+            log.exception("press %r failed", press)
             return Outcome(reply=narrate.SORRY, alert=True)
 
     async def set_selection(
