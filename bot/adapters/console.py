@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot.core.buttons import Press, press_of
+from bot.core.commands import Command
 from bot.core.fair_use import FairUse
 from bot.core.hosting import HostedGame, Refusal
 from bot.core.service import Actor, GameService
@@ -262,9 +263,8 @@ class ConsoleGame:
 
     async def handle(self, line: str) -> None:
         """One typed line -> service calls; prints the core's answer."""
-        verb, _sep, rest = line.partition(" ")
-        verb = verb.lower().lstrip("/")
-        rest = rest.strip()
+        command = Command.read(line)  # decoded here, once
+        verb, rest = command.verb, command.args
         if verb.isascii() and verb.isdecimal() and not rest:
             await self._press_number(int(verb))
         elif verb in ("help", "h", "?"):
@@ -284,11 +284,11 @@ class ConsoleGame:
             await self._answer(await self.service.command(self.group, "review", rest),
                                quiet=True)
         elif verb in self.service.typed_verbs:  # every hosted game's (the game reads its own)
-            await self._answer(await self.service.command(self.me, verb, rest))
+            await self._answer(await self.service.command(self.me, command))
         elif verb == "rules" and (text := full_rules(rest)):
             self.write(text)  # the terminal has room for the whole section
         elif verb in ("rules", "leaderboard", "stats"):
-            await self._answer(await self.service.command(self.group, verb, rest))
+            await self._answer(await self.service.command(self.group, command))
         else:
             self.write(t("✗ Unknown command '{verb}'. Type 'help' for the list.", verb=verb))
 

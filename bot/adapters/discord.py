@@ -27,6 +27,7 @@ from bot import metrics
 from bot.clock import REAL, Clock
 from bot.core import narrate
 from bot.core.buttons import Press
+from bot.core.commands import Command
 from bot.core.cut import cut
 from bot.core.fair_use import SLOW_DOWN, paid_at_door
 from bot.core.hosting import Lessons
@@ -333,7 +334,7 @@ class DiscordAdapter:
                     outcome = (Outcome(reply=slow, alert=True) if slow else
                                Outcome(reply=await self.service.stats(about, args or None)))
                 else:
-                    outcome = await self.service.command(actor, verb, args)
+                    outcome = await self.service.command(actor, Command.of(verb, args))
                 if verb == "join" and not outcome.alert and outcome.game_id is not None:
                     await self._check_dms(outcome, actor)
                 if verb == "hint" and outcome.reply in every("OK"):
@@ -526,7 +527,7 @@ class DiscordAdapter:
                     return
                 actor = Actor(PLATFORM, str(message.channel.id), str(message.author.id),
                               clean_name(message.author.display_name), private=True)
-                outcome = await self.service.command(actor, verb, rest)
+                outcome = await self.service.command(actor, Command.of(verb, rest))
                 said = verb in TYPED_GAME.values() and actor.user not in outcome.private_notes
                 if outcome.reply and (outcome.alert or said):
                     await message.channel.send(render(outcome.reply))

@@ -47,6 +47,7 @@ from bot.adapters.telegram_polling import KINDS, Poller
 from bot.clock import REAL, Clock
 from bot.core import buttons, narrate
 from bot.core.buttons import LESSON_PREFIX
+from bot.core.commands import Command
 from bot.core.cut import ALERT_UNITS, CAPTION_UNITS, MESSAGE_UNITS, cut
 from bot.core.fair_use import SLOW_DOWN
 from bot.core.hosting import Lessons
@@ -469,8 +470,9 @@ class TelegramAdapter:
         message = update.effective_message
         if message is None or not message.text:
             return
-        verb = message.text.split()[0].lstrip("/").split("@")[0].lower()
         args = " ".join(context.args or [])
+        command = Command.of(message.text.split()[0], args)  # decoded here, once
+        verb = command.verb
         actor = self._actor(update)
         if verb == "start" and args.startswith("lesson"):  # deep link ?start=lesson-tahiti
             self._lesson_reply(
@@ -480,7 +482,7 @@ class TelegramAdapter:
         if verb == "lesson" or (actor.private and await self.lessons.handles(actor, verb)):
             self._lesson_reply(actor, await self.lessons.command(actor, verb, args))
             return
-        outcome = await self.service.command(actor, verb, args)
+        outcome = await self.service.command(actor, command)
         if outcome.reply and (outcome.alert or outcome.group is None):
             self._send_text(int(actor.chat_id), outcome.reply)
         self._deliver_soon(outcome, by=actor.user)
@@ -498,13 +500,14 @@ class TelegramAdapter:
             return
         verb, _sep, rest = message.text.strip().partition(" ")
         actor = self._actor(update)
-        if await self.lessons.handles(actor, verb):
+        if await self.lessons.handles(actor, verb):  # (the lessons read their own, for now)
             self._lesson_reply(actor, await self.lessons.command(actor, verb, rest))
             return
-        if verb.lower() not in self.service.typed_verbs:
+        command = Command.read(message.text)  # decoded here, once
+        if command.verb not in self.service.typed_verbs:
             self._send_text(int(actor.chat_id), _("Type /help for the commands."))
             return
-        outcome = await self.service.command(actor, verb, rest)
+        outcome = await self.service.command(actor, command)
         if outcome.reply and outcome.alert:
             self._send_text(int(actor.chat_id), outcome.reply)
         self._deliver_soon(outcome, by=actor.user)

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Mapping
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from bot import i18n
@@ -18,6 +19,37 @@ from .scheduler import close
 from .views import Outcome
 
 MAX_VERB = 32
+MAX_TYPED = 300  # characters of a typed move's arguments (Telegram allows 4,096)
+
+
+@dataclass(frozen=True)
+class Command:
+    """A typed command or move, decoded once at the adapter's door (`of`, `read`): its verb
+    lower-case without the slash or a Telegram `@bot` ("" if there was none; `TOO_LONG_VERB`
+    past MAX_VERB) and its arguments, stripped and bounded (`length`: as many characters as
+    were typed — past MAX_TYPED the core refuses it and nothing reads them)."""
+
+    verb: str
+    args: str = ""
+    length: int = 0
+
+    @classmethod
+    def of(cls, verb: str, args: str = "") -> Command:
+        verb = verb[: MAX_VERB + 64].strip().lower().lstrip("/").split("@")[0]
+        if len(verb) > MAX_VERB:
+            verb = TOO_LONG_VERB
+        return cls(verb, args[: MAX_TYPED + 1].strip(), len(args))
+
+    @classmethod
+    def read(cls, line: str) -> Command:
+        """A typed line: `/lay 7H 8H 9H`, `done`."""
+        verb, _sep, rest = line[: MAX_VERB + MAX_TYPED + 128].strip().partition(" ")
+        length = len(line.strip()) - len(verb) - 1 if rest else 0
+        command = cls.of(verb, rest)
+        return cls(command.verb, command.args, max(length, command.length))
+
+
+TOO_LONG_VERB = "\u2026"  # never a verb: answered "Unknown command"
 
 
 class CommandHost(Protocol):

@@ -22,7 +22,7 @@ from bot.i18n import fill
 from . import buttons, narrate
 from .actor import Actor
 from .buttons import Press, pack
-from .commands import MAX_VERB, Commands
+from .commands import MAX_TYPED, TOO_LONG_VERB, Command, Commands
 from .fair_use import FairUse
 from .hosting import HostedGame, Lessons, lessons_of
 from .lobby import Lobby
@@ -36,7 +36,6 @@ from .views import Outcome
 log = logging.getLogger(__name__)
 
 Deliver = Callable[[Outcome], Awaitable[None]]
-MAX_TYPED = 300  # characters of a typed move's arguments (Telegram allows 4,096)
 # English, for tests and tools (code says narrate.NOT_OURS: the current language)
 NOT_OURS = narrate.NOT_OURS
 NOBODY_LEFT = narrate.NOBODY_LEFT
@@ -427,20 +426,24 @@ class GameService:
         i18n.set_locale(lang)
         return i18n.current()
 
-    async def command(self, actor: Actor, verb: str, args: str = "") -> Outcome:
-        verb = verb[: MAX_VERB + 64].lower().lstrip("/").split("@")[0]
+    async def command(self, actor: Actor, command: Command | str, args: str = "") -> Outcome:
+        """A typed command or move, decoded at the adapter's door (`Command.of`/`read`; a
+        verb and its arguments as strings — a test's, a tool's — are decoded here alike)."""
+        if isinstance(command, str):
+            command = Command.of(command, args)
+        verb, args = command.verb, command.args
         i18n.set_locale(actor.lang)
-        if len(verb) > MAX_VERB:
+        if verb == TOO_LONG_VERB:
             return Outcome(reply=narrate.UNKNOWN_COMMAND, alert=False)
-        if len(args) > MAX_TYPED:
+        if command.length > MAX_TYPED:
             return Outcome(
-                reply=fill(narrate.TOO_LONG, length=len(args), limit=MAX_TYPED), alert=True
+                reply=fill(narrate.TOO_LONG, length=command.length, limit=MAX_TYPED), alert=True
             )
         slow = self.fair_use.check(actor.platform, actor.user, actor.chat_id)
         if slow:
             return Outcome(reply=slow, alert=True)
         try:
-            return await self.commands.run(actor, verb, args.strip())
+            return await self.commands.run(actor, verb, args)
         except Refusal as refusal:
             return answer(refusal)
         except Exception:  # never a traceback in chat; the game is as it was saved
