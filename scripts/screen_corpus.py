@@ -186,7 +186,7 @@ def main() -> int:
     parser.add_argument("--small", action="store_true")
     parser.add_argument("--show", type=int, default=0, help="print this many Discord changes")
     args = parser.parse_args()
-    now = record_all(args.small)
+    now = json.loads(json.dumps(record_all(args.small), ensure_ascii=False))  # as saved
     digest = hashlib.sha256(json.dumps(
         {k: v["telegram"] for k, v in now.items()}, sort_keys=True).encode()).hexdigest()[:12]
     keyboards = sum(1 for v in now.values() if v["telegram"])

@@ -53,7 +53,7 @@ from bot.core.fair_use import SLOW_DOWN
 from bot.core.hosting import Lessons
 from bot.core.service import Actor, GameService, pack
 from bot.core.unit import handling
-from bot.core.views import Outcome, Screen
+from bot.core.views import Outcome, Screen, phone_rows
 from bot.i18n import LANGUAGES, N_, _, isolate, using
 
 log = logging.getLogger(__name__)
@@ -84,8 +84,10 @@ def other_commands(moves: frozenset[str], lesson_verbs: frozenset[str]) -> list[
 
 def keyboard(screen: Screen, extra: list[InlineKeyboardButton] | None = None
              ) -> InlineKeyboardMarkup | None:
-    """A screen's buttons as callback buttons; `extra`: one more row (the web table's)."""
-    if not screen.buttons or screen.game_id is None:
+    """A screen's parts laid out as a phone's keyboard (`phone_rows`: each part's rows, as
+    wide as fits a phone uncut) of callback buttons; `extra`: one more row (the web table's)."""
+    rows = phone_rows(screen.parts)
+    if not rows or screen.game_id is None:
         return InlineKeyboardMarkup([extra]) if extra and screen.game_id is not None else None
     return InlineKeyboardMarkup(
         [
@@ -99,7 +101,7 @@ def keyboard(screen: Screen, extra: list[InlineKeyboardButton] | None = None
                 )
                 for b in row
             ]
-            for row in screen.buttons
+            for row in rows
         ] + ([extra] if extra else [])
     )
 
