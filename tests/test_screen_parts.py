@@ -49,11 +49,17 @@ def _specs(screen: Screen) -> list:
 def test_a_hand_picker_is_a_multi_select_whatever_its_actions_are_named() -> None:
     pieces = [Choice(f"{n}♠", f"grab:{n}", n == 2, f"{n}S") for n in range(1, 6)]
     screen = _screen(HandPicker(pieces, per_row=4, rows=1))
-    menu = _specs(screen)[0]
-    assert isinstance(menu, SelectSpec) and menu.custom_id.endswith(CARDS_PAGED)  # 2 pages
-    assert [o.value for o in menu.options] == ["1S", "2S", "3S", "4S"]  # the page, by key
+    menu, *rest = _specs(screen)
+    # the whole hand fits one menu: no pages on Discord (a phone's 2 pages of 4)
+    assert isinstance(menu, SelectSpec) and menu.custom_id.endswith(f":{CARDS}")
+    assert [o.value for o in menu.options] == ["1S", "2S", "3S", "4S", "5S"]  # by key
     assert [o.value for o in menu.options if o.default] == ["2S"]
     assert [o.label for o in menu.options][:2] == ["1♠", "2♠"]  # no tick: the menu shows it
+    assert rest == []  # no pager
+    many = [Choice(f"{n}", f"grab:{n}", False, f"k{n}") for n in range(30)]
+    paged = _specs(_screen(HandPicker(many)))  # more than a menu holds: a phone's page of 16
+    assert paged[0].custom_id.endswith(CARDS_PAGED) and len(paged[0].options) == 16
+    assert [s.label for s in paged[1:]] == ["◀", "1/2", "▶"]
     # the phone: the page in rows of 4, the selected one ticked, then the pager
     assert [[(b.label, b.action) for b in row] for row in screen.buttons] == [
         [("1♠", "grab:1"), ("✓2♠", "grab:2"), ("3♠", "grab:3"), ("4♠", "grab:4")],
@@ -130,7 +136,8 @@ def corpus() -> list[tuple[str, Screen]]:
 def test_nothing_a_phone_offers_is_lost_on_discord(corpus) -> None:
     """Every game and phase (the small corpus): each action of Telegram's keyboard is a
     Discord button, a menu's option or a piece of the hand's menu (this page's), within 5
-    rows; every button is a press the core's parser takes."""
+    rows (a hand's pages need none while the menu holds the whole hand); every button is a
+    press the core's parser takes."""
     checked = 0
     for key, screen in corpus:
         offered = {b.action for row in screen.buttons for b in row} - {"noop"}
@@ -149,6 +156,8 @@ def test_nothing_a_phone_offers_is_lost_on_discord(corpus) -> None:
                     assert hand is not None
                     keys = {o.value for o in spec.options}
                     reach |= {p.action for p in hand.pieces if p.key in keys}
+                    if keys == {p.key for p in hand.pieces}:  # the whole hand: no pages
+                        reach |= {b.action for b in hand.pager()}
                 else:
                     reach |= {o.value for o in spec.options}
         assert offered <= reach, (key, offered - reach)

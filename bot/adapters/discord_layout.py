@@ -2,7 +2,8 @@
 
 Discord allows 5 action rows, 5 buttons a row, one select menu per row (25 options) and a
 custom_id of 100 characters. A screen says what it offers by meaning (bot/core/views.py), and
-this lays it out: a hand picker becomes one multi-select menu (its page, when paged), a choice
+this lays it out: a hand picker becomes one multi-select menu (the whole hand up to 25 pieces,
+else a phone's page of it with the pager), a choice
 group a row of buttons or — when the 5 rows run out — a single-choice select menu with the
 group's prompt as its placeholder, plain actions rows of buttons 5 wide (short rows of a
 phone's keyboard share a Discord row), each action's role its colour.
@@ -137,7 +138,7 @@ def _blocks(parts: list[Part]) -> list[_Block]:
 
     for part in parts:
         if isinstance(part, HandPicker):
-            pager = part.pager() if part.pieces else []
+            pager = part.pager() if len(part.pieces) > MAX_OPTIONS else []  # (_picker)
             if pager:
                 loose(pager)
         elif isinstance(part, ChoiceGroup):
@@ -161,10 +162,11 @@ def _blocks(parts: list[Part]) -> list[_Block]:
 
 
 def _picker(hand: HandPicker, cid) -> SelectSpec:
-    """The hand's page as one multi-select menu, its selected pieces preselected."""
-    options = tuple(OptionSpec(cut(p.label, 100), p.key, p.selected)
-                    for p in hand.on_page()[:MAX_OPTIONS])
-    paged = hand.pages > 1
+    """The hand as one multi-select menu, its selected pieces preselected: the whole hand
+    while it fits a menu (25; a phone pages it by 16), else the phone's page and its pager."""
+    paged = len(hand.pieces) > MAX_OPTIONS
+    pieces = hand.on_page()[:MAX_OPTIONS] if paged else hand.pieces
+    options = tuple(OptionSpec(cut(p.label, 100), p.key, p.selected) for p in pieces)
     if hand.tiles:
         hint = _("Select tiles (this page)…") if paged else _("Select tiles…")
     else:
