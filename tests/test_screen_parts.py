@@ -115,8 +115,11 @@ def test_bare_rows_are_kept_as_they_are_for_the_lessons() -> None:
     rows = [[Button("A", "L:7:3:new"), Button("B", "L:7:3:done")]]
     screen = Screen("x", rows, game_id=7, version=3)
     assert screen.buttons == rows
+    assert [s.custom_id for s in _specs(screen)] == ["rt:L:7:3:new", "rt:L:7:3:done"]
     screen.buttons = []
     assert screen.parts == [] and screen.buttons == []
+    plain = Screen("x", [[Button("Show", "cards")]], game_id=7, version=3)  # not a lesson's
+    assert [s.custom_id for s in _specs(plain)] == ["rt:7:3:cards"]
 
 
 def _corpus():

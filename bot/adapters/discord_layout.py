@@ -186,9 +186,12 @@ def layout(screen: Screen) -> list[list[Spec]]:
 def _layout(screen: Screen) -> list[list[Spec]]:
     game, version = screen.game_id, screen.version
     assert game is not None
-    parts, lesson = screen.parts, any(isinstance(p, Rows) for p in screen.parts)
-    if lesson:
-        parts = _lesson_parts(screen)
+    lesson = any(b.action.startswith(LESSON_PREFIX) for p in screen.parts if isinstance(p, Rows)
+                 for row in p.rows for b in row)
+    # bare rows: a lesson's (read by the shim below), else plain actions as they are
+    parts = _lesson_parts(screen) if lesson else [
+        q for p in screen.parts
+        for q in ([ActionRow(r) for r in p.rows if r] if isinstance(p, Rows) else [p])]
 
     def cid(action: str) -> str:
         return custom_id(game, version, action, lesson=lesson)
