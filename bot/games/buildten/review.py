@@ -141,13 +141,12 @@ def _after(needs: list[int], place: int) -> None:
 
 
 def _moves(chance: Chance, view) -> tuple[Group, ...]:
-    """The better move, a tray per build pile it reaches: the pile's top as seen, then the
-    cards that could have gone onto it, in order (a pile that would reach 10 and open again
-    there: a new tray)."""
+    """The better move, a tray per build pile it reaches, by place: the pile's top as seen, then
+    the cards that could have gone onto it, in order (a pile that would reach 10 and open again
+    there: a second tray)."""
     needs = [len(b) + 1 if b else 0 for b in view.builds]  # as the search counts
-    trays: dict[int, list[str]] = {}
-    tops: dict[int, int] = {}  # the first card of a tray that is the pile's top (not moved)
-    order: list[tuple[int, int]] = []  # (place, k): trays in the order they are first reached
+    trays: dict[tuple[int, int], list[str]] = {}  # (place, k): its k-th tray's cards
+    tops: dict[tuple[int, int], int] = {}  # 1: the tray begins with the pile's top (not moved)
     count: dict[int, int] = {}
     for card, place in chance.plays:
         key = count.get(place, 0)
@@ -155,14 +154,13 @@ def _moves(chance: Chance, view) -> tuple[Group, ...]:
             cards = [face(view.builds[place][-1])] if needs[place] and key == 0 else []
             trays[(place, key)] = cards
             tops[(place, key)] = len(cards)
-            order.append((place, key))
         trays[(place, key)].append(face(card))
         _after(needs, place)
         if needs[place] == 0:  # set aside: a card after this opens the place again
             count[place] = key + 1
     return tuple(Group(pile_name(place), tuple(trays[(place, key)]), "better",
                        tuple(range(tops[(place, key)], len(trays[(place, key)]))))
-                 for place, key in order)
+                 for place, key in sorted(trays))
 
 
 def _seen(chance: Chance, decision: Decision) -> tuple[tuple[Group, ...], ...]:
