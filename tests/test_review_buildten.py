@@ -422,3 +422,24 @@ def test_the_picture_is_the_same_whatever_the_seat_could_not_see(finished, seat,
     after = review_screen(9, record, seat, None)
     assert after.text == before.text
     assert after.image == before.image
+
+
+async def test_the_review_in_the_terminal_is_its_text_and_with_pictures_its_picture(store,
+                                                                                     tmp_path):
+    """`review` in the terminal: the whole text printed once (the caption is not repeated),
+    and with --pictures the picture beside it, as review.png."""
+    from bot.adapters.console import GROUP_CHAT, PLATFORM, USER, ConsoleGame
+    from bot.core.service import GameService
+
+    service = GameService(store, games=default_games(), computer_delay=0.0)
+    player = await store.player(PLATFORM, USER, "Ann")
+    record = play_game(user=USER, name="Ann", player_id=player)
+    row = await store.create_game(PLATFORM, GROUP_CHAT, record.to_dict(), status="finished")
+    out: list[str] = []
+    console = ConsoleGame(service, name="Ann", write=out.append, pictures=tmp_path / "pics")
+    console.game_id = row.id  # the game this terminal played
+    await console.handle("review")
+    expected = review_screen(row.id, record, 0, None).text
+    assert [line for line in out if line] == [expected]
+    image = Image.open(tmp_path / "pics" / "review.png")
+    assert image.width == 800
