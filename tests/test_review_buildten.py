@@ -240,7 +240,7 @@ def test_a_strip_shows_the_move_what_was_seen_and_the_better_move_pile_by_pile()
     assert [(g.label, g.cards, g.marked) for g in mine] == [
         ("stock 2", ("4H",), (0,)),
         ("hand 5", ("3C", "6S", "9D", "10H", "5D"), (0, 1)),
-        ("D1", ("5S",), (0,))]
+        ("D1", ("5S", "7C"), (0, 1))]  # its top, then the 7♣ under it, top down
     (move,) = strip.moves  # the pile's top as seen, then the five that could have gone
     assert (move.label, move.cards, move.kind, move.marked) == (
         "pile 1", ("2D", "3C", "4H", "5S", "6S", "7C"), "better", (1, 2, 3, 4, 5))

@@ -1,9 +1,10 @@
 """Build-to-Ten's review as a picture (issue 32, UX.md §10), like the rummy family's
 (render/rummy/review.py): a summary, then a strip per missed turn — what the seat did (the cards
 it built, cream with a dog-ear, and its discard), the build piles and its own cards as it saw
-them (its face-up stock card, its hand, its discard-pile tops; the ones that could still have
-gone outlined cyan), then the better move: for each build pile it reaches, the pile's top and
-the cards that could have gone onto it, in a cyan tray.
+them (its face-up stock card, its hand, its discard-pile tops and the cards under them the
+better move reaches; the ones that could still have gone outlined cyan), then the better move:
+for each build pile it reaches, the pile's top and the cards that could have gone onto it, in a
+cyan tray.
 
 Built from a `BuildReviewView` of card faces and words only (bot/games/buildten/review.py makes
 it from the seat's own views), so nothing the seat couldn't see can reach the picture. Pure.

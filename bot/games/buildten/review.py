@@ -165,7 +165,8 @@ def _moves(chance: Chance, view) -> tuple[Group, ...]:
 
 def _seen(chance: Chance, decision: Decision) -> tuple[tuple[Group, ...], ...]:
     """The build piles and the seat's own cards as it saw them; the cards the better move
-    takes from its face-up stock card, its hand and its discard tops outlined."""
+    takes from its face-up stock card, its hand and its discard piles outlined (a discard pile:
+    its top, then the cards under it the better move reaches, top down)."""
     view = decision.view
     seat = view.seat
     going = {card for card, _place in chance.plays}
@@ -180,9 +181,11 @@ def _seen(chance: Chance, decision: Decision) -> tuple[tuple[Group, ...], ...]:
         mine.append(Group(t("hand {n}", n=len(view.hand)), tuple(face(c) for c in view.hand),
                           marked=tuple(k for k, c in enumerate(view.hand) if c in going)))
     for i, pile in enumerate(view.discards[seat]):
-        if pile:
-            mine.append(Group(f"D{i + 1}", (face(pile[-1]),),
-                              marked=(0,) if pile[-1] in going else ()))
+        if pile:  # its top, then (top down) the cards under it the better move reaches
+            depth = max((k for k in range(1, len(pile) + 1) if pile[-k] in going), default=1)
+            shown = pile[::-1][:depth]
+            mine.append(Group(f"D{i + 1}", tuple(face(c) for c in shown),
+                              marked=tuple(k for k, c in enumerate(shown) if c in going)))
     return piles, tuple(mine)
 
 
