@@ -443,3 +443,20 @@ async def test_the_review_in_the_terminal_is_its_text_and_with_pictures_its_pict
     assert [line for line in out if line] == [expected]
     image = Image.open(tmp_path / "pics" / "review.png")
     assert image.width == 800
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_every_card_of_the_better_move_is_outlined_where_the_seat_saw_it(finished, seat):
+    from collections import Counter
+
+    from bot.games.buildten import review as wing
+    from bot.games.buildten.review import review_view
+
+    decisions = _decisions(finished, seat)
+    result = review(decisions)
+    view = review_view(result, decisions)
+    assert len(view.strips) == min(wing.MAX_STRIPS, result.missed) > 0
+    for strip in view.strips:
+        seen = Counter(g.cards[k] for row in strip.seen for g in row for k in g.marked)
+        better = Counter(g.cards[k] for g in strip.moves for k in g.marked)
+        assert seen == better and sum(better.values()) == int(strip.better.split()[0])
