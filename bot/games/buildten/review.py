@@ -22,6 +22,7 @@ from engine.buildten import BuildState, apply, new_game
 from engine.buildten.actions import action_from_dict
 from engine.buildten.cards import TOP, face
 from engine.buildten.review import Chance, Decision, RoundReview, TurnReview, review, seat_decisions
+from engine.buildten.view import BuildView
 from render.buildten.review import BuildReviewStrip, BuildReviewView, Group, render_review
 
 from .narrate import card_name, pile_name
@@ -140,7 +141,7 @@ def _after(needs: list[int], place: int) -> None:
     needs[place] = 0 if need == TOP else need + 1
 
 
-def _moves(chance: Chance, view) -> tuple[Group, ...]:
+def _moves(chance: Chance, view: BuildView) -> tuple[Group, ...]:
     """The better move, a tray per build pile it reaches, by place: the pile's top as seen, then
     the cards that could have gone onto it, in order (a pile that would reach 10 and open again
     there: a second tray)."""
@@ -189,7 +190,8 @@ def _seen(chance: Chance, decision: Decision) -> tuple[tuple[Group, ...], ...]:
     return piles, tuple(mine)
 
 
-def _made(turn: TurnReview, decision: Decision) -> tuple[Group, ...]:
+def _made(decision: Decision) -> tuple[Group, ...]:
+    """What the seat did in the turn: the cards it built, then its discard."""
     out = []
     if decision.plays:
         out.append(Group(tn("you built {n} card", "you built {n} cards", len(decision.plays)),
@@ -214,7 +216,7 @@ def review_view(result: RoundReview, decisions: list[Decision]) -> BuildReviewVi
         decision = views[turn.turn]
         strips.append(BuildReviewStrip(
             title=t("Turn {n}: {did}", n=turn.turn, did=Laid(_did(turn))),
-            made=_made(turn, decision),
+            made=_made(decision),
             seen=_seen(chance, decision),
             better=tn("{n} could have gone", "{n} could have gone", chance.cards),
             moves=_moves(chance, decision.view),
