@@ -4,8 +4,8 @@ store (the one `rummy play` opens).
 
 The terminal is the learner's private chat on the console platform. Moves are typed as in the
 private chat (`lay 5H 6H 7H`, `add A 8H`, `split A 3`, `done`…) and go to the service's
-`command`, the chats' one path; what comes back is printed from the lesson screens: their feedback once
-(`Screen.notice`), the step's heading and instructions when the step changes, and before each
+`command`, the chats' one path; what comes back is printed from the lesson screens: their
+feedback once (`Screen.notice`), the step's heading and instructions when the step changes, and before each
 prompt the position (`Screen.detail`: cards the step outlines in [brackets]) and the actions
 its buttons offer. `quit` leaves the lesson saved: `rummy lesson` picks it up again.
 
@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.core.buttons import parse
+from bot.core.fair_use import FairUse
 from bot.core.hosting import HostedGame
 from bot.core.service import Actor, GameService
 from bot.core.views import Outcome, Screen
@@ -192,6 +193,11 @@ async def lesson(
     store = await Store.open(url)
     try:
         service = GameService(store, games=games)
+        # one person at their own keyboard (or a script piping moves in): no fair-use limit
+        unlimited = float("inf")
+        service.fair_use = FairUse(
+            user_rate=unlimited, user_burst=unlimited, chat_rate=unlimited, chat_burst=unlimited
+        )
         if service.lesson_game() is None:
             raise ValueError("None of these games has lessons")
         console = ConsoleLesson(service, name=name, read=read, write=write, lang=lang)

@@ -464,7 +464,9 @@ class TelegramAdapter:
         args = " ".join(context.args or [])
         actor = self._actor(update)
         outcome = await self.service.command(actor, verb, args)
-        if outcome.reply and (outcome.alert or outcome.group is None):
+        # in a private chat, a screen posted anew below the command is the answer (a lesson's)
+        answered = actor.private and actor.user in outcome.private_new
+        if outcome.reply and (outcome.alert or (outcome.group is None and not answered)):
             self._send_text(int(actor.chat_id), outcome.reply)
         self._deliver_soon(outcome, by=actor.user)
         if verb == "join" and not outcome.alert:

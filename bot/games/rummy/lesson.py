@@ -282,10 +282,8 @@ def typed(table: Table, seat: int, user: str, verb: str, args: str) -> Outcome:
     if is_closed(table.record):
         raise Refusal(_("This lesson is over. Send /lesson to start another."))
     out = _change(table, user, lambda ctx, les: _typed(ctx, les, verb, args.strip()))
-    if out.private:  # a typed move scrolled the lesson up: post it again below
+    if out.private:  # a typed move scrolled the lesson up: post it again below (the answer)
         out.private_new.add(user)
-    if not out.alert:  # the screen carries the answer (its notice)
-        out.reply = None
     return out
 
 
