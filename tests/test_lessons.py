@@ -1,7 +1,7 @@
 """Guided lessons (issue 8): every lesson played to the end through the pure runner, through
-the game service on a SQLite store (a lesson is a variant of the hosted game) (buttons and typed moves) and in the terminal; wrong moves at
-every step get the engine's reason plus the step's own nudge; progress survives a JSON round trip
-and a reopened store."""
+the game service on a SQLite store (a lesson is a variant of the hosted game: buttons and typed
+moves) and in the terminal; wrong moves at every step get the engine's reason plus the step's
+own nudge; progress survives a JSON round trip and a reopened store."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from lesson_driver import LessonDriver, action_of, lesson_ui, progress_of
 from sqlalchemy import func, select
 
 from bot.adapters.console_lesson import run_lesson
@@ -43,7 +44,6 @@ from bot.games.rummy.lessons.words import fill_cards
 from bot.i18n import strip_bidi
 from bot.store import Store
 from bot.store import models as db
-from lesson_driver import LessonDriver, action_of, lesson_ui, progress_of
 from engine.cards import parse_cards
 from engine.rummy import ALL_RULEBOOKS, IllegalAction, check_move, conservation_errors, get_rulebook
 from engine.rummy.tiles import parse_cards_or_tiles
@@ -362,7 +362,7 @@ def test_unknown_lesson_and_wrong_seat():
         lesson_act(start_lesson("manipulation"), parse_move("draw", seat=1))
 
 
-# -- lessons through the game service on a SQLite store --------------------------------------------------------
+# -- lessons through the game service on a SQLite store ------------------------------------
 
 
 @pytest.fixture
