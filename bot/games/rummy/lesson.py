@@ -258,9 +258,11 @@ def resume(table: Table) -> Outcome:
 def press(table: Table, seat: int | None, user: str, pressed: Press) -> Outcome:
     """A button of a lesson screen (an ordinary game button: game:version:action)."""
     record = table.record
-    _mine(record, seat)
     action = pressed.action
     head = pressed.verb
+    if head in ("go", "play") and seat != LEARNER:  # the learner's hand-offs only
+        raise Refusal(_("These buttons belong to the learner."))
+    _mine(record, seat)
     if head == "go":  # another lesson, in this row
         return begin(table, {"lesson": pressed.str()})
     if head == "play":  # [Play a real game]: the platform starts it once this is saved
