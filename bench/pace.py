@@ -34,6 +34,7 @@ for _path in (ROOT, ROOT / "tests"):
     if str(_path) not in sys.path:
         sys.path.insert(0, str(_path))
 
+from bot.games.rummy.lesson_service import pack_lesson  # noqa: E402
 from fakes.telegram_server import FakeTelegram  # noqa: E402
 
 from bot.adapters.telegram import TelegramAdapter  # noqa: E402
@@ -41,7 +42,6 @@ from bot.adapters.telegram_limiter import ChatRateLimiter  # noqa: E402
 from bot.core.record import Record  # noqa: E402
 from bot.core.service import GameService, unpack  # noqa: E402
 from bot.games import default_games  # noqa: E402
-from bot.games.rummy.lesson_service import pack_lesson  # noqa: E402
 from bot.store import Store  # noqa: E402
 
 GROUP = -100555

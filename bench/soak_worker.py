@@ -45,6 +45,9 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bot.games.rummy.lesson_service import PREFIX as LESSON_PREFIX  # noqa: E402
+from bot.games.rummy.lesson_service import LessonService  # noqa: E402
+
 from bot import event_loop  # noqa: E402
 from bot.adapters.intake import Intake, Verdict  # noqa: E402
 from bot.core.buttons import pack  # noqa: E402
@@ -52,8 +55,6 @@ from bot.core.fair_use import SLOW_DOWN  # noqa: E402
 from bot.core.service import Actor, GameService  # noqa: E402
 from bot.core.views import Outcome, Screen  # noqa: E402
 from bot.games import default_games  # noqa: E402
-from bot.games.rummy.lesson_service import PREFIX as LESSON_PREFIX  # noqa: E402
-from bot.games.rummy.lesson_service import LessonService  # noqa: E402
 from bot.i18n import _  # noqa: E402
 from bot.store import Store  # noqa: E402
 

@@ -24,7 +24,7 @@ from bot.core.service import Actor
 from bot.core.views import Outcome
 from bot.games import default_games
 from bot.games.buildten import lesson as bt_lesson
-from bot.games.rummy.lesson import VERBS
+from bot.games.rummy.lesson_host import VERBS
 from bot.games.rummy.lessons import LESSONS, tile_words
 from bot.games.rummy.lessons.runner import _ACE_NUDGES, _MISS_LEADS, BUTTONS, DEFAULT_NUDGES
 from bot.games.rummy.lessons.words import _ as lesson_text
@@ -352,7 +352,7 @@ def test_a_tile_lessons_joker_choice_names_tiles(lang):
     notation (11O), as the game's screen has it (a card's faces would not parse a tile)."""
     from dataclasses import replace
 
-    from bot.games.rummy.lesson import _Lesson, lesson_screen
+    from bot.games.rummy.lesson_host import _Lesson, lesson_screen
     from bot.games.rummy.lessons import skip_step, start_lesson
 
     progress = start_lesson("rummikub")

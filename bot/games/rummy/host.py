@@ -30,7 +30,8 @@ from engine.rummy.ai import LEVELS
 from engine.rummy.contract import RummyRules
 from engine.rummy.rulebooks import option_choices
 
-from . import lesson, narrate, screens, web, words
+from . import lesson_host as lesson
+from . import narrate, screens, web, words
 from .lessons import LESSONS
 from .records import rules_of
 from .refusals import refusal
@@ -125,7 +126,7 @@ class RummyGame(TurnFlow):
             return None
         return super().results(record)
 
-    # -- lessons (a variant of this game: bot/games/rummy/lesson.py) ------------------------
+    # -- lessons (a variant of this game: bot/games/rummy/lesson_host.py) ------------------
 
     def lesson_options(self, words: str | None) -> dict[str, Any] | None:
         """The lesson `words` name as a lesson row's options (None: no words); ValueError
