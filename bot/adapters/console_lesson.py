@@ -5,9 +5,9 @@ store (the one `rummy play` opens).
 The terminal is the learner's private chat on the console platform. Moves are typed as in the
 private chat (`lay 5H 6H 7H`, `add A 8H`, `split A 3`, `done`…) and go to the service's
 `command`, the chats' one path; what comes back is printed from the lesson screens: their
-feedback once (`Screen.notice`), the step's heading and instructions when the step changes, and before each
-prompt the position (`Screen.detail`: cards the step outlines in [brackets]) and the actions
-its buttons offer. `quit` leaves the lesson saved: `rummy lesson` picks it up again.
+feedback once (`Screen.notice`), the step's heading and instructions when the step changes,
+and before each prompt the position (`Screen.detail`: cards the step outlines in [brackets])
+and the actions its buttons offer. `quit` leaves the lesson saved: `rummy lesson` picks it up again.
 
 Reads lines and writes text through the functions it is given, so tests can drive it.
 """

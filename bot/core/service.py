@@ -418,7 +418,8 @@ class GameService:
                 i18n.set_locale(record.lang_of(seat))
             if record.state is None or row.status != "playing":
                 raise Refusal(narrate.NOT_RUNNING_GAME)
-            if seat is None or not self.from_here(row, actor, seat):
+            if seat is None or not (self.learner(row, record, actor, seat)
+                                    or self.from_here(row, actor, seat)):
                 raise Refusal(narrate.PLAYERS_ONLY)
             game = self.unit.game_of(record)
             items = tokens
@@ -451,6 +452,12 @@ class GameService:
 
     _from_here = from_here
 
+    @staticmethod
+    def learner(row: Any, record: Record, actor: Actor, seat: int | None) -> bool:
+        """A lesson's one seat is the learner's wherever its screen is (Discord shows it
+        ephemerally in a channel when their DMs are closed)."""
+        return bool(record.lesson) and seat is not None and actor.platform == row.platform
+
     def _press(
         self, row: Any, record: Record, actor: Actor, press: Press, player_id: int | None = None
     ) -> Outcome:
@@ -458,10 +465,8 @@ class GameService:
         seat = record.seat_of(actor.user)
         if seat is not None:  # a seated person reads the language of their seat
             i18n.set_locale(record.lang_of(seat))
-        # a lesson's one seat is the learner's wherever its screen is (Discord shows it
-        # ephemerally in a channel when their DMs are closed)
-        learner = record.lesson and seat is not None and actor.platform == row.platform
-        if not learner and not self.from_here(row, actor, seat if verb != "join" else None):
+        if not self.learner(row, record, actor, seat) and not self.from_here(
+                row, actor, seat if verb != "join" else None):
             raise Refusal(narrate.PLAYERS_ONLY if actor.private else narrate.OTHER_CHAT)
         if row.status in ("finished", "ended") and not record.lesson:
             raise Refusal(narrate.OVER)  # (a closed lesson still answers its menus: its game's)
