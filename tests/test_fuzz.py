@@ -94,6 +94,9 @@ class Table:
         """Invariants after one answered press or command."""
         self.cases += 1
         assert out is not None
+        if out.game_id is not None and out.game_id != self.game_id:  # the actor's own lesson
+            assert set(out.private) <= {actor.user}, "a lesson's screen went to someone else"
+            return
         row = self.run(self.store.get_game(self.game_id))
         rec = Record.from_dict(row.record)
         state = state_of(rec)
