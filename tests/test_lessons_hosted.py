@@ -117,10 +117,11 @@ async def test_a_lesson_counts_in_no_score(store: Store) -> None:
     assert "Ada" not in board
 
 
-def _old_lesson(progress: dict, *, ver: int = 3, selected: str = "") -> dict:
+def _old_lesson(progress: dict, *, ver: int = 3, selected: str = "",
+                user: str = ACTOR.user) -> dict:
     """A lesson row's record as the lesson service (before 0008) saved it."""
-    record = Record(rulebook=progress.get("lesson", "x"), host=ACTOR.user,
-                    seats=[SeatInfo("Ada", ACTOR.user)]).to_dict()
+    record = Record(rulebook=progress.get("lesson", "x"), host=user,
+                    seats=[SeatInfo("Ada", user)]).to_dict()
     record["lesson"] = {
         "kind": "lesson",
         "progress": progress,
@@ -140,7 +141,8 @@ async def test_migration_0008_carries_an_old_lesson_over_and_back(empty_store_ur
     hand = sorted(c.pretty() for c in cards)
     chosen = cards[0].token
     old = _old_lesson(progress.to_dict(), selected=chosen)
-    broken = _old_lesson({"lesson": "manipulation"})  # no step, no game: can't be carried
+    # no step, no game: can't be carried over
+    broken = _old_lesson({"lesson": "manipulation"}, user="502")
     engine = make_engine(database_url(url))
     try:
         async with writer(engine).begin() as conn:
@@ -185,10 +187,13 @@ async def test_migration_0008_carries_an_old_lesson_over_and_back(empty_store_ur
             out = await learner.demo(line)
         assert out.reply == "✓ Correct!" and learner.screen.text.startswith("Lesson 3/12")
         moved = progress_of((await store.get_game(ids[0])).record)
-        # a learner who went wrong in the broken row's chat starts afresh there
+        # the broken row's learner: a forged press changes nothing; /lesson starts afresh there
         other = replace(ACTOR, chat_id="502", user="502")
+        out = await lessons.press(other, pack(ids[1], 0, "join"))
+        assert out.alert and (await store.get_game(ids[1])).status == "ended"
         out = await lessons.start(other, "tahiti")
-        assert out.game_id != ids[1] or not out.alert
+        assert out.game_id == ids[1] and not out.alert, out.reply
+        assert out.private["502"].text.startswith("Lesson 1/")
     finally:
         await store.close()
 

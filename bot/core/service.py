@@ -468,6 +468,8 @@ class GameService:
         if not self.learner(row, record, actor, seat) and not self.from_here(
                 row, actor, seat if verb != "join" else None):
             raise Refusal(narrate.PLAYERS_ONLY if actor.private else narrate.OTHER_CHAT)
+        if record.lesson and record.state is None:  # a lesson row not begun (or not carried)
+            raise Refusal(narrate.NOT_OURS)
         if row.status in ("finished", "ended") and not record.lesson:
             raise Refusal(narrate.OVER)  # (a closed lesson still answers its menus: its game's)
         if record.state is None:
