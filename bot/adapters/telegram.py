@@ -483,7 +483,7 @@ class TelegramAdapter:
             return
         verb, _sep, rest = message.text.strip().partition(" ")
         actor = self._actor(update)
-        if verb.lower() not in self.service.typed_verbs:
+        if verb.lower().lstrip("/") not in self.service.typed_verbs | {"lesson"}:
             self._send_text(int(actor.chat_id), _("Type /help for the commands."))
             return
         outcome = await self.service.command(actor, verb, rest)
