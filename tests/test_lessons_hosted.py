@@ -150,6 +150,9 @@ async def test_migration_0008_carries_an_old_lesson_over_and_back(empty_store_ur
             for chat in (ACTOR.chat_id, "502"):
                 await conn.execute(insert(db.chats).values(platform="telegram", chat_id=chat,
                                                            created_at=now))
+            await conn.execute(insert(db.players).values(  # 502 chose Russian (/language ru)
+                platform="telegram", user_id="502", name="Lev", is_computer=False,
+                created_at=now, updated_at=now, language="ru"))
             ids = [
                 (
                     await conn.execute(
@@ -170,6 +173,7 @@ async def test_migration_0008_carries_an_old_lesson_over_and_back(empty_store_ur
         row = await store.get_game(ids[1])
         assert row.status == "ended" and row.record["state"] is None
         assert "could not be carried over" in row.record["log"][-1]
+        assert row.record["seats"][0]["lang"] == "ru"  # the learner's /language choice
         row = await store.get_game(ids[0])
         assert row.record["rulebook"] == "lesson" and row.record["lesson"] == {"form": 2}
         assert progress_of(row.record) == progress.to_dict()
@@ -193,7 +197,7 @@ async def test_migration_0008_carries_an_old_lesson_over_and_back(empty_store_ur
         assert out.alert and (await store.get_game(ids[1])).status == "ended"
         out = await lessons.start(other, "tahiti")
         assert out.game_id == ids[1] and not out.alert, out.reply
-        assert out.private["502"].text.startswith("Lesson 1/")
+        assert out.private["502"].text.startswith("Урок 1/5")  # in Russian, as 502 chose
     finally:
         await store.close()
 

@@ -121,7 +121,7 @@ class Commands:
     def typed(self, record: Record, row: Any, actor: Actor, verb: str, args: str) -> Outcome:
         seat = record.seat_of(actor.user)
         if seat is not None:
-            i18n.set_locale(record.lang_of(seat))
+            i18n.set_locale(record.lang_of(seat) or actor.lang)  # (none: the presser's own)
         if record.state is None:
             raise Refusal(narrate.NOT_STARTED)
         seat = record.seat_of(actor.user)

@@ -415,7 +415,7 @@ class GameService:
         def change(row: Any, record: Record) -> Outcome:
             seat = record.seat_of(actor.user)
             if seat is not None:
-                i18n.set_locale(record.lang_of(seat))
+                i18n.set_locale(record.lang_of(seat) or actor.lang)  # (none: the presser's own)
             if record.state is None or row.status != "playing":
                 raise Refusal(narrate.NOT_RUNNING_GAME)
             if seat is None or not (self.learner(row, record, actor, seat)
@@ -464,7 +464,7 @@ class GameService:
         verb = press.verb
         seat = record.seat_of(actor.user)
         if seat is not None:  # a seated person reads the language of their seat
-            i18n.set_locale(record.lang_of(seat))
+            i18n.set_locale(record.lang_of(seat) or actor.lang)  # (none: the presser's own)
         if not self.learner(row, record, actor, seat) and not self.from_here(
                 row, actor, seat if verb != "join" else None):
             raise Refusal(narrate.PLAYERS_ONLY if actor.private else narrate.OTHER_CHAT)

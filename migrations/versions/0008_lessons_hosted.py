@@ -39,8 +39,15 @@ ACTIVE = ("lobby", "playing")
 games = sa.table(
     "games",
     sa.column("id", sa.Integer()),
+    sa.column("platform", sa.String(16)),
     sa.column("status", sa.String(16)),
     sa.column("record", JSON),
+)
+players = sa.table(
+    "players",
+    sa.column("platform", sa.String(16)),
+    sa.column("user_id", sa.String(64)),
+    sa.column("language", sa.String(8)),
 )
 
 
@@ -62,7 +69,7 @@ def _convert(change: Any) -> None:
     last = 0
     while True:
         rows = conn.execute(
-            sa.select(games.c.id, games.c.status, games.c.record)
+            sa.select(games.c.id, games.c.platform, games.c.status, games.c.record)
             .where(games.c.id > last, has_lesson)
             .order_by(games.c.id)
             .limit(BATCH)
@@ -70,14 +77,33 @@ def _convert(change: Any) -> None:
         if not rows:
             return
         last = rows[-1].id
-        for game_id, status, record in rows:
+        for game_id, platform, status, record in rows:
             if not isinstance(record, dict):
                 continue
             changed = change(dict(record), status)
+            if changed is not None and change is _to_hosted:
+                _learners_language(conn, platform, changed[0])
             if changed is not None:
                 new_record, new_status = changed
                 conn.execute(sa.update(games).where(games.c.id == game_id)
                              .values(record=new_record, status=new_status))
+
+
+def _learners_language(conn: Any, platform: str, record: dict[str, Any]) -> None:
+    """The learner's seat reads their /language choice (the lesson service asked for it at
+    every press; a hosted lesson's seat keeps it, and /lesson refreshes it)."""
+    seats = record.get("seats")
+    if not isinstance(seats, list) or not seats or not isinstance(seats[0], dict):
+        return
+    user = seats[0].get("user")
+    if not user or seats[0].get("lang"):
+        return
+    chosen = conn.execute(
+        sa.select(players.c.language).where(players.c.platform == platform,
+                                            players.c.user_id == str(user))
+    ).scalar_one_or_none()
+    if chosen:
+        seats[0] = {**seats[0], "lang": chosen}
 
 
 def _seat_ui(selected: Any = (), mode: Any = "main", notice: Any = "") -> dict[str, Any]:
