@@ -68,6 +68,10 @@ async def test_a_forged_lesson_button_is_answered(env):
     assert out.alert and "learner" in out.reply
     row = await store.get_game(gid)
     assert row.status == "playing" and row.record["host"] == "5"
+    # the learner's own press naming a lesson there is not: answered, nothing changed
+    out = await answered(service.press(me, f"{gid}:1:go:bridge"))
+    assert out.alert and "Lessons:" in out.reply
+    assert (await store.get_game(gid)).record == row.record
 
 
 # 2. One typed line backtracked cubically in MOVE_RE and held the GIL for minutes.

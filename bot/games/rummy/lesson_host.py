@@ -264,7 +264,10 @@ def press(table: Table, seat: int | None, user: str, pressed: Press) -> Outcome:
         raise Refusal(_("These buttons belong to the learner."))
     _mine(record, seat)
     if head == "go":  # another lesson, in this row
-        return begin(table, {"lesson": pressed.str()})
+        try:
+            return begin(table, lesson_options(pressed.str()))
+        except ValueError as error:  # (a forged name: the menu offers only ours)
+            raise Refusal(str(error)) from None
     if head == "play":  # [Play a real game]: the platform starts it once this is saved
         if not is_over(record.state or {}):
             record.ended = True  # the chat must be free for the real game
@@ -307,8 +310,12 @@ def screen(table: Table) -> Screen:
 
 
 def screens(table: Table, *, new: bool = False) -> Outcome:
-    return _Ctx(_learner(table.record), table.game_id).outcome(_Lesson.load(table.record),
-                                                                new=new)
+    """The learner's screen as it is now, as an outcome (/table, a redelivery)."""
+    user = _learner(table.record)
+    out = Outcome(private={user: screen(table)})
+    if new:
+        out.private_new.add(user)
+    return out
 
 
 def _learner(record: Record) -> str:
