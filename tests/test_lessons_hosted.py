@@ -219,3 +219,19 @@ def test_the_old_progress_reads_as_the_runner_keeps_it() -> None:
     first = begin_lesson("manipulation")
     second = skip_step(first)[0]
     assert lesson_game(first).hands != lesson_game(second).hands
+
+
+async def test_a_lesson_has_no_web_table(store: Store) -> None:
+    """The learner sits in their lesson row (so /language follows it), but the web table's
+    menu button never opens it, and a page naming it is told it is gone."""
+    from bot.web.auth import Session
+    from bot.web.table import WebTable
+
+    lessons = LessonDriver(store)
+    out = await lessons.start(ACTOR, "manipulation")
+    web = WebTable(lessons.service)
+    assert await web.game_of("telegram", ACTOR.user, "Ada") is None
+    session = Session("telegram", ACTOR.user, "Ada", out.game_id, "en", 1e12)
+    assert await web.current(session) == {"t": "gone"}
+    player = await store.player("telegram", ACTOR.user, "Ada")
+    assert [r.id for r in await store.games_for_player(player)] == [out.game_id]  # (it sits)
