@@ -235,3 +235,15 @@ async def test_a_lesson_has_no_web_table(store: Store) -> None:
     assert await web.current(session) == {"t": "gone"}
     player = await store.player("telegram", ACTOR.user, "Ada")
     assert [r.id for r in await store.games_for_player(player)] == [out.game_id]  # (it sits)
+
+
+async def test_language_mid_lesson_follows_the_learner(store: Store) -> None:
+    """/language in the lesson's chat: the lesson's seat follows it, as a game's does."""
+    lessons = LessonDriver(store)
+    learner = Learner(lessons)
+    learner.take(await lessons.start(ACTOR, "tahiti"))
+    assert learner.screen.text.startswith("Lesson 1/5")
+    learner.take(await lessons.command(ACTOR, "language", "he"))
+    assert learner.screen.lang == "he" and not learner.screen.text.startswith("Lesson")
+    out = learner.take(await lessons.press(ACTOR, learner.data(learner.find(action="skip"))))
+    assert not out.alert and learner.screen.lang == "he"
