@@ -38,10 +38,10 @@ from fakes.telegram_server import FakeTelegram  # noqa: E402
 
 from bot.adapters.telegram import TelegramAdapter  # noqa: E402
 from bot.adapters.telegram_limiter import ChatRateLimiter  # noqa: E402
+from bot.core.buttons import pack  # noqa: E402
 from bot.core.record import Record  # noqa: E402
 from bot.core.service import GameService, unpack  # noqa: E402
 from bot.games import default_games  # noqa: E402
-from bot.games.rummy.lesson_service import pack_lesson  # noqa: E402
 from bot.store import Store  # noqa: E402
 
 GROUP = -100555
@@ -101,7 +101,7 @@ async def _play_privately(tg: FakeTelegram, store: Store, chat, user) -> None:
     await tg.wait_until(lambda: _newest_with_buttons(tg, chat) is not None, 60)
     lesson = await store.active_game("telegram", str(chat.id))
     screen = _newest_with_buttons(tg, chat)
-    query = await tg.press(chat, screen.message_id, pack_lesson(lesson.id, 0, "play"), user,
+    query = await tg.press(chat, screen.message_id, pack(lesson.id, 0, "play"), user,
                            strict=False)
     await tg.wait_until(lambda: query in tg.answers, timeout=60)
 

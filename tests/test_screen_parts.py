@@ -110,16 +110,15 @@ def test_a_heading_shows_above_the_answers() -> None:
     assert isinstance(first, ButtonSpec) and first.disabled
 
 
-def test_bare_rows_are_kept_as_they_are_for_the_lessons() -> None:
-    """The temporary shim: a lesson's screen still hands over keyboard rows."""
-    rows = [[Button("A", "L:7:3:new"), Button("B", "L:7:3:done")]]
+def test_bare_rows_are_kept_as_they_are() -> None:
+    """A screen made without parts: a phone's rows as given, Discord's plain actions."""
+    rows = [[Button("A", "new"), Button("B", "done")], [Button("Show", "cards")]]
     screen = Screen("x", rows, game_id=7, version=3)
     assert screen.buttons == rows
-    assert [s.custom_id for s in _specs(screen)] == ["rt:L:7:3:new", "rt:L:7:3:done"]
+    assert [[s.custom_id for s in r] for r in layout(screen)] == [
+        ["rt:7:3:new", "rt:7:3:done", "rt:7:3:cards"]]
     screen.buttons = []
     assert screen.parts == [] and screen.buttons == []
-    plain = Screen("x", [[Button("Show", "cards")]], game_id=7, version=3)  # not a lesson's
-    assert [s.custom_id for s in _specs(plain)] == ["rt:7:3:cards"]
 
 
 def _corpus():

@@ -14,7 +14,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from bot.core.buttons import LESSON_PREFIX
 from bot.core.cut import cut
 from bot.core.service import pack
 from bot.core.views import (
@@ -44,11 +43,10 @@ MAX_ACTION = 64  # the core's callback data is at most 64 bytes, game and versio
 # custom_ids come back from the client, so the templates only admit the shapes this module
 # writes: ASCII digits (`\d` would take "٣"), a game id of at most 10 digits and a version of
 # at most 9, an action of the core's button vocabulary's characters (bot/core/buttons.py has
-# the strict grammar), an optional `L:` after `rt:` for a lesson's components (the rest is
-# the lesson's callback data), no nested repetition (linear time). discord.py fullmatches them.
+# the strict grammar), no nested repetition (linear time). discord.py fullmatches them.
 # The two are disjoint (an action starts with a letter, a menu's kind with "@"), so exactly one
 # DynamicItem class claims each custom_id; "~n" only makes repeated ids unique in one message.
-_HEAD = rf"{PREFIX}(?P<lesson>{LESSON_PREFIX})?(?P<game>[0-9]{{1,10}}):(?P<version>[0-9]{{1,9}}):"
+_HEAD = rf"{PREFIX}(?P<game>[0-9]{{1,10}}):(?P<version>[0-9]{{1,9}}):"
 BUTTON_TEMPLATE = (rf"{_HEAD}(?P<action>[a-z][A-Za-z0-9_:#=*,]{{0,{MAX_ACTION - 1}}})"
                    r"(?:~[0-9]{1,2})?")
 SELECT_TEMPLATE = rf"{_HEAD}(?P<kind>@(?:cardsp?|pick[0-9]{{1,2}}))"
@@ -109,10 +107,9 @@ class _Block:
         return notes[0] if notes else _(CHOOSE)
 
 
-def custom_id(game_id: int, version: int, action: str, *, lesson: bool = False) -> str:
-    """`rt:<game>:<version>:<action>`; a lesson's `rt:L:<game>:<version>:<action>` (after
-    `rt:`, exactly the lesson button's callback data)."""
-    return PREFIX + pack(game_id, version, action, LESSON_PREFIX if lesson else "")
+def custom_id(game_id: int, version: int, action: str) -> str:
+    """`rt:<game>:<version>:<action>` (after `rt:`, exactly the button's callback data)."""
+    return PREFIX + pack(game_id, version, action)
 
 
 def _fewer(block: list[Button], row: list[Button]) -> bool:
@@ -186,15 +183,12 @@ def layout(screen: Screen) -> list[list[Spec]]:
 def _layout(screen: Screen) -> list[list[Spec]]:
     game, version = screen.game_id, screen.version
     assert game is not None
-    lesson = any(b.action.startswith(LESSON_PREFIX) for p in screen.parts if isinstance(p, Rows)
-                 for row in p.rows for b in row)
-    # bare rows: a lesson's (read by the shim below), else plain actions as they are
-    parts = _lesson_parts(screen) if lesson else [
-        q for p in screen.parts
-        for q in ([ActionRow(r) for r in p.rows if r] if isinstance(p, Rows) else [p])]
+    # bare rows (a screen made without parts): plain actions as they are
+    parts = [q for p in screen.parts
+             for q in ([ActionRow(r) for r in p.rows if r] if isinstance(p, Rows) else [p])]
 
     def cid(action: str) -> str:
-        return custom_id(game, version, action, lesson=lesson)
+        return custom_id(game, version, action)
 
     out: list[list[Spec]] = []
     hand = next((p for p in parts if isinstance(p, HandPicker) and p.pieces), None)
@@ -234,63 +228,6 @@ def _layout(screen: Screen) -> list[list[Spec]]:
     if len(out) > MAX_ROWS:  # never expected; keep the cards and the Done row usable
         out = out[:MAX_ROWS - 1] + out[-1:]
     return out
-
-
-# -- the rummy lessons' screens (temporary) -------------------------------------------------
-# A lesson's screen is still bare keyboard rows whose buttons carry their whole callback data
-# (`L:<game>:<ver>:<action>`, bot/games/rummy/lesson_service.py). Until the lessons become a
-# variant of the hosted game (their screens then say what they offer like any game's), this
-# reads those rows into parts by their actions. It goes with them: nothing else comes here.
-
-_LESSON_CARD = re.compile(r"^s[01]:")
-_LESSON_TILE = re.compile(r"^s[01]:(?:\*T|(?:1[0-3]|[1-9])[KRBO])#")  # a Rummikub tile's token
-_LESSON_STYLES = {"join": PRIMARY_ROLE, "start": PRIMARY_ROLE, "auto": PRIMARY_ROLE,
-                  "new": PRIMARY_ROLE, "cards": PRIMARY_ROLE, "next": PRIMARY_ROLE,
-                  "done": CONFIRM, "knock": CONFIRM, "giveup": DANGER}
-_LESSON_PROMPTS = {"add": N_("Add the selected cards to group…"), "take": N_("Take from group…"),
-                   "tc": N_("Take which card…"), "jk": N_("The joker stands for…")}
-_TICK = "✓"
-
-
-def _untick(label: str) -> tuple[str, bool]:
-    if label.startswith(_TICK):
-        return label[len(_TICK):].strip() or label, True
-    return label, False
-
-
-def _lesson_parts(screen: Screen) -> list[Part]:
-    head = f"{LESSON_PREFIX}{screen.game_id}:{screen.version}:"
-    rows = [[Button(b.label, b.action[len(head):]) for b in row if b.action.startswith(head)]
-            for part in screen.parts if isinstance(part, Rows) for row in part.rows]
-    cards = [b for row in rows for b in row if _LESSON_CARD.match(b.action)]
-    pieces = [Choice(_untick(b.label)[0], b.action, _untick(b.label)[1], b.action[3:])
-              for b in cards]
-    parts: list[Part] = []
-    if pieces:
-        tiles = any(_LESSON_TILE.match(p.action) for p in pieces)
-        parts.append(HandPicker(pieces, per_row=len(pieces), rows=1, tiles=tiles))
-    group: ChoiceGroup | None = None
-    group_kind = ""
-    for row in rows:
-        row = [b for b in row if not _LESSON_CARD.match(b.action)]
-        if not row:
-            continue
-        kinds = {b.action.rpartition(":")[0] for b in row}
-        kind = kinds.pop() if len(kinds) == 1 else ""
-        if kind and group is not None and kind == group_kind:
-            group.choices += [Choice(_untick(b.label)[0], b.action) for b in row]
-            continue
-        if kind:
-            group_kind = kind
-            prompt = _LESSON_PROMPTS.get(kind.split(":")[0])
-            group = ChoiceGroup(_(prompt) if prompt else "",
-                                [Choice(_untick(b.label)[0], b.action) for b in row])
-            parts.append(group)
-        else:
-            group = None
-            parts.append(ActionRow([Button(b.label, b.action,
-                                           _LESSON_STYLES.get(b.action, "")) for b in row]))
-    return parts
 
 
 # -- wording ------------------------------------------------------------------------------

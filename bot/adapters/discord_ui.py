@@ -1,6 +1,6 @@
 """discord.py components for core screens: persistent `DynamicItem` buttons and select menus.
 
-Every custom_id carries `rt:<game>:<version>:<action>` (a lesson's `rt:L:<game>:…`), so a
+Every custom_id carries `rt:<game>:<version>:<action>`, so a
 click is understood without any state in this process: the classes are registered in
 `setup_hook`, and buttons sent before a restart keep working. The callbacks hand over to the
 adapter (`interaction.client.adapter`).
@@ -47,11 +47,8 @@ if TYPE_CHECKING:
 class Handler(Protocol):
     async def on_press(self, interaction: discord.Interaction, press: Press | None) -> None: ...
 
-    async def on_lesson_press(self, interaction: discord.Interaction, data: str) -> None: ...
-
     async def on_cards(self, interaction: discord.Interaction, game_id: int, version: int,
-                       values: Sequence[str], shown: Sequence[str], *, paged: bool,
-                       lesson: bool = False) -> None: ...
+                       values: Sequence[str], shown: Sequence[str], *, paged: bool) -> None: ...
 
     async def reject(self, interaction: discord.Interaction) -> None: ...
 
@@ -75,8 +72,7 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEMP
         if match is None:  # never expected: discord.py matched it to get here
             await _handler(interaction).reject(interaction)
             return
-        await _pressed(interaction, match["lesson"], match["game"], match["version"],
-                       match["action"])
+        await _pressed(interaction, match["game"], match["version"], match["action"])
 
 
 class GameSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TEMPLATE):
@@ -106,26 +102,20 @@ class GameSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TEMP
             if len(values) != 1:  # a single-choice menu (min_values = max_values = 1)
                 await handler.reject(interaction)
                 return
-            await _pressed(interaction, match["lesson"], match["game"], match["version"],
-                           values[0])
+            await _pressed(interaction, str(game), str(version), values[0])
             return
         # What the menu showed as selected: the adapter turns the change into a selection.
         shown = [o.value for o in self.item.options if o.default]
         await handler.on_cards(interaction, game, version, values, shown,
-                               paged=kind == CARDS_PAGED, lesson=bool(match["lesson"]))
+                               paged=kind == CARDS_PAGED)
 
 
-async def _pressed(interaction: discord.Interaction, lesson: str | None, game: str,
-                   version: str, action: str) -> None:
+async def _pressed(interaction: discord.Interaction, game: str, version: str,
+                   action: str) -> None:
     """A button or a menu's choice, decoded here, once: the core's parser checks the numbers'
     ranges and the action's grammar, and the adapter gets the typed press (None: not one of
-    ours). A lesson's `L:` component goes to the lesson service as its callback data (its
-    own parser, with the lessons' vocabulary, until the lessons are a variant of the game)."""
-    handler = _handler(interaction)
-    if lesson:
-        await handler.on_lesson_press(interaction, f"{lesson}{game}:{version}:{action}")
-        return
-    await handler.on_press(interaction, buttons.parse(f"{game}:{version}:{action}"))
+    ours)."""
+    await _handler(interaction).on_press(interaction, buttons.parse(f"{game}:{version}:{action}"))
 
 
 def _offered(select: discord.ui.Select) -> list[str] | None:

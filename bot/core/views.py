@@ -127,9 +127,8 @@ class ActionRow:
 
 @dataclass
 class Rows:
-    """Keyboard rows as they are — only for the rummy lessons' screens, whose buttons carry
-    their whole callback data (`L:…`) until the lessons become a variant of the hosted game
-    (then this goes, with the adapters' reading of such rows)."""
+    """Keyboard rows as they are, for a screen made without parts (none of the games' now):
+    a phone shows them as they are, Discord as plain actions."""
 
     rows: list[list[Button]]
 
@@ -244,6 +243,9 @@ class Outcome:
     # Who moves next once this is saved: "person", "computer" (the scheduler will move and
     # deliver), or "" (lobby, round over, game over): a caller can wait for the computers.
     next_up: str = ""
+    # A finished lesson's [Play a real game]: the variant the platform starts against a
+    # computer in this chat once this change is saved (bot/core/service.py).
+    play_next: str | None = None
 
     def merge(self, other: Outcome) -> Outcome:
         """Later screens replace earlier ones; notes and replies add up."""
