@@ -93,7 +93,8 @@ def lobbies(out: list) -> None:
 
 def _actions(screen: Screen) -> list[str]:
     seen = [b.action for row in screen.buttons for b in row] + [b.action for b in screen.cards]
-    return [a for a in seen if a not in ("noop", "cards") and not a.startswith("review")]
+    return [a for a in dict.fromkeys(seen)  # (each once: the hand's page is in both)
+            if a not in ("noop", "cards") and not a.startswith("review")]
 
 
 def play(out: list, name: str, variant: str, seed: int, lang: str, steps: int) -> None:
@@ -154,6 +155,36 @@ def play(out: list, name: str, variant: str, seed: int, lang: str, steps: int) -
             out.append((f"{tag}/end/review", game.review(table, 0, None)))
 
 
+def lessons(out: list, seed: int, steps: int) -> None:
+    """Every rummy lesson, its learner pressing its own screen's buttons at random (seeded)."""
+    game = _games()["rummy"]
+    if not hasattr(game, "lesson"):  # (before lessons were a variant of the hosted game)
+        return
+    from bot.games.rummy.lessons import LESSONS
+
+    for name in LESSONS:
+        rng = random.Random(seed * 31 + len(name))
+        record = Record(rulebook="rummy", game_name="rummy", lang="en",
+                        seats=[SeatInfo("Dana", user="u0", lang="en")])
+        table = Table(5, record, lambda: 0.0)
+        tag = f"lesson/{name}/{seed}"
+        outcome = game.lesson(table, game.lesson_options(name))
+        for n in range(steps):
+            for user, screen in outcome.private.items():
+                out.append((f"{tag}/{n}/{user}", screen))
+            screen = game.private_screen(table, 0)
+            actions = [a for a in _actions(screen) if a not in ("quit", "play")]
+            if not actions:
+                break
+            press = buttons.parse_action(rng.choice(actions))
+            assert press is not None, actions
+            try:
+                outcome = game.press(table, 0, "u0", Press(5, screen.version, press.verb,
+                                                           press.args))
+            except Refusal as refusal:
+                outcome = refusal.outcome or type(outcome)()
+
+
 def corpus(small: bool = False) -> list[tuple[str, Screen]]:
     out: list[tuple[str, Screen]] = []
     lobbies(out)
@@ -167,6 +198,7 @@ def corpus(small: bool = False) -> list[tuple[str, Screen]]:
     for seed in seeds:
         play(out, "build-to-ten", "buildten", seed, "en", steps)
     play(out, "build-to-ten", "buildten", 5, "he", steps)
+    lessons(out, 1, 40 if small else 150)
     if "race" in _games():
         play(out, "race", "twenty", 1, "en", steps)
     return out
