@@ -116,6 +116,7 @@ def buildten_rows(lang: str) -> list[list[str]]:
 
     from bot.core import narrate
     from bot.core.record import Record, SeatInfo
+    from bot.core.views import phone_rows
     from bot.games.buildten import screens
     from bot.i18n import fill, strip_bidi
     from engine.buildten import new_game, player_view
@@ -137,7 +138,7 @@ def buildten_rows(lang: str) -> list[list[str]]:
             seen = replace(view, builds=builds, discards=(mine, *view.discards[1:]))
             for card in ("QS", "SHIFT", "SWAP"):
                 rows += screens._target_buttons(record, state, seen, card)
-        return [[b.label for b in row] for row in rows]
+        return [[b.label for b in row] for row in phone_rows(rows)]
 
 
 def _using(lang: str):

@@ -347,11 +347,12 @@ async def test_a_long_hand_pages_and_keeps_the_selection(harness: Harness) -> No
     row = await harness.game()
     assert harness.store is not None
     alice.store, alice.game_id = harness.store, row.id
-    # Deal Alice 20 more cards from the stock (Guadeloupe hands are small).
+    # Deal Alice 21 more cards from the stock (Guadeloupe hands are small): 26, one more than
+    # a menu holds (25 show in one menu, unpaged), so the menu shows a phone's page of 16.
     record = dict(row.record)
     state = GameState.from_dict(record["state"])
-    state.hands[0] = state.hands[0] + state.stock[:20]
-    state.stock = state.stock[20:]
+    state.hands[0] = state.hands[0] + state.stock[:21]
+    state.stock = state.stock[21:]
     record["state"] = state.to_dict()
     await harness.store.save_game(row.id, record, expected_version=row.version)
     await alice.show_my_hand()
@@ -372,7 +373,7 @@ async def test_a_long_hand_pages_and_keeps_the_selection(harness: Harness) -> No
     await alice.press(label("▶"), "next page")
     view = await alice.screen()
     menu = find(fake, view, lambda c: (c.custom_id or "").endswith("@cardsp"))
-    assert menu is not None and len(menu.options) == 9 and not any(o.default for o in menu.options)
+    assert menu is not None and len(menu.options) == 10 and not any(o.default for o in menu.options)
     second = menu.options[0].value
     await alice.pick(view, menu, [second])
     await alice.press(label("◀"), "previous page")

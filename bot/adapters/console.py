@@ -21,11 +21,12 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot.core.buttons import pack
+from bot.core.buttons import Press, press_of
+from bot.core.commands import Command
 from bot.core.fair_use import FairUse
 from bot.core.hosting import HostedGame, Refusal
 from bot.core.service import Actor, GameService
-from bot.core.views import Button, Outcome, Screen
+from bot.core.views import Button, Outcome, Screen, in_rows
 from bot.i18n import N_, _, current, set_locale, t, using
 from bot.i18n import rules as rules_doc
 
@@ -183,7 +184,7 @@ class ConsoleGame:
         presses += [f"cpu:{level}" for level in setup.computers]
         version = out.group.version if out.group is not None else 0  # the lobby's
         for action in presses:
-            out = await self.service.press(self.group, pack(self.game_id, version, action))
+            out = await self.service.press(self.group, press_of(self.game_id, version, action))
             if out.alert:
                 self.write(f"✗ {out.reply}")
                 return False
@@ -193,7 +194,7 @@ class ConsoleGame:
                 label = _prefix("Seats: {names}")
             seats = [x for x in out.group.text.splitlines() if x.startswith(label)]
             self.write("\n".join(seats))
-        out = await self.service.press(self.group, pack(self.game_id, version, "start"))
+        out = await self.service.press(self.group, Press(self.game_id, version, "start"))
         if out.alert:
             self.write(f"✗ {out.reply}")
             return False
@@ -262,9 +263,8 @@ class ConsoleGame:
 
     async def handle(self, line: str) -> None:
         """One typed line -> service calls; prints the core's answer."""
-        verb, _sep, rest = line.partition(" ")
-        verb = verb.lower().lstrip("/")
-        rest = rest.strip()
+        command = Command.read(line)  # decoded here, once
+        verb, rest = command.verb, command.args
         if verb.isascii() and verb.isdecimal() and not rest:
             await self._press_number(int(verb))
         elif verb in ("help", "h", "?"):
@@ -284,11 +284,11 @@ class ConsoleGame:
             await self._answer(await self.service.command(self.group, "review", rest),
                                quiet=True)
         elif verb in self.service.typed_verbs:  # every hosted game's (the game reads its own)
-            await self._answer(await self.service.command(self.me, verb, rest))
+            await self._answer(await self.service.command(self.me, command))
         elif verb == "rules" and (text := full_rules(rest)):
             self.write(text)  # the terminal has room for the whole section
         elif verb in ("rules", "leaderboard", "stats"):
-            await self._answer(await self.service.command(self.group, verb, rest))
+            await self._answer(await self.service.command(self.group, command))
         else:
             self.write(t("✗ Unknown command '{verb}'. Type 'help' for the list.", verb=verb))
 
@@ -310,8 +310,9 @@ class ConsoleGame:
         ):
             self.write(t("✗ There is no '{action}' button now.", action=action))
             return
-        data = pack(screen.game_id, screen.version, action)
-        await self._answer(await self.service.press(self.me, data))
+        # decoded here, once (an action of the screen's own buttons: never None in practice)
+        press = press_of(screen.game_id, screen.version, action)
+        await self._answer(await self.service.press(self.me, press))
 
     async def _answer(self, out: Outcome, *, quiet: bool = False) -> None:
         """Show an outcome of the person's own call, and the core's reply to it."""
@@ -414,13 +415,13 @@ class ConsoleGame:
     def _buttons_text(self, screen: Screen) -> str:
         """The private message's buttons (and the table's, but My cards) with numbers. The
         card buttons are the whole hand, numbered as the hand is (`lay 1 2 3`): no pages."""
-        rows = [("private", r) for r in _hand_buttons(screen)]
+        rows = [("private", hand, r) for hand, r in _hand_buttons(screen)]
         if self.table is not None:
-            rows += [("table", [b for b in r if b.action != "cards"]) for r in self.table.buttons]
+            rows += [("table", False, [b for b in r if b.action != "cards"])
+                     for r in self.table.buttons]
         self.listed, self._listed_from = [], {}
         lines = []
-        for owner, row in rows:
-            cards = all(_is_card(b) for b in row)
+        for owner, cards, row in rows:
             hand = _prefix("Rack: {tiles}" if _rack(screen) else "Hand: {cards}").rstrip()
             parts = [hand if cards and not lines else " " * len(hand) if cards else ""]
             for b in row:
@@ -435,10 +436,6 @@ class ConsoleGame:
         return "\n".join(lines)
 
 
-def _is_card(button: Button) -> bool:
-    return button.action.startswith(("s0:", "s1:"))
-
-
 def _rack(screen: Screen) -> bool:
     """A rack of tiles (Rummikub), not a hand of cards: the screen's whole hand, as its
     detail shows it, is labelled as a rack (in the reader's language, the terminal's)."""
@@ -451,19 +448,18 @@ def _hand_prefixes() -> tuple[str, str]:
     return _prefix("Hand: {cards}"), _prefix("Rack: {tiles}")
 
 
-def _hand_buttons(screen: Screen) -> list[list[Button]]:
-    """The screen's rows with its (paged) card buttons replaced by all of them (`cards`)."""
-    if not screen.cards:
-        return screen.buttons
-    width = CARDS_PER_ROW
-    rows = [screen.cards[i : i + width] for i in range(0, len(screen.cards), width)]
-    for row in screen.buttons:
-        if any(_is_card(b) for b in row):
-            continue
-        if any(b.action.startswith("pg:") for b in row):  # the page row: only Sort stays
-            row = [b for b in row if b.action == "sort"]
-        if row:
-            rows.append(row)
+def _hand_buttons(screen: Screen) -> list[tuple[bool, list[Button]]]:
+    """The screen's rows, each with whether it is the hand's: the hand picker's every piece
+    (no pages: the terminal shows the whole hand, numbered as the hand is), then the rest as a
+    phone's rows."""
+    rows: list[tuple[bool, list[Button]]] = []
+    hand = screen.hand
+    cards = screen.cards
+    if cards:
+        rows += [(True, r) for r in in_rows(cards, CARDS_PER_ROW)]
+    for part in screen.parts:
+        if part is not hand:
+            rows += [(False, r) for r in part.phone_rows()]
     return rows
 
 

@@ -26,13 +26,15 @@ from discord.gateway import DiscordWebSocket
 from bot import metrics
 from bot.clock import REAL, Clock
 from bot.core import narrate
+from bot.core.buttons import Press
+from bot.core.commands import Command
 from bot.core.cut import cut
 from bot.core.fair_use import SLOW_DOWN, paid_at_door
 from bot.core.names import clean_name
 from bot.core.per_game import LimitedDict
 from bot.core.service import Actor, GameService
 from bot.core.unit import handling
-from bot.core.views import Button, Outcome, Screen
+from bot.core.views import PRIMARY, ActionRow, Button, Outcome, Screen
 from bot.i18n import N_, _, current, every, set_locale, t, using
 
 from .budgets import Bucket
@@ -327,7 +329,7 @@ class DiscordAdapter:
                     outcome = (Outcome(reply=slow, alert=True) if slow else
                                Outcome(reply=await self.service.stats(about, args or None)))
                 else:
-                    outcome = await self.service.command(actor, verb, args)
+                    outcome = await self.service.command(actor, Command.of(verb, args))
                 if verb == "join" and not outcome.alert and outcome.game_id is not None:
                     await self._check_dms(outcome, actor)
                 if verb == "hint" and outcome.reply in every("OK"):
@@ -410,7 +412,8 @@ class DiscordAdapter:
                 else:
                     await interaction.response.send_message(narrate.NOT_OURS, ephemeral=True)
 
-    async def on_press(self, interaction: discord.Interaction, data: str) -> None:
+    async def on_press(self, interaction: discord.Interaction, press: Press | None) -> None:
+        """A button or a menu's choice, decoded at the door (discord_ui: None, not ours)."""
         started = time.perf_counter()
         if not await self._door(interaction, command=False):
             return
@@ -419,14 +422,15 @@ class DiscordAdapter:
             try:
                 ctx.alive = await self._defer(interaction)
                 actor = self.actor(interaction)
-                outcome = await self.service.press(actor, data)
-                if data.endswith(":join") and not outcome.alert and outcome.game_id is not None:
+                outcome = await self.service.press(actor, press)
+                joined = press is not None and press.verb == "join"
+                if joined and not outcome.alert and outcome.game_id is not None:
                     await self._check_dms(outcome, actor)
                 await self._answer(ctx, outcome)
                 metrics.PRESSES.labels(PLATFORM).inc()
                 metrics.PRESS_SECONDS.labels(PLATFORM).observe(time.perf_counter() - started)
             except Exception:
-                log.exception("button %s failed", data)
+                log.exception("button %s failed", press)
                 await self._apologize(interaction)
 
     async def on_cards(self, interaction: discord.Interaction, game_id: int, version: int,
@@ -481,7 +485,7 @@ class DiscordAdapter:
                     return
                 actor = Actor(PLATFORM, str(message.channel.id), str(message.author.id),
                               clean_name(message.author.display_name), private=True)
-                outcome = await self.service.command(actor, verb, rest)
+                outcome = await self.service.command(actor, Command.of(verb, rest))
                 said = verb in TYPED_GAME.values() and actor.user not in outcome.private_notes
                 if outcome.reply and (outcome.alert or said):
                     await message.channel.send(render(outcome.reply))
@@ -587,7 +591,7 @@ class DiscordAdapter:
         with using(outcome.group.lang if outcome.group is not None else current()):  # channel
             text = t("{name}, your DMs are closed — use Show my hand (only you will see "
                      "your cards).", name=name)
-            screen = Screen(text, [[Button(_("🂠 Show my hand"), "cards")]],
+            screen = Screen(text, [ActionRow([Button(_("🂠 Show my hand"), "cards", PRIMARY)])],
                             game_id=outcome.game_id, version=0)
         await channel.send(render(screen.text), view=build_view(screen))
 

@@ -1,10 +1,12 @@
 """How a core `Screen` becomes Discord components — pure data, no discord.py here.
 
 Discord allows 5 action rows, 5 buttons a row, one select menu per row (25 options) and a
-custom_id of 100 characters. The core lays out Telegram keyboards (8 a row, several card rows),
-so: card buttons (`s0:`/`s1:`) become one multi-select menu, the other rows are re-chunked to
-5 wide, and when that still needs more than 5 rows the biggest blocks of alike buttons
-("Add to ▸" group letters, a run's cards, rulebooks…) turn into single-choice select menus.
+custom_id of 100 characters. A screen says what it offers by meaning (bot/core/views.py), and
+this lays it out: a hand picker becomes one multi-select menu (the whole hand up to 25 pieces,
+else a phone's page of it with the pager), a choice
+group a row of buttons or — when the 5 rows run out — a single-choice select menu with the
+group's prompt as its placeholder, plain actions rows of buttons 5 wide (short rows of a
+phone's keyboard share a Discord row), each action's role its colour.
 """
 
 from __future__ import annotations
@@ -14,7 +16,19 @@ from dataclasses import dataclass, field
 
 from bot.core.cut import cut
 from bot.core.service import pack
-from bot.core.views import Button, Screen
+from bot.core.views import (
+    CONFIRM,
+    DANGER,
+    ActionRow,
+    Button,
+    Choice,
+    ChoiceGroup,
+    HandPicker,
+    Part,
+    Rows,
+    Screen,
+)
+from bot.core.views import PRIMARY as PRIMARY_ROLE
 from bot.i18n import N_, _, current, using
 
 PREFIX = "rt:"
@@ -36,17 +50,10 @@ _HEAD = rf"{PREFIX}(?P<game>[0-9]{{1,10}}):(?P<version>[0-9]{{1,9}}):"
 BUTTON_TEMPLATE = (rf"{_HEAD}(?P<action>[a-z][A-Za-z0-9_:#=*,]{{0,{MAX_ACTION - 1}}})"
                    r"(?:~[0-9]{1,2})?")
 SELECT_TEMPLATE = rf"{_HEAD}(?P<kind>@(?:cardsp?|pick[0-9]{{1,2}}))"
-_CARD = re.compile(r"^s[01]:")
-_TILE = re.compile(r"^s[01]:(?:\*T|(?:1[0-3]|[1-9])[KRBO])#")  # a Rummikub tile's token
-_TICK = "✓"
 
 # Button styles (discord.ButtonStyle values, kept as ints to stay import-free).
-PRIMARY, SECONDARY, SUCCESS, DANGER = 1, 2, 3, 4
-_STYLES = {"join": PRIMARY, "start": PRIMARY, "auto": PRIMARY, "new": PRIMARY, "cards": PRIMARY,
-           "next": PRIMARY, "done": SUCCESS, "knock": SUCCESS, "giveup": DANGER}
-_PLACEHOLDERS = {"add": N_("Add the selected cards to group…"), "take": N_("Take from group…"),
-                 "tc": N_("Take which card…"), "rb": N_("Rulebook…"), "timer": N_("Turn timer…"),
-                 "cpu": N_("Computer level…"), "jk": N_("The joker stands for…")}
+PRIMARY, SECONDARY, SUCCESS, DANGER_STYLE = 1, 2, 3, 4
+_STYLES = {PRIMARY_ROLE: PRIMARY, CONFIRM: SUCCESS, DANGER: DANGER_STYLE}
 CHOOSE = N_("Choose…")
 
 
@@ -79,54 +86,30 @@ Spec = ButtonSpec | SelectSpec
 
 @dataclass
 class _Block:
-    """Buttons of one core row, or of consecutive rows of one kind; shown as rows of buttons
-    or, when space runs out, as one select menu (a `noop` label becomes its placeholder)."""
+    """A choice group's answers, or plain actions (a phone's rows of them that share Discord
+    rows); shown as rows of buttons or, when space runs out, as one select menu."""
 
-    key: str
     buttons: list[Button] = field(default_factory=list)
+    choices: list[Choice] = field(default_factory=list)  # as a menu's options
+    prompt: str = ""  # "": a plain actions' block (a `noop` label, else "Choose…")
     as_select: bool = False
-    loose: bool = False  # mixed actions or a single button: may share a Discord row
+    loose: bool = False  # plain actions or a single answer: may share a Discord row
 
     def rows(self) -> int:
         if self.as_select:
-            return max(1, -(-len(self.choices()) // MAX_OPTIONS))
+            return max(1, -(-len(self.choices) // MAX_OPTIONS))
         return -(-len(self.buttons) // ROW_WIDTH)
 
-    def choices(self) -> list[Button]:
-        return [b for b in self.buttons if b.action != "noop"]
+    def placeholder(self) -> str:
+        if self.prompt:
+            return self.prompt
+        notes = [b.label for b in self.buttons if b.action == "noop"]
+        return notes[0] if notes else _(CHOOSE)
 
 
 def custom_id(game_id: int, version: int, action: str) -> str:
     """`rt:<game>:<version>:<action>` (after `rt:`, exactly the button's callback data)."""
     return PREFIX + pack(game_id, version, action)
-
-
-def _key(action: str) -> str:
-    """Buttons of one kind share everything but the last part: `add:3` → `add`,
-    `opt:must_lay:remind` → `opt:must_lay`; plain actions (`done`) have no kind."""
-    head, sep, _ = action.rpartition(":")
-    return head if sep else ""
-
-
-def _blocks(rows: list[list[Button]]) -> list[_Block]:
-    """Rows of one kind (the core wraps "Add to ▸" letters over several rows) merge into one
-    block. Loose rows (mixed actions, or one button) merge with the loose block before them
-    when that takes fewer of Discord's 5-wide rows: the core splits its rows for a phone's
-    Telegram keyboard, which Discord's wider rows don't need."""
-    blocks: list[_Block] = []
-    for row in rows:
-        keys = {_key(b.action) for b in row}
-        key = keys.pop() if len(keys) == 1 else ""
-        loose = not key or len(row) == 1
-        last = blocks[-1] if blocks else None
-        if last is not None and (
-            (key and last.key == key) or (loose and last.loose and _fewer(last.buttons, row))
-        ):
-            last.buttons += row
-            last.loose = last.loose and loose
-        else:
-            blocks.append(_Block(key, list(row), loose=loose))
-    return blocks
 
 
 def _fewer(block: list[Button], row: list[Button]) -> bool:
@@ -135,27 +118,63 @@ def _fewer(block: list[Button], row: list[Button]) -> bool:
     return rows(len(block) + len(row)) < rows(len(block)) + rows(len(row))
 
 
-def _placeholder(block: _Block) -> str:
-    notes = [b.label for b in block.buttons if b.action == "noop"]
-    if notes:
-        return notes[0]
-    head = block.key.split(":")[0]
-    if head == "opt" and block.buttons:  # "must lay: remind": the option's name, translated
-        name = _strip_tick(block.buttons[0].label)[0].partition(":")[0].strip()
-        return (name[:1].upper() + name[1:] or block.key.split(":", 1)[1]) + "…"
-    return _(_PLACEHOLDERS.get(head, CHOOSE))
+def _blocks(parts: list[Part]) -> list[_Block]:
+    """A choice group is a block of its own; plain actions come as a phone's rows, and a row
+    joins the plain block before it when that takes fewer of Discord's 5-wide rows (a phone's
+    keyboard splits rows that Discord's wider rows don't need to)."""
+    blocks: list[_Block] = []
+
+    def loose(row: list[Button]) -> None:
+        last = blocks[-1] if blocks else None
+        if last is not None and last.loose and _fewer(last.buttons, row):
+            last.buttons += row
+            last.choices += [Choice(b.label, b.action) for b in row if b.action != "noop"]
+        else:
+            blocks.append(_Block(list(row), [Choice(b.label, b.action) for b in row
+                                             if b.action != "noop"], loose=True))
+
+    for part in parts:
+        if isinstance(part, HandPicker):
+            pager = part.pager() if len(part.pieces) > MAX_OPTIONS else []  # (_picker)
+            if pager:
+                loose(pager)
+        elif isinstance(part, ChoiceGroup):
+            if part.heading:
+                loose([Button(part.heading, "noop")])
+            if not part.choices:
+                continue
+            block = _Block([part.button(c) for c in part.choices], list(part.choices),
+                           part.prompt, loose=len(part.choices) == 1)
+            last = blocks[-1] if blocks else None
+            if block.loose and last is not None and last.loose and _fewer(last.buttons,
+                                                                          block.buttons):
+                last.buttons += block.buttons
+                last.choices += block.choices
+            else:
+                blocks.append(block)
+        elif isinstance(part, ActionRow):
+            for row in part.phone_rows():
+                loose(row)
+    return blocks
 
 
-def _strip_tick(label: str) -> tuple[str, bool]:
-    if label.startswith(_TICK):
-        return label[len(_TICK):].strip() or label, True
-    return label, False
+def _picker(hand: HandPicker, cid) -> SelectSpec:
+    """The hand as one multi-select menu, its selected pieces preselected: the whole hand
+    while it fits a menu (25; a phone pages it by 16), else the phone's page and its pager."""
+    paged = len(hand.pieces) > MAX_OPTIONS
+    pieces = hand.on_page()[:MAX_OPTIONS] if paged else hand.pieces
+    options = tuple(OptionSpec(cut(p.label, 100), p.key, p.selected) for p in pieces)
+    if hand.tiles:
+        hint = _("Select tiles (this page)…") if paged else _("Select tiles…")
+    else:
+        hint = _("Select cards (this page)…") if paged else _("Select cards…")
+    return SelectSpec(cid(CARDS_PAGED if paged else CARDS), hint, options, 0, len(options))
 
 
 def layout(screen: Screen) -> list[list[Spec]]:
-    """The screen's buttons as at most 5 Discord rows (empty: no components), the menus'
+    """The screen's parts as at most 5 Discord rows (empty: no components), the menus'
     placeholders in the screen's language."""
-    if screen.game_id is None or not screen.buttons:
+    if screen.game_id is None or not screen.parts:
         return []
     with using(screen.lang or current()):
         return _layout(screen)
@@ -163,32 +182,22 @@ def layout(screen: Screen) -> list[list[Spec]]:
 
 def _layout(screen: Screen) -> list[list[Spec]]:
     game, version = screen.game_id, screen.version
-    buttons = screen.buttons
+    assert game is not None
+    # bare rows (a screen made without parts): plain actions as they are
+    parts = [q for p in screen.parts
+             for q in ([ActionRow(r) for r in p.rows if r] if isinstance(p, Rows) else [p])]
 
     def cid(action: str) -> str:
         return custom_id(game, version, action)
 
-    cards = [b for row in buttons for b in row if _CARD.match(b.action)]
-    others = [[b for b in row if not _CARD.match(b.action)] for row in buttons]
-    others = [row for row in others if row]
-    paged = any(b.action.startswith("pg:") for row in others for b in row)
     out: list[list[Spec]] = []
-    if cards:
-        options = []
-        for b in cards[:MAX_OPTIONS]:
-            label, ticked = _strip_tick(b.label)
-            options.append(OptionSpec(cut(label, 100), b.action[3:], ticked))
-        kind = CARDS_PAGED if paged else CARDS
-        if any(_TILE.match(b.action) for b in cards):
-            hint = _("Select tiles (this page)…") if paged else _("Select tiles…")
-        else:
-            hint = _("Select cards (this page)…") if paged else _("Select cards…")
-        out.append([SelectSpec(cid(kind), hint, tuple(options),
-                               0, len(options))])
-    blocks = _blocks(others)
+    hand = next((p for p in parts if isinstance(p, HandPicker) and p.pieces), None)
+    if hand is not None:
+        out.append([_picker(hand, cid)])
+    blocks = _blocks(parts)
     budget = MAX_ROWS - len(out)
     while sum(b.rows() for b in blocks) > budget:
-        candidates = [b for b in blocks if not b.as_select and len(b.choices()) > 1]
+        candidates = [b for b in blocks if not b.as_select and len(b.choices) > 1]
         if not candidates:
             break
         max(candidates, key=lambda b: len(b.buttons)).as_select = True
@@ -196,15 +205,12 @@ def _layout(screen: Screen) -> list[list[Spec]]:
     picks = 0
     for block in blocks:
         if block.as_select:
-            choices = block.choices()
-            for start in range(0, len(choices), MAX_OPTIONS):
-                chunk = choices[start:start + MAX_OPTIONS]
-                options = []
-                for b in chunk:
-                    label, ticked = _strip_tick(b.label)
-                    options.append(OptionSpec(cut(label, 100), b.action, ticked))
+            for start in range(0, len(block.choices), MAX_OPTIONS):
+                chunk = block.choices[start:start + MAX_OPTIONS]
+                options = tuple(OptionSpec(cut(c.label, 100), c.action, c.selected)
+                                for c in chunk)
                 out.append([SelectSpec(cid(f"{PICK}{picks}"),
-                                       cut(_placeholder(block), 150), tuple(options))])
+                                       cut(block.placeholder(), 150), options)])
                 picks += 1
             continue
         for start in range(0, len(block.buttons), ROW_WIDTH):
@@ -216,7 +222,7 @@ def _layout(screen: Screen) -> list[list[Spec]]:
                 if n:  # Discord rejects repeated custom_ids within a message
                     ident += f"~{n}"
                 row.append(ButtonSpec(cut(b.label, 80) or "·", ident,
-                                      _STYLES.get(b.action, SECONDARY),
+                                      _STYLES.get(b.role, SECONDARY),
                                       disabled=b.action == "noop"))
             out.append(row)
     if len(out) > MAX_ROWS:  # never expected; keep the cards and the Done row usable

@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 
-from bot.core.buttons import MAX_GAME_ID, MAX_VERSION
+from bot.core import buttons
+from bot.core.buttons import MAX_GAME_ID, MAX_VERSION, Press
 from bot.core.views import Screen
 
 from .discord_layout import (
@@ -44,7 +45,7 @@ if TYPE_CHECKING:
 
 
 class Handler(Protocol):
-    async def on_press(self, interaction: discord.Interaction, data: str) -> None: ...
+    async def on_press(self, interaction: discord.Interaction, press: Press | None) -> None: ...
 
     async def on_cards(self, interaction: discord.Interaction, game_id: int, version: int,
                        values: Sequence[str], shown: Sequence[str], *, paged: bool) -> None: ...
@@ -71,9 +72,7 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEMP
         if match is None:  # never expected: discord.py matched it to get here
             await _handler(interaction).reject(interaction)
             return
-        # The core's parser checks the numbers' ranges and the action's grammar.
-        data = f"{match['game']}:{match['version']}:{match['action']}"
-        await _handler(interaction).on_press(interaction, data)
+        await _pressed(interaction, match["game"], match["version"], match["action"])
 
 
 class GameSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TEMPLATE):
@@ -103,12 +102,20 @@ class GameSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TEMP
             if len(values) != 1:  # a single-choice menu (min_values = max_values = 1)
                 await handler.reject(interaction)
                 return
-            await handler.on_press(interaction, f"{game}:{version}:{values[0]}")
+            await _pressed(interaction, str(game), str(version), values[0])
             return
         # What the menu showed as selected: the adapter turns the change into a selection.
         shown = [o.value for o in self.item.options if o.default]
         await handler.on_cards(interaction, game, version, values, shown,
                                paged=kind == CARDS_PAGED)
+
+
+async def _pressed(interaction: discord.Interaction, game: str, version: str,
+                   action: str) -> None:
+    """A button or a menu's choice, decoded here, once: the core's parser checks the numbers'
+    ranges and the action's grammar, and the adapter gets the typed press (None: not one of
+    ours)."""
+    await _handler(interaction).on_press(interaction, buttons.parse(f"{game}:{version}:{action}"))
 
 
 def _offered(select: discord.ui.Select) -> list[str] | None:

@@ -45,12 +45,13 @@ from bot.adapters.telegram_http import AiohttpRequest, lighten_update
 from bot.adapters.telegram_limiter import ChatRateLimiter
 from bot.adapters.telegram_polling import KINDS, Poller
 from bot.clock import REAL, Clock
-from bot.core import narrate
+from bot.core import buttons, narrate
+from bot.core.commands import Command
 from bot.core.cut import ALERT_UNITS, CAPTION_UNITS, MESSAGE_UNITS, cut
 from bot.core.fair_use import SLOW_DOWN
 from bot.core.service import Actor, GameService, pack
 from bot.core.unit import handling
-from bot.core.views import Outcome, Screen
+from bot.core.views import Outcome, Screen, phone_rows
 from bot.i18n import LANGUAGES, N_, _, isolate, using
 
 log = logging.getLogger(__name__)
@@ -81,8 +82,10 @@ def other_commands(moves: frozenset[str]) -> list[str]:
 
 def keyboard(screen: Screen, extra: list[InlineKeyboardButton] | None = None
              ) -> InlineKeyboardMarkup | None:
-    """A screen's buttons as callback buttons; `extra`: one more row (the web table's)."""
-    if not screen.buttons or screen.game_id is None:
+    """A screen's parts laid out as a phone's keyboard (`phone_rows`: each part's rows, as
+    wide as fits a phone uncut) of callback buttons; `extra`: one more row (the web table's)."""
+    rows = phone_rows(screen.parts)
+    if not rows or screen.game_id is None:
         return InlineKeyboardMarkup([extra]) if extra and screen.game_id is not None else None
     return InlineKeyboardMarkup(
         [
@@ -92,7 +95,7 @@ def keyboard(screen: Screen, extra: list[InlineKeyboardButton] | None = None
                 )
                 for b in row
             ]
-            for row in screen.buttons
+            for row in rows
         ] + ([extra] if extra else [])
     )
 
@@ -460,10 +463,11 @@ class TelegramAdapter:
         message = update.effective_message
         if message is None or not message.text:
             return
-        verb = message.text.split()[0].lstrip("/").split("@")[0].lower()
         args = " ".join(context.args or [])
+        command = Command.of(message.text.split()[0], args)  # decoded here, once
+        verb = command.verb
         actor = self._actor(update)
-        outcome = await self.service.command(actor, verb, args)
+        outcome = await self.service.command(actor, command)
         # in a private chat, a screen posted anew below the command is the answer (a lesson's)
         answered = actor.private and actor.user in outcome.private_new
         if outcome.reply and (outcome.alert or (outcome.group is None and not answered)):
@@ -481,12 +485,12 @@ class TelegramAdapter:
         message = update.effective_message
         if message is None or not message.text:
             return
-        verb, _sep, rest = message.text.strip().partition(" ")
         actor = self._actor(update)
-        if verb.lower().lstrip("/") not in self.service.typed_verbs | {"lesson"}:
+        command = Command.read(message.text)  # decoded here, once
+        if command.verb not in self.service.typed_verbs | {"lesson"}:
             self._send_text(int(actor.chat_id), _("Type /help for the commands."))
             return
-        outcome = await self.service.command(actor, verb, rest)
+        outcome = await self.service.command(actor, command)
         if outcome.reply and outcome.alert:
             self._send_text(int(actor.chat_id), outcome.reply)
         self._deliver_soon(outcome, by=actor.user)
@@ -498,14 +502,16 @@ class TelegramAdapter:
         if query is None or query.message is None:
             return
         actor = self._actor(update)
-        outcome = await self.service.press(actor, query.data or "")
+        # decoded here, once: the core takes the typed press (None: not one of ours)
+        press = buttons.parse(query.data or "")
+        outcome = await self.service.press(actor, press)
         text = cut(outcome.reply or "", ALERT_UNITS) or None
         with contextlib.suppress(TelegramError):  # an old query can't be answered: not fatal
             await query.answer(text, show_alert=outcome.alert)
         metrics.PRESSES.labels(PLATFORM).inc()
         metrics.PRESS_SECONDS.labels(PLATFORM).observe(time.perf_counter() - started)
         self._deliver_soon(outcome, by=actor.user)
-        if (query.data or "").endswith(":join") and not outcome.alert:
+        if press is not None and press.verb == "join" and not outcome.alert:
             await self._check_private(outcome, actor)
 
     async def on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -122,6 +122,14 @@ def parse_action(action: str) -> Press | None:
     return parse(f"0:0:{action}")
 
 
+def press_of(game_id: int, version: int, action: str) -> Press | None:
+    """The press of a screen's action (a terminal's numbered button, a web page's named
+    action), decoded by the one parser; None unless it is exactly one of this bot's."""
+    if not (0 <= game_id <= MAX_GAME_ID and 0 <= version <= MAX_VERSION):
+        return None
+    return parse(f"{game_id}:{version}:{action}")
+
+
 def pack(game_id: int, version: int, action: str) -> str:
     """Callback data: `game:version:action` (Telegram allows 64 bytes)."""
     data = f"{game_id}:{version}:{action}"

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Mapping
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from bot import i18n
@@ -11,13 +12,44 @@ from bot.i18n import fill, using
 
 from . import narrate
 from .actor import Actor
-from .buttons import Press, pack
+from .buttons import Press
 from .hosting import HostedGame, Refusal
 from .record import Record
 from .scheduler import close
 from .views import Outcome
 
 MAX_VERB = 32
+MAX_TYPED = 300  # characters of a typed move's arguments (Telegram allows 4,096)
+
+
+@dataclass(frozen=True)
+class Command:
+    """A typed command or move, decoded once at the adapter's door (`of`, `read`): its verb
+    lower-case without the slash or a Telegram `@bot` ("" if there was none; `TOO_LONG_VERB`
+    past MAX_VERB) and its arguments, stripped and bounded (`length`: as many characters as
+    were typed — past MAX_TYPED the core refuses it and nothing reads them)."""
+
+    verb: str
+    args: str = ""
+    length: int = 0
+
+    @classmethod
+    def of(cls, verb: str, args: str = "") -> Command:
+        verb = verb[: MAX_VERB + 64].strip().lower().lstrip("/").split("@")[0]
+        if len(verb) > MAX_VERB:
+            verb = TOO_LONG_VERB
+        return cls(verb, args[: MAX_TYPED + 1].strip(), len(args))
+
+    @classmethod
+    def read(cls, line: str) -> Command:
+        """A typed line: `/lay 7H 8H 9H`, `done`."""
+        verb, _sep, rest = line[: MAX_VERB + MAX_TYPED + 128].strip().partition(" ")
+        length = len(line.strip()) - len(verb) - 1 if rest else 0
+        command = cls.of(verb, rest)
+        return cls(command.verb, command.args, max(length, command.length))
+
+
+TOO_LONG_VERB = "\u2026"  # never a verb: answered "Unknown command"
 
 
 class CommandHost(Protocol):
@@ -88,7 +120,7 @@ class Commands:
                 )
             if verb == "join":
                 return (
-                    await svc.press(actor, pack(row.id, 0, "join"))
+                    await svc.press(actor, Press(row.id, 0, "join"))
                     if row.status == "lobby"
                     else Outcome(reply=narrate.STARTED_JOIN_NEXT, alert=True)
                 )
@@ -101,7 +133,7 @@ class Commands:
             return await svc.reviews.command(actor, args)
         if verb in ("hand", "cards"):
             row = await self.game_for(actor)
-            return await svc.press(actor, pack(row.id, 0, "cards"))
+            return await svc.press(actor, Press(row.id, 0, "cards"))
         if verb in svc.typed_verbs:  # a move of some hosted game: the game of the row reads it
             row = await self.lesson_here(actor) or await self.game_for(actor)
             return await self.unit.mutate(

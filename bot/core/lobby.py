@@ -17,7 +17,7 @@ from .buttons import LOBBY, TIMER_CHOICES, Press
 from .hosting import HostedGame, Refusal
 from .record import Record, SeatInfo
 from .unit import Unit
-from .views import Button, Outcome, Screen
+from .views import PRIMARY, ActionRow, Button, Choice, ChoiceGroup, Outcome, Part, Screen
 
 LOBBY_ONLY_HOST = frozenset({"menu", "cpu", "rb", "opt", "timer", "start"})
 # Pressed on an older lobby (its edit waits for the group's budget), these mean the same: join
@@ -36,8 +36,10 @@ def _after(values: tuple, value: Any) -> Any:
     return values[(i + 1) % len(values)]
 
 
-def _rows(buttons: list[Button], width: int) -> list[list[Button]]:
-    return [buttons[i : i + width] for i in range(0, len(buttons), width)]
+def _option_prompt(choices: list[Choice], key: str) -> str:
+    """An option's question, from its answers' words ("must lay: remind" → "Must lay…")."""
+    name = choices[0].label.partition(":")[0].strip() if choices else ""
+    return (name[:1].upper() + name[1:] or key) + "…"
 
 
 def most_seats(game: HostedGame, record: Record) -> int:
@@ -83,13 +85,13 @@ def _lobby_screen(game: HostedGame, game_id: int, record: Record, menu: str) -> 
             fill(narrate.LOBBY_HELP, low=game.min_seats, high=most_seats(game, record)),
         ]
     )
-    back = [Button(narrate.BACK, "menu:")]
+    back = ActionRow([Button(narrate.BACK, "menu:")])
+    buttons: list[Part]
     if menu == "rulebook":
-        choices = [
-            Button(("✓ " if v.name == record.rulebook else "") + v.title, f"rb:{v.name}")
-            for v in game.variants()
-        ]
-        buttons = [*_rows(choices, 2 if len(choices) > 2 else 1), back]  # titles uncut
+        choices = [Choice(v.title, f"rb:{v.name}", v.name == record.rulebook)
+                   for v in game.variants()]
+        buttons = [ChoiceGroup(narrate.RULEBOOK_PROMPT, choices,
+                               2 if len(choices) > 2 else 1), back]  # titles uncut
     elif menu == "options":
         variant = next(v for v in game.variants() if v.name == settings.variant)
         if len(variant.options) > MENU_OPTION_ROWS:
@@ -102,40 +104,29 @@ def _lobby_screen(game: HostedGame, game_id: int, record: Record, menu: str) -> 
                 )
                 for key, values in variant.options.items()
             ]
-            rows = _rows(cycle, 1)  # "name: value ↻" needs a phone's whole row
+            buttons = [ActionRow(cycle, 1)]  # "name: value ↻" needs a phone's whole row
         else:
-            rows = [
-                [
-                    Button(
-                        ("✓ " if v == settings.options[key] else "")
-                        + game.settings(record.rulebook, {**settings.options, key: v}).choice(key),
-                        f"opt:{key}:{v}",
-                    )
+            buttons = []
+            for key, values in variant.options.items():
+                choices = [
+                    Choice(game.settings(record.rulebook, {**settings.options, key: v}).choice(key),
+                           f"opt:{key}:{v}", v == settings.options[key])
                     for v in values
                 ]
-                for key, values in variant.options.items()
-            ]
-        rows.append(
-            [
-                Button(
-                    ("✓ " if record.turn_seconds == t else "")
-                    + fill(narrate.TIMER_BUTTON, minutes=t // 60),
-                    f"timer:{t}",
-                )
-                for t in TIMER_CHOICES
-            ]
-        )
-        buttons = [*rows, back]
+                buttons.append(ChoiceGroup(_option_prompt(choices, key), choices, len(choices)))
+        timers = [Choice(fill(narrate.TIMER_BUTTON, minutes=t // 60), f"timer:{t}",
+                         record.turn_seconds == t) for t in TIMER_CHOICES]
+        buttons += [ChoiceGroup(narrate.TIMER_PROMPT, timers, len(timers)), back]
     elif menu == "computer":
-        levels = [Button(f"🤖 {narrate.level(lv)}", f"cpu:{lv}") for lv in game.levels]
-        buttons = [levels, back]
-    else:
-        buttons = [  # two a row: every label uncut on a phone (tests/test_button_widths.py)
-            [Button(narrate.JOIN, "join"), Button(narrate.LEAVE, "leave")],
-            [Button(narrate.ADD_COMPUTER, "menu:computer"),
-             Button(narrate.VARIANT_MENU, "menu:rulebook")],
-            [Button(narrate.OPTIONS_MENU, "menu:options"), Button(narrate.START, "start")],
-        ]
+        levels = [Choice(f"🤖 {narrate.level(lv)}", f"cpu:{lv}") for lv in game.levels]
+        buttons = [ChoiceGroup(narrate.LEVEL_PROMPT, levels, len(levels)), back]
+    else:  # two a row: every label uncut on a phone (tests/test_button_widths.py)
+        buttons = [ActionRow([
+            Button(narrate.JOIN, "join", PRIMARY), Button(narrate.LEAVE, "leave"),
+            Button(narrate.ADD_COMPUTER, "menu:computer"),
+            Button(narrate.VARIANT_MENU, "menu:rulebook"),
+            Button(narrate.OPTIONS_MENU, "menu:options"), Button(narrate.START, "start", PRIMARY),
+        ], 2)]
     key = hashlib.blake2b(repr(("lobby", view)).encode(), digest_size=10).hexdigest()
     return Screen(
         text, buttons, key, lambda: render_lobby(view), game_id, record.lobby_version,

@@ -48,6 +48,10 @@ _MESSAGES: dict[str, str] = {
     "OPTIONS_MENU": N_("Options ▾"),
     "START": N_("Start ▶"),
     "BACK": N_("◀ Back"),
+    # the lobby's questions (a select menu's placeholder where a client shows one)
+    "RULEBOOK_PROMPT": N_("Rulebook…"),
+    "TIMER_PROMPT": N_("Turn timer…"),
+    "LEVEL_PROMPT": N_("Computer level…"),
     "WELCOME_PRIVATE": N_(
         "👋 Welcome to Rummy Table!\n"
         "Learn a game in a few minutes: /lesson (or /lesson rummikub).\n"

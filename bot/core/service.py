@@ -21,7 +21,7 @@ from bot.i18n import fill
 from . import buttons, narrate
 from .actor import Actor
 from .buttons import Press, pack
-from .commands import MAX_VERB, Commands
+from .commands import MAX_TYPED, TOO_LONG_VERB, Command, Commands
 from .fair_use import FairUse
 from .hosting import HostedGame
 from .lobby import Lobby
@@ -36,7 +36,6 @@ from .views import Outcome
 log = logging.getLogger(__name__)
 
 Deliver = Callable[[Outcome], Awaitable[None]]
-MAX_TYPED = 300  # characters of a typed move's arguments (Telegram allows 4,096)
 # English, for tests and tools (code says narrate.NOT_OURS: the current language)
 NOT_OURS = narrate.NOT_OURS
 NOBODY_LEFT = narrate.NOBODY_LEFT
@@ -370,11 +369,16 @@ class GameService:
 
     # -- presses ------------------------------------------------------------------------
 
-    async def press(self, actor: Actor, data: str, *, metered: bool = True) -> Outcome:
-        """A button press. Answers stale, foreign, forged and unknown buttons clearly.
-        `metered=False`: the caller counted this press already (fair use is not checked)."""
+    async def press(
+        self, actor: Actor, press: Press | str | None, *, metered: bool = True
+    ) -> Outcome:
+        """A button press, decoded at the adapter's door (`buttons.parse`: None for anything
+        that is not exactly one of this bot's buttons; a `str` — a test's or a tool's callback
+        data — is decoded here by the same parser). Answers stale, foreign, forged and unknown
+        buttons clearly. `metered=False`: the caller counted this press already."""
         i18n.set_locale(actor.lang)  # until the record says which language the seat reads
-        press = buttons.parse(data)
+        if isinstance(press, str):
+            press = buttons.parse(press)
         if press is None:
             return Outcome(reply=narrate.NOT_OURS, alert=True)
         slow = metered and self.fair_use.check(actor.platform, actor.user, actor.chat_id)
@@ -398,7 +402,7 @@ class GameService:
         except GameExists:  # a lesson taken up again while a game runs in its chat
             return Outcome(reply=narrate.LESSON_GAME_HERE, alert=True)
         except Exception:  # never a traceback in chat; the game is as it was saved
-            log.exception("press %r failed", data)
+            log.exception("press %r failed", press)
             return Outcome(reply=narrate.SORRY, alert=True)
 
     async def set_selection(
@@ -502,20 +506,24 @@ class GameService:
         i18n.set_locale(lang)
         return i18n.current()
 
-    async def command(self, actor: Actor, verb: str, args: str = "") -> Outcome:
-        verb = verb[: MAX_VERB + 64].lower().lstrip("/").split("@")[0]
+    async def command(self, actor: Actor, command: Command | str, args: str = "") -> Outcome:
+        """A typed command or move, decoded at the adapter's door (`Command.of`/`read`; a
+        verb and its arguments as strings — a test's, a tool's — are decoded here alike)."""
+        if isinstance(command, str):
+            command = Command.of(command, args)
+        verb, args = command.verb, command.args
         i18n.set_locale(actor.lang)
-        if len(verb) > MAX_VERB:
+        if verb == TOO_LONG_VERB:
             return Outcome(reply=narrate.UNKNOWN_COMMAND, alert=False)
-        if len(args) > MAX_TYPED:
+        if command.length > MAX_TYPED:
             return Outcome(
-                reply=fill(narrate.TOO_LONG, length=len(args), limit=MAX_TYPED), alert=True
+                reply=fill(narrate.TOO_LONG, length=command.length, limit=MAX_TYPED), alert=True
             )
         slow = self.fair_use.check(actor.platform, actor.user, actor.chat_id)
         if slow:
             return Outcome(reply=slow, alert=True)
         try:
-            return await self.commands.run(actor, verb, args.strip())
+            return await self.commands.run(actor, verb, args)
         except Refusal as refusal:
             return answer(refusal)
         except Exception:  # never a traceback in chat; the game is as it was saved

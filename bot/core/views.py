@@ -12,6 +12,13 @@ from functools import cached_property
 class Button:
     label: str
     action: str  # encoded into the platform's callback data with the game id and version
+    # What the button is to the screen, for a client that shows emphasis (Discord's colours):
+    # "" a plain action, PRIMARY the step most people take next (Join, Start, Next round),
+    # CONFIRM the one that ends the turn (Done, Knock), DANGER one that costs (Give up).
+    role: str = ""
+
+
+PRIMARY, CONFIRM, DANGER = "primary", "confirm", "danger"
 
 
 def in_rows(buttons: list[Button], width: int) -> list[list[Button]]:
@@ -19,12 +26,145 @@ def in_rows(buttons: list[Button], width: int) -> list[list[Button]]:
     return [buttons[i : i + width] for i in range(0, len(buttons), width)]
 
 
+# -- what a screen offers, by meaning ------------------------------------------------------
+# A game's screen says what it offers — the pieces a seat picks from (`HandPicker`), one
+# question and its answers (`ChoiceGroup`), plain actions (`ActionRow`) — and each adapter lays
+# that out its own way: Telegram as keyboard rows (`phone_rows`: each part's `per_row` is the
+# most that fit a phone's row uncut, tests/button_widths.py), Discord as a multi-select, select
+# menus and buttons inside its 5×5 (bot/adapters/discord_layout.py), the terminal and the web
+# table theirs. No adapter reads an action string to guess what a button is.
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One answer of a `ChoiceGroup`, or one piece of a `HandPicker`."""
+
+    label: str  # as shown, without the selection mark
+    action: str  # the press it makes
+    selected: bool = False  # the current answer, a selected piece (a ✓ before it on a phone)
+    key: str = ""  # a piece's name in a multi-select (the game's token); "" for an answer
+
+
+@dataclass
+class HandPicker:
+    """The pieces a seat may pick, several at once (a hand of cards, a rack of tiles), each
+    `action` toggling it. A phone shows a page of `per_row` × `rows` and a pager (`page_verb`:
+    the game's verb that shows page n, `<page_verb>:<n>`); a client with a multi-select shows
+    the page as one menu, a terminal every piece."""
+
+    pieces: list[Choice]
+    page: int = 0
+    per_row: int = 8
+    rows: int = 2
+    page_verb: str = "pg"
+    tick: str = "✓"  # the selection mark on a phone, before the label
+    tiles: bool = False  # tiles rather than cards (a client's own words: "Select tiles…")
+
+    @property
+    def per_page(self) -> int:
+        return self.per_row * self.rows
+
+    @property
+    def pages(self) -> int:
+        return max(1, -(-len(self.pieces) // self.per_page))
+
+    @property
+    def shown_page(self) -> int:
+        return min(self.page, self.pages - 1)
+
+    def on_page(self) -> list[Choice]:
+        first = self.shown_page * self.per_page
+        return self.pieces[first : first + self.per_page]
+
+    def button(self, piece: Choice) -> Button:
+        return Button((self.tick if piece.selected else "") + piece.label, piece.action)
+
+    def pager(self) -> list[Button]:
+        """◀ n/m ▶ for a hand of several pages, else nothing."""
+        pages, page = self.pages, self.shown_page
+        if pages == 1:
+            return []
+        return [Button("◀", f"{self.page_verb}:{(page - 1) % pages}"),
+                Button(f"{page + 1}/{pages}", "noop"),
+                Button("▶", f"{self.page_verb}:{(page + 1) % pages}")]
+
+    def phone_rows(self) -> list[list[Button]]:
+        pager = self.pager()
+        return in_rows([self.button(p) for p in self.on_page()], self.per_row) + (
+            [pager] if pager else [])
+
+
+@dataclass
+class ChoiceGroup:
+    """One question and its answers (Add to ▸ which group, take which card, the rulebook, a
+    computer's level, the timer, what a joker stands for…): `prompt` asks it (a menu's
+    placeholder), `heading` is a line a phone shows above the answers ("" none)."""
+
+    prompt: str
+    choices: list[Choice]
+    per_row: int = 8
+    tick: str = "✓ "
+    heading: str = ""
+
+    def button(self, choice: Choice) -> Button:
+        return Button((self.tick if choice.selected else "") + choice.label, choice.action)
+
+    def phone_rows(self) -> list[list[Button]]:
+        head = [[Button(self.heading, "noop")]] if self.heading else []
+        return head + in_rows([self.button(c) for c in self.choices], self.per_row)
+
+
+@dataclass
+class ActionRow:
+    """Plain actions (Draw, Done, Reset, Hint, Join…), `per_row` a phone's row (0: one row)."""
+
+    actions: list[Button]
+    per_row: int = 0
+
+    def phone_rows(self) -> list[list[Button]]:
+        return in_rows(self.actions, self.per_row or len(self.actions)) if self.actions else []
+
+
+@dataclass
+class Rows:
+    """Keyboard rows as they are, for a screen made without parts (none of the games' now):
+    a phone shows them as they are, Discord as plain actions."""
+
+    rows: list[list[Button]]
+
+    def phone_rows(self) -> list[list[Button]]:
+        return [list(row) for row in self.rows if row]
+
+
+Part = HandPicker | ChoiceGroup | ActionRow | Rows
+
+
+def phone_rows(parts: list[Part]) -> list[list[Button]]:
+    """A screen's parts as a phone's keyboard rows (Telegram's layout)."""
+    return [row for part in parts for row in part.phone_rows()]
+
+
+def _parts(given: list) -> list[Part]:
+    """Parts as given; bare keyboard rows (a lesson's) kept as `Rows`."""
+    parts: list[Part] = []
+    for item in given:
+        if isinstance(item, list):  # a row of buttons
+            if parts and isinstance(parts[-1], Rows):
+                parts[-1].rows.append(item)
+            else:
+                parts.append(Rows([item]))
+        else:
+            parts.append(item)
+    return parts
+
+
 @dataclass
 class Screen:
-    """One message: a picture (rendered lazily, once), a text, and rows of buttons."""
+    """One message: a picture (rendered lazily, once), a text, and what it offers (`parts`,
+    by meaning; `buttons`: as a phone's keyboard rows)."""
 
     text: str
-    buttons: list[list[Button]] = field(default_factory=list)
+    parts: list[Part] = field(default_factory=list)
     image_key: str | None = None  # equal keys: the picture did not change (edit text/buttons only)
     painter: Callable[[], bytes] | None = None
     game_id: int | None = None
@@ -33,9 +173,6 @@ class Screen:
     # picture as text — the table one group a line as this seat sees it (its working copy
     # marked), and on a private screen the whole hand. "" where the text says it all.
     detail: str = ""
-    # Every card button of `buttons`, unpaged (`buttons` shows a page of them): a client that
-    # can show all the cards needs no engine. Empty when the screen offers no card buttons.
-    cards: list[Button] = field(default_factory=list)
     # The game phase a game's table, private or score screen shows: "play", "round_over",
     # "game_over" (a client can tell the game is over); "" for other screens (the lobby,
     # lessons, a closed game's notice).
@@ -46,6 +183,29 @@ class Screen:
     # The language the screen was made in (its reader's): an adapter's own words around it
     # (Discord's select placeholders) follow it. "" : not known (the current language).
     lang: str = ""
+
+    def __post_init__(self) -> None:
+        self.parts = _parts(self.parts)
+
+    @property
+    def buttons(self) -> list[list[Button]]:
+        """The parts as a phone's keyboard rows (what Telegram shows)."""
+        return phone_rows(self.parts)
+
+    @buttons.setter
+    def buttons(self, rows: list[list[Button]]) -> None:
+        self.parts = _parts(list(rows))
+
+    @property
+    def hand(self) -> HandPicker | None:
+        return next((p for p in self.parts if isinstance(p, HandPicker)), None)
+
+    @property
+    def cards(self) -> list[Button]:
+        """Every piece button of the hand picker, unpaged (`buttons` shows a page of them): a
+        client that can show all the cards needs no engine. Empty without a hand picker."""
+        hand = self.hand
+        return [hand.button(p) for p in hand.pieces] if hand is not None else []
 
     @cached_property
     def image(self) -> bytes | None:

@@ -11,7 +11,7 @@ from bot.core.buttons import IDX, Press
 from bot.core.hosting import Refusal, Settings, Table, Variant
 from bot.core.record import Record, SeatInfo
 from bot.core.turns import TurnFlow
-from bot.core.views import Button, Outcome, Screen
+from bot.core.views import Choice, ChoiceGroup, Outcome, Screen
 from engine.contract import IllegalAction
 from engine.contract import Settings as RuleSettings
 
@@ -109,8 +109,9 @@ class RaceGame(TurnFlow):
     def private_screen(self, table: Table, seat: int) -> Screen:
         state = self.load(table.record)
         moves = self.rules.legal_actions(state, seat)
-        row = [Button(f"+{a.n}", f"plus:{a.n}") for a in moves]
-        return Screen(f"total {state.total} of {state.target}", [row] if row else [],
+        adds = [Choice(f"+{a.n}", f"plus:{a.n}") for a in moves]  # one question: add how many
+        return Screen(f"total {state.total} of {state.target}",
+                      [ChoiceGroup("Add…", adds, len(adds))] if adds else [],
                       game_id=table.game_id, version=state.version, phase=self._phase(state))
 
     def _add(self, table: Table, state: RaceState, seat: int, n: int) -> Outcome:

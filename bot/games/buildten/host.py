@@ -10,7 +10,7 @@ from bot.core.buttons import IDX, Kind, Press
 from bot.core.hosting import Refusal, Settings, Table, Variant
 from bot.core.record import Record, SeatInfo
 from bot.core.turns import TurnFlow
-from bot.core.views import Button, Outcome, Screen
+from bot.core.views import ActionRow, Button, Outcome, Screen
 from bot.games.buildten import lesson as lesson
 from bot.i18n import N_, _, current, t, tn, using
 from engine.buildten import (
@@ -391,6 +391,7 @@ class BuildTenGame(TurnFlow):
         if state.stuck:
             lines.append(_("(stuck: nothing left to draw and a full round without a build)"))
         # 🔎 Review: each player's own turns, sent to them alone (issue 32; not in a lesson)
-        review = [] if record.rulebook == LESSON else [[Button(_("🔎 Review"), "review:1")]]
+        review = ([] if record.rulebook == LESSON
+                  else [ActionRow([Button(_("🔎 Review"), "review:1")])])
         return Screen("\n".join(lines), review, game_id=table.game_id, version=state.version,
                       phase="game_over", lang=current())

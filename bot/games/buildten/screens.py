@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 
 from bot.core.record import Record
-from bot.core.views import Button, Screen, in_rows
+from bot.core.views import PRIMARY, ActionRow, Button, Choice, ChoiceGroup, Part, Screen
 from bot.games.buildten import lesson as lesson
 from bot.i18n import N_, _, current, is_rtl, isolate, t, tn, using
 from engine.buildten import BuildState, BuildView, is_joker, player_view
@@ -163,7 +163,7 @@ def _table_screen(game_id: int, record: Record, state: BuildState) -> Screen:
                        n=view.stock_counts[i]))
     if record.log:
         lines.append(t("Last: {line}", line=record.log[-1]))
-    buttons = [] if state.over else [[Button(_("🂠 My cards"), "cards")]]
+    buttons = [] if state.over else [ActionRow([Button(_("🂠 My cards"), "cards", PRIMARY)])]
     detail = table_detail(record, view)
     return Screen("\n".join(lines), buttons, _key("bt-table", picture),
                   lambda: render_buildten(picture), game_id, state.version,
@@ -178,7 +178,10 @@ def fitting_piles(view: BuildView, card: str) -> list[int]:
     return out
 
 
-def _source_buttons(view: BuildView) -> list[list[Button]]:
+CHOOSE = N_("Choose…")
+
+
+def _source_buttons(view: BuildView) -> list[Part]:
     """The hand first (numbered 1–5 as the picture numbers it; a terminal presses [1]–[5]),
     then the discard tops by place (D1–D4), then the face-up stock card ⬆ beside 💡 Hint (and,
     with an empty hand, ⏭ End turn): at most 5, 4 and 2 a row, each label uncut on a phone
@@ -191,7 +194,9 @@ def _source_buttons(view: BuildView) -> list[list[Button]]:
             ] if view.face_up[me] else []
     last.append(Button(_("💡 Hint"), "hint"))
     end = [Button(_("⏭ End turn"), "bpass")] if not view.hand else []
-    return [r for r in (hand, tops, last, end) if r]
+    choices = [ChoiceGroup(_(CHOOSE), [Choice(b.label, b.action) for b in r], n)
+               for r, n in ((hand, 5), (tops, 4)) if r]
+    return [*choices, *(ActionRow(r) for r in (last, end) if r)]
 
 
 def _hand_label(card: str) -> str:
@@ -215,29 +220,33 @@ def _face(card: str) -> str:
 
 
 def _target_buttons(record: Record, state: BuildState, view: BuildView,
-                    card: str) -> list[list[Button]]:
+                    card: str) -> list[Part]:
     me = view.seat
-    rows: list[list[Button]] = []
+    parts: list[Part] = []
     if is_joker(card):
         mark = "🌈" if joker_kind(card) == "SHIFT" else "⚫"
-        rows += [[Button(f"{mark} {record.seats[n].name} ({_short(view.face_up[n])})",
-                         f"bjk:{n}")]
-                 for n in joker_targets(state, me, card)]  # a player a row: names are long
+        players = [Choice(f"{mark} {record.seats[n].name} ({_short(view.face_up[n])})",
+                          f"bjk:{n}")
+                   for n in joker_targets(state, me, card)]
+        if players:  # a player a row: names are long
+            parts.append(ChoiceGroup(_(CHOOSE), players, 1))
     else:
-        rows += in_rows([Button(_("▶ new pile") if i == NEW else
-                                t("▶ pile {n} ({needed})", n=i + 1,
-                                  needed=len(view.builds[i]) + 1),
-                                f"bpile:{i}")
-                         for i in fitting_piles(view, card)], 2)
+        piles = [Choice(_("▶ new pile") if i == NEW else
+                        t("▶ pile {n} ({needed})", n=i + 1, needed=len(view.builds[i]) + 1),
+                        f"bpile:{i}")
+                 for i in fitting_piles(view, card)]
+        if piles:
+            parts.append(ChoiceGroup(_(CHOOSE), piles, 2))
     if card in view.hand:
         mine = view.discards[me]
-        drops = [Button(f"⤵ D{i + 1} ({_face(p[-1])})", f"bdisc:{i}")
+        drops = [Choice(f"⤵ D{i + 1} ({_face(p[-1])})", f"bdisc:{i}")
                  for i, p in enumerate(mine) if p]
         if free_place(mine) is not None:
-            drops.append(Button(_("⤵ new discard pile"), f"bdisc:{NEW}"))
-        rows += in_rows(drops, 2)
-    rows.append([Button(_("✖ Cancel"), "cancel")])
-    return rows
+            drops.append(Choice(_("⤵ new discard pile"), f"bdisc:{NEW}"))
+        if drops:
+            parts.append(ChoiceGroup(_(CHOOSE), drops, 2))
+    parts.append(ActionRow([Button(_("✖ Cancel"), "cancel")]))
+    return parts
 
 
 def private_screen(game_id: int, record: Record, state: BuildState, seat: int) -> Screen:
@@ -263,7 +272,7 @@ def _private_screen(game_id: int, record: Record, state: BuildState, seat: int) 
         lines.append(ui.notice)
     if state.over:
         lines.append(status(record, state))
-        buttons: list[list[Button]] = []
+        buttons: list[Part] = []
     elif not mine:
         lines.append(t("Waiting for {name}.", name=seat_label(record, state.turn)))
         buttons = []

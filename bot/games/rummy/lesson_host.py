@@ -26,7 +26,17 @@ from bot.core.cut import CAPTION_UNITS, cut
 from bot.core.hosting import Refusal, Table
 from bot.core.record import Record
 from bot.core.titles import key_named
-from bot.core.views import Button, Outcome, Screen
+from bot.core.views import (
+    PRIMARY,
+    ActionRow,
+    Button,
+    Choice,
+    ChoiceGroup,
+    HandPicker,
+    Outcome,
+    Part,
+    Screen,
+)
 from bot.i18n import N_, _, current, fill, isolate, ngettext, t
 from engine.cards import Card, suit_order
 from engine.rummy import (
@@ -70,6 +80,10 @@ from .lessons import words as lesson_words
 from .narrate import hint_line
 from .refusals import refusal
 from .screens import (
+    ADD_TO,
+    JOKER_MEANS,
+    TAKE_FROM,
+    TAKE_WHICH,
     action_rows,
     card_label,
     groups_text,
@@ -576,102 +590,107 @@ def _detail(
     return "\n".join(lines)
 
 
-def _rows(buttons: list[Button], width: int = CARDS_PER_ROW) -> list[list[Button]]:
-    return [buttons[i : i + width] for i in range(0, len(buttons), width)]
+CHOOSE = N_("Choose…")
 
 
 def _buttons(
     lesson: _Lesson, game: Any, groups: list[list[Card]], button: Callable[[str, str], Button]
-) -> list[list[Button]]:
+) -> list[Part]:
+    """What a lesson's screen offers, by meaning (bot/core/views.py): its hand picker, the
+    question of the moment (which group, which card, where to split, the joker's meaning, the
+    next lesson) and its actions; each adapter lays them out."""
     progress = lesson.progress
     if progress.finished:
         if lesson.mode == "more":
             return [
-                *_rows([button(_(get_lesson(n).title), f"go:{n}") for n in LESSONS], 2),
-                [button(_("◀ Back"), "cancel")],
+                ChoiceGroup(_(CHOOSE), [Choice(_(get_lesson(n).title), f"go:{n}")
+                                        for n in LESSONS], 2),
+                ActionRow([button(_("◀ Back"), "cancel")]),
             ]
-        return [[button(_("▶ Play a real game"), "play"), button(_("📚 Another lesson"), "more")]]
+        return [ActionRow([Button(_("▶ Play a real game"), "play", PRIMARY),
+                           button(_("📚 Another lesson"), "more")])]
     step = lesson_step(progress)
-    tail = [
+    tail = ActionRow([
         button(_("💡 Show me"), "show"),
         button(_("⏭ Skip"), "skip"),
         button(_("✖ Quit"), "quit"),
-    ]
+    ])
+    cancel = ActionRow([button(_("Cancel"), "cancel")])
     if progress.joker:
         g = progress.joker["group"]
         options = [
-            button(
+            Choice(
                 isolate(" ".join(joker_face(f) for f in opt)),  # a tile's 7R; a card's 7♥
                 f"jk:{g}:{','.join(opt)}",
             )
             for opt in progress.joker["options"]
         ]
         return [
-            [button(t("Joker in {group} stands for:", group=group_label(g)), "noop")],
-            *_rows(options, 4),
-            [button(_("Cancel"), "cancel")],
+            ChoiceGroup(_(JOKER_MEANS), options, 4,
+                        heading=t("Joker in {group} stands for:", group=group_label(g))),
+            cancel,
             tail,
         ]
     legal = legal_actions(game, LEARNER)
     if game.phase == "round_over":
-        row = [button(_("▶ Next round"), "next")]
+        row = [Button(_("▶ Next round"), "next", PRIMARY)]
         if "finish" in legal:
             row.append(button(_("■ Finish"), "finish"))
-        return [row, tail]
+        return [ActionRow(row), tail]
     selected = set(lesson.selected)
     hand = {c.ident for c in game.hands[LEARNER]}
-    cards = [
-        button(
-            ("✓" if c.token in selected else "")
-            + (card_label(c) if c.ident in hand else f"({card_label(c)})"),
+    pieces = [
+        Choice(
+            card_label(c) if c.ident in hand else f"({card_label(c)})",
             f"s{0 if c.token in selected else 1}:{c.token}",
+            c.token in selected,
+            c.token,
         )
         for c in _selectable(progress)[:MAX_CARD_BUTTONS]
     ]
-    rows = _rows(cards)
-    letters = range(len(groups))
+    parts: list[Part] = [HandPicker(pieces, per_row=CARDS_PER_ROW,
+                                    rows=-(-MAX_CARD_BUTTONS // CARDS_PER_ROW),
+                                    tiles=game.rules.tiles)]
+    letters = [group_label(i) for i in range(len(groups))]
     if lesson.mode == "add":
-        rows += [
-            *_rows([button(group_label(i), f"add:{i}") for i in letters]),
-            [button(_("Cancel"), "cancel")],
-        ]
+        parts += [ChoiceGroup(_(ADD_TO), [Choice(x, f"add:{i}") for i, x in enumerate(letters)],
+                              CARDS_PER_ROW), cancel]
     elif lesson.mode in ("take", "split"):
         head = "take" if lesson.mode == "take" else "spl"
-        rows += [
-            *_rows([button(group_label(i), f"{head}:{i}") for i in letters]),
-            [button(_("Cancel"), "cancel")],
-        ]
+        parts += [ChoiceGroup(_(TAKE_FROM) if head == "take" else _(CHOOSE),
+                              [Choice(x, f"{head}:{i}") for i, x in enumerate(letters)],
+                              CARDS_PER_ROW), cancel]
     elif lesson.mode.startswith("take:"):
         g = int(lesson.mode.split(":")[1])
         if g < len(groups):
-            rows += _rows([button(card_label(c), f"tc:{g}:{c.token}") for c in groups[g]])
-        rows.append([button(_("Cancel"), "cancel")])
+            parts.append(ChoiceGroup(_(TAKE_WHICH), [Choice(card_label(c), f"tc:{g}:{c.token}")
+                                                      for c in groups[g]], CARDS_PER_ROW))
+        parts.append(cancel)
     elif lesson.mode.startswith("split:"):
         g = int(lesson.mode.split(":")[1])
         if g < len(groups):
-            rows += _rows(
-                [
-                    button(t("after {card}", card=c.pretty()), f"spa:{g}:{i + 1}")
-                    for i, c in enumerate(groups[g][:-1])
-                ],
+            parts.append(ChoiceGroup(
+                _(CHOOSE),
+                [Choice(t("after {card}", card=c.pretty()), f"spa:{g}:{i + 1}")
+                 for i, c in enumerate(groups[g][:-1])],
                 3,  # "после 10♠": uncut on a phone
-            )
-        rows.append([button(_("Cancel"), "cancel")])
+            ))
+        parts.append(cancel)
     else:
         tools = {
-            "new": (_("New group"), "new"),
-            "add": (_("Add to ▸"), "addm"),
-            "take": (_("Take from ▸"), "takem"),
-            "split": (_("✂ Split ▸"), "splm"),
+            "new": Button(_("New group"), "new", PRIMARY),
+            "add": Button(_("Add to ▸"), "addm"),
+            "take": Button(_("Take from ▸"), "takem"),
+            "split": Button(_("✂ Split ▸"), "splm"),
         }
         shown = list(step.tools)
         if groups and "add" not in shown:  # a half-built group can always be finished
             shown.insert(1, "add")
-        rows += _rows([button(*tools[t]) for t in shown], 2)  # uncut on a phone
+        parts.append(ActionRow([tools[t] for t in shown], 2))  # uncut on a phone
     _table, turn = action_rows(tiles=game.rules.tiles, legal=legal,
                                give_up_draw=game.rules.give_up_draw, hint=False)
-    rows += [[button(b.label, b.action) for b in row] for row in turn]
-    return [*rows, tail]
+    parts += [ActionRow(row) for row in turn]
+    return [*parts, tail]
 
 
 __all__ = [

@@ -10,8 +10,19 @@ from dataclasses import replace
 from bot.core.cut import CAPTION_UNITS, cut, short_name, utf16_units
 from bot.core.narrate import picture_words as core_picture_words
 from bot.core.record import Record
-from bot.core.views import Button, Screen
-from bot.i18n import Laid, _, and_list, current, isolate, listing, scored, t, tn, using
+from bot.core.views import (
+    CONFIRM,
+    DANGER,
+    PRIMARY,
+    ActionRow,
+    Button,
+    Choice,
+    ChoiceGroup,
+    HandPicker,
+    Part,
+    Screen,
+)
+from bot.i18n import N_, Laid, _, and_list, current, isolate, listing, scored, t, tn, using
 from engine.cards import Card, rank_order, suit_order
 from engine.rummy import (
     GameState,
@@ -94,10 +105,6 @@ def shown(rules: Rulebook, groups: Sequence[Sequence[Card]]) -> list[list[Card]]
 
 def _key(*parts: object) -> str:
     return hashlib.blake2b(repr(parts).encode(), digest_size=10).hexdigest()
-
-
-def _rows(buttons: list[Button], width: int = CARDS_PER_ROW) -> list[list[Button]]:
-    return [buttons[i : i + width] for i in range(0, len(buttons), width)]
 
 
 def _rounds(rules: Rulebook) -> bool:
@@ -230,7 +237,8 @@ def _table_screen(game_id: int, record: Record, state: GameState) -> Screen:
         ],
         groups_text(shown(rules, state.table), state.singles),
     )
-    buttons = [[Button(_("🀄 My tiles") if rules.tiles else _("🂠 My cards"), "cards")]]
+    buttons: list[Part] = [
+        ActionRow([Button(_("🀄 My tiles") if rules.tiles else _("🂠 My cards"), "cards", PRIMARY)])]
     if state.phase != "play":
         buttons = round_end_buttons(record, state)
     return Screen(
@@ -333,15 +341,15 @@ def table_detail(
     return "\n".join(lines)
 
 
-def round_end_buttons(record: Record, state: GameState) -> list[list[Button]]:
+def round_end_buttons(record: Record, state: GameState) -> list[Part]:
     """▶ Next round (and ■ Finish where the game's length is open) after a round: on the table
     and on every player's private screen, so a lost table message can't strand the game."""
     if state.phase != "round_over":
         return []
-    buttons = [Button(_("▶ Next round"), "next")]
+    buttons = [Button(_("▶ Next round"), "next", PRIMARY)]
     if rules_of(record).game_end.finish_by_choice:
         buttons.append(Button(_("■ Finish"), "finish"))
-    return [buttons]
+    return [ActionRow(buttons)]
 
 
 def score_screen(game_id: int, record: Record, state: GameState) -> Screen:
@@ -399,7 +407,7 @@ def _score_screen(game_id: int, record: Record, state: GameState) -> Screen:
                        totals=listing((scored(names[i], x) for i, x in enumerate(state.scores)),
                                       " · ")))
     # 🔎 Review: each player's own turns of this round, sent to them alone (issue 32)
-    review = [[Button(_("🔎 Review"), f"review:{state.round}")]] if last else []
+    review = [ActionRow([Button(_("🔎 Review"), f"review:{state.round}")])] if last else []
     return Screen(
         "\n".join(lines),
         review,
@@ -502,12 +510,11 @@ def _private_screen(game_id: int, record: Record, state: GameState, seat: int) -
     if ui.notice:
         lines.append(ui.notice)
     text = cut("\n".join(lines), CAPTION_UNITS)
-    cards: list[Button] = []
     if mine:
         cards = card_buttons(record, seat, placeable(view, ui.sort), len(hand))
         buttons = _private_buttons(record, state, seat, cards, groups)
     else:
-        buttons = [*round_end_buttons(record, state), [Button(_("⇅ Sort"), "sort")]]
+        buttons = [*round_end_buttons(record, state), ActionRow([Button(_("⇅ Sort"), "sort")])]
     return Screen(
         text,
         buttons,
@@ -516,7 +523,6 @@ def _private_screen(game_id: int, record: Record, state: GameState, seat: int) -
         game_id,
         state.version,
         detail=table_detail(record, state, seat, view) + "\n" + hand_line,
-        cards=cards if any(_is_card(b) for row in buttons for b in row) else [],
         phase=state.phase,
         notice=ui.notice,
         lang=current(),
@@ -530,19 +536,17 @@ def joker_face(face: str) -> str:
     return piece_from_token("*#0=" + face).pretty()[1:]
 
 
-def _is_card(button: Button) -> bool:
-    return button.action.startswith(("s0:", "s1:"))
-
-
-def card_buttons(record: Record, seat: int, hand: list[Card], in_hand: int) -> list[Button]:
-    """A select button for each placeable card, ✓ when selected; the first `in_hand` are
-    from the hand, the others (taken out of the table) in brackets."""
+def card_buttons(record: Record, seat: int, hand: list[Card], in_hand: int) -> list[Choice]:
+    """A piece for each placeable card, selected or not (✓ on a phone); the first `in_hand`
+    are from the hand, the others (taken out of the table) in brackets. Its action toggles it:
+    `s1:<token>` selects, `s0:<token>` puts it back."""
     selected = set(record.seat_ui(seat).selected)
     return [
-        Button(
-            ("✓" if c.token in selected else "")
-            + (card_label(c) if i < in_hand else f"({card_label(c)})"),
+        Choice(
+            card_label(c) if i < in_hand else f"({card_label(c)})",
             f"s{0 if c.token in selected else 1}:{c.token}",
+            c.token in selected,
+            c.token,
         )
         for i, c in enumerate(hand)
     ]
@@ -574,57 +578,54 @@ def _private_title(record: Record, state: GameState, seat: int, view) -> str:
     return " · ".join(parts)
 
 
+ADD_TO = N_("Add the selected cards to group…")
+TAKE_FROM = N_("Take from group…")
+TAKE_WHICH = N_("Take which card…")
+JOKER_MEANS = N_("The joker stands for…")
+
+
 def _private_buttons(
-    record: Record, state: GameState, seat: int, hand: list[Button], groups
-) -> list[list[Button]]:
-    """`hand`: the placeable cards' buttons (card_buttons), shown a page at a time."""
+    record: Record, state: GameState, seat: int, hand: list[Choice], groups
+) -> list[Part]:
+    """`hand`: the placeable cards (card_buttons), a phone shows a page at a time."""
     ui = record.seat_ui(seat)
     legal = legal_actions(state, seat)
-    rows: list[list[Button]] = []
+    cancel = ActionRow([Button(_("Cancel"), "cancel")])
     if ui.mode == "joker":
         options = [
-            Button(
-                isolate(" ".join(joker_face(f) for f in opt)),
-                f"jk:{ui.joker_group}:{','.join(opt)}",
-            )
+            Choice(isolate(" ".join(joker_face(f) for f in opt)),
+                   f"jk:{ui.joker_group}:{','.join(opt)}")
             for opt in ui.joker_options
         ]
         label = group_label(ui.joker_group or 0)
         return [
-            [Button(t("Joker in {group} stands for:", group=label), "noop")],
-            *_rows(options, 4),
-            [Button(_("Cancel"), "cancel")],
+            ChoiceGroup(_(JOKER_MEANS), options, 4,
+                        heading=t("Joker in {group} stands for:", group=label)),
+            cancel,
         ]
-    pages = max(1, -(-len(hand) // PAGE))
-    page = min(ui.page, pages - 1)
-    first = page * PAGE
-    rows += _rows(hand[first : first + PAGE])
-    if pages > 1:
-        rows.append(
-            [
-                Button("◀", f"pg:{(page - 1) % pages}"),
-                Button(f"{page + 1}/{pages}", "noop"),
-                Button("▶", f"pg:{(page + 1) % pages}"),
-            ]
-        )
+    tiles = rules_of(record).tiles
+    parts: list[Part] = [HandPicker(hand, ui.page, CARDS_PER_ROW, CARD_ROWS, tiles=tiles)]
     actions, turn = action_rows(
-        tiles=rules_of(record).tiles, legal=legal, give_up_draw=rules_of(record).give_up_draw,
+        tiles=tiles, legal=legal, give_up_draw=rules_of(record).give_up_draw,
         show="commit" in legal and bool((state.hint or {}).get("lay")),  # (the seat on turn's)
     )
+    letters = [group_label(i) for i in range(len(groups))]
     if ui.mode == "add":
-        rows += _rows([Button(group_label(i), f"add:{i}") for i in range(len(groups))])
-        rows.append([Button(_("Cancel"), "cancel")])
+        parts += [ChoiceGroup(_(ADD_TO), [Choice(x, f"add:{i}") for i, x in enumerate(letters)],
+                              CARDS_PER_ROW), cancel]
     elif ui.mode == "take":
-        rows += _rows([Button(group_label(i), f"take:{i}") for i in range(len(groups))])
-        rows.append([Button(_("Cancel"), "cancel")])
+        parts += [ChoiceGroup(_(TAKE_FROM),
+                              [Choice(x, f"take:{i}") for i, x in enumerate(letters)],
+                              CARDS_PER_ROW), cancel]
     elif ui.mode.startswith("take:"):
         g = int(ui.mode.split(":")[1])
         if g < len(groups):
-            rows += _rows([Button(card_label(c), f"tc:{g}:{c.token}") for c in groups[g]])
-        rows.append([Button(_("Cancel"), "cancel")])
+            parts.append(ChoiceGroup(_(TAKE_WHICH), [Choice(card_label(c), f"tc:{g}:{c.token}")
+                                                      for c in groups[g]], CARDS_PER_ROW))
+        parts.append(cancel)
     else:
-        rows += actions
-    return rows + turn
+        parts += [ActionRow(row) for row in actions]
+    return parts + [ActionRow(row) for row in turn]
 
 
 def action_rows(
@@ -633,18 +634,19 @@ def action_rows(
 ) -> tuple[list[list[Button]], list[list[Button]]]:
     """The table's actions' rows and the turn's rows: at most 3 a row, so that every label
     shows uncut on a phone (tests/test_button_widths.py). The last row holds 💡 Hint."""
-    table = [Button(_("New group"), "new"), Button(_("✨ Auto-place"), "auto")]
+    table = [Button(_("New group"), "new", PRIMARY), Button(_("✨ Auto-place"), "auto", PRIMARY)]
     move = [Button(_("Add to ▸"), "addm"), Button(_("Take from ▸"), "takem"), Button("⇅", "sort")]
     turn = []
     if "commit" in legal:
-        turn.append(Button(_("✔ Done"), "done"))
+        turn.append(Button(_("✔ Done"), "done", CONFIRM))
     if "give_up" in legal:
-        turn.append(Button(_("Give up (+3)") if give_up_draw == 3 else _("Give up (+1)"), "giveup"))
+        turn.append(Button(_("Give up (+3)") if give_up_draw == 3 else _("Give up (+1)"), "giveup",
+                           DANGER))
     elif "reset" in legal:
         turn.append(Button(_("↺ Reset"), "reset"))
     last = []
     if "knock" in legal:  # Carousel: the Draw button becomes Knock
-        last.append(Button(_("✊ Knock"), "knock"))
+        last.append(Button(_("✊ Knock"), "knock", CONFIRM))
     elif "draw" in legal:
         last.append(Button(_("Draw a tile") if tiles else _("Draw"), "draw"))
     elif "pass" in legal:
