@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from dc_players import act, live_table
+from players.discord import act, live_table
 from fakes.discord_server import FakeDiscord
 from test_discord_e2e import GUILD, TABLE, Harness
 

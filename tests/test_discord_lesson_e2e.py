@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from dc_players import act, controls, find
+from players.discord import act, controls, find
 from fakes.discord_interactions import MESSAGE_COMPONENT
 from fakes.discord_server import Control, FakeDiscord, FakeMessage
 

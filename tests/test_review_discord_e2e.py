@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from dc_players import act, controls
+from players.discord import act, controls
 from fakes.discord_server import FakeDiscord
 from PIL import Image
 from review_games import drawing_round, record_of

@@ -17,6 +17,7 @@ from felt import SLOW
 from .mind import VERBS, Plan, Sight, decide, my_turn, piece, read_caption, read_table, token_of
 
 WAIT = 30.0  # s: a bound for the bot to show something (a lost screen fails, never a speed check)
+TABLE_WAIT = 3.0  # s: for the group's table to show the turn's version (it may never: a hint)
 Predicate = Callable[[str, str], bool]
 
 
@@ -99,6 +100,11 @@ class Person:
             return ()
         return (message.message_id, message.caption, str(self.tg.buttons(message)))
 
+    def trail(self) -> str:
+        """The private chat's last requests (for a failing test's message)."""
+        calls = self.tg.calls(chat_id=self.chat.id)[-8:]
+        return " | ".join(f"{c.method} {str(c.params)[:160]}" for c in calls)
+
     def button(self, message: Any, predicate: Predicate) -> tuple[str, str] | None:
         for row in self.tg.buttons(message) if message is not None else ():
             for text, data in row:
@@ -136,7 +142,8 @@ class Person:
             message = self.private_message()
             found = self.button(message, predicate)
             assert found, (f"{self.user.first_name}: no button for {what} in "
-                           f"{self.tg.buttons(message) if message else None}")
+                           f"{self.tg.buttons(message) if message else None}; "
+                           f"acted {self.acted}, pressed {self.pressed}; " + self.trail())
             before, pressed = self._looks(), time.monotonic()
             self.pressed = version_of(message)
             answer_task = asyncio.ensure_future(self._press_data(message, found[1]))
@@ -215,11 +222,12 @@ class Person:
         tokens, _singles = await self.read_hand()
         hand = [piece(t) for t in tokens]
         tiles = any(c.is_tile for c in hand)
-        try:  # the group's table follows the turn's screen
+        try:  # the group's table follows the turn's screen (a hint or a page the person
+            # asked for moves only their own screen on: then the table stays a version behind)
             await self.tg.wait_until(
-                lambda: version_of(self.table_message(game)) >= version, timeout=WAIT)
+                lambda: version_of(self.table_message(game)) >= version, timeout=TABLE_WAIT)
         except TimeoutError:
-            pass  # it lags: read what is there
+            pass  # read what is there
         table = self.table_message(game)
         line = (table.caption or "").rsplit("\n", 1)[-1] if table is not None else ""
         groups, singles = read_table(line, tiles, hand)
