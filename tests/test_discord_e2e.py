@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 from counting_store import CountingStore
-from players.discord import Person, act, controls, find, live_table, version_of
 from fakes.discord_interactions import MESSAGE_COMPONENT
 from fakes.discord_server import FakeDiscord, FakeInteraction, FakeMessage
 from felt import pace
+from players.discord import Person, act, controls, find, live_table, version_of
 
 from bot.adapters.discord import DiscordAdapter
 from bot.adapters.discord_layout import BUTTON_TEMPLATE, SELECT_TEMPLATE, SelectSpec, layout

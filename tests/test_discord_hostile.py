@@ -18,9 +18,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from players.discord import Person, act, find, live_table
 from fakes.discord_interactions import CHANNEL_MESSAGE_WITH_SOURCE, MESSAGE_COMPONENT
 from fakes.discord_server import FakeDiscord, FakeInteraction, FakeMessage
+from players.discord import Person, act, find, live_table
 from test_discord_e2e import Harness as E2EHarness
 
 from bot.adapters.discord_layout import escape

@@ -11,8 +11,8 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from players.discord import Person, controls, find, live_table
 from fakes.discord_server import FakeDiscord
+from players.discord import Person, controls, find, live_table
 from test_discord_e2e import ALICE, GUILD, TABLE, Harness, label
 from test_rummikub_telegram_e2e import scripted_deal
 

@@ -17,8 +17,8 @@ import time
 
 import pytest
 from fakes.telegram_server import FakeTelegram
-from test_telegram_e2e import GROUP, Harness
 from players.telegram import Person
+from test_telegram_e2e import GROUP, Harness
 
 import bot.games.rummy.host as rummy_host
 from bot.core.record import Record

@@ -8,8 +8,8 @@ import random
 import re
 
 import pytest
-from test_telegram_e2e import GROUP, Harness, harness  # noqa: F401 (the fixture)
 from players.telegram import Person
+from test_telegram_e2e import GROUP, Harness, harness  # noqa: F401 (the fixture)
 
 from bot.core.record import Record
 

@@ -29,8 +29,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
-from players.discord import Person, act, live_table
 from fakes.discord_server import FakeDiscord
+from players.discord import Person, act, live_table
 from sqlalchemy.engine import make_url
 from store_fixtures import _pg_truncate
 

@@ -6,6 +6,7 @@ decide comes from players/mind.py on what they saw."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import time
 from collections.abc import Callable
@@ -117,16 +118,19 @@ class Person:
         return (message is not None and my_turn(message.caption, self.lang)
                 and version_of(message) > self.acted)
 
+    async def until(self, condition: Callable[[], bool], timeout: float) -> None:
+        """Wait until `condition()` holds, re-checked as the fake takes requests (TimeoutError
+        past `timeout`). A bench with many chats waits per chat instead."""
+        await self.tg.wait_until(condition, timeout=timeout)
+
     async def quiet(self) -> None:
         """Let the bot finish what it is sending (a person waits for the screen to settle)."""
-        try:
+        with contextlib.suppress(TimeoutError):  # a busy bot: look anyway
             await self.tg.settle(quiet=0.15, timeout=WAIT)
-        except TimeoutError:
-            pass  # a busy bot: look anyway
 
     # -- acting ---------------------------------------------------------------------------------
 
-    async def _press_data(self, message: Any, data: str) -> dict:
+    async def _press_data(self, message: Any, data: str, what: str) -> dict:
         """Press one button; the answer (answerCallbackQuery's parameters)."""
         query = await self.tg.press(self.chat, message.message_id, data, self.user)
         await self.tg.wait_until(lambda: query in self.tg.answers, timeout=WAIT)
@@ -146,9 +150,9 @@ class Person:
                            f"acted {self.acted}, pressed {self.pressed}; " + self.trail())
             before, pressed = self._looks(), time.monotonic()
             self.pressed = version_of(message)
-            answer_task = asyncio.ensure_future(self._press_data(message, found[1]))
+            answer_task = asyncio.ensure_future(self._press_data(message, found[1], what))
             try:
-                await self.tg.wait_until(lambda b=before: self._looks() != b, timeout=SLOW)
+                await self.until(lambda b=before: self._looks() != b, timeout=SLOW)
                 self.waits.append(time.monotonic() - pressed)
             except TimeoutError:
                 self.waits.append(SLOW)
@@ -207,9 +211,9 @@ class Person:
     async def wait_turn(self, timeout: float = WAIT) -> Any:
         """Wait until this person's screen says it is their turn (a newer one than the last
         they played), and the bot has finished sending; the screen."""
-        await self.tg.wait_until(self.turn_shown, timeout=timeout)
+        await self.until(self.turn_shown, timeout=timeout)
         await self.quiet()
-        await self.tg.wait_until(self.turn_shown, timeout=timeout)
+        await self.until(self.turn_shown, timeout=timeout)
         return self.private_message()
 
     async def look(self) -> Sight:
@@ -222,12 +226,11 @@ class Person:
         tokens, _singles = await self.read_hand()
         hand = [piece(t) for t in tokens]
         tiles = any(c.is_tile for c in hand)
-        try:  # the group's table follows the turn's screen (a hint or a page the person
-            # asked for moves only their own screen on: then the table stays a version behind)
-            await self.tg.wait_until(
+        # the group's table follows the turn's screen (a hint or a page the person asked for
+        # moves only their own screen on: then the table stays a version behind; read it so)
+        with contextlib.suppress(TimeoutError):
+            await self.until(
                 lambda: version_of(self.table_message(game)) >= version, timeout=TABLE_WAIT)
-        except TimeoutError:
-            pass  # read what is there
         table = self.table_message(game)
         line = (table.caption or "").rsplit("\n", 1)[-1] if table is not None else ""
         groups, singles = read_table(line, tiles, hand)
@@ -241,10 +244,14 @@ class Person:
         Auto-place, Done (or Knock) — or Draw / Pass. What was done ("lay", "draw", …)."""
         await self.wait_turn()
         sight = await self.look()
-        plan = await asyncio.to_thread(decide, sight, self.rulebook, self.options, self.level)
+        plan = await self.think_over(sight)
         done = await self.play(plan)
         self.acted = max(self.acted, self.pressed)
         return done
+
+    async def think_over(self, sight: Sight) -> Plan:
+        """Decide (in a thread: the fake server keeps answering meanwhile)."""
+        return await asyncio.to_thread(decide, sight, self.rulebook, self.options, self.level)
 
     async def play(self, plan: Plan) -> str:
         if plan.kind in ("commit", "knock") and plan.tokens:
