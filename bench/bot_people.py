@@ -43,6 +43,9 @@ class BenchPerson(Person):
     game: int = 0  # only screens whose buttons belong to this game count (0: any)
     pool: Executor | None = None  # where deciding runs (None: a thread)
     behind: int = 0  # times the table said it was my turn but my screen stayed older
+    # a closed loop: read the group's table as it is (under the group's 20 a minute it lags a
+    # turn or two; a lay planned on it that no longer fits is a fallback, counted)
+    table_wait: float = 0.0
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -64,11 +67,12 @@ class BenchPerson(Person):
             raise TimeoutError(f"not within {timeout} s")
 
     async def quiet(self) -> None:
-        """No request in my chat for 0.1 s (the bot has finished with my screen)."""
+        """No request in my chat for 0.03 s (the bot has finished with my screen; press_and_wait
+        has already waited for the press's answer and edit)."""
         for _ in range(100):
             request = self.tg.expect(self.chat_id, lambda _r: True)
             try:
-                await asyncio.wait_for(request, 0.1)
+                await asyncio.wait_for(request, 0.03)
             except TimeoutError:
                 return
 

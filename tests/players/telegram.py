@@ -55,6 +55,7 @@ class Person:
     # seconds a person looks at their new screen before the next tap (seeded by their id);
     # (0, 0): a script tapping as fast as the bot answers
     think: tuple[float, float] = (0.0, 0.0)
+    table_wait: float = TABLE_WAIT  # s a person gives the group's table to catch up
     stale: int = 0  # presses answered "out of date" (the screen moved under the finger): retried
     fallbacks: int = 0  # planned lays the bot refused (what was read was wrong): reset, drew
     acted: int = -1  # the version of the screen this person last finished a turn on
@@ -230,7 +231,7 @@ class Person:
         # moves only their own screen on: then the table stays a version behind; read it so)
         with contextlib.suppress(TimeoutError):
             await self.until(
-                lambda: version_of(self.table_message(game)) >= version, timeout=TABLE_WAIT)
+                lambda: version_of(self.table_message(game)) >= version, timeout=self.table_wait)
         table = self.table_message(game)
         line = (table.caption or "").rsplit("\n", 1)[-1] if table is not None else ""
         groups, singles = read_table(line, tiles, hand)
