@@ -203,6 +203,9 @@ async def test_three_members_and_a_computer_play_machiavelli(harness: Harness) -
     # Issue 15: a whole game under Discord's buckets (the fake's 5 per 5 s), and nobody waits
     # for their own view — by DM, or ephemeral for Carol.
     for person in people.values():
+        # read right off the view: no planned lay refused (a misread would be)
+        assert not person.fallbacks and not person.stale, (person.name, person.stale,
+                                                           person.notes)
         felt = pace(person.waits)
         print(f"{person.name}: press -> own view over the whole game: {felt}")
         assert felt["n"] >= 5 and felt["p95"] <= 1.0, (person.name, felt, person.waits)

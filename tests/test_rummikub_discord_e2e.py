@@ -88,6 +88,7 @@ async def test_one_member_and_computers_finish_a_rummikub_game(harness: Harness)
         await alice.take_turn()
     row, record = await harness.state(row.id)
     assert row.status == "finished" and hinted
+    assert not alice.fallbacks, alice.notes  # she read the table right off the channel
     state = GameState.from_dict(record.state)
     assert state.result["winners"] == [0] and not state.hands[0]
     left = [sum(t.rank for t in hand) for hand in state.hands]

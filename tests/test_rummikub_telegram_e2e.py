@@ -86,6 +86,8 @@ async def test_one_person_and_computers_finish_a_rummikub_game(harness: Harness)
         await person.take_turn()
     row = await harness.store.get_game(row.id)
     assert row.status == "finished", "the game did not finish"
+    assert not person.fallbacks and not person.stale, (person.fallbacks, person.stale,
+                                                       person.notes)  # read right off the screen
     assert hinted
     state = GameState.from_dict(Record.from_dict(row.record).state)
     assert state.result["winners"] == [0] and not state.hands[0]

@@ -159,6 +159,10 @@ async def test_three_people_and_a_computer_play_manipulation(harness: Harness):
         await persons[user].take_turn()
     row = await harness.store.get_game(row.id)
     assert row.status == "finished", "the game did not finish"
+    # Each person read the table and their hand right off their screens: no planned lay was
+    # refused (a misread would be), and no press met a screen that had moved on.
+    assert all(not p.fallbacks and not p.stale for p in persons.values()), [
+        (p.fallbacks, p.stale, p.notes) for p in persons.values()]
     assert restarted
     # Issue 15: under the real limits, nobody waits for their own screen.
     felt = pace([w for p in persons.values() for w in p.waits])
@@ -252,6 +256,8 @@ async def test_one_person_and_computers_play_each_rulebook(harness: Harness, rul
     row = await harness.store.get_game(row.id)
     assert row.status == "finished"
     # Issue 15: a whole game under the real limits, and Alice never waits for her own screen.
+    assert not person.fallbacks and not person.stale, (person.fallbacks, person.stale,
+                                                       person.notes)
     felt = pace(person.waits)
     print(f"{rulebook}: press -> own screen over the whole game: {felt}; "
           f"429s {tg.flood.refused} over {len(tg.requests)} requests on {harness.clock}")
