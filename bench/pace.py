@@ -38,9 +38,9 @@ from fakes.telegram_server import FakeTelegram  # noqa: E402
 
 from bot.adapters.telegram import TelegramAdapter  # noqa: E402
 from bot.adapters.telegram_limiter import ChatRateLimiter  # noqa: E402
+from bot.core.buttons import pack  # noqa: E402
 from bot.core.service import GameService, unpack  # noqa: E402
 from bot.games import default_games  # noqa: E402
-from bot.games.rummy.lesson_service import pack_lesson  # noqa: E402
 from bot.store import Store  # noqa: E402
 
 GROUP = -100555
@@ -96,13 +96,13 @@ async def _play_privately(tg: FakeTelegram, chat, user) -> None:
     """The one private game there is: a lesson's [▶ Play a real game], a real game against a
     computer in the learner's own chat. The lesson is opened, and its play button pressed at
     once (the lesson's own screens are not what is measured; the lesson's id is on its
-    buttons, `L:<id>:…`)."""
+    buttons, `<id>:<version>:…`)."""
     await tg.send_text(chat, user, "/lesson machiavelli")
     await tg.wait_until(lambda: _newest_with_buttons(tg, chat) is not None, 60)
     screen = _newest_with_buttons(tg, chat)
-    lesson = next(int(d.split(":")[1]) for r in tg.buttons(screen) for _t, d in r
-                  if (d or "").startswith("L:"))
-    query = await tg.press(chat, screen.message_id, pack_lesson(lesson, 0, "play"), user,
+    lesson = next(press[0] for r in tg.buttons(screen) for _t, d in r
+                  if (press := unpack(d or "")) is not None)
+    query = await tg.press(chat, screen.message_id, pack(lesson, 0, "play"), user,
                            strict=False)
     await tg.wait_until(lambda: query in tg.answers, timeout=60)
 

@@ -11,6 +11,10 @@ Rows:
   reviewed too). Target: a round in ≤ 1 s median (issue 32).
 - one row per rulebook: real rounds of computer games (seats medium, hard, easy), the review of
   every seat's round 1 — replaying the record to collect the views, then the analysis.
+- "Build-to-Ten": real games of computers (seats easy, medium, hard), every seat's review as
+  the chat gets it: the replay of the actions (engine/buildten/review.py's seat_decisions), the
+  analysis, and the picture (bot/games/buildten/review.py's review_view, then
+  render/buildten/review.py's PNG); the JSON row splits the three.
 """
 
 from __future__ import annotations
@@ -26,12 +30,18 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bot.games.buildten.review import review_view as bt_review_view
+from engine.buildten import new_game as bt_new_game
+from engine.buildten.playout import play_game as bt_play_game
+from engine.buildten.review import review as bt_review
+from engine.buildten.review import seat_decisions as bt_decisions
 from engine.rummy.game import PlayerView
 from engine.rummy.playout import play_game
 from engine.rummy.review import Decision, game_decisions, review
 from engine.rummy.rulebooks import ALL_RULEBOOKS, get_rulebook
 from engine.rummy.solver import STATS
 from engine.rummy.solver.positions import random_position
+from render.buildten.review import render_review as bt_render_review
 
 JOKERS = ("carousel", "vatican", "tahiti")
 TARGET_S = 1.0
@@ -79,6 +89,8 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--turns", type=int, default=30)
     ap.add_argument("--size", default="85+21")
     ap.add_argument("--games", type=int, default=3, help="real games per rulebook (default 3)")
+    ap.add_argument("--bt-games", type=int, default=6,
+                    help="Build-to-Ten computer games (default 6; 3 seats each)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--clock", choices=("wall", "cpu"), default="wall")
     ap.add_argument("--json", action="store_true")
@@ -119,18 +131,54 @@ def main(argv: list[str] | None = None) -> dict:
                 missed += r.missed
                 exact += r.exact
         rows.append(_row(name, times, turns, missed, exact, statistics.median(replay)))
+    bt = buildten_row(args.bt_games, args.seed)
+    rows.append(bt)
     head = rows[0]
     summary = {"target_s": TARGET_S, "round_median_s": head["median_s"],
                "within_target": head["median_s"] <= TARGET_S, "clock": args.clock,
-               "joker_answers_cut": STATS["cut"], "calls": STATS["calls"]}
+               "joker_answers_cut": STATS["cut"], "calls": STATS["calls"],
+               "buildten_review_median_s": bt["median_s"],
+               "buildten_picture_median_s": bt["picture_median_s"]}
     print()
     print(f"a {args.turns}-turn round at {args.size} with jokers: {head['median_s']:.2f} s median "
           f"(target ≤ {TARGET_S:.0f} s; {args.clock} clock); joker searches cut by the budget: "
           f"{STATS['cut']} of {STATS['calls']}")
+    print(f"Build-to-Ten: a seat's whole game reviewed (replay + analysis + picture): "
+          f"{bt['median_s']:.3f} s median — replay {bt['replay_median_s']:.3f}, analysis "
+          f"{bt['analysis_median_s']:.3f}, picture {bt['picture_median_s']:.3f} "
+          f"({bt['pictures']} pictures drawn)")
     result = {"rows": rows, "summary": summary}
     if args.json:
         print(json.dumps(result))
     return result
+
+
+def buildten_row(games: int, seed: int) -> dict:
+    """Build-to-Ten's review of every seat of `games` computer games: replay, analysis, picture
+    (only a round with a missed turn has strips; a perfect one still draws its summary)."""
+    times, replay, analysis, picture, turns, missed, drawn = [], [], [], [], 0, 0, 0
+    for g in range(games):
+        game = bt_play_game(("easy", "medium", "hard"), seed + g)
+        for seat in range(3):
+            dt_replay, decisions = timed(
+                lambda s=seat, gm=game, g=g: bt_decisions(bt_new_game(3, seed + g), gm.actions, s))
+            if not decisions:
+                continue
+            dt_analysis, r = timed(lambda d=decisions: bt_review(d))
+            dt_picture, png = timed(lambda r=r, d=decisions: bt_render_review(bt_review_view(r, d)))
+            assert png.startswith(b"\x89PNG")
+            times.append(dt_replay + dt_analysis + dt_picture)
+            replay.append(dt_replay)
+            analysis.append(dt_analysis)
+            picture.append(dt_picture)
+            turns += len(r.turns)
+            missed += r.missed
+            drawn += 1
+    row = _row("Build-to-Ten", times, turns, missed, len(times), statistics.median(replay))
+    row["analysis_median_s"] = statistics.median(analysis)
+    row["picture_median_s"] = statistics.median(picture)
+    row["pictures"] = drawn
+    return row
 
 
 def _row(label, times, turns, missed, exact, replay=None) -> dict:

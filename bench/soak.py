@@ -7,7 +7,7 @@
 A measurement, not a test: bounded in time (it stops by itself within --seconds), it prints a
 table of what it saw and exits 0 even when it finds problems (they are printed clearly).
 
-A worker child process (bench/soak_worker.py) runs the real GameService (and the lessons) over
+A worker child process (bench/soak_worker.py) runs the real GameService (lessons included) over
 a real Store: a SQLite file in a temporary folder, or with --pg PostgreSQL at
 postgresql://postgres@127.0.0.1:5432/test in a fresh schema of its own (dropped afterwards).
 Its "soak" platform adapter sends every screen it is given to this process. Protocol:
@@ -105,9 +105,7 @@ RULEBOOK_WEIGHTS = {  # single-round rulebooks finish within a soak's press budg
 
 
 def action_of(data: str) -> str:
-    """`12:3:tc:0:QS#1` -> `tc:0:QS#1` (lesson data keeps its L: prefix)."""
-    if data.startswith("L:"):
-        return data
+    """`12:3:tc:0:QS#1` -> `tc:0:QS#1` (a lesson's buttons are its game's)."""
     parts = data.split(":", 2)
     return parts[2] if len(parts) == 3 else data
 
@@ -521,9 +519,9 @@ def forged(game: Game, rng: random.Random) -> tuple[str, str]:
         lambda: f"{g}:{v}:start",
         lambda: f"{rng.randint(1, 10**6)}:{v}:draw",
         lambda: "0:0:cards",
-        lambda: f"L:{g}:{v}:go:tahiti",
-        lambda: f"L:{g}:{v}:play",
-        lambda: f"L:{g}:{v}:done",
+        lambda: f"{g}:{v}:go:tahiti",  # a lesson's buttons on a game
+        lambda: f"{g}:{v}:play",
+        lambda: f"{g}:{v}:skip",
     ]
     if rng.random() < 0.7:
         return "forged", rng.choice(bad)()

@@ -45,6 +45,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+
 from bot import event_loop  # noqa: E402
 from bot.adapters.intake import Intake, Verdict  # noqa: E402
 from bot.core.buttons import pack  # noqa: E402
@@ -52,8 +53,6 @@ from bot.core.fair_use import SLOW_DOWN  # noqa: E402
 from bot.core.service import Actor, GameService  # noqa: E402
 from bot.core.views import Outcome, Screen  # noqa: E402
 from bot.games import default_games  # noqa: E402
-from bot.games.rummy.lesson_service import PREFIX as LESSON_PREFIX  # noqa: E402
-from bot.games.rummy.lesson_service import LessonService  # noqa: E402
 from bot.i18n import _  # noqa: E402
 from bot.store import Store  # noqa: E402
 
@@ -76,9 +75,6 @@ def buttons_of(screen: Screen, problems: list[str]) -> list[str]:
     out = []
     for row in screen.buttons:
         for b in row:
-            if b.action.startswith(LESSON_PREFIX):
-                out.append(b.action)
-                continue
             try:
                 out.append(pack(screen.game_id, screen.version, b.action))
             except ValueError as error:  # longer than Telegram's 64 bytes
@@ -91,7 +87,6 @@ class Worker:
         self.service = GameService(
             store, games=default_games(), computer_delay=args.computer_delay, tick=args.tick
         )
-        self.lessons = LessonService(store, play=self.service.play_computer)
         self.service.register(PLATFORM, self.deliver)
         self.intake = Intake(lambda: self.service.fair_use)
         self.render = args.render
@@ -169,17 +164,9 @@ class Worker:
         try:
             kind = req["kind"]
             if kind == "press":
-                data = req["data"]
-                if data.startswith(LESSON_PREFIX):  # routed as telegram.on_button does
-                    out = await self.lessons.press(actor, data)
-                else:
-                    out = await self.service.press(actor, data)
+                out = await self.service.press(actor, req["data"])
             elif kind == "command":
-                verb, args = req["verb"], req.get("args", "")
-                if verb == "lesson" or (actor.private and await self.lessons.handles(actor, verb)):
-                    out = await self.lessons.command(actor, verb, args)
-                else:
-                    out = await self.service.command(actor, verb, args)
+                out = await self.service.command(actor, req["verb"], req.get("args", ""))
             elif kind == "text":
                 out = await self.private_text(actor, req["text"])
             elif kind == "new_game":
@@ -197,8 +184,6 @@ class Worker:
         if not actor.private:
             raise ValueError("plain text comes only from a private chat")
         verb, _sep, rest = text.strip().partition(" ")
-        if await self.lessons.handles(actor, verb):
-            return await self.lessons.command(actor, verb, rest)
         if verb.lower() not in self.service.typed_verbs:
             return Outcome(reply=_("Type /help for the commands."))
         return await self.service.command(actor, verb, rest)

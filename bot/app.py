@@ -108,9 +108,9 @@ def webhook_settings(token: str) -> tuple[str, str]:
     return path, secret
 
 
-def build_services(store: Any, **settings: Any) -> tuple[Any, Any]:
-    """The game service and the lesson service over one store, built once and handed to every
-    chat adapter (a lesson's [Play a real game] starts one through the game service)."""
+def build_services(store: Any, **settings: Any) -> Any:
+    """The game service over the store, built once and handed to every chat adapter (lessons
+    are variants of its hosted games)."""
     from bot.clock import REAL
     from bot.core.service import GameService
     from bot.games import default_games
@@ -118,7 +118,7 @@ def build_services(store: Any, **settings: Any) -> tuple[Any, Any]:
     settings.setdefault("clock", REAL)  # the one clock; the adapters take the service's
     settings.setdefault("games", default_games())
     service = GameService(store, **settings)
-    return service, service.lessons
+    return service
 
 
 async def serve(url: str | None = None) -> None:
@@ -132,7 +132,7 @@ async def serve(url: str | None = None) -> None:
             "To play without a token: make play"
         )
     store = await Store.open(url)
-    service, lessons = build_services(
+    service = build_services(
         store,
         computer_delay=float(os.environ.get("RUMMY_COMPUTER_DELAY", 1.2)),
         retention_days=float(os.environ.get("RUMMY_RETENTION_DAYS", 90)),
@@ -165,7 +165,6 @@ async def serve(url: str | None = None) -> None:
             telegram_token,
             base_url=f"{base}/bot" if base else None,
             base_file_url=f"{base}/file/bot" if base else None,
-            lessons=lessons,
         )
         webhook = os.environ.get("TELEGRAM_WEBHOOK_URL", "").strip()
         if web_server is not None:
@@ -202,7 +201,6 @@ async def serve(url: str | None = None) -> None:
             else None,
             api_base=os.environ.get("DISCORD_API_BASE") or None,
             gateway_url=os.environ.get("DISCORD_GATEWAY_URL") or None,
-            lessons=lessons,
             shards=discord_shards(),
         )
         if web_server is not None:  # /rummy web: a member's own signed link

@@ -163,7 +163,7 @@ def _environment_language() -> str:
 
 
 def _lesson(args: argparse.Namespace) -> int:
-    """The terminal lesson: the lesson service on the console platform, kept in the same
+    """The terminal lesson: the game service on the console platform, kept in the same
     store as `rummy play` (an unfinished lesson is picked up again)."""
     import logging
     from pathlib import Path

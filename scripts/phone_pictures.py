@@ -65,7 +65,24 @@ def buildten_pictures() -> dict[str, bytes]:
         out[key] = render_buildten(replace(
             sample, seats=seats, builds=builds, words=picture_words(),
             title=t("Build-to-Ten"), status=strip_bidi(t("{name}'s turn", name=names[1]))))
+    out["buildten_review"] = buildten_review()
     return out
+
+
+def buildten_review() -> bytes:
+    """Build-to-Ten's review picture (issue 32) of a turn with the most to show: the four
+    discard piles, a joker in the hand, a pile that reaches 10 and opens again."""
+    from bot.games.buildten.review import review_view
+    from engine.buildten import Discard, scripted
+    from engine.buildten.review import review, seat_decisions
+    from render.buildten.review import render_review
+
+    start = scripted([["2H", "9S"], ["8C", "7D"]], [["AC", "QS", "SHIFT", "KD", "7S"], ["2S"]],
+                     builds=[["AS", "2D", "3D"], ["AH"], [],
+                             ["AD", "2C", "3C", "4C", "5C", "6C", "7C", "8C"]],
+                     discards=[[["9D", "8D", "6D", "5H", "4H", "3H"], ["10D"], ["6S"], ["KS"]]])
+    decisions = seat_decisions(start, [Discard(0, "7S#0", 1)], 0)
+    return render_review(review_view(review(decisions), decisions))
 
 
 def phone(data: bytes) -> Image.Image:

@@ -70,8 +70,9 @@ class _Started(Exception):
     pass
 
 
-async def test_one_lesson_service_for_both_adapters(monkeypatch, tmp_path):
-    """`rummy run` builds the game and lesson services once and hands both to every adapter."""
+async def test_one_service_for_both_adapters(monkeypatch, tmp_path):
+    """`rummy run` builds the game service once and hands it to every adapter (lessons are
+    variants of its games: no service of their own)."""
     import bot.adapters.discord as discord_adapter
     import bot.adapters.telegram as telegram_adapter
 
@@ -82,7 +83,8 @@ async def test_one_lesson_service_for_both_adapters(monkeypatch, tmp_path):
             username = "rummy_bot"
 
             def __init__(self, service, token, **kwargs) -> None:
-                built[name] = (service, kwargs["lessons"])
+                assert "lessons" not in kwargs
+                built[name] = (service,)
 
             async def start(self, **kwargs) -> None:
                 if stop:
@@ -97,9 +99,8 @@ async def test_one_lesson_service_for_both_adapters(monkeypatch, tmp_path):
     monkeypatch.delenv("TELEGRAM_WEBHOOK_URL", raising=False)
     with pytest.raises(_Started):
         await app.serve(f"sqlite+aiosqlite:///{tmp_path / 'app.db'}")
-    (service, lessons), again = built["telegram"], built["discord"]
-    assert again[0] is service and again[1] is lessons
-    assert lessons.play == service.play_computer and lessons.store is service.store
+    (service,), again = built["telegram"], built["discord"]
+    assert again[0] is service and service.lesson_game() is not None
 
 
 async def test_build_services_shares_the_store(sqlite_template, tmp_path):
@@ -107,8 +108,7 @@ async def test_build_services_shares_the_store(sqlite_template, tmp_path):
     shutil.copy(sqlite_template, path)
     store = await Store.open(f"sqlite+aiosqlite:///{path}")
     try:
-        service, lessons = build_services(store, computer_delay=0.0)
-        assert service.store is store and lessons.store is store
-        assert lessons.play == service.play_computer
+        service = build_services(store, computer_delay=0.0)
+        assert service.store is store
     finally:
         await store.close()

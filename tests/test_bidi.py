@@ -12,7 +12,7 @@ import re
 import pytest
 from bidi import get_display
 
-import bot.games.rummy.lesson_service  # noqa: F401  (installs the catalogs and Hebrew's isolation for lessons)
+import bot.games.rummy.lesson_host  # noqa: F401  (installs the catalogs and Hebrew's isolation for lessons)
 from bot import i18n
 from bot.games.buildten import lesson as bt_lesson
 from bot.games.rummy import narrate as rummy_narrate

@@ -1,5 +1,5 @@
 """The terminal game goes through the game service like a chat: scripted lines in, text out.
-The terminal lesson goes through the lesson service, kept in the same store."""
+The terminal lesson goes through the game service, kept in the same store."""
 
 from __future__ import annotations
 
@@ -397,7 +397,7 @@ async def test_a_lesson_in_the_terminal_store_goes_through_its_first_steps(url):
         games=default_games(),
     )
     text = "\n".join(out)
-    assert state is not None and state.step == 2 and not state.finished
+    assert state is not None and state["step"] == 2 and not state["finished"]
     assert f"Lesson 1/{len(steps)}" in text and f"Lesson 3/{len(steps)}" in text
     assert text.count("✓ ") == 2  # each step's feedback once
     assert "✗ " in text  # the wrong set got the engine's reason
@@ -407,7 +407,7 @@ async def test_a_lesson_in_the_terminal_store_goes_through_its_first_steps(url):
     store = await Store.open(url)
     try:  # stored like a game: in the person's private chat on the console platform
         row = await store.active_game(PLATFORM, USER)
-        assert row is not None and row.record["lesson"]["progress"]["step"] == 2
+        assert row is not None and row.record["state"]["progress"]["step"] == 2
     finally:
         await store.close()
     again: list[str] = []
@@ -415,7 +415,7 @@ async def test_a_lesson_in_the_terminal_store_goes_through_its_first_steps(url):
                          games=default_games())
     text = "\n".join(again)
     assert "Welcome back" in text and f"Lesson 3/{len(steps)}" in text
-    assert state is not None and state.step == 3
+    assert state is not None and state["step"] == 3
     game: list[str] = []  # the same store still plays games: another chat
     await play(Setup(), url=url, seed=1, name="Ada", read=scripted(["quit"]), write=game.append,
                games=default_games())

@@ -18,10 +18,9 @@ from bot.core import buttons
 from bot.core.record import Record
 from bot.core.service import Actor, GameService, pack
 from bot.games import default_games
-from bot.games.rummy.lesson_service import LessonService
 from bot.games.rummy.records import state_of
 from bot.games.rummy.typed import TYPED_VERBS
-from bot.games.rummy.vocabulary import LESSON_VERBS
+from bot.games.rummy.vocabulary import RUMMY_VERBS
 from bot.store import Store
 from engine.rummy import player_view
 from engine.rummy.state import conservation_errors
@@ -54,7 +53,6 @@ class Table:
         self.service = GameService(self.store, games=default_games(), computer_delay=3600)
         # thousands of presses a second from the same people: fair use is tested on its own
         self.service.fair_use.users.rate = self.service.fair_use.chats.rate = 1e9
-        self.lessons = LessonService(self.store)
         self.game_id = 0
         self.lesson_id = 0
         self.cases = 0
@@ -83,14 +81,22 @@ class Table:
 
     def lesson(self) -> int:
         me = ACTORS[4]
-        out = self.run(self.lessons.start(me, "manipulation"))
-        self.lesson_id = out.game_id or self.run(self.lessons.active(me))
+        out = self.run(self.service.command(me, "lesson", "manipulation"))
+        self.lesson_id = out.game_id or self.run(self.lesson_here(me))
         return self.lesson_id
+
+    async def lesson_here(self, actor) -> int | None:
+        """The lesson running in this actor's chat, if any."""
+        row = await self.store.active_game(actor.platform, actor.chat_id)
+        return row.id if row is not None and row.record.get("lesson") else None
 
     def check(self, out, actor) -> None:
         """Invariants after one answered press or command."""
         self.cases += 1
         assert out is not None
+        if out.game_id is not None and out.game_id != self.game_id:  # the actor's own lesson
+            assert set(out.private) <= {actor.user}, "a lesson's screen went to someone else"
+            return
         row = self.run(self.store.get_game(self.game_id))
         rec = Record.from_dict(row.record)
         state = state_of(rec)
@@ -225,13 +231,13 @@ def test_lesson_buttons_and_verbs_fuzzed(tmp_path_factory, sqlite_template, capl
     actor = data.draw(st.sampled_from(ACTORS[4:]))
     with caplog.at_level(logging.ERROR):
         if data.draw(st.booleans()):
-            raw = "L:" + data.draw(game_data(list(LESSON_VERBS)))
+            raw = data.draw(game_data(list(RUMMY_VERBS)))  # a lesson's are the game's
             raw = raw.replace("{gid}", str(lid)).replace("{ver}", "1")
-            out = table.run(table.lessons.press(actor, raw))
+            out = table.run(table.service.press(actor, raw))
         else:
             verb = data.draw(st.sampled_from(["lay", "add", "move", "split", "take", "choose",
                                               "show", "skip", "restart", "done", "joker"]))
-            out = table.run(table.lessons.command(actor, verb, data.draw(st.text(max_size=400))))
+            out = table.run(table.service.command(actor, verb, data.draw(st.text(max_size=400))))
     assert out is not None
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
 
@@ -293,8 +299,9 @@ def test_build_to_ten_typed_verbs_fuzzed(tmp_path_factory, sqlite_template, capl
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(data=st.data())
 def test_private_plain_text_fuzzed(tmp_path_factory, sqlite_template, caplog, data):
-    """Plain text in a private chat, routed as the chat adapters route it (a lesson's verb to
-    the lesson, a game's typed verb to the game, anything else a hint): always an answer."""
+    """Plain text in a private chat, routed as the chat adapters route it (a game's typed verb
+    or /lesson to the service, which hands the chat's lesson its moves; anything else a hint):
+    always an answer."""
     table = _table("private", tmp_path_factory, sqlite_template)
     table.game()
     if data.draw(st.booleans()):
@@ -311,11 +318,10 @@ def test_private_plain_text_fuzzed(tmp_path_factory, sqlite_template, caplog, da
     verb, _sep, rest = line.strip().partition(" ")
 
     async def route():
-        if await table.lessons.handles(me, verb):
-            return "lesson", await table.lessons.command(me, verb, rest)
-        if verb.lower() not in table.service.typed_verbs:
+        if verb.lower() not in table.service.typed_verbs | {"lesson"}:
             return "help", None  # the adapter answers "Type /help for the commands."
-        return "game", await table.service.command(me, verb, rest)
+        to = "lesson" if verb.lower() == "lesson" or await table.lesson_here(me) else "game"
+        return to, await table.service.command(me, verb, rest)
 
     with caplog.at_level(logging.ERROR):
         to, out = table.run(route())

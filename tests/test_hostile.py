@@ -14,7 +14,6 @@ from bot.core import buttons
 from bot.core.record import Record
 from bot.core.service import IDLE_SECONDS, Actor, GameService, pack
 from bot.games import default_games
-from bot.games.rummy.lesson_service import LessonService
 from bot.games.rummy.records import state_of
 from bot.games.rummy.typed import TypedError, parse_typed
 from engine.rummy import group_label
@@ -55,20 +54,24 @@ async def test_forged_negative_indices_are_answered(env, action):
 
 
 async def test_a_forged_lesson_button_is_answered(env):
-    _service, store, _, _ = env
-    lessons = LessonService(store)
+    service, store, _, _ = env
     me = Actor("test", "5", "5", "Lea", private=True)
-    out = await lessons.start(me, "manipulation")
+    out = await service.command(me, "lesson", "manipulation")
     gid = out.game_id
-    for data in (f"L:{gid}:1:tc:-2:5H#0", f"L:{gid}:1:spa:-2:1", f"L:{gid}:1:add:-2"):
-        out = await answered(lessons.press(me, data))
+    for data in (f"{gid}:1:tc:-2:5H#0", f"{gid}:1:spa:-2:1", f"{gid}:1:add:-2",
+                 f"L:{gid}:1:done"):  # (the old lessons' prefix is no button any more)
+        out = await answered(service.press(me, data))
         assert out.alert and "not from this bot" in out.reply
     # a stranger's press on the learner's "another lesson" button starts nothing
     eve = Actor("test", "5", "eve", "Eve", private=True)
-    out = await answered(lessons.press(eve, f"L:{gid}:1:go:tahiti"))
+    out = await answered(service.press(eve, f"{gid}:1:go:tahiti"))
     assert out.alert and "learner" in out.reply
     row = await store.get_game(gid)
     assert row.status == "playing" and row.record["host"] == "5"
+    # the learner's own press naming a lesson there is not: answered, nothing changed
+    out = await answered(service.press(me, f"{gid}:1:go:bridge"))
+    assert out.alert and "Lessons:" in out.reply
+    assert (await store.get_game(gid)).record == row.record
 
 
 # 2. One typed line backtracked cubically in MOVE_RE and held the GIL for minutes.

@@ -63,11 +63,11 @@ class LessonChat:
         row = await self.store.active_game("telegram", str(self.chat.id))
         if row is None:
             return
-        ver = str(row.record["lesson"]["ver"])
+        ver = str(row.record["state"]["ver"])
         await self.tg.wait_until(
             lambda: (
                 self.screen() is not None
-                and self.tg.buttons(self.screen())[-1][0][1].split(":")[2] == ver
+                and self.tg.buttons(self.screen())[-1][0][1].split(":")[1] == ver
             ),
             timeout=20,
         )
@@ -107,8 +107,8 @@ async def lesson_bot(tmp_path, clock) -> AsyncIterator[LessonChat]:
     # games of tests/test_telegram_e2e.py).
     async with FakeTelegram(flood=None, clock=clock) as tg:
         store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'r.db'}")
-        # built as `rummy run` builds them: one lesson service, handed to the adapter
-        service, lessons = build_services(store, computer_delay=0.0, tick=0.05, clock=clock)
+        # built as `rummy run` builds it: one game service, handed to the adapter
+        service = build_services(store, computer_delay=0.0, tick=0.05, clock=clock)
         adapter = TelegramAdapter(
             service,
             tg.token,
@@ -116,9 +116,7 @@ async def lesson_bot(tmp_path, clock) -> AsyncIterator[LessonChat]:
             base_file_url=tg.base_file_url,
             rate_limiter=AIORateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=3),
             poll_timeout=1,
-            lessons=lessons,
         )
-        assert adapter.lessons is lessons
         await adapter.start()
         await service.start()
         try:
@@ -191,8 +189,9 @@ async def test_switching_lessons_keeps_one_row_and_a_working_screen(tmp_path, cl
             await ada.fresh()
             assert ada.screen().caption.startswith("Lesson 1/"), ada.screen().caption
         await ada.press(lambda t, d: t == "✖ Quit", "quit")
-        await ada.say("/lesson tahiti")
+        await ada.say("lesson tahiti")  # typed without the slash, as the lesson's moves are
         await ada.fresh()
+        assert ada.screen().caption.startswith("Lesson 1/5"), ada.screen().caption
         answer = await ada.press(lambda t, d: t == "💡 Show me", "show")
         assert "Do this" in ada.screen().caption, (answer, ada.screen().caption)
         # each new lesson replaced the screen before it: one lesson screen in the chat

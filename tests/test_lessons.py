@@ -1,7 +1,7 @@
 """Guided lessons (issue 8): every lesson played to the end through the pure runner, through
-`LessonService` on a SQLite store (buttons and typed moves) and in the terminal; wrong moves at
-every step get the engine's reason plus the step's own nudge; progress survives a JSON round trip
-and a reopened store."""
+the game service on a SQLite store (a lesson is a variant of the hosted game: buttons and typed
+moves) and in the terminal; wrong moves at every step get the engine's reason plus the step's
+own nudge; progress survives a JSON round trip and a reopened store."""
 
 from __future__ import annotations
 
@@ -12,13 +12,13 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from lesson_driver import LessonDriver, action_of, lesson_ui, progress_of
 from sqlalchemy import func, select
 
 from bot.adapters.console_lesson import run_lesson
 from bot.core.service import Actor, GameService
 from bot.core.views import Outcome, Screen
 from bot.games import default_games
-from bot.games.rummy.lesson_service import LessonService, is_lesson_record, unpack_lesson
 from bot.games.rummy.lessons import (
     DEFAULT_NUDGES,
     LEARNER,
@@ -362,7 +362,7 @@ def test_unknown_lesson_and_wrong_seat():
         lesson_act(start_lesson("manipulation"), parse_move("draw", seat=1))
 
 
-# -- LessonService on a SQLite store --------------------------------------------------------
+# -- lessons through the game service on a SQLite store ------------------------------------
 
 
 @pytest.fixture
@@ -395,9 +395,9 @@ LABELS = {
 
 
 class Learner:
-    """Drives a LessonService only by the buttons of the last screen it was sent."""
+    """Drives lessons only by the buttons of the last screen it was sent."""
 
-    def __init__(self, service: LessonService, actor: Actor = ACTOR) -> None:
+    def __init__(self, service: LessonDriver, actor: Actor = ACTOR) -> None:
         self.service = service
         self.actor = actor
         self.screen: Screen | None = None
@@ -409,8 +409,8 @@ class Learner:
             self.screen = screen
             for row in screen.buttons:
                 for button in row:
-                    assert len(button.action.encode()) <= 64
-                    assert unpack_lesson(button.action) is not None
+                    data = LessonDriver.data(screen, button)
+                    assert len(data.encode()) <= 64 and action_of(data) == button.action
         if outcome.reply:
             self.seen.append(outcome.reply)
         return outcome
@@ -421,7 +421,7 @@ class Learner:
 
     def find(self, label: str | None = None, action: str | None = None):
         for button in self.buttons():
-            act = unpack_lesson(button.action)[2]
+            act = button.action
             if (label is None or button.label == label) and (action is None or act == action):
                 return button
         raise AssertionError(
@@ -430,7 +430,11 @@ class Learner:
 
     async def press(self, label: str | None = None, action: str | None = None) -> Outcome:
         button = self.find(label, action)
-        return self.take(await self.service.press(self.actor, button.action))
+        return self.take(await self.service.press(self.actor, self.data(button)))
+
+    def data(self, button) -> str:
+        assert self.screen is not None
+        return LessonDriver.data(self.screen, button)
 
     async def select(self, faces: str) -> None:
         for card in parse_cards_or_tiles(faces):
@@ -438,11 +442,11 @@ class Learner:
             button = next(
                 b
                 for b in self.buttons()
-                if unpack_lesson(b.action)[2].startswith("s1:")
+                if b.action.startswith("s1:")
                 and (strip_bidi(b.label).strip("()") == pretty
                      or (card.is_joker and not card.designated and "🃏" in b.label))  # any joker
             )
-            self.take(await self.service.press(self.actor, button.action))
+            self.take(await self.service.press(self.actor, self.data(button)))
 
     async def demo(self, line: str) -> Outcome:
         """One demo move, by pressing buttons as a person would."""
@@ -463,10 +467,10 @@ class Learner:
             button = next(
                 b
                 for b in self.buttons()
-                if unpack_lesson(b.action)[2].startswith(f"tc:{group}:")
+                if b.action.startswith(f"tc:{group}:")
                 and (b.label == card.pretty() or (card.is_joker and "🃏" in b.label))
             )
-            return self.take(await self.service.press(self.actor, button.action))
+            return self.take(await self.service.press(self.actor, self.data(button)))
         if verb == "split":
             await self.press("✂ Split ▸")
             await self.press(action=f"spl:{group}")
@@ -476,18 +480,12 @@ class Learner:
         return await self.press(LABELS[verb])
 
     def lesson_ui(self, row) -> dict:
-        return row.record["lesson"]["ui"]
+        return lesson_ui(row.record)
 
 
 @pytest.mark.parametrize("name", list(LESSONS))
 async def test_service_plays_every_lesson_by_buttons(sqlite_store, name):
-    played: list[tuple[str, str]] = []
-
-    async def play(actor, rulebook):
-        played.append((actor.user, rulebook))
-        return Outcome(reply="real game started")
-
-    service = LessonService(sqlite_store, play=play)
+    service = LessonDriver(sqlite_store)
     learner = Learner(service)
     out = learner.take(await service.start(ACTOR, name))
     assert out.private_new == {ACTOR.user} and out.game_id is not None
@@ -501,18 +499,21 @@ async def test_service_plays_every_lesson_by_buttons(sqlite_store, name):
             assert not out.alert, (name, step.id, line, out.reply)
         assert out.reply == "✓ Correct!"
     row = await sqlite_store.get_game(game_id)
-    assert row.status == "finished" and row.record["lesson"]["progress"]["finished"]
+    assert row.status == "finished" and progress_of(row.record)["finished"]
     assert await sqlite_store.active_game("telegram", ACTOR.chat_id) is None
     assert learner.screen.text.startswith("🎓")
     await learner.press("📚 Another lesson")
     assert {b.label for b in learner.buttons()} >= {"Manipulation", "Tahiti"}
     await learner.press("◀ Back")
     out = await learner.press("▶ Play a real game")
-    assert out.reply == "real game started" and played == [(ACTOR.user, name)]
+    real = await sqlite_store.active_game("telegram", ACTOR.chat_id)  # a real game, here
+    assert not out.alert and out.game_id == real.id != game_id
+    assert real.record["rulebook"] == name and not real.record.get("lesson")
+    assert [s["user"] for s in real.record["seats"]] == [ACTOR.user, None]
 
 
 async def test_service_wrong_moves_at_every_step_are_explained(sqlite_store):
-    service = LessonService(sqlite_store)
+    service = LessonDriver(sqlite_store)
     for name in LESSONS:
         learner = Learner(service)
         out = learner.take(await service.start(ACTOR, name))
@@ -532,13 +533,13 @@ async def test_service_wrong_moves_at_every_step_are_explained(sqlite_store):
                 out = learner.take(await service.command(ACTOR, verb, args))
             assert out.reply == "✓ Correct!", (name, step.id, out.reply)
             row = await sqlite_store.get_game(game_id)
-            progress = row.record["lesson"]["progress"]
+            progress = progress_of(row.record)
             assert progress["finished"] or progress["step"] == index + 1
 
 
 async def test_resume_after_reopening_the_store(sqlite_url):
     store = await Store.open(sqlite_url)
-    service = LessonService(store)
+    service = LessonDriver(store)
     learner = Learner(service)
     learner.take(await service.start(ACTOR, "manipulation"))
     for line in ("lay 5H 6H 7H", "done", "lay 9S 9H"):
@@ -547,7 +548,7 @@ async def test_resume_after_reopening_the_store(sqlite_url):
 
     store = await Store.open(sqlite_url)
     try:
-        service = LessonService(store)
+        service = LessonDriver(store)
         # The game service's resume loop leaves lesson rows alone.
         games = GameService(store, games=default_games(), tick=3600)
         await games.start()
@@ -569,25 +570,25 @@ async def test_resume_after_reopening_the_store(sqlite_url):
 
 
 async def test_stale_and_foreign_buttons(sqlite_store):
-    service = LessonService(sqlite_store)
+    service = LessonDriver(sqlite_store)
     learner = Learner(service)
     learner.take(await service.start(ACTOR, "manipulation"))
     await learner.select("5H 6H 7H")
     new_group = learner.find("New group")
-    await service.press(ACTOR, new_group.action)
-    out = await service.press(ACTOR, new_group.action)  # a double tap acts once
+    await service.press(ACTOR, learner.data(new_group))
+    out = await service.press(ACTOR, learner.data(new_group))  # a double tap acts once
     assert "out of date" in out.reply and not out.alert
     row = await sqlite_store.get_game(out.game_id)
-    assert len(row.record["lesson"]["progress"]["game"]["draft"]["groups"]) == 1
+    assert len(progress_of(row.record)["game"]["draft"]["groups"]) == 1
     other = Actor("telegram", "501", "999", "Eve", private=True)
-    out = await service.press(other, learner.find("✖ Quit").action)
+    out = await service.press(other, learner.data(learner.find("✖ Quit")))
     assert out.alert and "someone else" in out.reply
     out = await service.press(ACTOR, "12:3:done")
     assert out.alert
 
 
 async def test_lesson_needs_a_private_chat_and_a_free_one(sqlite_store):
-    service = LessonService(sqlite_store)
+    service = LessonDriver(sqlite_store)
     group = Actor("telegram", "-100", "501", "Ada", private=False)
     out = await service.start(group)
     assert "private chat" in out.reply and not out.private
@@ -596,17 +597,16 @@ async def test_lesson_needs_a_private_chat_and_a_free_one(sqlite_store):
     await sqlite_store.create_game("telegram", ACTOR.chat_id, {"rulebook": "manipulation"})
     out = await service.start(ACTOR)
     assert out.alert and "game running" in out.reply
-    out = await service.command(ACTOR, "done")
-    assert out.alert and "No lesson" in out.reply
-    assert not await service.handles(ACTOR, "done")
+    out = await service.command(ACTOR, "done")  # the chat's game reads it, not a lesson
+    assert out.alert and await service.active(ACTOR) is None
 
 
 async def test_quit_skip_show_and_switching_lessons(sqlite_store):
-    service = LessonService(sqlite_store)
+    service = LessonDriver(sqlite_store)
     learner = Learner(service)
     out = learner.take(await service.start(ACTOR, "tahiti"))
     first = out.game_id
-    assert await service.handles(ACTOR, "lay") and await service.active(ACTOR) == first
+    assert await service.active(ACTOR) == first
     await learner.press("💡 Show me")
     assert "Do this: select 5♥ 6♥ 7♥ → New group → ✔ Done" in learner.screen.text
     await learner.press("⏭ Skip")
@@ -614,14 +614,14 @@ async def test_quit_skip_show_and_switching_lessons(sqlite_store):
     out = learner.take(await service.command(ACTOR, "lesson", "vatican"))  # switch lessons
     assert out.game_id == first  # the learner's row, reused (issue 31)
     assert learner.screen.text.startswith("Lesson 1/")
-    assert (await sqlite_store.get_game(first)).record["rulebook"] == "vatican"
+    assert (await sqlite_store.get_game(first)).record["options"] == {"lesson": "vatican"}
     out = await learner.press("✖ Quit")
     assert out.reply == "Lesson stopped." and learner.screen.buttons == []
     assert await service.active(ACTOR) is None
 
 
 async def test_joker_choice_by_button_and_typed(sqlite_store):
-    service = LessonService(sqlite_store)
+    service = LessonDriver(sqlite_store)
     learner = Learner(service)
     learner.take(await service.start(ACTOR, "carousel"))
     await learner.demo("draw")
@@ -638,7 +638,7 @@ async def test_joker_choice_by_button_and_typed(sqlite_store):
 
 
 async def test_lesson_screen_has_a_picture_with_the_step_cards_outlined(sqlite_store):
-    service = LessonService(sqlite_store)
+    service = LessonDriver(sqlite_store)
     learner = Learner(service)
     learner.take(await service.start(ACTOR, "manipulation"))
     screen = learner.screen
@@ -649,7 +649,8 @@ async def test_lesson_screen_has_a_picture_with_the_step_cards_outlined(sqlite_s
         labels
     )
     row = await sqlite_store.get_game(learner.take(await service.start(ACTOR)).game_id)
-    assert is_lesson_record(row.record) and row.record["state"] is None
+    assert row.record["lesson"] and row.record["rulebook"] == "lesson"
+    assert progress_of(row.record)["lesson"] == "manipulation"  # the hosted state
 
 
 # -- the terminal ---------------------------------------------------------------------------
@@ -672,19 +673,20 @@ def test_terminal_lesson_to_the_end(name):
     lines = [line for step in LESSONS[name].steps for line in step.demo]
     out: list[str] = []
     state = run_lesson(name, scripted(lines), out.append, games=default_games())
-    assert state.finished
+    assert state["finished"]
     text = "\n".join(out)
     assert f"Lesson 1/{len(LESSONS[name].steps)}" in text
     assert f"rummy play --rulebook {name}" in text
     assert text.count("✓") == len(LESSONS[name].steps)
 
 
-def test_terminal_wrong_move_show_skip_and_quit():
+def test_terminal_wrong_move_show_skip_and_quit(sqlite_url):
     out: list[str] = []
     state = run_lesson(
         "manipulation",
         scripted(["help", "lay 5H 6H 9C", "done", "reset", "show", "skip", "lay 99", "quit"]),
         out.append,
+        url=sqlite_url,
         games=default_games(),
     )
     text = "\n".join(out)
@@ -692,15 +694,15 @@ def test_terminal_wrong_move_show_skip_and_quit():
     assert "Do this:" in text and "Skipped" in text
     assert "There is no card number 99" in text
     assert "[9♠]" in text  # step 2 outlines its set
-    assert state.step == 1 and not state.finished
-    resumed = run_lesson(
-        "manipulation",
+    assert state["step"] == 1 and not state["finished"]
+    resumed = run_lesson(  # the same store: the lesson goes on where it stopped
+        None,
         scripted(["lay 9S 9H 9D", "done"]),
         out.append,
-        progress=LessonState.from_json(state.to_json()),
+        url=sqlite_url,
         games=default_games(),
     )
-    assert resumed.step == 2
+    assert resumed["step"] == 2
 
 
 async def lesson_rows(store: Store) -> int:
@@ -712,10 +714,10 @@ async def test_switching_lessons_reuses_the_learners_row(store):
     """Issue 31: every switch (/lesson other, Quit then /lesson, 📚 Another lesson) used to
     insert a game row kept 30 days; now the learner's one lesson row is reused, its old
     buttons are out of date, and the lesson plays on by buttons."""
-    service = LessonService(store)
+    service = LessonDriver(store)
     learner = Learner(service)
     out = learner.take(await service.start(ACTOR, "tahiti"))
-    first, stale = out.game_id, learner.find("⏭ Skip")
+    first, stale_data = out.game_id, learner.data(learner.find("⏭ Skip"))
     names = list(LESSONS)
     for i in range(40):
         name = names[i % len(names)]
@@ -733,7 +735,7 @@ async def test_switching_lessons_reuses_the_learners_row(store):
         assert out.game_id == first and not out.alert, (i, out.reply)
         assert learner.screen.text.startswith("Lesson 1/"), learner.screen.text
     assert await lesson_rows(store) == 1
-    out = await service.press(ACTOR, stale.action)  # a button of the first lesson
+    out = await service.press(ACTOR, stale_data)  # a button of the first lesson
     assert "out of date" in out.reply
     learner.take(await service.command(ACTOR, "lesson", "manipulation"))
     assert learner.screen.text.startswith("Lesson 1/12")
@@ -750,11 +752,10 @@ async def test_a_card_menu_change_is_one_save(sqlite_store):
     from counting_store import CountingStore
 
     counted = CountingStore(sqlite_store)
-    service = LessonService(counted)
+    service = LessonDriver(counted)
     learner = Learner(service)
     out = learner.take(await service.start(ACTOR, "manipulation"))
-    cards = [unpack_lesson(b.action)[2][3:] for b in learner.buttons()
-             if unpack_lesson(b.action)[2].startswith("s1:")]
+    cards = [b.action[3:] for b in learner.buttons() if b.action.startswith("s1:")]
     counted.reset()
     out = learner.take(await service.select(ACTOR, out.game_id, 1, cards[:3], []))
     assert counted.calls["save_game"] == 1 and not out.alert
@@ -765,5 +766,6 @@ async def test_a_card_menu_change_is_one_save(sqlite_store):
     assert counted.calls["save_game"] == 1
     row = await sqlite_store.get_game(out.game_id)
     assert learner.lesson_ui(row)["selected"] == cards[2:4]
+    row = await sqlite_store.get_game(out.game_id)
     out = await service.select(ACTOR, out.game_id, 1, ["ZZ#0"], [])
-    assert out.alert and "not from this bot" in out.reply
+    assert (await sqlite_store.get_game(out.game_id)).record == row.record  # no such card

@@ -6,11 +6,13 @@ lesson text has a translation of its own."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 import shutil
 from pathlib import Path
 
 import pytest
+from lesson_driver import LessonDriver
 from test_bidi import misshown_runs
 from test_buildten_hosted import hosted, settle  # noqa: F401  (the fixture)
 from test_i18n import OTHERS, _english_words, _picture_words
@@ -22,7 +24,7 @@ from bot.core.service import Actor
 from bot.core.views import Outcome
 from bot.games import default_games
 from bot.games.buildten import lesson as bt_lesson
-from bot.games.rummy.lesson_service import VERBS, LessonService, unpack_lesson
+from bot.games.rummy.lesson_host import VERBS
 from bot.games.rummy.lessons import LESSONS, tile_words
 from bot.games.rummy.lessons.runner import _ACE_NUDGES, _MISS_LEADS, BUTTONS, DEFAULT_NUDGES
 from bot.games.rummy.lessons.words import _ as lesson_text
@@ -49,7 +51,7 @@ class ReadingLearner(Learner):
     """Presses buttons by their actions (the labels are in the learner's language) and keeps
     every word it was shown."""
 
-    def __init__(self, service: LessonService, actor: Actor) -> None:
+    def __init__(self, service: LessonDriver, actor: Actor) -> None:
         super().__init__(service, actor)
         self.words: dict[str, list[str]] = {}
         self.texts: list[str] = []  # everything shown, for the bidi check
@@ -85,9 +87,9 @@ class ReadingLearner(Learner):
             button = next(
                 b
                 for b in self.buttons()
-                if unpack_lesson(b.action)[2].startswith(f"tc:{group}:{tail.replace('*', '')}")
+                if b.action.startswith(f"tc:{group}:{tail.replace('*', '')}")
             )
-            return self.take(await self.service.press(self.actor, button.action))
+            return self.take(await self.service.press(self.actor, self.data(button)))
         if verb == "split":
             await self.press(action="splm")
             await self.press(action=f"spl:{group}")
@@ -104,7 +106,7 @@ class ReadingLearner(Learner):
 @pytest.mark.parametrize("name", list(LESSONS))
 async def test_a_whole_lesson_has_no_english_word(sqlite_store, name, lang):
     actor = Actor("telegram", "601", "601", "Noa", private=True, lang=lang)
-    service = LessonService(sqlite_store)
+    service = LessonDriver(sqlite_store)
     learner = ReadingLearner(service, actor)
     learner.take(await service.start(actor, name))
     lesson = LESSONS[name]
@@ -134,7 +136,7 @@ async def test_a_whole_lesson_has_no_english_word(sqlite_store, name, lang):
 
 async def test_the_check_finds_an_english_lesson(sqlite_store):
     """The check can fail: an English learner's lesson is full of English words."""
-    service = LessonService(sqlite_store)
+    service = LessonDriver(sqlite_store)
     learner = ReadingLearner(service, ACTOR)
     learner.take(await service.start(ACTOR, "carousel"))
     await learner.demo("draw")
@@ -147,7 +149,8 @@ async def test_a_lesson_speaks_the_learners_language(sqlite_store):
     learner = Actor("telegram", "77", "77", "Yael", private=True, lang="en")
     await sqlite_store.set_language("telegram", "77", "Yael", "he")
     with using("ru"):  # as an adapter leaves it after reading the member's locale
-        out = await LessonService(sqlite_store).start(learner, "tahiti")
+        # (an adapter handles each update in its own task: the service's language stays there)
+        out = await asyncio.create_task(LessonDriver(sqlite_store).start(learner, "tahiti"))
         assert i18n.current() == "ru"
     screen = out.private["77"]
     assert screen.lang == "he" and HEBREW.search(screen.text)
@@ -164,7 +167,7 @@ def test_the_terminal_lesson_speaks_its_language(lang):
     out: list[str] = []
     state = run_lesson("vatican", _feed(["help", "lay 99", *lines]), out.append, lang=lang,
                        games=default_games())
-    assert state is not None and state.finished
+    assert state is not None and state["finished"]
     text = "\n".join(out)
     assert SCRIPT[lang].search(text)
     english = [w for w in _english_words(text) if w.lower() not in TYPED]
@@ -303,7 +306,7 @@ async def test_the_rummikub_lesson_speaks_of_tiles_as_the_game_does(sqlite_store
     Rack / Draw a tile / loose tiles, and the game's tile refusals, never Hand / Draw / cards;
     a card lesson keeps the card words (so the check tells the two apart)."""
     actor = Actor("telegram", "602", "602", "Noa", private=True, lang=lang)
-    service = LessonService(sqlite_store)
+    service = LessonDriver(sqlite_store)
     learner = ReadingLearner(service, actor)
     learner.take(await service.start(actor, "rummikub"))
     await learner.press(action="skip")  # step 2: the run 3R 4R 5R 6R on the table
@@ -349,7 +352,7 @@ def test_a_tile_lessons_joker_choice_names_tiles(lang):
     notation (11O), as the game's screen has it (a card's faces would not parse a tile)."""
     from dataclasses import replace
 
-    from bot.games.rummy.lesson_service import _Lesson, lesson_screen
+    from bot.games.rummy.lesson_host import _Lesson, lesson_screen
     from bot.games.rummy.lessons import skip_step, start_lesson
 
     progress = start_lesson("rummikub")
@@ -369,7 +372,7 @@ def test_the_terminal_rummikub_lesson_shows_the_rack_once():
     lines = [line for step in LESSONS["rummikub"].steps for line in step.demo]
     out: list[str] = []
     state = run_lesson("rummikub", _feed(lines), out.append, games=default_games())
-    assert state is not None and state.finished
+    assert state is not None and state["finished"]
     printed = "\n".join(out).splitlines()
     assert any(x.startswith("Your rack: ") for x in printed)
     assert not [x for x in printed if x.startswith(("Rack: ", "Loose tiles", "Hand: "))]

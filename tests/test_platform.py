@@ -120,16 +120,22 @@ async def test_the_turn_timer_and_foreign_buttons_work_for_any_game(race):
     assert row.status == "playing"
 
 
-def test_the_lesson_service_comes_from_a_game_that_keeps_one():
-    """The platform names no game's lessons: a hosted game that keeps lessons of its own
-    builds the service (`HostedGame.lesson_service`); a toy game without any has none."""
+def test_lessons_come_from_a_game_that_has_them():
+    """The platform names no game's lessons: /lesson reaches the first hosted game that has
+    guided lessons (`lesson_options` and `lesson`); a toy game without any has none, and a
+    lesson's buttons are the game's own (no prefix of their own)."""
+    from bot.core import buttons
     from bot.games import default_games
 
-    assert GameService(None, games={"race": RaceGame()}).lessons is None
+    assert GameService(None, games={"race": RaceGame()}).lesson_game() is None
     service = GameService(None, games=default_games())
-    lessons = service.lessons
-    assert lessons is not None and lessons is service.lessons  # one for every adapter
-    assert lessons.prefix == "L:" and {"lay", "skip", "restart"} <= lessons.verbs
-    assert lessons.unpack("L:7:1:s1:5H#0") == (7, 1, "s1:5H#0")
-    assert lessons.unpack("7:1:draw") is None
-    assert GameService(None, games={"b": default_games()["build-to-ten"]}).lessons is None
+    game = service.lesson_game()
+    assert game is not None and game.name == "rummy"
+    assert {"lay", "skip", "restart"} <= service.typed_verbs
+    assert buttons.parse("7:1:s1:5H#0") is not None and buttons.parse("7:1:skip") is not None
+    assert buttons.parse("L:7:1:s1:5H#0") is None
+    assert game.lesson_options("tahiti") == {"lesson": "tahiti"}
+    assert game.lesson_options(None) is None
+    with pytest.raises(ValueError):
+        game.lesson_options("bridge")
+    assert GameService(None, games={"b": default_games()["build-to-ten"]}).lesson_game() is None

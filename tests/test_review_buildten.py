@@ -4,9 +4,11 @@ is a miss, named exactly — only to that seat, and never names a card the seat 
 
 from __future__ import annotations
 
+import io
 import re
 
 import pytest
+from PIL import Image
 
 from bot.core.hosting import Refusal, Table
 from bot.core.record import Record, SeatInfo
@@ -16,7 +18,8 @@ from bot.games.buildten.records import state_of
 from bot.games.buildten.review import review_screen
 from bot.i18n import strip_bidi, using
 from engine.buildten import Discard, new_game, player_view
-from engine.buildten.actions import NEW_PILE
+from engine.buildten.actions import NEW_PILE, action_from_dict
+from engine.buildten.cards import DECK as DECK_TOKENS
 from engine.buildten.cards import fits, is_joker
 from engine.buildten.review import best_plays, review, seat_decisions
 
@@ -36,11 +39,13 @@ def _opens(seed: int) -> bool:
 SEED = next(s for s in range(1, 500) if _opens(s))
 
 
-def play_game(seed: int = SEED) -> Record:
+def play_game(seed: int = SEED, user: str = "ann", name: str = "Ann",
+              player_id: int | None = None) -> Record:
     """Ann only ever discards (her first hand card onto her first pile); the computer plays
     well and wins. Through the host's own moves, so its action log is the one kept."""
     record = Record(rulebook="buildten", game_name="build-to-ten", seed=seed,
-                    seats=[SeatInfo("Ann", "ann"), SeatInfo("Bot", None, computer="hard")])
+                    seats=[SeatInfo(name, user, player_id),
+                           SeatInfo("Bot", None, computer="hard")])
     table = Table(1, record, lambda: 0.0)
     GAME.start(table)
     for _step in range(MAX_STEPS):
@@ -51,7 +56,7 @@ def play_game(seed: int = SEED) -> Record:
             GAME.computer_step(table)
             continue
         pile = 0 if state.discards[0] else NEW_PILE
-        GAME._act(table, state, Discard(0, state.hands[0][0], pile), "ann")
+        GAME._act(table, state, Discard(0, state.hands[0][0], pile), user)
     raise AssertionError("the game did not end")
 
 
@@ -152,12 +157,14 @@ async def test_review_through_the_service(store):
     ann, eve = Actor("telegram", "-5", "ann", "Ann"), Actor("telegram", "-5", "eve", "Eve")
 
     out = await service.command(ann, "review")
-    (text,) = out.private_extras["ann"]
+    picture, text = out.private_extras["ann"]  # as rummy's: the picture, then the text
     assert text.text == review_screen(row.id, record, 0, None).text
+    assert picture.painter is not None and text.painter is None
+    assert picture.text == "\n".join(text.text.split("\n")[:2])  # its caption: title, summary
     assert "✗" in text.text.split("\n")[2]
     assert not out.private and out.group is None and not out.notes  # nothing in the group
     pressed = await service.press(ann, pack(row.id, 0, "review:1"))
-    assert pressed.private_extras["ann"][0].text == text.text
+    assert pressed.private_extras["ann"][1].text == text.text
     asked = await service.press(eve, pack(row.id, 0, "review:1"))
     assert asked.alert and "Only the players" in asked.reply and not asked.private_extras
     assert (await store.get_game(row.id)).version == row.version  # a review saves nothing
@@ -200,5 +207,256 @@ async def test_the_log_kept_by_the_platform_is_reviewed(store):
     assert saved.record["state"]["over"] and not saved.record["state"]["actions"]
     assert len(await store.game_actions(row.id)) > 50  # the log is in its own table
     out = await service.command(Actor("telegram", "-5", "ann", "Ann"), "review")
-    (text,) = out.private_extras["ann"]
+    _picture, text = out.private_extras["ann"]
     assert text.text == review_screen(row.id, play_game(), 0, None).text
+
+
+# -- the picture (render/buildten/review.py) ------------------------------------------------
+
+
+def _chain_decisions():
+    """tests/test_review.py's chain: 3♣ from the hand, the stock's 4♥, 5♠ off the discard pile,
+    6♠, then the 7♣ the 5♠ covered — 5 cards onto pile 1; Ann discarded the 9♦ instead."""
+    from engine.buildten import scripted
+
+    start = scripted([["4H", "9S"], ["8C", "7D"]], [["3C", "6S", "9D", "10H", "5D"], ["2S"]],
+                     builds=[["AS", "2D"]], discards=[[["7C", "5S"]]])
+    return seat_decisions(start, [Discard(0, "9D#0", -1)], 0)
+
+
+def test_a_strip_shows_the_move_what_was_seen_and_the_better_move_pile_by_pile():
+    from bot.games.buildten.review import review_view
+
+    decisions = _chain_decisions()
+    view = review_view(review(decisions), decisions)
+    (strip,) = view.strips
+    assert strip.title == "Turn 1: you discarded" and strip.better == "5 could have gone"
+    assert [(g.label, g.cards, g.kind) for g in strip.made] == [
+        ("you discarded", ("9D",), "made")]
+    piles, mine = strip.seen
+    assert [(g.label, g.cards, g.needs) for g in piles] == [
+        ("pile 1", ("2D",), 3), ("pile 2", (), 1), ("pile 3", (), 1), ("pile 4", (), 1)]
+    # its own cards as it saw them, the ones the better move takes outlined
+    assert [(g.label, g.cards, g.marked) for g in mine] == [
+        ("stock 2", ("4H",), (0,)),
+        ("hand 5", ("3C", "6S", "9D", "10H", "5D"), (0, 1)),
+        ("D1", ("5S", "7C"), (0, 1))]  # its top, then the 7♣ under it, top down
+    (move,) = strip.moves  # the pile's top as seen, then the five that could have gone
+    assert (move.label, move.cards, move.kind, move.marked) == (
+        "pile 1", ("2D", "3C", "4H", "5S", "6S", "7C"), "better", (1, 2, 3, 4, 5))
+    assert view.summary == ("1 turn", "1 missed",
+                            "5 cards that could have gone onto the build piles")
+    assert not view.perfect and not view.more and not view.rtl
+
+
+def test_the_cards_built_in_the_turn_are_the_move_made():
+    from bot.games.buildten.review import review_view
+    from engine.buildten import Play, scripted
+
+    start = scripted([["9S", "9C"], ["8C", "7D"]], [["3H", "4D", "QS", "10H", "5D"], ["2S"]],
+                     builds=[["AS", "2D"]])
+    decisions = seat_decisions(start, [Play(0, "3H#0", 0), Discard(0, "10H#0", -1)], 0)
+    assert decisions[0].plays == (("3H#0", 0),) and decisions[0].discarded == "10H#0"
+    (strip,) = review_view(review(decisions), decisions).strips  # 4♦ and Q♠ could still go
+    assert strip.title == "Turn 1: you built 1 card · you discarded"
+    assert [(g.label, g.cards) for g in strip.made] == [
+        ("you built 1 card", ("3H",)), ("you discarded", ("10H",))]
+
+
+def test_a_pile_that_reaches_ten_and_opens_again_is_two_trays():
+    from bot.games.buildten.review import review_view
+    from engine.buildten import scripted
+
+    eight = ["AC", "2C", "3C", "4C", "5C", "6C", "7C", "8C"]
+    start = scripted([["7D", "9S"], ["8D", "7S"]], [["9H", "10H", "AC", "5S", "6S"], ["2S"]],
+                     builds=[eight, ["AS"], ["AH"], ["AD"]])
+    decisions = seat_decisions(start, [Discard(0, "5S#0", -1)], 0)
+    chance = best_plays(decisions[0].view)
+    assert [(c.split("#")[0], p) for c, p in chance.plays] == [("9H", 0), ("10H", 0), ("AC", 0)]
+    (strip,) = review_view(review(decisions), decisions).strips
+    assert [(g.label, g.cards, g.marked) for g in strip.moves] == [
+        ("pile 1", ("8C", "9H", "10H"), (1, 2)), ("pile 1", ("AC",), (0,))]
+
+
+def test_a_perfect_round_says_so_in_the_picture(monkeypatch):
+    from bot.games.buildten.review import review_view
+    from engine.buildten import Play, scripted
+    from render import widgets
+    from render.buildten.review import render_review
+
+    start = scripted([["3H", "9S"], ["8C", "7D"]], [["7C", "6S", "9D", "10H", "5D"], ["2S"]],
+                     builds=[["AS", "2D"]])
+    decisions = seat_decisions(start, [Play(0, "3H#0", 0), Discard(0, "9D#0", -1)], 0)
+    result = review(decisions)
+    assert result.perfect
+    view = review_view(result, decisions)
+    assert view.strips == () and view.perfect == "Every turn was the best move ✓"
+    drawn: list[str] = []
+    real = widgets.Canvas.text
+    monkeypatch.setattr(widgets.Canvas, "text",
+                        lambda self, x, y, text, *a, **k: drawn.append(text) or real(
+                            self, x, y, text, *a, **k))
+    image = Image.open(io.BytesIO(render_review(view)))
+    assert drawn == ["Your review · Build-to-Ten", "1 turn · 0 missed",
+                     "Every turn was the best move ✓"]
+    assert image.width == 800 and image.height < 200
+
+
+@pytest.mark.parametrize("lang", ["en", "he", "ru"])
+def test_the_picture_is_legible_on_a_phone_in_every_language(finished, lang, monkeypatch):
+    from bot.games.buildten.review import MAX_STRIPS, review_view
+    from render import widgets
+    from render.fonts import clean
+    from render.layout import PHONE
+
+    drawn: list[tuple[str, int, bool]] = []
+    real = widgets.Canvas.text
+
+    def spy(self, x, y, text, f, fill, max_width=None, *args, **kwargs):
+        whole = clean(text)
+        cut = max_width is not None and widgets._fit(whole, f, max_width) != whole
+        drawn.append((text, f.size, cut))
+        return real(self, x, y, text, f, fill, max_width, *args, **kwargs)
+
+    monkeypatch.setattr(widgets.Canvas, "text", spy)
+    record = Record.from_dict(finished.to_dict())
+    record.seats[0].lang = lang
+    decisions = _decisions(record, 0)
+    result = review(decisions)
+    with using(lang):
+        view = review_view(result, decisions)
+    assert len(view.strips) == min(MAX_STRIPS, result.missed) > 1
+    assert view.rtl == (lang == "he")
+    screen = review_screen(9, record, 0, None)
+    drawn.clear()
+    image = Image.open(io.BytesIO(screen.image))
+    assert image.width == 800
+    small = [(text, size) for text, size, _cut in drawn if size * PHONE / image.width < 11]
+    assert not small and not [text for text, _size, cut in drawn if cut]
+    texts = [text for text, _size, _cut in drawn]
+    if lang == "en":
+        assert texts[0] == "Your review · Build-to-Ten"
+        assert f"…and {result.missed - MAX_STRIPS} more missed turns in the text" in texts
+    else:  # every word drawn in the reader's language (card faces are sprites)
+        english = re.compile(r"\b(?:Your|review|Turn|you|pile|stock|hand|could|more)\b")
+        assert not [text for text in texts if english.search(text)]
+
+
+def test_hebrew_card_runs_read_left_to_right(finished):
+    from test_bidi import CARD_RUN, misshown_runs
+
+    record = Record.from_dict(finished.to_dict())
+    record.seats[0].lang = "he"
+    text = review_screen(9, record, 0, None).text
+    assert len(CARD_RUN.findall(strip_bidi(text))) > 10
+    assert not misshown_runs(text)  # a phone shows each run of cards in its order
+
+
+def test_caption_and_text_fit_telegram(finished):
+    from bot.core import reviews
+    from bot.core.cut import CAPTION_UNITS, MESSAGE_UNITS, utf16_units
+
+    for lang in ("en", "he", "ru"):
+        record = Record.from_dict(finished.to_dict())
+        record.seats[0].lang = lang
+        picture, text = reviews.split(review_screen(9, record, 0, None))
+        assert picture.painter is not None and text.painter is None
+        assert utf16_units(picture.text) <= CAPTION_UNITS
+        assert utf16_units(text.text) <= MESSAGE_UNITS
+
+
+def _seen_tokens(start, actions, seat: int) -> set[str]:
+    """Every card `seat` saw at any moment of the game, and every card an action names."""
+    from engine.buildten import apply
+
+    seen: set[str] = set()
+    state = start
+    for data in [None, *actions]:
+        if data is not None:
+            action = action_from_dict(data)
+            seen.add(action.card) if hasattr(action, "card") else None
+            state, _events = apply(state, action)
+        v = player_view(state, seat)
+        seen |= {c for c in (*v.hand, *v.face_up) if c}
+        seen |= {c for piles in v.discards for p in piles for c in p}
+        seen |= {c for b in v.builds for c in b}
+    return seen
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_the_picture_is_the_same_whatever_the_seat_could_not_see(finished, seat, monkeypatch):
+    """The other seat's hand and stock, the seat's own stock under its face-up card and the
+    general stock redealt (every card the seat never saw, anywhere in the game, swapped for
+    another): the game replays the same for the seat, and its review — picture and text — is
+    the same to the byte."""
+    import random
+
+    import bot.games.buildten.review as wing
+    from engine.buildten import BuildState, apply
+
+    start, actions = wing.replay(finished)
+    hidden = sorted(set(start.to_json().split('"')) & set(DECK_TOKENS)
+                    - _seen_tokens(start, actions, seat))
+    shuffled = list(hidden)
+    random.Random(seat).shuffle(shuffled)
+    swap = dict(zip(hidden, shuffled, strict=True))
+    data = start.to_dict()
+    data["stocks"] = [[swap.get(c, c) for c in s] for s in data["stocks"]]
+    data["hands"] = [[swap.get(c, c) for c in h] for h in data["hands"]]
+    data["general"] = [swap.get(c, c) for c in data["general"]]
+    redealt = BuildState.from_dict(data)
+    def faces(state):  # every card's face where it lies: stocks, hands, the general stock
+        return [[c.split("#")[0] for c in pile]
+                for pile in (*state.stocks, *state.hands, state.general)]
+
+    assert len(hidden) > 20 and faces(redealt) != faces(start)  # a leak would show
+    end = redealt
+    for a in actions:  # the redealt game replays
+        end, _events = apply(end, action_from_dict(a))
+    assert end.over and faces(end) != faces(state_of(finished))
+    record = Record.from_dict(finished.to_dict())  # its saved end redealt too
+    record.state = {**end.to_dict(), "actions": finished.state["actions"]}
+
+    before = review_screen(9, finished, seat, None)
+    monkeypatch.setattr(wing, "replay", lambda record: (redealt, actions))
+    after = review_screen(9, record, seat, None)
+    assert after.text == before.text
+    assert after.image == before.image
+
+
+async def test_the_review_in_the_terminal_is_its_text_and_with_pictures_its_picture(store,
+                                                                                     tmp_path):
+    """`review` in the terminal: the whole text printed once (the caption is not repeated),
+    and with --pictures the picture beside it, as review.png."""
+    from bot.adapters.console import GROUP_CHAT, PLATFORM, USER, ConsoleGame
+    from bot.core.service import GameService
+
+    service = GameService(store, games=default_games(), computer_delay=0.0)
+    player = await store.player(PLATFORM, USER, "Ann")
+    record = play_game(user=USER, name="Ann", player_id=player)
+    row = await store.create_game(PLATFORM, GROUP_CHAT, record.to_dict(), status="finished")
+    out: list[str] = []
+    console = ConsoleGame(service, name="Ann", write=out.append, pictures=tmp_path / "pics")
+    console.game_id = row.id  # the game this terminal played
+    await console.handle("review")
+    expected = review_screen(row.id, record, 0, None).text
+    assert [line for line in out if line] == [expected]
+    image = Image.open(tmp_path / "pics" / "review.png")
+    assert image.width == 800
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_every_card_of_the_better_move_is_outlined_where_the_seat_saw_it(finished, seat):
+    from collections import Counter
+
+    from bot.games.buildten import review as wing
+    from bot.games.buildten.review import review_view
+
+    decisions = _decisions(finished, seat)
+    result = review(decisions)
+    view = review_view(result, decisions)
+    assert len(view.strips) == min(wing.MAX_STRIPS, result.missed) > 0
+    for strip in view.strips:
+        seen = Counter(g.cards[k] for row in strip.seen for g in row for k in g.marked)
+        better = Counter(g.cards[k] for g in strip.moves for k in g.marked)
+        assert seen == better and sum(better.values()) == int(strip.better.split()[0])

@@ -94,3 +94,25 @@ async def test_with_dms_closed_the_review_is_ephemeral(harness: Harness):
     assert not fake.dm_messages(CAROL)
     said = await harness.slash(EVE, "review", {"round": 2})
     assert any("Only the players" in s for s in said)
+
+
+async def test_a_build_to_ten_review_comes_by_dm_with_its_picture(harness: Harness):
+    """Build-to-Ten's review on Discord: the same road as rummy's, picture then text."""
+    from test_review_buildten import play_game
+
+    from bot.games.buildten.review import review_screen
+
+    fake = harness.fake
+    player = await harness.store.player("discord", str(ALICE), "alice")
+    record = play_game(user=str(ALICE), name="alice", player_id=player)
+    row = await harness.store.create_game("discord", str(TABLE), record.to_dict(),
+                                          status="finished")
+    expected = review_screen(row.id, record, 0, None).text
+    before = len(fake.dm_messages(ALICE))
+    await harness.slash(ALICE, "review")
+    await fake.wait_until(lambda: len(fake.dm_messages(ALICE)) >= before + 2, timeout=20)
+    picture, text = fake.dm_messages(ALICE)[-2:]
+    assert [a.filename for a in picture.attachments] == ["review.png"]
+    assert Image.open(io.BytesIO(picture.attachments[0].data)).width == 800
+    assert picture.content == "\n".join(expected.split("\n")[:2])
+    assert text.content == expected

@@ -98,3 +98,30 @@ async def test_review_reaches_the_asker_alone(harness: ReviewHarness):
     await harness.say(group, bob, "/review")
     await harness.expect(group, "Only the players of this game can review it")
     assert len(tg.messages(bob_chat)) == before_bob
+
+
+async def test_a_build_to_ten_review_comes_as_a_picture_and_its_text(harness: ReviewHarness):
+    """Build-to-Ten's review takes the same road (bot/core/reviews.py): /review in the group,
+    the picture with its caption (title and summary), then the whole text, in private."""
+    from test_review_buildten import play_game
+
+    from bot.games.buildten.review import review_screen
+
+    tg = harness.tg
+    alice = tg.user(11, "Alice", started=True)
+    group = tg.group(GROUP, "Friday cards", members=(alice,))
+    await harness.up()
+    player = await harness.store.player("telegram", "11", "Alice")
+    record = play_game(user="11", name="Alice", player_id=player)
+    row = await harness.store.create_game("telegram", str(GROUP), record.to_dict(),
+                                          status="finished")
+    expected = review_screen(row.id, record, 0, None).text.split("\n")
+    alice_chat = tg.private_chat(alice)
+    await harness.say(group, alice, "/review")
+    await tg.wait_until(lambda: len(tg.messages(alice_chat)) >= 2, 20)
+    picture, text = tg.messages(alice_chat)[-2:]
+    assert picture.caption.split("\n") == expected[:2]
+    assert expected[0] == "🔎 Your review · Build-to-Ten"
+    image = Image.open(io.BytesIO(tg.photo(picture)))
+    assert image.width == 800 and image.height > 600  # strips of missed turns
+    assert text.text.split("\n") == expected

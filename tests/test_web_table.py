@@ -344,3 +344,29 @@ async def test_a_saved_change_reaches_every_page_of_the_game(web):
             break
         await asyncio.sleep(0.02)
     assert not web.server.table.pages  # a closed page is forgotten
+
+
+async def test_a_build_to_ten_review_on_the_page_is_its_picture_and_text(web):
+    """🔎 Review on the page for Build-to-Ten (issue 32): the platform's review path gives the
+    page's seat its text and its picture, as rummy's; the other seat's page gets its own."""
+    import base64
+    import io
+
+    from PIL import Image
+    from test_review_buildten import play_game
+
+    from bot.games.buildten.review import review_screen
+
+    player = await web.store.player("test", "1", "Alice")
+    record = play_game(user="1", name="Alice", player_id=player)
+    row = await web.store.create_game("test", "-5", record.to_dict(), status="finished")
+    table = web.server.table
+    assert table.frame(Session("test", "1", "Alice", row.id, "en", 0), record)["review"] == 1
+    got = await table.review(Session("test", "1", "Alice", row.id, "en", 2e9))
+    assert got["t"] == "review"
+    assert got["text"] == review_screen(row.id, record, 0, None).text
+    head, data = got["image"].split(",", 1)
+    assert head == "data:image/png;base64"
+    assert Image.open(io.BytesIO(base64.b64decode(data))).width == 800
+    stranger = await table.review(Session("test", "9", "Eve", row.id, "en", 2e9))
+    assert stranger["t"] == "reply" and stranger["alert"] and "image" not in stranger

@@ -79,9 +79,9 @@ async def start_worker(fake: FakeDiscord, url: str, shard: int,
     no DISCORD_GUILD_ID: commands are global, as in production)."""
     store = await Store.open(url)
     assert store.row_locks  # PostgreSQL: JobScheduler and the message lock
-    service, lessons = app.build_services(store, computer_delay=computer_delay, tick=0.2)
+    service = app.build_services(store, computer_delay=computer_delay, tick=0.2)
     adapter = DiscordAdapter(service, fake.token, api_base=fake.api_base,
-                             gateway_url=fake.gateway_url, lessons=lessons,
+                             gateway_url=fake.gateway_url,
                              shards=([shard], COUNT), guild_ready_timeout=0.05)
     worker = Worker(shard, store, service, adapter)
     received = adapter.on_interaction  # every interaction the client is given passes here

@@ -1,12 +1,13 @@
-"""`rummy lesson`: a guided lesson in the terminal, through the game's lesson service
-(hosting.Lessons) as the chats take it, kept in the terminal's store (the one `rummy play` opens).
+"""`rummy lesson`: a guided lesson in the terminal, through the game service as the chats take
+it (a lesson is a variant of a hosted game: /lesson, then typed moves), kept in the terminal's
+store (the one `rummy play` opens).
 
 The terminal is the learner's private chat on the console platform. Moves are typed as in the
-private chat (`lay 5H 6H 7H`, `add A 8H`, `split A 3`, `done`…) and go to
-`Lessons.command`; what comes back is printed from the lesson screens: their feedback once
-(`Screen.notice`), the step's heading and instructions when the step changes, and before each
-prompt the position (`Screen.detail`: cards the step outlines in [brackets]) and the actions
-its buttons offer. `quit` leaves the lesson saved: `rummy lesson` picks it up again.
+private chat (`lay 5H 6H 7H`, `add A 8H`, `split A 3`, `done`…) and go to the service's
+`command`, the chats' one path; what comes back is printed from the lesson screens: their
+feedback once (`Screen.notice`), the step's heading and instructions when the step changes,
+and before each prompt the position (`Screen.detail`: cards the step outlines in [brackets])
+and the actions its buttons offer. `quit` leaves the lesson saved: `rummy lesson` picks it up again.
 
 Reads lines and writes text through the functions it is given, so tests can drive it.
 """
@@ -19,8 +20,10 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from bot.core.hosting import HostedGame, Lessons, lessons_of
-from bot.core.service import Actor
+from bot.core.buttons import parse
+from bot.core.fair_use import FairUse
+from bot.core.hosting import HostedGame
+from bot.core.service import Actor, GameService
 from bot.core.views import Outcome, Screen
 from bot.i18n import N_, _, t, using
 
@@ -55,7 +58,7 @@ SHOWN_ELSEWHERE = (
 )
 
 
-# What a learner has done in a lesson: the game's own value, kept and handed back, never read.
+# Where a learner's lesson stands: the game's own JSON (its lesson name, step, finished).
 Progress = Any
 
 
@@ -69,14 +72,14 @@ class ConsoleLesson:
 
     def __init__(
         self,
-        lessons: Lessons,
+        service: GameService,
         *,
         name: str = "You",
         read: Callable[[str], str] = input,
         write: Callable[[str], None] = print,
         lang: str = "",
     ) -> None:
-        self.lessons = lessons
+        self.service = service
         self.read = read
         self.write = write
         self.me = Actor(PLATFORM, USER, USER, name, private=True, lang=lang)
@@ -85,30 +88,26 @@ class ConsoleLesson:
         self._heading: list[str] = []  # the step heading and instructions last printed
         self._notice = ""
 
-    async def run(
-        self, rulebook: str | None = None, progress: Progress | None = None
-    ) -> Progress | None:
+    async def run(self, rulebook: str | None = None) -> Progress | None:
         """Run the lesson until it ends, the learner quits or the input runs out; where it
         stands then (None if it could not start). The terminal's own lines speak the
         learner's language, as the lesson does."""
-        with using(await self.lessons.language(self.me)):
-            return await self._run(rulebook, progress)
+        with using(await self.service.speak_to(self.me)):
+            return await self._run(rulebook)
 
-    async def _run(
-        self, rulebook: str | None = None, progress: Progress | None = None
-    ) -> Progress | None:
-        out = await self.lessons.start(self.me, rulebook, progress=progress)
+    async def _run(self, rulebook: str | None = None) -> Progress | None:
+        out = await self.service.command(self.me, "lesson", rulebook or "")
         if out.game_id is None or USER not in out.private:
             self.write(f"✗ {out.reply}")
             return None
         self.game_id = out.game_id
-        state = await self.lessons.progress(self.me, self.game_id)
-        name = state.lesson if state is not None else rulebook or "manipulation"
+        state = await self.service.lesson_progress(self.me)
+        name = state["lesson"] if state is not None else rulebook or "manipulation"
         self.write(
             t("Rummy Table — {rulebook} lesson. Type 'help' for the commands.", rulebook=name)
         )
         self.show(out)
-        while await self.lessons.active(self.me) == self.game_id:
+        while self.screen is not None and self.screen.phase != "game_over":
             self._prompt_view()
             try:
                 line = self.read("> ").strip()
@@ -124,9 +123,9 @@ class ConsoleLesson:
             if verb in ("help", "h", "?"):
                 self.write(_(HELP))
                 continue
-            self.show(await self.lessons.command(self.me, verb, rest.strip()))
-        state = await self.lessons.progress(self.me, self.game_id)
-        if state is not None and state.finished:
+            self.show(await self.service.command(self.me, verb, rest.strip()))
+        state = await self.service.lesson_progress(self.me)
+        if state is not None and state["finished"]:
             self.write(t("Play a real game: rummy play --rulebook {rulebook}", rulebook=name))
         return state
 
@@ -163,10 +162,10 @@ class ConsoleLesson:
         choices: list[str] = []
         for row in screen.buttons:
             for button in row:
-                press = self.lessons.unpack(button.action)
+                press = parse(f"0:0:{button.action}")
                 if press is None:
                     continue
-                head, _sep, arg = press[2].partition(":")
+                head, _sep, arg = press.action.partition(":")
                 if head in WORDS:
                     actions.append(WORDS[head])
                 elif head == "jk":  # jk:<group>:<faces>
@@ -186,7 +185,6 @@ async def lesson(
     name: str = "You",
     read: Callable[[str], str] = input,
     write: Callable[[str], None] = print,
-    progress: Progress | None = None,
     lang: str = "",
 ) -> Progress | None:
     """Open the store as `rummy play` does and run one lesson on the console platform."""
@@ -194,11 +192,16 @@ async def lesson(
 
     store = await Store.open(url)
     try:
-        lessons = lessons_of(games, store)  # the terminal: no [Play a real game] hand-off
-        if lessons is None:
+        service = GameService(store, games=games)
+        # one person at their own keyboard (or a script piping moves in): no fair-use limit
+        unlimited = float("inf")
+        service.fair_use = FairUse(
+            user_rate=unlimited, user_burst=unlimited, chat_rate=unlimited, chat_burst=unlimited
+        )
+        if service.lesson_game() is None:
             raise ValueError("None of these games has lessons")
-        console = ConsoleLesson(lessons, name=name, read=read, write=write, lang=lang)
-        return await console.run(rulebook, progress)
+        console = ConsoleLesson(service, name=name, read=read, write=write, lang=lang)
+        return await console.run(rulebook)
     finally:
         await store.close()
 
@@ -208,28 +211,25 @@ def run_lesson(
     read: Callable[[str], str] | None = None,
     write: Callable[[str], None] | None = None,
     *,
-    progress: Progress | None = None,
     url: str | None = None,
     games: Mapping[str, HostedGame],
     name: str = "You",
     lang: str = "",
 ) -> Progress | None:
     """Run a lesson to its end (or until `quit` / end of input); returns the progress. Without
-    `url` the lesson lives in a scratch store for this run only (`progress` starts it there).
+    `url` the lesson lives in a scratch store for this run only.
     `read`/`write` default to input/print, looked up at the call (a test may replace them)."""
     read, write = read or input, write or print
     if url is not None:
         return asyncio.run(
             lesson(
-                rulebook, url=url, name=name, read=read, write=write, progress=progress, lang=lang,
-                games=games
+                rulebook, url=url, name=name, read=read, write=write, lang=lang, games=games
             )
         )
     with tempfile.TemporaryDirectory() as scratch:
         url = f"sqlite+aiosqlite:///{Path(scratch) / 'lesson.db'}"
         return asyncio.run(
             lesson(
-                rulebook, url=url, name=name, read=read, write=write, progress=progress, lang=lang,
-                games=games
+                rulebook, url=url, name=name, read=read, write=write, lang=lang, games=games
             )
         )

@@ -26,10 +26,8 @@ from discord.gateway import DiscordWebSocket
 from bot import metrics
 from bot.clock import REAL, Clock
 from bot.core import narrate
-from bot.core.buttons import LESSON_PREFIX
 from bot.core.cut import cut
 from bot.core.fair_use import SLOW_DOWN, paid_at_door
-from bot.core.hosting import Lessons
 from bot.core.names import clean_name
 from bot.core.per_game import LimitedDict
 from bot.core.service import Actor, GameService
@@ -67,8 +65,6 @@ CHANNEL_ONLY = ("join",)
 OPEN_TABLE = N_("🃏 Open the table")
 WEB_LINK = N_("Your own link to this table (it works for 15 minutes):")
 WEB_NOT_SET = N_("The web table is not set up on this bot.")
-TYPED = ("lay", "add", "take", "move", "split", "done", "reset", "draw", "pass", "knock",
-         "giveup", "hint")
 # Typed in a DM, for the DM's own game too (slash commands synced to one server only are not
 # offered in DMs): the word typed -> the core's verb.
 TYPED_GAME = {"leave": "leave", "end": "endgame", "endgame": "endgame", "language": "language"}
@@ -151,13 +147,11 @@ class DiscordAdapter:
     def __init__(self, service: GameService, token: str, *, guild_id: int | None = None,
                  api_base: str | None = None, gateway_url: str | None = None,
                  guild_ready_timeout: float = 2.0, sync: bool = True,
-                 lessons: Lessons | None = None,
                  shards: tuple[list[int], int] | None = None,
                  clock: Clock | None = None) -> None:
         self.service = service
         # the one clock: pacing, the door's meter, interaction tokens' age
         self.clock: Clock = clock or getattr(service, "time", None) or REAL
-        self.lessons = lessons or service.lessons
         self.token = token
         guild = guild_id or os.environ.get("DISCORD_GUILD_ID")
         self.guild_id = int(guild) if guild else None
@@ -380,10 +374,10 @@ class DiscordAdapter:
             try:
                 ctx.alive = await self._defer(interaction, ephemeral=True, thinking=True)
                 actor = await self._learner(interaction)
-                outcome = await self.lessons.start(actor, rulebook or None)
+                outcome = await self.service.command(actor, "lesson", rulebook)
                 if outcome.private and not outcome.reply:
                     outcome.reply = "🎓 Your lesson is in your DMs."
-                await self._answer(ctx, _lesson_outcome(outcome))
+                await self._answer(ctx, outcome)
             except Exception:
                 log.exception("/rummy lesson failed")
                 await self._apologize(interaction)
@@ -394,17 +388,6 @@ class DiscordAdapter:
         channel = await self._dm(str(user.id))
         return Actor(PLATFORM, str(channel.id), str(user.id), clean_name(user.display_name),
                      private=True, lang=str(getattr(interaction.locale, "value", "") or ""))
-
-    async def _lesson_press(self, interaction: discord.Interaction, data: str) -> Outcome:
-        actor = await self._learner(interaction)
-        return _lesson_outcome(await self.lessons.press(actor, data))
-
-    async def _lesson_cards(self, interaction: discord.Interaction, game_id: int, version: int,
-                            values: Sequence[str], shown: Sequence[str]) -> Outcome:
-        """A lesson's card menu changed: its selects and deselects as one change."""
-        actor = await self._learner(interaction)
-        return _lesson_outcome(
-            await self.lessons.select(actor, game_id, version, list(values), list(shown)))
 
     # -- components and messages --------------------------------------------------------
 
@@ -435,9 +418,6 @@ class DiscordAdapter:
             ctx = self._component_ctx(interaction)
             try:
                 ctx.alive = await self._defer(interaction)
-                if data.startswith(LESSON_PREFIX):
-                    await self._answer(ctx, await self._lesson_press(interaction, data))
-                    return
                 actor = self.actor(interaction)
                 outcome = await self.service.press(actor, data)
                 if data.endswith(":join") and not outcome.alert and outcome.game_id is not None:
@@ -450,11 +430,10 @@ class DiscordAdapter:
                 await self._apologize(interaction)
 
     async def on_cards(self, interaction: discord.Interaction, game_id: int, version: int,
-                       values: Sequence[str], shown: Sequence[str], *, paged: bool,
-                       lesson: bool = False) -> None:
+                       values: Sequence[str], shown: Sequence[str], *, paged: bool) -> None:
         """The hand's multi-select changed. On a one-page hand the menu is the whole selection;
-        on a paged hand only this page's changes apply (the core keeps the other pages'); a
-        lesson's menu alike. One change and one save, metered once at the door."""
+        on a paged hand only this page's changes apply (the core keeps the other pages'). One
+        change and one save, metered once at the door."""
         if not await self._door(interaction, command=False):
             return
         async with self._working():
@@ -462,13 +441,9 @@ class DiscordAdapter:
             try:
                 ctx.alive = await self._defer(interaction)
                 actor = self.actor(interaction)
-                if lesson:
-                    outcome = await self._lesson_cards(interaction, game_id, version, values,
-                                                       shown)
-                else:  # one change and one save, however many cards the menu changed
-                    outcome = await self.service.set_selection(
-                        actor, game_id, version, list(values),
-                        page=list(shown) if paged else None)
+                # one change and one save, however many cards the menu changed
+                outcome = await self.service.set_selection(
+                    actor, game_id, version, list(values), page=list(shown) if paged else None)
                 await self._answer(ctx, outcome)
             except Exception:
                 log.exception("card selection failed")
@@ -486,7 +461,6 @@ class DiscordAdapter:
             return
         verb, _sep, rest = message.content.strip().lstrip("/!").partition(" ")
         verb = verb.lower()
-        typed = verb
         verb = TYPED_GAME.get(verb, verb)
         handling(f"dcm:{message.id}")  # a gateway without sharding may hand it to two shards
         verdict = self.intake.meter(PLATFORM, str(message.author.id), str(message.channel.id))
@@ -497,15 +471,8 @@ class DiscordAdapter:
         paid_at_door()
         async with self._working():
             try:
-                learner = Actor(PLATFORM, str(message.channel.id), str(message.author.id),
-                                clean_name(message.author.display_name), private=True)
-                if await self.lessons.handles(learner, typed):
-                    outcome = await self.lessons.command(learner, typed, rest)
-                    if outcome.reply and (outcome.alert or not outcome.private):
-                        await message.channel.send(render(outcome.reply))
-                    await self.deliver(_lesson_outcome(outcome))
-                    return
-                if verb not in TYPED and verb not in TYPED_GAME.values():
+                if (verb not in self.service.typed_verbs and verb not in TYPED_GAME.values()
+                        and verb != "lesson"):
                     await message.channel.send(_(
                         "Use the buttons on your cards, or type a move: `lay 7H 8H 9H` · "
                         "`add B 10H` · `move B:QS A` · `split B 4` · `take B QS` · `done` · "
@@ -778,14 +745,6 @@ class DiscordAdapter:
         if files:
             kwargs["files"] = files
         return await channel.send(**kwargs)
-
-
-def _lesson_outcome(outcome: Outcome) -> Outcome:
-    """A lesson's screens go to the learner only: it has no channel (its chat is the DM),
-    so nothing is posted or advised there. A real game it hands over to keeps its chat."""
-    if outcome.group is None and not outcome.notes:
-        outcome.chat_id = ""
-    return outcome
 
 
 FILES = {TABLE: "table.png", NOTE: "scores.png", PRIVATE: "hand.png"}

@@ -12,7 +12,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from bot.core.buttons import LESSON_PREFIX
 from bot.core.cut import cut
 from bot.core.service import pack
 from bot.core.views import Button, Screen
@@ -30,11 +29,10 @@ MAX_ACTION = 64  # the core's callback data is at most 64 bytes, game and versio
 # custom_ids come back from the client, so the templates only admit the shapes this module
 # writes: ASCII digits (`\d` would take "٣"), a game id of at most 10 digits and a version of
 # at most 9, an action of the core's button vocabulary's characters (bot/core/buttons.py has
-# the strict grammar), an optional `L:` after `rt:` for a lesson's components (the rest is
-# the lesson's callback data), no nested repetition (linear time). discord.py fullmatches them.
+# the strict grammar), no nested repetition (linear time). discord.py fullmatches them.
 # The two are disjoint (an action starts with a letter, a menu's kind with "@"), so exactly one
 # DynamicItem class claims each custom_id; "~n" only makes repeated ids unique in one message.
-_HEAD = rf"{PREFIX}(?P<lesson>{LESSON_PREFIX})?(?P<game>[0-9]{{1,10}}):(?P<version>[0-9]{{1,9}}):"
+_HEAD = rf"{PREFIX}(?P<game>[0-9]{{1,10}}):(?P<version>[0-9]{{1,9}}):"
 BUTTON_TEMPLATE = (rf"{_HEAD}(?P<action>[a-z][A-Za-z0-9_:#=*,]{{0,{MAX_ACTION - 1}}})"
                    r"(?:~[0-9]{1,2})?")
 SELECT_TEMPLATE = rf"{_HEAD}(?P<kind>@(?:cardsp?|pick[0-9]{{1,2}}))"
@@ -98,18 +96,9 @@ class _Block:
         return [b for b in self.buttons if b.action != "noop"]
 
 
-def custom_id(game_id: int, version: int, action: str, *, lesson: bool = False) -> str:
-    """`rt:<game>:<version>:<action>`; a lesson's `rt:L:<game>:<version>:<action>` (after
-    `rt:`, exactly the lesson button's callback data)."""
-    return PREFIX + pack(game_id, version, action, LESSON_PREFIX if lesson else "")
-
-
-def _lesson_rows(screen: Screen) -> list[list[Button]]:
-    """A lesson screen's buttons carry their whole callback data (`L:<game>:<ver>:<action>`):
-    the actions alone, laid out like a game's (a button of another game is dropped)."""
-    head = f"{LESSON_PREFIX}{screen.game_id}:{screen.version}:"
-    return [[Button(b.label, b.action[len(head):]) for b in row if b.action.startswith(head)]
-            for row in screen.buttons]
+def custom_id(game_id: int, version: int, action: str) -> str:
+    """`rt:<game>:<version>:<action>` (after `rt:`, exactly the button's callback data)."""
+    return PREFIX + pack(game_id, version, action)
 
 
 def _key(action: str) -> str:
@@ -174,11 +163,10 @@ def layout(screen: Screen) -> list[list[Spec]]:
 
 def _layout(screen: Screen) -> list[list[Spec]]:
     game, version = screen.game_id, screen.version
-    lesson = any(b.action.startswith(LESSON_PREFIX) for row in screen.buttons for b in row)
-    buttons = _lesson_rows(screen) if lesson else screen.buttons
+    buttons = screen.buttons
 
     def cid(action: str) -> str:
-        return custom_id(game, version, action, lesson=lesson)
+        return custom_id(game, version, action)
 
     cards = [b for row in buttons for b in row if _CARD.match(b.action)]
     others = [[b for b in row if not _CARD.match(b.action)] for row in buttons]

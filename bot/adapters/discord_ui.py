@@ -1,6 +1,6 @@
 """discord.py components for core screens: persistent `DynamicItem` buttons and select menus.
 
-Every custom_id carries `rt:<game>:<version>:<action>` (a lesson's `rt:L:<game>:…`), so a
+Every custom_id carries `rt:<game>:<version>:<action>`, so a
 click is understood without any state in this process: the classes are registered in
 `setup_hook`, and buttons sent before a restart keep working. The callbacks hand over to the
 adapter (`interaction.client.adapter`).
@@ -47,8 +47,7 @@ class Handler(Protocol):
     async def on_press(self, interaction: discord.Interaction, data: str) -> None: ...
 
     async def on_cards(self, interaction: discord.Interaction, game_id: int, version: int,
-                       values: Sequence[str], shown: Sequence[str], *, paged: bool,
-                       lesson: bool = False) -> None: ...
+                       values: Sequence[str], shown: Sequence[str], *, paged: bool) -> None: ...
 
     async def reject(self, interaction: discord.Interaction) -> None: ...
 
@@ -72,9 +71,8 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEMP
         if match is None:  # never expected: discord.py matched it to get here
             await _handler(interaction).reject(interaction)
             return
-        # The core's parser checks the numbers' ranges and the action's grammar (a lesson's
-        # `L:` buttons go to the lesson service, the same parser with the lessons' vocabulary).
-        data = f"{match['lesson'] or ''}{match['game']}:{match['version']}:{match['action']}"
+        # The core's parser checks the numbers' ranges and the action's grammar.
+        data = f"{match['game']}:{match['version']}:{match['action']}"
         await _handler(interaction).on_press(interaction, data)
 
 
@@ -105,13 +103,12 @@ class GameSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TEMP
             if len(values) != 1:  # a single-choice menu (min_values = max_values = 1)
                 await handler.reject(interaction)
                 return
-            prefix = match["lesson"] or ""
-            await handler.on_press(interaction, f"{prefix}{game}:{version}:{values[0]}")
+            await handler.on_press(interaction, f"{game}:{version}:{values[0]}")
             return
         # What the menu showed as selected: the adapter turns the change into a selection.
         shown = [o.value for o in self.item.options if o.default]
         await handler.on_cards(interaction, game, version, values, shown,
-                               paged=kind == CARDS_PAGED, lesson=bool(match["lesson"]))
+                               paged=kind == CARDS_PAGED)
 
 
 def _offered(select: discord.ui.Select) -> list[str] | None:

@@ -46,10 +46,8 @@ from bot.adapters.telegram_limiter import ChatRateLimiter
 from bot.adapters.telegram_polling import KINDS, Poller
 from bot.clock import REAL, Clock
 from bot.core import narrate
-from bot.core.buttons import LESSON_PREFIX
 from bot.core.cut import ALERT_UNITS, CAPTION_UNITS, MESSAGE_UNITS, cut
 from bot.core.fair_use import SLOW_DOWN
-from bot.core.hosting import Lessons
 from bot.core.service import Actor, GameService, pack
 from bot.core.unit import handling
 from bot.core.views import Outcome, Screen
@@ -75,10 +73,10 @@ COMMANDS = [  # the command menu; descriptions in English, translated per langua
 ]
 
 
-def other_commands(moves: frozenset[str], lesson_verbs: frozenset[str]) -> list[str]:
+def other_commands(moves: frozenset[str]) -> list[str]:
     """Commands the bot answers besides the menu's and the games' typed moves (those are typed
     in the private chat with or without a slash, and not in the command menu)."""
-    return ["start", "cards", "new", *sorted(lesson_verbs - {*moves, *(c for c, _ in COMMANDS)})]
+    return ["start", "cards", "new"]
 
 
 def keyboard(screen: Screen, extra: list[InlineKeyboardButton] | None = None
@@ -90,11 +88,7 @@ def keyboard(screen: Screen, extra: list[InlineKeyboardButton] | None = None
         [
             [
                 InlineKeyboardButton(
-                    b.label,
-                    # lesson buttons already carry their whole callback data
-                    callback_data=b.action
-                    if b.action.startswith(LESSON_PREFIX)
-                    else pack(screen.game_id, screen.version, b.action),
+                    b.label, callback_data=pack(screen.game_id, screen.version, b.action)
                 )
                 for b in row
             ]
@@ -283,13 +277,11 @@ class TelegramAdapter:
         base_file_url: str | None = None,
         rate_limiter: BaseRateLimiter | None = None,
         poll_timeout: float = 10,
-        lessons: Lessons | None = None,
         clock: Clock | None = None,
     ) -> None:
         self.service = service
         # the one clock: the limiter's budgets, the delivery's waits, the door's meter
         self.clock: Clock = clock or getattr(service, "time", None) or REAL
-        self.lessons = lessons or service.lessons
         # Updates come through the door (`_dispatch`): our own poller or the webhook; PTB's
         # updater (which acknowledged a batch before handling it) is not used.
         builder = Application.builder().token(token).concurrent_updates(True).updater(None)
@@ -326,8 +318,7 @@ class TelegramAdapter:
         moves = self.service.typed_verbs
         self.app.add_handler(
             CommandHandler(
-                [c for c, _ in COMMANDS] + sorted(moves) + other_commands(
-                    moves, self.lessons.verbs if self.lessons else frozenset()),
+                [c for c, _ in COMMANDS] + sorted(moves) + other_commands(moves),
                 self.on_command
             )
         )
@@ -472,21 +463,15 @@ class TelegramAdapter:
         verb = message.text.split()[0].lstrip("/").split("@")[0].lower()
         args = " ".join(context.args or [])
         actor = self._actor(update)
-        if verb == "start" and args.startswith("lesson"):  # deep link ?start=lesson-tahiti
-            self._lesson_reply(
-                actor, await self.lessons.start(actor, args.partition("-")[2] or None)
-            )
-            return
-        if verb == "lesson" or (actor.private and await self.lessons.handles(actor, verb)):
-            self._lesson_reply(actor, await self.lessons.command(actor, verb, args))
-            return
         outcome = await self.service.command(actor, verb, args)
-        if outcome.reply and (outcome.alert or outcome.group is None):
+        # in a private chat, a screen posted anew below the command is the answer (a lesson's)
+        answered = actor.private and actor.user in outcome.private_new
+        if outcome.reply and (outcome.alert or (outcome.group is None and not answered)):
             self._send_text(int(actor.chat_id), outcome.reply)
         self._deliver_soon(outcome, by=actor.user)
         if verb == "join" and not outcome.alert:
             await self._check_private(outcome, actor)
-        if verb == "start" and actor.private and args:
+        if verb == "start" and actor.private and args and not args.startswith("lesson"):
             again = await self.service.command(actor, "hand")
             if not again.alert:
                 self._deliver_soon(again, by=actor.user)
@@ -498,10 +483,7 @@ class TelegramAdapter:
             return
         verb, _sep, rest = message.text.strip().partition(" ")
         actor = self._actor(update)
-        if await self.lessons.handles(actor, verb):
-            self._lesson_reply(actor, await self.lessons.command(actor, verb, rest))
-            return
-        if verb.lower() not in self.service.typed_verbs:
+        if verb.lower().lstrip("/") not in self.service.typed_verbs | {"lesson"}:
             self._send_text(int(actor.chat_id), _("Type /help for the commands."))
             return
         outcome = await self.service.command(actor, verb, rest)
@@ -516,11 +498,7 @@ class TelegramAdapter:
         if query is None or query.message is None:
             return
         actor = self._actor(update)
-        data = query.data or ""
-        if data.startswith(LESSON_PREFIX):
-            outcome = await self.lessons.press(actor, data)
-        else:
-            outcome = await self.service.press(actor, data)
+        outcome = await self.service.press(actor, query.data or "")
         text = cut(outcome.reply or "", ALERT_UNITS) or None
         with contextlib.suppress(TelegramError):  # an old query can't be answered: not fatal
             await query.answer(text, show_alert=outcome.alert)
@@ -536,12 +514,6 @@ class TelegramAdapter:
             user = update.effective_user
             with using(user.language_code if user else None):
                 self._send_text(update.effective_chat.id, narrate.SORRY)
-
-    def _lesson_reply(self, actor: Actor, outcome: Outcome) -> None:
-        """A lesson answers in its screen; a text only for an error or when there is none."""
-        if outcome.reply and (outcome.alert or not outcome.private):
-            self._send_text(int(actor.chat_id), outcome.reply)
-        self._deliver_soon(outcome, by=actor.user)
 
     async def _check_private(self, outcome: Outcome, actor: Actor) -> None:
         """A player the bot can't message privately gets a deep link in the group."""

@@ -1,7 +1,7 @@
 """The button vocabulary: every action a button carries, and the one strict parser for it.
 
 Callback data (Telegram) and custom ids (Discord) are client-supplied, so a press is believed
-only as far as `parse` checks it: `[prefix]game:version:verb[:arg…]`, at most 64 bytes, ASCII
+only as far as `parse` checks it: `game:version:verb[:arg…]`, at most 64 bytes, ASCII
 digits only, every number inside its range, known verbs with exactly their arguments. Anything
 else is None, which the core answers politely ("That button is not from this bot.").
 
@@ -22,7 +22,6 @@ MAX_GAME_ID = 2**31 - 1  # the store's integer ids
 MAX_VERSION = 10**9
 MAX_INDEX = 199  # groups, pages, split positions: far above any real table (≤ 110 cards)
 TIMER_CHOICES = (60, 180, 300)  # the turn timers the lobby offers
-LESSON_PREFIX = "L:"
 
 # Argument kinds the platform knows. A game adds its own as anchored patterns (its
 # `vocabulary`: a compiled `re.Pattern` per kind, no nested repetition: linear time).
@@ -101,22 +100,15 @@ def register(vocabulary: Mapping[str, tuple[Kind, ...]]) -> None:
         GAME[verb] = tuple(kinds)
 
 
-def parse(
-    data: str, *, lesson: Mapping[str, tuple[Kind, ...]] | None = None
-) -> Press | None:
-    """The press this data names, or None if it is not exactly a button of this bot's
-    (`lesson`: a lesson's vocabulary, its buttons `L:`-prefixed)."""
+def parse(data: str) -> Press | None:
+    """The press this data names, or None if it is not exactly a button of this bot's."""
     if not isinstance(data, str) or len(data) > MAX_DATA or len(data.encode()) > MAX_DATA:
         return None
-    if lesson is not None:
-        if not data.startswith(LESSON_PREFIX):
-            return None
-        data = data[len(LESSON_PREFIX) :]
     parts = data.split(":")
     if len(parts) < 3:
         return None
     game_id, version = ascii_number(parts[0], MAX_GAME_ID), ascii_number(parts[1], MAX_VERSION)
-    kinds = (GAME if lesson is None else lesson).get(parts[2])
+    kinds = GAME.get(parts[2])
     if game_id is None or version is None or kinds is None or len(parts) != 3 + len(kinds):
         return None
     args = tuple(_arg(kind, text) for kind, text in zip(kinds, parts[3:], strict=True))
@@ -130,9 +122,9 @@ def parse_action(action: str) -> Press | None:
     return parse(f"0:0:{action}")
 
 
-def pack(game_id: int, version: int, action: str, prefix: str = "") -> str:
-    """Callback data: `[prefix]game:version:action` (Telegram allows 64 bytes)."""
-    data = f"{prefix}{game_id}:{version}:{action}"
+def pack(game_id: int, version: int, action: str) -> str:
+    """Callback data: `game:version:action` (Telegram allows 64 bytes)."""
+    data = f"{game_id}:{version}:{action}"
     if len(data.encode()) > MAX_DATA:
         raise ValueError(f"callback data too long: {data}")
     return data

@@ -36,6 +36,7 @@ class CommandHost(Protocol):
     def typed_verbs(self) -> frozenset[str]: ...
     def game_named(self, words: str | None) -> tuple[HostedGame, str | None]: ...
     def welcome(self, actor: Actor) -> str: ...
+    def lesson(self, actor: Actor, words: str | None = None) -> Awaitable[Outcome]: ...
     def new_game(self, actor: Actor, variant: str | None = None) -> Awaitable[Outcome]: ...
     def press(self, actor: Actor, data: str, *, metered: bool = True) -> Awaitable[Outcome]: ...
     def speak_to(self, actor: Actor) -> Awaitable[str]: ...
@@ -58,6 +59,10 @@ class Commands:
             return Outcome(reply=svc.game_named(args)[0].help_text(), alert=False)
         if verb == "start" and actor.private and not args:  # a newcomer's first message
             return Outcome(reply=svc.welcome(actor), alert=False)
+        if verb == "lesson":
+            return await svc.lesson(actor, args or None)
+        if verb == "start" and args.startswith("lesson"):  # deep link ?start=lesson-tahiti
+            return await svc.lesson(actor, args.partition("-")[2] or None)
         if verb in ("help", "start") and not (verb == "start" and args):
             return Outcome(reply=game.help_text() + self.other_games(), alert=False)
         if verb == "start":  # deep link: /start join-<game>
@@ -98,7 +103,7 @@ class Commands:
             row = await self.game_for(actor)
             return await svc.press(actor, pack(row.id, 0, "cards"))
         if verb in svc.typed_verbs:  # a move of some hosted game: the game of the row reads it
-            row = await self.game_for(actor)
+            row = await self.lesson_here(actor) or await self.game_for(actor)
             return await self.unit.mutate(
                 row.id, lambda r, rec: self.typed(rec, r, actor, verb, args)
             )
@@ -116,7 +121,7 @@ class Commands:
     def typed(self, record: Record, row: Any, actor: Actor, verb: str, args: str) -> Outcome:
         seat = record.seat_of(actor.user)
         if seat is not None:
-            i18n.set_locale(record.lang_of(seat))
+            i18n.set_locale(record.lang_of(seat) or actor.lang)  # (none: the presser's own)
         if record.state is None:
             raise Refusal(narrate.NOT_STARTED)
         seat = record.seat_of(actor.user)
@@ -148,6 +153,13 @@ class Commands:
             return out
 
         return await self.unit.mutate(row.id, change)
+
+    async def lesson_here(self, actor: Actor) -> Any:
+        """The lesson running in this private chat, if any: its typed moves are its own."""
+        if not actor.private:
+            return None
+        row = await self.service.store.active_game(actor.platform, actor.chat_id)
+        return row if row is not None and row.record.get("lesson") else None
 
     async def game_for(self, actor: Actor, *, running: bool = True) -> Any:
         """The game a player means: this chat's, or (in private) the one where it's their turn."""

@@ -124,39 +124,6 @@ class PlayedRules(Protocol):
     def result(self, state: Any) -> Any | None: ...  # totals, winners, higher_is_better
 
 
-class Lessons(Protocol):
-    """A game's guided lessons in a learner's private chat, as the adapters reach them (the
-    game builds them: `HostedGame.lesson_service`). `progress` values are the game's own: an
-    adapter keeps and hands them back, never looks inside."""
-
-    prefix: str  # a lesson button's data starts with it
-    verbs: frozenset[str]  # typed commands a lesson answers in its private chat
-
-    def unpack(self, data: str) -> tuple[int, int, str] | None:
-        """(game id, version, action) of a lesson button's data; None if not a lesson's."""
-        ...
-
-    async def language(self, actor: Any) -> str: ...
-
-    async def start(
-        self, actor: Any, rulebook: str | None = None, *, progress: Any = None
-    ) -> Outcome: ...
-
-    async def progress(self, actor: Any, game_id: int) -> Any: ...
-
-    async def press(self, actor: Any, data: str) -> Outcome: ...
-
-    async def select(
-        self, actor: Any, game_id: int, version: int, picked: list[str], shown: list[str]
-    ) -> Outcome: ...
-
-    async def command(self, actor: Any, verb: str, args: str = "") -> Outcome: ...
-
-    async def active(self, actor: Any) -> int | None: ...
-
-    async def handles(self, actor: Any, verb: str) -> bool: ...
-
-
 class HostedGame(Protocol):
     """A game the core can host (see the module docstring)."""
 
@@ -258,22 +225,15 @@ class HostedGame(Protocol):
 
     def rules_text(self, variant: str | None) -> str: ...
 
-    def lesson_service(
-        self, store: Any, play: Callable[[Any, str], Any] | None = None
-    ) -> Lessons | None:
-        """The game's own lesson service over the store (`play`: start a real game from a
-        lesson), or None: its lessons are variants of the hosted game, or it has none."""
+    # -- guided lessons (optional): a lesson is a variant of the hosted game, in a row of the
+    # learner's private chat marked `record.lesson` (never rated; kept lesson_retention_days).
+    # The platform's /lesson reaches the first game that has these two (service.lesson).
+    def lesson_options(self, words: str | None) -> dict[str, Any] | None:
+        """The lesson `words` name, as the lesson row's options (None: no words); ValueError
+        with a sentence for a person when there is no such lesson."""
         ...
 
-
-def lessons_of(
-    games: Mapping[str, HostedGame], store: Any, play: Callable[[Any, str], Any] | None = None
-) -> Lessons | None:
-    """The lesson service of the first game that keeps its own (the rummy family's), over
-    `store`; None if no game does."""
-    for game in games.values():
-        build = getattr(game, "lesson_service", None)
-        found = build(store, play) if build is not None else None
-        if found is not None:
-            return found
-    return None
+    def lesson(self, table: Table, options: dict[str, Any] | None) -> Outcome:
+        """Begin the lesson `options` name in this row (a new row, or the learner's old
+        lesson row taken up again), or with None resume the lesson the row holds."""
+        ...

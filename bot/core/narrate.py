@@ -70,6 +70,10 @@ _MESSAGES: dict[str, str] = {
     ),
     "WELCOME": N_("Welcome! I'll send your cards here when your game starts.\n\n"),
     "LESSON_QUIT": N_("This is a lesson: /quit stops it."),
+    "LESSON_PRIVATE": N_("Lessons happen in our private chat: send me /lesson there."),
+    "LESSON_GAME_HERE": N_(
+        "There is a game running in this chat: finish it first (or /endgame)."
+    ),
     "JOIN_THERE": N_("Join a game in its group chat: /join there."),
     "NO_GAME": N_("There is no game in this chat. Start one with /newgame."),
     "NOT_RUNNING": N_("You're not in a running game. Join one in a group with /join."),

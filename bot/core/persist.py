@@ -8,7 +8,7 @@ from __future__ import annotations
 from bot.store import GameExists, GameResult, ResultSeat, RoundRow, SeatRow, StaleGame
 
 __all__ = ["GameExists", "StaleGame", "new_result", "new_rounds", "seat_rows"]  # and the
-# store's two refusals of a write, for a game's own writer (the rummy lesson service)
+# store's two refusals of a write, for the platform's own writers (a lesson's new row)
 
 from .hosting import HostedGame
 from .record import Record

@@ -29,11 +29,11 @@ log = logging.getLogger(__name__)
 def current_screens(unit: Unit, row: Any) -> Outcome | None:
     """The game's live screens as saved in `row`, stamped like a change's outcome, to edit the
     messages in place (no notes, nothing posted anew); None when there are none to rebuild (a
-    lesson, a pruned or ended game: their last screen was a one-off)."""
+    pruned or ended game: their last screen was a one-off)."""
     if row.record.get("pruned") or row.status == "ended":
         return None
     record = Record.from_dict(row.record)
-    if record.lesson:
+    if record.lesson and record.state is None:  # (a lesson's row a moment before it begins)
         return None
     game = unit.game_of(record)
     if record.state is None:

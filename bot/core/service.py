@@ -8,7 +8,6 @@ timers). A running game's own presses go to the hosted game (hosting.py; bot/gam
 
 from __future__ import annotations
 
-import functools
 import logging
 import random
 import secrets
@@ -24,8 +23,9 @@ from .actor import Actor
 from .buttons import Press, pack
 from .commands import MAX_VERB, Commands
 from .fair_use import FairUse
-from .hosting import HostedGame, Lessons, lessons_of
+from .hosting import HostedGame
 from .lobby import Lobby
+from .persist import GameExists
 from .record import Record, SeatInfo
 from .reviews import Reviews
 from .scheduler import IDLE_SECONDS, JobScheduler, Scheduler
@@ -118,12 +118,6 @@ class GameService:
     @property
     def store(self) -> Any:
         return self.unit.store
-
-    @functools.cached_property
-    def lessons(self) -> Lessons | None:
-        """The lesson service of the first game that keeps its own (the rummy family's), over
-        this store; None if no hosted game does. Built on first use: one for every adapter."""
-        return lessons_of(self.games, self.store, self.play_computer)
 
     @store.setter
     def store(self, store: Any) -> None:  # tests wrap it to count calls
@@ -301,6 +295,79 @@ class GameService:
             return Outcome(reply=narrate.GAME_HERE_SHORT, alert=True)
         return await self.unit.mutate(row.id, lambda r, rec: self.lobby.start(r, rec))
 
+    # -- lessons ------------------------------------------------------------------------
+
+    def lesson_game(self) -> HostedGame | None:
+        """The first hosted game with guided lessons (`lesson_options` and `lesson`)."""
+        return next((g for g in self.games.values() if hasattr(g, "lesson_options")), None)
+
+    async def lesson(self, actor: Actor, words: str | None = None) -> Outcome:
+        """/lesson [name] (and Telegram's ?start=lesson-<name>): a lesson is a variant of a
+        hosted game, in a row of the learner's private chat. The lesson running here goes on
+        (or the named one begins in its row); else the learner's last lesson row here, stopped
+        or finished, is taken up again (one row per learner and chat, however often they
+        switch); else a new row. Every change goes through the unit of work."""
+        from bot.store import GameExists
+
+        lang = await self.speak_to(actor)
+        game = self.lesson_game()
+        if game is None:
+            return Outcome(reply=fill(narrate.UNKNOWN_VERB, verb="lesson"), alert=False)
+        if not actor.private:
+            return Outcome(reply=narrate.LESSON_PRIVATE)
+        try:
+            options = game.lesson_options(words)  # type: ignore[attr-defined]
+        except ValueError as error:
+            return Outcome(reply=str(error), alert=True)
+        row = await self.store.active_game(actor.platform, actor.chat_id)
+        if row is not None and not row.record.get("lesson"):
+            return Outcome(reply=narrate.LESSON_GAME_HERE, alert=True)
+        if row is not None and (options is None or options == row.record.get("options")):
+            return await self.unit.mutate(row.id, lambda r, rec: self._lesson(
+                r, rec, game, actor, lang, None))
+        if row is None:  # the learner's last lesson here, stopped or finished: its row is reused
+            row = await self.store.last_lesson(actor.platform, actor.chat_id)
+            if row is not None and row.record.get("host") != actor.user:
+                row = None
+        if row is None:
+            player_id = await self.store.player(actor.platform, actor.user, actor.name)
+            record = Record(
+                rulebook="lesson",
+                host=actor.user,
+                seats=[SeatInfo(actor.name, actor.user, player_id, lang=lang)],
+                lesson={"form": 2},
+                game_name=game.name,
+                lang=lang,
+            )
+            try:
+                row = await self.store.create_game(
+                    actor.platform, actor.chat_id, record.to_dict())
+            except GameExists:
+                return Outcome(reply=narrate.LESSON_GAME_HERE, alert=True)
+        begin = options or {}
+        try:
+            return await self.unit.mutate(row.id, lambda r, rec: self._lesson(
+                r, rec, game, actor, lang, begin))
+        except GameExists:
+            return Outcome(reply=narrate.LESSON_GAME_HERE, alert=True)
+
+    async def lesson_progress(self, actor: Actor) -> Any:
+        """Where this learner's lesson in this chat stands (running, finished or stopped): its
+        hosted state's progress, the game's own value (a terminal says where it stopped);
+        None when there is none."""
+        row = await self.store.last_lesson(actor.platform, actor.chat_id)
+        if row is None or row.record.get("host") != actor.user:
+            return None
+        return (row.record.get("state") or {}).get("progress")
+
+    def _lesson(self, row: Any, record: Record, game: HostedGame, actor: Actor, lang: str,
+                options: dict[str, Any] | None) -> Outcome:
+        """Resume (`options` None) or begin a lesson in this row, in the learner's language."""
+        i18n.set_locale(lang)
+        learner = record.seats[0]
+        learner.name, learner.lang = actor.name, lang
+        return game.lesson(self.unit.table(row, record), options)  # type: ignore[attr-defined]
+
     # -- presses ------------------------------------------------------------------------
 
     async def press(self, actor: Actor, data: str, *, metered: bool = True) -> Outcome:
@@ -320,11 +387,16 @@ class GameService:
             if press.verb == "join":  # the seat reads the person's chosen language
                 player_id = await self.store.player(actor.platform, actor.user, actor.name)
                 i18n.set_locale(await self.speak_to(actor))
-            return await self.unit.mutate(
+            out = await self.unit.mutate(
                 press.game_id, lambda row, rec: self._press(row, rec, actor, press, player_id)
             )
+            if out.play_next:  # a finished lesson's [Play a real game], its row saved closed
+                return await self.play_computer(actor, out.play_next)
+            return out
         except Refusal as refusal:
             return answer(refusal)
+        except GameExists:  # a lesson taken up again while a game runs in its chat
+            return Outcome(reply=narrate.LESSON_GAME_HERE, alert=True)
         except Exception:  # never a traceback in chat; the game is as it was saved
             log.exception("press %r failed", data)
             return Outcome(reply=narrate.SORRY, alert=True)
@@ -343,10 +415,11 @@ class GameService:
         def change(row: Any, record: Record) -> Outcome:
             seat = record.seat_of(actor.user)
             if seat is not None:
-                i18n.set_locale(record.lang_of(seat))
+                i18n.set_locale(record.lang_of(seat) or actor.lang)  # (none: the presser's own)
             if record.state is None or row.status != "playing":
                 raise Refusal(narrate.NOT_RUNNING_GAME)
-            if seat is None or not self.from_here(row, actor, seat):
+            if seat is None or not (self.learner(row, record, actor, seat)
+                                    or self.from_here(row, actor, seat)):
                 raise Refusal(narrate.PLAYERS_ONLY)
             game = self.unit.game_of(record)
             items = tokens
@@ -379,19 +452,26 @@ class GameService:
 
     _from_here = from_here
 
+    @staticmethod
+    def learner(row: Any, record: Record, actor: Actor, seat: int | None) -> bool:
+        """A lesson's one seat is the learner's wherever its screen is (Discord shows it
+        ephemerally in a channel when their DMs are closed)."""
+        return bool(record.lesson) and seat is not None and actor.platform == row.platform
+
     def _press(
         self, row: Any, record: Record, actor: Actor, press: Press, player_id: int | None = None
     ) -> Outcome:
         verb = press.verb
-        if record.lesson:
-            raise Refusal(narrate.NOT_OURS)
         seat = record.seat_of(actor.user)
         if seat is not None:  # a seated person reads the language of their seat
-            i18n.set_locale(record.lang_of(seat))
-        if not self.from_here(row, actor, seat if verb != "join" else None):
+            i18n.set_locale(record.lang_of(seat) or actor.lang)  # (none: the presser's own)
+        if not self.learner(row, record, actor, seat) and not self.from_here(
+                row, actor, seat if verb != "join" else None):
             raise Refusal(narrate.PLAYERS_ONLY if actor.private else narrate.OTHER_CHAT)
-        if row.status in ("finished", "ended"):
-            raise Refusal(narrate.OVER)
+        if record.lesson and record.state is None:  # a lesson row not begun (or not carried)
+            raise Refusal(narrate.NOT_OURS)
+        if row.status in ("finished", "ended") and not record.lesson:
+            raise Refusal(narrate.OVER)  # (a closed lesson still answers its menus: its game's)
         if record.state is None:
             return self.lobby.press(row, record, actor.user, actor.name, press, player_id)
         if verb in buttons.LOBBY:

@@ -83,6 +83,9 @@ class Outcome:
     # Who moves next once this is saved: "person", "computer" (the scheduler will move and
     # deliver), or "" (lobby, round over, game over): a caller can wait for the computers.
     next_up: str = ""
+    # A finished lesson's [Play a real game]: the variant the platform starts against a
+    # computer in this chat once this change is saved (bot/core/service.py).
+    play_next: str | None = None
 
     def merge(self, other: Outcome) -> Outcome:
         """Later screens replace earlier ones; notes and replies add up."""

@@ -334,7 +334,7 @@ async def _append_actions(conn: AsyncConnection, game_id: int, actions: Sequence
 
 
 def is_lesson() -> ColumnElement[bool]:
-    """A lesson row: its record has a non-empty "lesson" (bot/games/rummy/lesson_service.py)."""
+    """A lesson row: its record has a non-empty "lesson" (bot/games/rummy/lesson_host.py)."""
     lesson = db.games.c.record["lesson"].as_string()  # NULL when absent or JSON null
     return lesson.is_not(None) & lesson.not_in(("{}", "[]", ""))
 

@@ -62,13 +62,15 @@ class WebTable:
 
     def frame(self, session: Session, record: Record) -> dict:
         """The state frame a session's page gets: its seat's view, or the spectator's."""
+        if record.lesson:  # a lesson lives in its chat only
+            return {"t": "gone"}
         if record.state is None:
             return {"t": "state", "view": None, "lobby": True}
         game = self.service.unit.game_of(record)
         seat = self.seat_of(session, record)
         with i18n.using(record.lang_of(seat) if seat is not None else record.lang):
             frame = {"t": "state", "view": game.web_view(record, seat)}
-        if seat is not None and hasattr(game, "review") and not record.lesson:
+        if seat is not None and hasattr(game, "review"):
             # 🔎 Review once a round is over: the seat's own (a spectator is offered none)
             frame["review"] = len(game.rounds(record.state))
         return frame
@@ -78,6 +80,7 @@ class WebTable:
         the page with no game named), or None."""
         store = self.service.store
         games = await store.games_for_player(await store.player(platform, user, name))
+        games = [g for g in games if not g.record.get("lesson")]  # (a lesson has no table)
         return games[-1].id if games else None
 
     async def current(self, session: Session) -> dict:

@@ -17,7 +17,7 @@ from typing import Any
 from .actions import Action, Discard, Pass, Play, action_from_dict
 from .cards import TOP, fits, is_joker, is_wild, number
 from .rules import apply
-from .state import BuildState
+from .state import BuildState, free_place
 from .view import BuildView, player_view
 
 STOCK_COULD_GO = "stock_could_go"  # the face-up stock card could have gone (at once or after
@@ -31,6 +31,8 @@ class Decision:
     view: BuildView  # what it saw when it ended the turn
     did: str  # "discarded" | "passed"
     played: int  # cards it played onto build piles in that turn
+    plays: tuple[tuple[str, int], ...] = ()  # those cards and their build places, in order
+    discarded: str | None = None  # the card it ended the turn with
 
 
 @dataclass(frozen=True)
@@ -71,6 +73,7 @@ def seat_decisions(start: BuildState, actions: Iterable[dict[str, Any] | Action]
     out: list[Decision] = []
     turn = 0
     played = 0
+    plays: list[tuple[str, int]] = []
     active = False
     for data in actions:
         action = action_from_dict(data) if isinstance(data, dict) else data
@@ -80,12 +83,15 @@ def seat_decisions(start: BuildState, actions: Iterable[dict[str, Any] | Action]
             active = False
             continue
         if not active:
-            turn, played, active = turn + 1, 0, True
+            turn, played, plays, active = turn + 1, 0, [], True
         if isinstance(action, Play):
             played += 1
+            place = action.pile if action.pile >= 0 else free_place(before.builds)
+            plays.append((action.card, -1 if place is None else place))
         elif isinstance(action, (Discard, Pass)):
             did = "discarded" if isinstance(action, Discard) else "passed"
-            out.append(Decision(turn, player_view(before, seat), did, played))
+            out.append(Decision(turn, player_view(before, seat), did, played, tuple(plays),
+                                action.card if isinstance(action, Discard) else None))
     return out
 
 

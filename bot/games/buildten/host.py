@@ -278,10 +278,6 @@ class BuildTenGame(TurnFlow):
                          "the seat.", name=info.name)
             return t("⏰ Time ran out for {name}: the computer played the turn.", name=info.name)
 
-    def lesson_service(self, store: Any, play: Any = None) -> None:
-        """None: Build-to-Ten's lesson is a variant of the hosted game (lesson.py)."""
-        return None
-
     # -- inside -------------------------------------------------------------------------
 
     def _mine(self, table: Table, state: BuildState, seat: int, user: str) -> Outcome:

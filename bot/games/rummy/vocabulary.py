@@ -1,5 +1,5 @@
 """The rummy family's button verbs and argument kinds (its HostedGame.vocabulary, parsed by
-bot/core/buttons.py), and the lessons' (`L:` buttons, parsed by the lesson service).
+bot/core/buttons.py), its lessons' among them (a lesson is a variant of the game).
 
 Each pattern is anchored by the parser (fullmatch) and has no nested repetition: linear time.
 """
@@ -26,14 +26,13 @@ RUMMY_VERBS: dict[str, tuple[Kind, ...]] = {
     "jk": (IDX, FACES), "done": (), "reset": (), "giveup": (), "draw": (), "pass": (),
     "knock": (), "hint": (), "show": (),
 }
-# a lesson's buttons (`L:` + the same layout)
-LESSON_VERBS: dict[str, tuple[Kind, ...]] = {
-    "go": (WORD,), "play": (), "s0": (TOKEN,), "s1": (TOKEN,), "noop": (), "cancel": (),
-    "addm": (), "takem": (), "splm": (), "more": (), "take": (IDX,), "spl": (IDX,),
-    "show": (), "skip": (), "restart": (), "quit": (), "new": (), "add": (IDX,),
-    "tc": (IDX, TOKEN), "spa": (IDX, IDX), "jk": (IDX, FACES), "done": (), "reset": (),
-    "giveup": (), "draw": (), "pass": (), "knock": (), "next": (), "finish": (),
+# the lessons' own buttons (the rest are the game's): another lesson, [Play a real game], a
+# menu, skip, restart, quit, split after a card
+LESSON_ONLY: dict[str, tuple[Kind, ...]] = {
+    "go": (WORD,), "play": (), "splm": (), "more": (), "spl": (IDX,), "skip": (),
+    "restart": (), "quit": (), "spa": (IDX, IDX),
 }
+RUMMY_VERBS.update(LESSON_ONLY)
 
 # Known to the one parser as soon as the wing is loaded (the service registers every hosted
 # game's vocabulary again when it starts: the same verbs with the same kinds are no clash).

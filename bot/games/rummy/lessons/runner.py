@@ -204,7 +204,7 @@ def _pretty_faces(text: str) -> str:
     return " ".join(c.pretty() for c in parse_cards(text))
 
 
-# The buttons a demo presses, as the screens label them (bot/games/rummy/lesson_service.py).
+# The buttons a demo presses, as the screens label them (bot/games/rummy/lesson_host.py).
 BUTTONS: dict[str, str] = {
     "done": N_("✔ Done"),
     "reset": N_("↺ Reset"),

@@ -1,7 +1,7 @@
 """The lessons' words. Lessons are data made at import time, so their sentences are marked with
 `N_` (extracted by `make locale`, kept as English msgids) and translated when they are shown,
 in the reader's language. This package is pure (no bot, no catalogs): whoever shows a lesson
-installs its translators here once (../lesson_service.py does, at import), and until then the
+installs its translators here once (../lesson_host.py does, at import), and until then the
 words stay English — the msgids themselves.
 
 The msgids live in bot/i18n's messages.po with the game's own words, not in a domain of their
