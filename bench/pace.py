@@ -92,7 +92,7 @@ async def _press_group(tg: FakeTelegram, chat, user, label: str) -> None:
     await tg.wait_until(changed, timeout=60)
 
 
-async def _play_privately(tg: FakeTelegram, chat, user) -> None:
+async def _play_privately(tg: FakeTelegram, chat, user) -> int:
     """The one private game there is: a lesson's [▶ Play a real game], a real game against a
     computer in the learner's own chat. The lesson is opened, and its play button pressed at
     once (the lesson's own screens are not what is measured; the lesson's id is on its
@@ -105,6 +105,16 @@ async def _play_privately(tg: FakeTelegram, chat, user) -> None:
     query = await tg.press(chat, screen.message_id, pack(lesson, 0, "play"), user,
                            strict=False)
     await tg.wait_until(lambda: query in tg.answers, timeout=60)
+    return lesson
+
+
+def _game(tg: FakeTelegram, message) -> int:
+    for row in tg.buttons(message):
+        for _text, data in row:
+            press = unpack(data or "")
+            if press is not None:
+                return press[0]
+    return -1
 
 
 async def scenario(name: str, people: int, computers: int, in_group: bool, presses: int,
@@ -135,8 +145,9 @@ async def scenario(name: str, people: int, computers: int, in_group: bool, press
                     await _press_group(tg, chat, users[0], "Computer")
                     await _press_group(tg, chat, users[0], "medium")
                 await _press_group(tg, chat, users[0], "Start")
-            else:
-                await _play_privately(tg, chat, users[0])
+            lesson = -1  # the lesson's own screens are not the game's (their buttons say so)
+            if not in_group:
+                lesson = await _play_privately(tg, chat, users[0])
             # The people look only at their own screens (tests/players/' rule): whose screen
             # offers Draw or Pass newer than the one they last tapped is on turn; a screen that
             # says the round or game is over ends the scenario.
@@ -144,7 +155,8 @@ async def scenario(name: str, people: int, computers: int, in_group: bool, press
             version0 = -1
 
             def screen(user):
-                return _newest_with_buttons(tg, tg.private_chat(user), hand=True)
+                message = _newest_with_buttons(tg, tg.private_chat(user), hand=True)
+                return None if message is None or _game(tg, message) == lesson else message
 
             def on_turn():
                 for user in users:
@@ -172,14 +184,14 @@ async def scenario(name: str, people: int, computers: int, in_group: bool, press
                 version = _version(tg, screen(person))
                 version0 = version if version0 < 0 else version0
                 await asyncio.sleep(rng.uniform(1.0, 3.0))  # a person looks, then taps
-                message = _newest_with_buttons(tg, private, hand=True)
+                message = screen(person)
                 data = next(d for r in tg.buttons(message) for t, d in r if t in ("Draw", "Pass"))
                 pressed = time.monotonic()
                 await tg.press(private, message.message_id, data, person)
                 tapped[person.id] = version
 
-                def moved(p=private, v=version) -> bool:
-                    message = _newest_with_buttons(tg, p, hand=True)
+                def moved(p=person, v=version) -> bool:
+                    message = screen(p)
                     return message is not None and _version(tg, message) > v
 
                 def shown(v=version) -> bool:
