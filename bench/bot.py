@@ -72,7 +72,7 @@ for _path in (ROOT, ROOT / "tests", HERE):
         sys.path.insert(0, str(_path))
 
 from bot_fake import BenchTelegram, Press  # noqa: E402
-from bot_players import LoadGame, solo  # noqa: E402
+from bot_people import LoadGame, solo  # noqa: E402
 from fakes.telegram_balancer import Balancer, stop_workers  # noqa: E402
 
 from bot import event_loop  # noqa: E402
@@ -454,7 +454,7 @@ async def run(args: argparse.Namespace, root: Path = ROOT) -> dict[str, Any]:
 
                 if args.only in (None, "solo"):
                     measured, notes = await phase("solo", solo(
-                        tg, store, args.solo_rulebook, args.presses, loop.time() + args.solo_time))
+                        tg, args.solo_rulebook, args.presses, loop.time() + args.solo_time))
                     result["solo_notes"] = notes
                     await tg.settle(quiet=0.2, timeout=10)
                 if args.only in (None, "load"):
@@ -526,7 +526,7 @@ async def run_load(tg: BenchTelegram, store: Store, pool: Any,
     presses: list[Press] = []
     t0 = loop.time()
     first_request = len(tg.requests)
-    games = [LoadGame(i, tg, store, pool, args.rulebook, t0 + args.time_limit, presses)
+    games = [LoadGame(i, tg, pool, args.rulebook, t0 + args.time_limit, presses)
              for i in range(args.games)]
     await asyncio.gather(*(g.run() for g in games))
     wall = loop.time() - t0

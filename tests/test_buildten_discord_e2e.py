@@ -7,8 +7,8 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from dc_players import act, controls, live_table
 from fakes.discord_server import FakeDiscord
+from players.discord import act, controls, live_table
 from test_buildten_telegram_e2e import taps
 from test_discord_e2e import ALICE, GUILD, TABLE, Harness, label
 

@@ -9,7 +9,7 @@ import asyncio
 import time
 
 import pytest
-from dc_players import Person, find, live_table
+from players.discord import Person, find, live_table
 from test_discord_e2e import CAROL, TABLE, harness, label  # noqa: F401
 
 pytestmark = [pytest.mark.e2e, pytest.mark.realtime]  # a person's tap rate on the wall clock
@@ -25,7 +25,7 @@ async def test_picks_faster_than_the_budget_collapse_into_the_newest_view(harnes
     await carol.click(lobby, label("easy"), "easy")
     await carol.click(lobby, label("Start"), "start")
     row = await harness.game()
-    carol.store, carol.game_id = harness.store, row.id
+    assert row.status == "playing"
     await carol.show_my_hand()
     view = await carol.screen(my_turn=False)
     menu = find(fake, view, lambda c: (c.custom_id or "").split(":")[-1].startswith("@cards"))

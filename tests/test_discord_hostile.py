@@ -18,9 +18,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from dc_players import Person, act, find, live_table
 from fakes.discord_interactions import CHANNEL_MESSAGE_WITH_SOURCE, MESSAGE_COMPONENT
 from fakes.discord_server import FakeDiscord, FakeInteraction, FakeMessage
+from players.discord import Person, act, find, live_table
 from test_discord_e2e import Harness as E2EHarness
 
 from bot.adapters.discord_layout import escape
@@ -212,7 +212,6 @@ async def test_forged_components_are_answered_and_the_bot_carries_on(harness: Ha
     await alice.click(lobby, label("Start"), "start")
     row = await harness.game()
     assert row.status == "playing"
-    alice.store, alice.game_id = harness.store, row.id
     view = await alice.screen(my_turn=False)
     menu = find(fake, view, lambda c: (c.custom_id or "").split(":")[-1].startswith("@cards"))
     assert menu is not None and menu.custom_id

@@ -10,8 +10,8 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from dc_players import act, live_table
 from fakes.discord_server import FakeDiscord
+from players.discord import act, live_table
 from test_discord_e2e import GUILD, TABLE, Harness
 
 from bot.clock import Clock

@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from dc_players import act, controls, find
 from fakes.discord_interactions import MESSAGE_COMPONENT
 from fakes.discord_server import Control, FakeDiscord, FakeMessage
+from players.discord import act, controls, find
 
 from bot.adapters.discord import DiscordAdapter
 from bot.app import build_services

@@ -11,9 +11,9 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from dc_players import act, controls
 from fakes.discord_server import FakeDiscord
 from PIL import Image
+from players.discord import act, controls
 from review_games import drawing_round, record_of
 from test_discord_e2e import ALICE, CAROL, EVE, GUILD, TABLE, Harness
 

@@ -11,8 +11,8 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from dc_players import Person, controls, find, live_table
 from fakes.discord_server import FakeDiscord
+from players.discord import Person, controls, find, live_table
 from test_discord_e2e import ALICE, GUILD, TABLE, Harness, label
 from test_rummikub_telegram_e2e import scripted_deal
 
@@ -42,7 +42,7 @@ async def harness(tmp_path: Path, monkeypatch, clock: Clock) -> AsyncIterator[Ha
 async def test_one_member_and_computers_finish_a_rummikub_game(harness: Harness) -> None:
     started = time.monotonic()
     fake: FakeDiscord = harness.fake
-    alice = Person(harness, ALICE, "alice")
+    alice = Person(harness, ALICE, "alice", rulebook="rummikub")
     (rummy,) = [c for c in fake.guild_commands(GUILD) if c["name"] == "rummy"]
     (new,) = [o for o in rummy["options"] if o["name"] == "new"]
     assert "rummikub" in [c["value"] for c in new["options"][0]["choices"]]
@@ -66,7 +66,6 @@ async def test_one_member_and_computers_finish_a_rummikub_game(harness: Harness)
     await alice.click(live_table(fake, TABLE), label("Start"), "start")
     row = await harness.game()
     assert harness.store is not None
-    alice.store, alice.game_id = harness.store, row.id
     hinted = False
     for _step in range(200):
         row, record = await harness.state(row.id)
@@ -86,9 +85,10 @@ async def test_one_member_and_computers_finish_a_rummikub_game(harness: Harness)
             await fake.wait_until(lambda: "💡" in alice.private_message().content, 10, "hint")
             assert "5🟧" in alice.private_message().content  # a colour mark in a sentence
             hinted = True
-        await alice.take_turn(harness.store, row.id, state["turn"])
+        await alice.take_turn()
     row, record = await harness.state(row.id)
     assert row.status == "finished" and hinted
+    assert not alice.fallbacks, alice.notes  # she read the table right off the channel
     state = GameState.from_dict(record.state)
     assert state.result["winners"] == [0] and not state.hands[0]
     left = [sum(t.rank for t in hand) for hand in state.hands]

@@ -17,8 +17,8 @@ import time
 
 import pytest
 from fakes.telegram_server import FakeTelegram
+from players.telegram import Person
 from test_telegram_e2e import GROUP, Harness
-from tg_players import Person
 
 import bot.games.rummy.host as rummy_host
 from bot.core.record import Record
@@ -63,7 +63,7 @@ async def test_one_person_and_computers_finish_a_rummikub_game(harness: Harness)
         await harness.press_group(alice, level)
     await harness.press_group(alice, "Start")
     row = await harness.game()
-    person = Person(tg, alice)
+    person = Person(tg, alice, rulebook="rummikub")
     hinted = False
     for _step in range(200):
         row = await harness.store.get_game(row.id)
@@ -76,17 +76,18 @@ async def test_one_person_and_computers_finish_a_rummikub_game(harness: Harness)
             continue
         if state["table"] and len(state["table"]) > 1 and not hinted:
             # The second turn: the hint names the tile (its colour mark) and its group.
-            person.store, person.game_id = harness.store, row.id
-            message = await person.fresh_message()
+            message = await person.wait_turn()
             assert "5O" in str(tg.buttons(message)), tg.buttons(message)  # tile notation
-            await person.press(message, lambda _t, d: d.endswith(":hint"), "hint")
+            await person.press(lambda _t, d: d.endswith(":hint"), "hint")
             await tg.wait_until(
                 lambda: "💡" in (person.private_message().caption or ""), timeout=10)
             assert "5🟧" in person.private_message().caption  # a colour mark in a sentence
             hinted = True
-        await person.take_turn(harness.store, row.id, state["turn"])
+        await person.take_turn()
     row = await harness.store.get_game(row.id)
     assert row.status == "finished", "the game did not finish"
+    assert not person.fallbacks and not person.stale, (person.fallbacks, person.stale,
+                                                       person.notes)  # read right off the screen
     assert hinted
     state = GameState.from_dict(Record.from_dict(row.record).state)
     assert state.result["winners"] == [0] and not state.hands[0]

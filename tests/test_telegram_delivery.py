@@ -9,7 +9,7 @@ import shutil
 import pytest
 from counting_store import CountingStore
 from fakes.telegram_server import FakeTelegram
-from tg_players import Person
+from players.telegram import Person
 
 from bot.adapters.telegram import TelegramAdapter
 from bot.core.record import Record

@@ -13,8 +13,8 @@ import time
 import aiohttp
 import pytest
 from fakes.telegram_server import SECRET_HEADER, FakeTelegram
+from players.telegram import Person
 from test_telegram_delivery import bot, game_against_a_computer  # noqa: F401
-from tg_players import Person
 
 from bot.adapters.telegram import TelegramAdapter
 from bot.clock import REAL, Clock

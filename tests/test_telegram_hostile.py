@@ -3,8 +3,8 @@ a forged button naming another group's game, a screen lost to a network error, /
 
 from __future__ import annotations
 
+from players.telegram import Person
 from test_telegram_delivery import GROUP, bot, game_against_a_computer, say  # noqa: F401
-from tg_players import Person
 
 
 async def test_a_screen_lost_to_a_server_error_is_sent_again(bot):

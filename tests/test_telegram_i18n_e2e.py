@@ -8,8 +8,8 @@ import random
 import re
 
 import pytest
+from players.telegram import Person
 from test_telegram_e2e import GROUP, Harness, harness  # noqa: F401 (the fixture)
-from tg_players import Person
 
 from bot.core.record import Record
 
@@ -76,7 +76,7 @@ async def test_each_person_in_their_own_language(harness: Harness):
         if state["phase"] != "play":
             break
         user = next(int(u) for u, s in seats.items() if s == state["turn"])
-        await people[user].take_turn(harness.store, row.id, state["turn"])
+        await people[user].take_turn()
     await tg.settle(quiet=0.3, timeout=20)
     assert "אחרון:" in _text(tg.last_message(group, from_bot=True))  # the log line: Hebrew
 

@@ -23,7 +23,7 @@ pytestmark = pytest.mark.e2e
 
 async def link_of(harness, who: int) -> str | None:
     ix = await harness.fake.slash(TABLE, who, "rummy", subcommand="web")
-    from dc_players import act
+    from players.discord import act
 
     await act(harness, ix)
     message = ix.followups[-1]

@@ -29,8 +29,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
-from dc_players import Person, act, live_table
 from fakes.discord_server import FakeDiscord
+from players.discord import Person, act, live_table
 from sqlalchemy.engine import make_url
 from store_fixtures import _pg_truncate
 
@@ -106,7 +106,7 @@ async def start_worker(fake: FakeDiscord, url: str, shard: int,
 
 
 class Table:
-    """A guild's table channel as dc_players sees a bot: idle means both workers are."""
+    """A guild's table channel as players/discord.py sees a bot: idle means both workers are."""
 
     def __init__(self, fake: FakeDiscord, workers: list[Worker], channel_id: int) -> None:
         self.fake, self.workers, self.channel_id = fake, workers, channel_id
@@ -186,22 +186,22 @@ async def play(table: Table, store: Store, alice: Person) -> int:
         await alice.show_my_hand()  # My cards on the table: her view, ephemeral
     row = await store.active_game("discord", str(table.channel_id))
     assert row is not None and row.status == "playing"
-    alice.store, alice.game_id = store, row.id
+    game_id = row.id
 
     async def alices_turn_or_over() -> bool:
-        row = await store.get_game(alice.game_id)
+        row = await store.get_game(game_id)
         return row.status != "playing" or state_of(Record.from_dict(row.record)).turn == HUMAN
 
     for turn in range(4):
         await until(alices_turn_or_over, 20, "the computer did not play its turn")
-        if (await store.get_game(alice.game_id)).status != "playing":
+        if (await store.get_game(game_id)).status != "playing":
             break
         if turn == 0:
             await alice.press(lambda c: c.label == "Draw", "draw")
         else:
-            await alice.take_turn(store, alice.game_id, HUMAN)
+            await alice.take_turn()
     await table.idle()
-    return alice.game_id
+    return game_id
 
 
 async def test_two_shards_on_two_workers_play_a_game_each(
@@ -233,7 +233,8 @@ async def test_two_shards_on_two_workers_play_a_game_each(
 
             started = time.monotonic()
             people = [Person(Table(fake, workers, channel), 3001 + n, f"alice{n}",
-                             dm_open=DMS_OPEN[n]) for n, channel in enumerate(tables)]
+                             dm_open=DMS_OPEN[n], rulebook="machiavelli")
+                      for n, channel in enumerate(tables)]
             store = workers[0].store
             games = await asyncio.gather(*(play(p.bot, store, p) for p in people))
             elapsed = time.monotonic() - started

@@ -338,6 +338,11 @@ class FakeTelegram(BotApiMethods):
                 chat.members[user.id] = status
             return chat
 
+    def groups(self) -> list[FakeChat]:
+        """Every group and supergroup the fake knows (where a person looks for a game's table)."""
+        with self._lock:
+            return [c for c in self._chats.values() if c.type != "private"]
+
     def private_chat(self, user: UserRef) -> FakeChat:
         with self._lock:
             return self._private_chat(self._user(user))
