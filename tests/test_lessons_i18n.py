@@ -174,6 +174,17 @@ def test_the_terminal_lesson_speaks_its_language(lang):
     assert not english, sorted(set(english))
 
 
+@pytest.mark.parametrize("lang", OTHERS)
+def test_the_terminal_lesson_names_its_rulebook_in_the_learners_words(lang):
+    """Its first line named the lesson by the rulebook's id ("שיעור vatican"), found by playing."""
+    out: list[str] = []
+    run_lesson("vatican", _feed([]), out.append, lang=lang, games=default_games())
+    game = default_games()["rummy"]
+    with using(lang):
+        title = next(v.title for v in game.variants() if v.name == "vatican")
+    assert title in out[0] and "vatican" not in out[0], out[0]
+
+
 def _feed(lines: list[str]):
     feed = iter(lines)
 

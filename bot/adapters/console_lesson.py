@@ -103,8 +103,10 @@ class ConsoleLesson:
         self.game_id = out.game_id
         state = await self.service.lesson_progress(self.me)
         name = state["lesson"] if state is not None else rulebook or "manipulation"
+        game = self.service.lesson_game()  # the lesson's title in the learner's words
+        title = next((v.title for v in game.variants() if v.name == name), name) if game else name
         self.write(
-            t("Rummy Table — {rulebook} lesson. Type 'help' for the commands.", rulebook=name)
+            t("Rummy Table — {rulebook} lesson. Type 'help' for the commands.", rulebook=title)
         )
         self.show(out)
         while self.screen is not None and self.screen.phase != "game_over":

@@ -306,8 +306,6 @@ class GameService:
         (or the named one begins in its row); else the learner's last lesson row here, stopped
         or finished, is taken up again (one row per learner and chat, however often they
         switch); else a new row. Every change goes through the unit of work."""
-        from bot.store import GameExists
-
         lang = await self.speak_to(actor)
         game = self.lesson_game()
         if game is None:
