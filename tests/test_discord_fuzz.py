@@ -70,3 +70,13 @@ def test_every_id_the_layout_writes_comes_back_as_its_data(game, version, action
     assert _claims(text) == ["button"]
     match = BUTTON.fullmatch(text)
     assert _data(match) == f"{game}:{version}:{action}"
+
+
+def test_a_lessons_component_from_before_0008_is_still_claimed() -> None:
+    """Lessons' components were `rt:L:<game>:<version>:…` until they became hosted games: one
+    clicked in an old DM is the same row's press (for an older version), not a dead button."""
+    match = BUTTON.fullmatch("rt:L:7:3:s1:5H#0")
+    assert match is not None and (match["game"], match["version"], match["action"]) == (
+        "7", "3", "s1:5H#0")
+    assert SELECT.fullmatch("rt:L:7:3:@cards") is not None
+    assert BUTTON.fullmatch("rt:L:L:7:3:done") is None

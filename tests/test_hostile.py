@@ -59,7 +59,7 @@ async def test_a_forged_lesson_button_is_answered(env):
     out = await service.command(me, "lesson", "manipulation")
     gid = out.game_id
     for data in (f"{gid}:1:tc:-2:5H#0", f"{gid}:1:spa:-2:1", f"{gid}:1:add:-2",
-                 f"L:{gid}:1:done"):  # (the old lessons' prefix is no button any more)
+                 f"L:{gid}:1:add:-2", f"L:L:{gid}:1:done"):  # (the old lessons' prefix: once)
         out = await answered(service.press(me, data))
         assert out.alert and "not from this bot" in out.reply
     # a stranger's press on the learner's "another lesson" button starts nothing

@@ -15,6 +15,7 @@ from sqlalchemy import insert, select
 from test_lessons import ACTOR, Learner
 
 from bot.core.buttons import pack
+from bot.core.narrate import NOT_OURS
 from bot.core.record import Record, SeatInfo
 from bot.core.unit import handling
 from bot.games.rummy.lessons import LEARNER, LESSONS, lesson_game, skip_step
@@ -178,6 +179,13 @@ async def test_migration_0008_carries_an_old_lesson_over_and_back(empty_store_ur
         assert row.record["rulebook"] == "lesson" and row.record["lesson"] == {"form": 2}
         assert progress_of(row.record) == progress.to_dict()
         lessons = LessonDriver(store)
+        # A button of the screen the learner last had (before 0008: `L:`-prefixed) is a press
+        # of the same row made for an older version: it answers with the lesson's screen where
+        # it stands, not "not from this bot" (selecting the selected card changes nothing).
+        out = await lessons.press(ACTOR, f"L:{ids[0]}:3:s1:{chosen}")
+        assert out.reply != NOT_OURS and ACTOR.user in out.private, out.reply
+        assert out.private[ACTOR.user].text.startswith("Lesson 2/12")
+        assert progress_of((await store.get_game(ids[0])).record) == progress.to_dict()
         learner = Learner(lessons)
         out = learner.take(await lessons.start(ACTOR))  # /lesson: where it left off
         assert out.game_id == ids[0] and not out.alert, out.reply

@@ -46,7 +46,9 @@ MAX_ACTION = 64  # the core's callback data is at most 64 bytes, game and versio
 # the strict grammar), no nested repetition (linear time). discord.py fullmatches them.
 # The two are disjoint (an action starts with a letter, a menu's kind with "@"), so exactly one
 # DynamicItem class claims each custom_id; "~n" only makes repeated ids unique in one message.
-_HEAD = rf"{PREFIX}(?P<game>[0-9]{{1,10}}):(?P<version>[0-9]{{1,9}}):"
+# `L:` after `rt:`: a lesson's component sent before the lessons became hosted games
+# (migration 0008) — the same row's press, for an older version (bot/core/buttons.py).
+_HEAD = rf"{PREFIX}(?:L:)?(?P<game>[0-9]{{1,10}}):(?P<version>[0-9]{{1,9}}):"
 BUTTON_TEMPLATE = (rf"{_HEAD}(?P<action>[a-z][A-Za-z0-9_:#=*,]{{0,{MAX_ACTION - 1}}})"
                    r"(?:~[0-9]{1,2})?")
 SELECT_TEMPLATE = rf"{_HEAD}(?P<kind>@(?:cardsp?|pick[0-9]{{1,2}}))"

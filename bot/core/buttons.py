@@ -20,6 +20,7 @@ from dataclasses import dataclass
 MAX_DATA = 64  # bytes: Telegram's callback-data limit
 MAX_GAME_ID = 2**31 - 1  # the store's integer ids
 MAX_VERSION = 10**9
+OLD_LESSON = "L:"  # the prefix lessons' buttons had before they were hosted games (0008)
 MAX_INDEX = 199  # groups, pages, split positions: far above any real table (≤ 110 cards)
 TIMER_CHOICES = (60, 180, 300)  # the turn timers the lobby offers
 
@@ -104,7 +105,9 @@ def parse(data: str) -> Press | None:
     """The press this data names, or None if it is not exactly a button of this bot's."""
     if not isinstance(data, str) or len(data) > MAX_DATA or len(data.encode()) > MAX_DATA:
         return None
-    parts = data.split(":")
+    # A lesson's button sent before migration 0008 (`L:game:version:…`): the same row's press,
+    # made for an older version, so it answers with the screen where the lesson stands.
+    parts = data.removeprefix(OLD_LESSON).split(":")
     if len(parts) < 3:
         return None
     game_id, version = ascii_number(parts[0], MAX_GAME_ID), ascii_number(parts[1], MAX_VERSION)
