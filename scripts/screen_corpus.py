@@ -11,7 +11,7 @@ Take from ▸, a group's cards, a joker's meaning, pages, a card's targets) all 
 Recorded per screen: Telegram's keyboard (each button's label and callback data, exactly as
 sent) and Discord's components (bot/adapters/discord_layout.py). --check fails when any
 Telegram keyboard differs, and counts the Discord layouts that changed (they may, where the
-layout improves: --show prints them). tests/test_screen_corpus.py runs a small corpus both
+layout improves: --show prints them). tests/test_screen_parts.py runs a small corpus both
 ways.
 """
 

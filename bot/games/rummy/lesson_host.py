@@ -80,12 +80,10 @@ from .lessons import words as lesson_words
 from .narrate import hint_line
 from .refusals import refusal
 from .screens import (
-    ADD_TO,
     JOKER_MEANS,
-    TAKE_FROM,
-    TAKE_WHICH,
     action_rows,
     card_label,
+    group_choices,
     groups_text,
     joker_face,
     private_picture,
@@ -651,21 +649,12 @@ def _buttons(
     parts: list[Part] = [HandPicker(pieces, per_row=CARDS_PER_ROW,
                                     rows=-(-MAX_CARD_BUTTONS // CARDS_PER_ROW),
                                     tiles=game.rules.tiles)]
-    letters = [group_label(i) for i in range(len(groups))]
-    if lesson.mode == "add":
-        parts += [ChoiceGroup(_(ADD_TO), [Choice(x, f"add:{i}") for i, x in enumerate(letters)],
-                              CARDS_PER_ROW), cancel]
-    elif lesson.mode in ("take", "split"):
-        head = "take" if lesson.mode == "take" else "spl"
-        parts += [ChoiceGroup(_(TAKE_FROM) if head == "take" else _(CHOOSE),
-                              [Choice(x, f"{head}:{i}") for i, x in enumerate(letters)],
-                              CARDS_PER_ROW), cancel]
-    elif lesson.mode.startswith("take:"):
-        g = int(lesson.mode.split(":")[1])
-        if g < len(groups):
-            parts.append(ChoiceGroup(_(TAKE_WHICH), [Choice(card_label(c), f"tc:{g}:{c.token}")
-                                                      for c in groups[g]], CARDS_PER_ROW))
-        parts.append(cancel)
+    asked = group_choices(lesson.mode, groups, cancel)
+    if asked is not None:
+        parts += asked
+    elif lesson.mode == "split":
+        parts += [ChoiceGroup(_(CHOOSE), [Choice(group_label(i), f"spl:{i}")
+                                          for i in range(len(groups))], CARDS_PER_ROW), cancel]
     elif lesson.mode.startswith("split:"):
         g = int(lesson.mode.split(":")[1])
         if g < len(groups):

@@ -609,23 +609,26 @@ def _private_buttons(
         tiles=tiles, legal=legal, give_up_draw=rules_of(record).give_up_draw,
         show="commit" in legal and bool((state.hint or {}).get("lay")),  # (the seat on turn's)
     )
-    letters = [group_label(i) for i in range(len(groups))]
-    if ui.mode == "add":
-        parts += [ChoiceGroup(_(ADD_TO), [Choice(x, f"add:{i}") for i, x in enumerate(letters)],
-                              CARDS_PER_ROW), cancel]
-    elif ui.mode == "take":
-        parts += [ChoiceGroup(_(TAKE_FROM),
-                              [Choice(x, f"take:{i}") for i, x in enumerate(letters)],
-                              CARDS_PER_ROW), cancel]
-    elif ui.mode.startswith("take:"):
-        g = int(ui.mode.split(":")[1])
-        if g < len(groups):
-            parts.append(ChoiceGroup(_(TAKE_WHICH), [Choice(card_label(c), f"tc:{g}:{c.token}")
-                                                      for c in groups[g]], CARDS_PER_ROW))
-        parts.append(cancel)
-    else:
-        parts += [ActionRow(row) for row in actions]
+    asked = group_choices(ui.mode, groups, cancel)
+    parts += asked if asked is not None else [ActionRow(row) for row in actions]
     return parts + [ActionRow(row) for row in turn]
+
+
+def group_choices(mode: str, groups: Sequence[Sequence[Card]], cancel: ActionRow
+                  ) -> list[Part] | None:
+    """What a table mode asks (Add to ▸ which group, Take from ▸ which group, take which
+    card), with its Cancel; None for the main mode. A game's screen and a lesson's share it."""
+    letters = [group_label(i) for i in range(len(groups))]
+    if mode in ("add", "take"):
+        return [ChoiceGroup(_(ADD_TO if mode == "add" else TAKE_FROM),
+                            [Choice(x, f"{mode}:{i}") for i, x in enumerate(letters)],
+                            CARDS_PER_ROW), cancel]
+    if mode.startswith("take:"):
+        g = int(mode.split(":")[1])
+        which = [ChoiceGroup(_(TAKE_WHICH), [Choice(card_label(c), f"tc:{g}:{c.token}")
+                                              for c in groups[g]], CARDS_PER_ROW)]
+        return (which if g < len(groups) else []) + [cancel]
+    return None
 
 
 def action_rows(
