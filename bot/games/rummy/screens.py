@@ -620,14 +620,15 @@ def group_choices(mode: str, groups: Sequence[Sequence[Card]], cancel: ActionRow
     card), with its Cancel; None for the main mode. A game's screen and a lesson's share it."""
     letters = [group_label(i) for i in range(len(groups))]
     if mode in ("add", "take"):
-        return [ChoiceGroup(_(ADD_TO if mode == "add" else TAKE_FROM),
+        return [ChoiceGroup(_(ADD_TO) if mode == "add" else _(TAKE_FROM),
                             [Choice(x, f"{mode}:{i}") for i, x in enumerate(letters)],
                             CARDS_PER_ROW), cancel]
     if mode.startswith("take:"):
         g = int(mode.split(":")[1])
-        which = [ChoiceGroup(_(TAKE_WHICH), [Choice(card_label(c), f"tc:{g}:{c.token}")
-                                              for c in groups[g]], CARDS_PER_ROW)]
-        return (which if g < len(groups) else []) + [cancel]
+        if g >= len(groups):  # the group went while the mode was open
+            return [cancel]
+        return [ChoiceGroup(_(TAKE_WHICH), [Choice(card_label(c), f"tc:{g}:{c.token}")
+                                             for c in groups[g]], CARDS_PER_ROW), cancel]
     return None
 
 
