@@ -614,3 +614,21 @@ def test_a_joker_moves_with_its_combination_split_or_grown():
     # alone with tiles from the rack it has left its combination: that needs its 6R
     left = lay(RK, ["*5R 6R 7R 8R"], "3R 4R", ["3R 4R *5R", "6R 7R 8R"])
     assert left.code == "joker_left_group"
+
+
+def test_a_rack_joker_laid_beside_a_table_joker_does_not_take_its_place():
+    """Issue 45, found by the referee: a computer laid its rack joker (as 2O) and kept the
+    table joker in its group; resolving the arrangement gave the table joker to the new group
+    and the rack joker to the old one — the same faces, but not where each joker came from."""
+    from engine.rummy.tiles import Tile
+
+    table_joker, rack_joker = Tile(0, "", 0).designate(12, "S"), Tile(0, "", 1)
+    state = start_position(RK, [[rack_joker, *T("2K 2B 12O 5R")], T("1O")],
+                           table=[[table_joker, *T("12R 12B")]], stock=T("3O"),
+                           first_lay_done=True)
+    laid = ((*T("2K 2B"), rack_joker.designate(2, "C")),
+            (table_joker, *state.table[0][1:], T("12O")[0]))
+    after, _ = apply(state, Commit(0, laid, {}))
+    where = {c.ident: sorted(map(str, g)) for g in after.table for c in g if c.is_joker}
+    assert where[table_joker.ident] == sorted(["*12K", "12R", "12B", "12O"])
+    assert where[rack_joker.ident] == sorted(["2K", "2B", "*2O"])

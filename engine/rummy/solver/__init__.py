@@ -391,8 +391,10 @@ def _search_all(rulebook, pos, problems, objective, first_lay_done, card_value, 
         best = _better(best, problem, sol, objective)
         if best is not None and objective == "any":
             break
-    if narrow and rulebook.joker_rule == "immobile" and (best is None or objective != "any"):
-        # Vatican: the jokers that must stay beside a neighbour lock their groups instead.
+    if narrow and rulebook.joker_rule in ("immobile", "rack-frees") and (
+            best is None or objective != "any"):
+        # Vatican: the jokers that must stay beside a neighbour lock their groups instead;
+        # Rummikub: those that must stay with a tile of their combination.
         for problem in build_problems(rulebook, pos, objective, first_lay_done,
                                       lock_immobile=True):
             sol = solve_fast(problem, objective, card_value, joker_value, budget,
@@ -547,8 +549,8 @@ def _rebuild(rulebook: Rulebook, pos: Position, p: Problem, sol: Solution, objec
                 cards.append(take_hand(x))
             elif kind == "S":
                 cards.append(single_pool[x].pop(0))
-            elif kind == "J":
-                cards.append(p.fixed[x].card)
+            elif kind == "J":  # a Rummikub floater may stand for its other colour here
+                cards.append(_designate(p.fixed[x].card, f))
             else:
                 joker = wild_m.pop(0) if kind == "W" else wild_o.pop(0)
                 if id(joker) in hand_joker_ids:

@@ -116,6 +116,10 @@ class FixedJoker:
     card: Card  # the physical table joker, designated
     face: int
     neighbours: frozenset[int] | None  # Vatican: faces it must stay beside (None: free to move)
+    # Rummikub: the faces of the real tiles of its old combination, one of which must be in its
+    # new one (RULES.md §5 decision 3: a joker that leaves its combination is not kept)
+    companions: frozenset[int] | None = None
+    whole: bool = False  # Rummikub: a floater turned the other missing colour: with all of them
 
 
 @dataclass
@@ -147,6 +151,11 @@ class Problem:
     idle_singles: int = 0  # singles that fit nowhere: left alone, so unchanged groups
     # per table group, its old_keys key (None for a single): the move's rebuild reuses them
     group_keys: list[tuple[int, ...] | None] | None = None
+    # Rummikub: a group holding a freed table joker (a "W") needs this many hand cards too
+    # (RULES.md §5 decision 3: two tiles from the rack; 0 where no such rule)
+    freed_home_hand: int = 0
+    # the hand faces that free table jokers in this case, and how many of each
+    freeing: Counter[int] = field(default_factory=Counter)
 
 
 # -- building the cases ---------------------------------------------------------------------
@@ -200,8 +209,8 @@ def build_problems(
     freeing: bool = True,
 ) -> list[Problem]:
     """Every joker case of the position (see module doc); empty when none can be legal.
-    `lock_immobile`: Vatican's unfreed jokers lock their groups as in Tahiti (only grown by
-    hand cards): a narrower but simpler problem, every answer of which is legal.
+    `lock_immobile`: Vatican's and Rummikub's unfreed jokers lock their groups as in Tahiti
+    (only grown by hand cards): a narrower but simpler problem, every answer of which is legal.
     `freeing=False`: no table joker is freed (Rummikub's fallback, engine/rummy/solver)."""
     ace = rulebook.ace
     table_groups = pos.table
@@ -274,15 +283,23 @@ def build_problems(
                 need = required | Counter(g for _, g in chosen)
                 if triple is not None:
                     need |= Counter(value_face(triple[1] + i, triple[0]) for i in range(3))
-                base = _base_problem(ace, one_joker, table, single, hand, hand_jokers, mandatory,
-                                     need, table_groups, group_keys, jokers, freed, rule,
-                                     loose_wild + single_jokers[:used])
-                if base is None:
-                    continue
-                base.triple = triple
-                base.idle_singles += len(single_jokers) - used  # they stay alone: unchanged
-                locks = rule == "locks-group" or (lock_immobile and rule == "immobile")
-                problems.extend(_locked_cases(base, locks, table_groups, jokers, freed, hand))
+                # Rummikub: a kept floater stands for either missing colour (one case each)
+                floaters = [(id(j), sorted(others[card_face(j)])[0]) for _, j in jokers
+                            if card_face(j) not in freed and len(others.get(card_face(j), ())) == 1]
+                for turn in product((False, True), repeat=len(floaters)):
+                    turned = {j: alt for (j, alt), t in zip(floaters, turn, strict=True) if t}
+                    base = _base_problem(ace, one_joker, table, single, hand, hand_jokers,
+                                         mandatory, need, table_groups, group_keys, jokers,
+                                         freed, rule, loose_wild + single_jokers[:used], turned)
+                    if base is None:
+                        continue
+                    base.triple = triple
+                    base.freeing = Counter(g for _, g in chosen)
+                    base.idle_singles += len(single_jokers) - used  # they stay alone: unchanged
+                    locks = rule == "locks-group" or (
+                        lock_immobile and rule in ("immobile", "rack-frees"))
+                    problems.extend(_locked_cases(base, locks, table_groups, jokers, freed,
+                                                  hand))
     for p in problems:
         prune_unplaceable(p)
     return problems
@@ -305,7 +322,8 @@ def _other_missing_colours(table_groups, jokers) -> dict[int, set[int]]:
 
 
 def _base_problem(ace, one_joker, table, single, hand, hand_jokers, mandatory, need,
-                  table_groups, group_keys, jokers, freed, rule, loose_wild) -> Problem | None:
+                  table_groups, group_keys, jokers, freed, rule, loose_wild, turned=None
+                  ) -> Problem | None:
     if mandatory:
         hand_m, hand_o = list(hand), [0] * NF
     else:  # the needed cards are laid whatever happens; the others may be
@@ -323,6 +341,12 @@ def _base_problem(ace, one_joker, table, single, hand, hand_jokers, mandatory, n
             freed_tables.append(joker)
         elif rule == "immobile":
             fixed.append(FixedJoker(joker, f, _neighbour_faces(table_groups[gi], joker, ace)))
+        elif rule == "rack-frees":
+            kin = frozenset(card_face(c) for c in table_groups[gi] if c.rank)
+            if turned and id(joker) in turned:  # the other missing colour, beside them all
+                fixed.append(FixedJoker(joker, turned[id(joker)], None, kin, whole=True))
+            else:
+                fixed.append(FixedJoker(joker, f, None, kin))
         else:
             fixed.append(FixedJoker(joker, f, None))
     old_keys: Counter[tuple[int, ...]] = Counter(k for k in group_keys if k is not None)
@@ -333,6 +357,7 @@ def _base_problem(ace, one_joker, table, single, hand, hand_jokers, mandatory, n
         wild_o=0 if mandatory else hand_jokers, wild_m_hand=hand_jokers if mandatory else 0,
         old_keys=old_keys, n_old=len(table_groups), freed_tables=freed_tables,
         group_keys=group_keys,
+        freed_home_hand=2 if rule == "rack-frees" and len(freed_tables) > len(loose_wild) else 0,
     )
 
 
