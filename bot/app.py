@@ -146,7 +146,8 @@ async def serve(url: str | None = None) -> None:
 
         web_table = WebTable(service)
         web_server = WebServer(web_table, web_secret(telegram_token or discord_token),
-                               bot_token=telegram_token or None)
+                               bot_token=telegram_token or None,
+                               proxies=int(os.environ.get("RUMMY_WEB_PROXIES") or 0))
         if getattr(store, "row_locks", False):  # several workers: their pages hear each other
             from bot.store.urls import database_url
             from bot.web.notify import Notifier
@@ -170,7 +171,8 @@ async def serve(url: str | None = None) -> None:
         if web_server is not None:
             from bot.adapters.telegram import WebEntry
 
-            adapter.web = WebEntry(web_url, os.environ.get("RUMMY_WEB_APP", "table").strip())
+            adapter.web = WebEntry(web_url, os.environ.get("RUMMY_WEB_APP", "table").strip(),
+                                   watch=web_server.watch_param)
             if webhook:  # the page on the webhook's port: one server per worker
                 adapter.web_routes.append(web_server.add_routes)
                 web_on_webhook = True
