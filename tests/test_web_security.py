@@ -447,3 +447,16 @@ def test_a_requests_address_is_the_peer_or_what_trusted_proxies_say(peer, forwar
         headers = {"X-Forwarded-For": forwarded} if forwarded else {}
 
     assert client_address(Request(), proxies) == expected  # type: ignore[arg-type]
+
+
+def test_the_number_of_trusted_proxies_is_read_strictly(monkeypatch):
+    from bot.app import web_proxies
+
+    monkeypatch.delenv("RUMMY_WEB_PROXIES", raising=False)
+    assert web_proxies() == 0
+    monkeypatch.setenv("RUMMY_WEB_PROXIES", "1")
+    assert web_proxies() == 1
+    for bad in ("-1", "one", "99", "²"):
+        monkeypatch.setenv("RUMMY_WEB_PROXIES", bad)
+        with pytest.raises(SystemExit):
+            web_proxies()
