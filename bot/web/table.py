@@ -39,7 +39,7 @@ from .protocol import Edit
 
 log = logging.getLogger(__name__)
 
-SPECTATOR_CHAT = "web"  # the fair-use chat key of pages that speak for nobody
+SPECTATOR_CHAT = "web"  # the fair-use chat key of a game's pages (`web:<game>`)
 
 
 @dataclass(frozen=True)
