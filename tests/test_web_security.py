@@ -15,7 +15,7 @@ from urllib.parse import quote
 
 import aiohttp
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from test_web_table import signed_init_data, telegram_fields
 from web_browser import ALICE, BOB, BOT_TOKEN, SECRET, close_web, open_web
@@ -91,15 +91,18 @@ async def first_frame(ws: aiohttp.ClientWebSocketResponse, timeout: float = 5) -
 # -- malformed initData: 403, never 500 ---------------------------------------------------
 
 
-async def test_a_non_ascii_hash_is_refused_not_a_crash(web):
+async def test_a_non_ascii_hash_or_a_deep_user_is_refused_not_a_crash(web):
     genuine = signed_init_data(telegram_fields())
     head, _sep, _hash = genuine.rpartition("hash=")
     for bad_hash in ("é" * 64, "%C3%A9" * 32, "ä", "\u0663" * 64):  # (٣: a digit, not ASCII)
         assert auth.telegram_user(head + "hash=" + bad_hash, BOT_TOKEN, time.time()) is None
+    # signed by Telegram, and a user nested deeper than json goes (not under hypothesis: it
+    # raises the recursion limit while it runs)
+    deep = _signed("[" * 1300, "")
+    assert auth.telegram_user(deep, BOT_TOKEN, time.time()) is None
     async with aiohttp.ClientSession() as http:
-        for bad_hash in ("é" * 64, quote("é" * 64)):
-            answer = await http.post(f"{web.base}/web/session",
-                                     json={"init_data": head + "hash=" + bad_hash})
+        for init_data in (head + "hash=" + "é" * 64, head + "hash=" + quote("é" * 64), deep):
+            answer = await http.post(f"{web.base}/web/session", json={"init_data": init_data})
             assert answer.status == 403
             assert "not valid" in (await answer.json())["error"]
 
@@ -109,6 +112,22 @@ _FRAGMENTS = st.sampled_from([
     "hash=é", "user=", "user=%7B%22id%22%3A1%7D", "auth_date=", "auth_date=1e9", "start_param=",
     "query_id=AAH", "é", "\x00", "\ud7ff", "[" * 50, "%5B" * 200, "a" * 300,
 ])
+
+
+def _signed(user: str, start: str) -> str:
+    """initData Telegram really signed, whatever its fields hold (the bot's own token)."""
+    return signed_init_data({"auth_date": str(int(time.time())), "user": user,
+                             "start_param": start})
+
+
+def _users() -> st.SearchStrategy[str]:
+    return st.one_of(
+        st.text(max_size=60),
+        st.builds(lambda n: "[" * n, st.integers(1000, 1300)),  # deeper than json goes
+        st.builds(json.dumps, st.fixed_dictionaries({"id": st.one_of(
+            st.integers(), st.floats(), st.booleans(), st.text(max_size=5), st.none())},
+            optional={"first_name": st.text(max_size=80), "language_code": st.text(max_size=20)})),
+    )
 
 
 def _init_data() -> st.SearchStrategy[object]:
@@ -123,6 +142,7 @@ def _init_data() -> st.SearchStrategy[object]:
         st.builds(lambda k: genuine + f"&{k}=x", st.sampled_from(
             ["hash", "user", "auth_date", "start_param", "query_id"])),  # a key twice
         st.text(min_size=4097, max_size=6000),  # huge (still inside the body's bound)
+        st.builds(_signed, _users(), st.text(max_size=70)),  # genuine, odd inside
         st.recursive(st.none() | st.booleans() | st.integers() | st.floats(),
                      lambda inner: st.lists(inner, max_size=3)
                      | st.dictionaries(st.text(max_size=5), inner, max_size=3), max_leaves=8),
@@ -145,12 +165,12 @@ def test_any_init_data_or_body_answers_403_never_500(tmp_path, sqlite_template):
     """Hypothesis against the real app on loopback: every malformed sign-in is a clear 403."""
     loop = asyncio.new_event_loop()
 
-    class Moving(CallableClock):  # each reading a minute on: the door's meter never shuts
-        def __init__(self) -> None:
-            self.t = time.time()
-            super().__init__(self.tick)
+    class Moving(CallableClock):  # the meters' time a minute on at each reading: the door
+        def __init__(self) -> None:  # never shuts (the tokens' time is the wall clock's)
+            self.t = time.monotonic()
+            super().__init__(time.time)
 
-        def tick(self) -> float:
+        def monotonic(self) -> float:
             self.t += 60
             return self.t
 
@@ -167,6 +187,7 @@ def test_any_init_data_or_body_answers_403_never_500(tmp_path, sqlite_template):
 
     @settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
     @given(_init_data(), st.one_of(st.none(), st.text(max_size=30)))
+    @example(_signed('{"id": 1}', "7_" + "é" * 16), None)  # a non-ASCII watch key
     def init_data(value: object, game: str | None) -> None:
         body = {"init_data": value} if game is None else {"init_data": value, "game": game}
         code, text = loop.run_until_complete(status(json=body))
