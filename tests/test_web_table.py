@@ -448,3 +448,21 @@ def test_a_chats_refused_link_says_to_reopen_the_table_from_the_chat():
         assert chat != local
         if lang != "en":  # translated, both
             assert chat != WORDS["refused"] and local != LOCAL_REFUSED
+
+
+def test_the_local_secret_is_made_once_whole_and_kept_private(tmp_path):
+    import os
+    import stat
+
+    from bot.web.local import SECRET_FILE, local_secret
+
+    first = local_secret(tmp_path)
+    assert len(first) == 32 and local_secret(tmp_path) == first
+    path = tmp_path / SECRET_FILE
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    assert sorted(p.name for p in tmp_path.iterdir()) == [SECRET_FILE]  # no draft left
+    os.chmod(path, 0o644)  # copied in with looser rights
+    assert local_secret(tmp_path) == first and stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    path.write_text("torn")  # a crash mid-write of something else: made again, whole
+    again = local_secret(tmp_path)
+    assert len(again) == 32 and again != first and local_secret(tmp_path) == again

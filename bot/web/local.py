@@ -56,6 +56,8 @@ def local_secret(data: Path) -> bytes:
             if kept is not None:
                 return kept
             os.replace(draft, path)
+        except OSError:  # a file system without hard links: the rename is still whole
+            os.replace(draft, path)
     finally:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(draft)
