@@ -126,7 +126,7 @@ def _play(args: argparse.Namespace, options: dict) -> int:
 
             asyncio.run(play_web(setup, url=store_url(data), seed=args.seed, new=args.new,
                                  name=args.name or _your_name(), port=args.port,
-                                 lang=args.lang or _environment_language()))
+                                 lang=args.lang or _environment_language(), data=data))
             return 0
         asyncio.run(
             play(
