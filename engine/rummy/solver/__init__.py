@@ -40,6 +40,7 @@ from .simple import Solution, group_fits, score_key, solve_simple
 OBJECTIVES = ("any", "hint", "max_cards", "max_points")
 SIMPLE_LIMIT = 20  # cards in play up to which the reference search stands in for the fast one
 JOKER_BUDGET = 4000  # states expanded + tables built by a search with jokers, per call
+HOMES_PER_SEARCH = 96  # Rummikub: freed jokers' homes tried in one call (model.homed_cases)
 _LOCK = threading.Lock()  # the fast search shares caches between calls
 STATS: Counter[str] = Counter()  # "calls", "cut": answers a joker budget cut short
 # Positions proved to have no lay at all, most recent last. A turn without a lay asks the same
@@ -395,8 +396,10 @@ def _search_all(rulebook, pos, problems, objective, first_lay_done, card_value, 
     if narrow and rulebook.joker_rule in ("immobile", "rack-frees") and (
             best is None or objective != "any"):
         # Vatican: the jokers that must stay beside a neighbour lock their groups instead;
-        # Rummikub: those that must stay with a tile of their combination — each one alone
-        # first (the other free to move), then both (issue 45: fewer lays lost to the lock).
+        # Rummikub: those that must stay with a tile of their combination — and a freed
+        # joker's home is found with the rest of the move (issue 45).
+        homes = [HOMES_PER_SEARCH]  # homes left to search in this call, over all its cases
+
         for lock in _lock_choices(rulebook, pos):
             for problem in build_problems(rulebook, pos, objective, first_lay_done,
                                           lock_immobile=True, lock_only=lock):
@@ -404,15 +407,29 @@ def _search_all(rulebook, pos, problems, objective, first_lay_done, card_value, 
                                  give_up=give_up)
                 if sol is not None and all(group_fits(problem, t, f) for t, f in sol.groups):
                     best = _better(best, problem, sol, objective)
-                best = _homed(problem, objective, card_value, joker_value, budget, best, give_up)
+                best = _homed(problem, objective, card_value, joker_value, budget, best,
+                              give_up, homes)
     return best
 
 
-def _homed(problem: Problem, objective: str, card_value, joker_value, budget, best, give_up):
+def _lock_choices(rulebook: Rulebook, pos: Position) -> list[frozenset[int] | None]:
+    """Which table jokers' groups the narrowed search locks: all (Vatican); for Rummikub each
+    joker alone (the other free to move), then all."""
+    if rulebook.joker_rule != "rack-frees":
+        return [None]
+    ids = [id(c) for g in pos.table for c in g if c.is_joker and c.designated]
+    return [frozenset([j]) for j in ids] + [None] if len(ids) > 1 else [None]
+
+
+def _homed(problem: Problem, objective: str, card_value, joker_value, budget, best, give_up,
+           homes: list[int]):
     """Rummikub: the best answer with a freed joker's home taken from the rack first."""
+    if homes[0] <= 0 or not problem.freed_home_hand:
+        return best
     for homed in homed_cases(problem):
-        if objective == "any" and best is not None:
+        if (objective == "any" and best is not None) or homes[0] <= 0:
             break
+        homes[0] -= 1
         beat = best[0][0] if best is not None and objective in ("max_cards", "max_points") \
             else None
         sol = solve_fast(homed, objective, card_value, joker_value, budget, beat,
@@ -420,15 +437,6 @@ def _homed(problem: Problem, objective: str, card_value, joker_value, budget, be
         if sol is not None and all(group_fits(homed, t, f) for t, f in sol.groups):
             best = _better(best, homed, sol, objective)
     return best
-
-
-def _lock_choices(rulebook: Rulebook, pos: Position) -> list[frozenset[int] | None]:
-    """Which table jokers' groups the narrowed search locks: all (Vatican); for Rummikub each
-    joker alone, then all."""
-    if rulebook.joker_rule != "rack-frees":
-        return [None]
-    ids = [id(c) for g in pos.table for c in g if c.is_joker and c.designated]
-    return [frozenset([j]) for j in ids] + [None] if len(ids) > 1 else [None]
 
 
 def _better(best, problem: Problem, sol, objective: str):

@@ -448,6 +448,7 @@ def _fits_somewhere(f: int, avail: list[int], wild: int, low: int, high: int) ->
 
 
 HOME_SIZES = (3, 4, 5)  # the freed joker's new group: it, 2+ hand tiles, maybe table tiles
+HOMES_TRIED = 48  # homes searched per case, most hand tiles first
 
 
 def homed_cases(p: Problem) -> list[Problem]:
@@ -474,11 +475,17 @@ def homed_cases(p: Problem) -> list[Problem]:
                       for f in faces]
             for split in product(*splits):
                 hand = Counter({f: k for f, k in zip(faces, split, strict=True) if k})
-                if sum(hand.values()) < p.freed_home_hand or (t.key, face, tuple(split)) in seen:
+                if sum(hand.values()) < p.freed_home_hand or (t.key, face, split) in seen:
                     continue
-                seen.add((t.key, face, tuple(split)))
-                out.append(_homed(p, t, face, hand, need - hand))
-    return out
+                seen.add((t.key, face, split))
+                out.append((-sum(hand.values()), len(t.faces), t.key,
+                            face, split, t, hand, need - hand))
+    # The homes that take the most hand tiles first, the smallest first among them, and
+    # only so many: a 27-tile rack beside a 52-tile table has
+    # thousands (a computer's turn must stay short)
+    out.sort(key=lambda home: home[:5])
+    return [_homed(p, t, joker, hand, table)
+            for _, _, _, joker, _, t, hand, table in out[:HOMES_TRIED]]
 
 
 def _homed(p: Problem, t: Template, face: int, hand: Counter[int], table: Counter[int]
