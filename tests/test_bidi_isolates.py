@@ -18,7 +18,7 @@ from test_bidi import CARD_RUN, visual
 
 import bot.games.rummy.lesson_host  # noqa: F401  (installs the lessons' translators)
 from bot import i18n
-from bot.i18n import FSI, LRI, PDI, RLI, t, tn, using
+from bot.i18n import FSI, LRI, PDI, RLI, strip_bidi, t, tn, using
 
 LRM, RLM = "\u200e", "\u200f"
 HEBREW = re.compile(r"[\u0590-\u05ff]")
@@ -111,6 +111,10 @@ def test_every_hebrew_catalog_entry_keeps_commands_numbers_and_cards_whole():
     assert sum(bool(COMMAND.search(f)) for i in ids for f in _as_said(i)) > 40  # they're there
     broken = {k: v for k, v in said.items() if v}
     assert not broken, f"{len(broken)} entries: {broken}"
+    turned = {str(i)[:60]: m.group() for i in ids for form in _as_said(i)
+              for m in COMMAND.finditer(strip_bidi(form))
+              if m.group() not in "\n".join(visual(form))}
+    assert not turned, turned  # and through the bidi algorithm each reads as typed
 
 
 def test_the_laid_out_entries_read_as_typed():

@@ -33,7 +33,7 @@ _MESSAGES: dict[str, str] = {
     "COMPUTER_NAME": N_("Computer {number}"),
     "LOBBY_HELP": N_(
         "Join with the button. The host picks the rulebook, adds computers and starts "
-        "({low}–{high} seats)."
+        "({low}–{high} players)."
     ),
     "SEATS": N_("Seats: {names}"),
     "NO_SEATS": N_("none yet"),
@@ -208,7 +208,7 @@ def picture_words() -> PictureWords:
         points=_("points"),
         target=_("target {n}"),
         lobby=_("Rummy Table · new game"),
-        seats=_("Seats {taken}/{max}"),
+        seats=_("Players {taken}/{max}"),
         open_seat=_("open seat"),
         rtl=is_rtl(),
     )

@@ -139,7 +139,7 @@ def starting_draw(draws: Sequence[Sequence[str]], who: dict[int, str], starter: 
 
 
 def started(title: str, seats: int) -> str:
-    return tn("{title} started with {n} seat", "{title} started with {n} seats", seats,
+    return tn("{title} started with {n} player", "{title} started with {n} players", seats,
               title=title)
 
 

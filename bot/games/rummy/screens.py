@@ -337,7 +337,7 @@ def table_detail(
                              if rules_of(record).tiles
                              else t("loose (place before Done): {cards}", cards=loose)))
     if changed:
-        lines.append("  " + _("(your working copy: * changed, ✗ not a valid group yet)"))
+        lines.append("  " + _("(your private copy: * changed, ✗ not a valid group yet)"))
     return "\n".join(lines)
 
 
