@@ -159,6 +159,43 @@ def test_the_opening_draw_isolates_each_name_and_each_tile():
     assert "11⬛ 5🟦 2 בשחמ 🤖" in shown, shown
 
 
+def test_a_computer_seat_name_is_plain_text():
+    """A seat's name is data (typed back to name a player, stored, drawn): no bidi marks in it;
+    it is isolated whole where a sentence shows it."""
+    from bot.core import narrate as core_narrate
+
+    with using("he"):
+        name = core_narrate.computer_name(2)
+        line = t("{name} passed", name="🤖 " + name)
+    assert name == strip_bidi(name) == "מחשב 2"
+    assert bare(line) == [] and "2 בשחמ 🤖" in visual(line)[0]
+
+
+def test_the_hands_left_at_a_rounds_end_read_in_seat_order():
+    """Found playing Tahiti in the terminal: one isolate around the whole `Left in the hands`
+    list took its direction from a Latin first name, and `🤖 מחשב 1: 3♠` split."""
+    from bot.core.hosting import Table
+    from bot.core.record import Record, SeatInfo
+    from bot.games.rummy import RummyGame
+    from engine.rummy import get_rulebook
+    from engine.rummy.scenario import deal_scenario
+
+    record = Record(rulebook="rummikub", host="u0", lang="he",
+                    seats=[SeatInfo("Ada", "u0", lang="he"), SeatInfo("Lia", None, None, "easy"),
+                           SeatInfo("מחשב 2", None, None, "easy")])
+    game, table = RummyGame(), Table(1, record, lambda: 1000.0)
+    game.start(table)
+    table.record.state = deal_scenario(get_rulebook("rummikub"),
+                                       ["10R 11R 12R", "1K 4R", "13O 2B"]).to_dict()
+    game.typed(table, 0, "u0", "lay", "10R 11R 12R")
+    with using("he"):
+        out = game.typed(table, 0, "u0", "done", "")
+    [line] = [x for n in out.notes for x in n.text.split("\n") if "Lia" in x and "🟥" in x]
+    assert bare(line) == [], line
+    [shown] = visual(line)  # from the right: Lia and her tiles, then computer 2 and its tiles
+    assert "2🟦 13🟧 :2 בשחמ 🤖 · 1⬛ 4🟥 :🤖 Lia :" in shown, shown
+
+
 def test_a_hint_inside_a_reminder_keeps_its_runs_left_to_right():
     from bot.games.rummy import narrate
     from engine.rummy import Event

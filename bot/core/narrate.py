@@ -131,6 +131,13 @@ def __dir__() -> list[str]:
 # -- sentences with a count: the catalog's plural forms (Russian: 1 место, 2 места, 5 мест) --
 
 
+def computer_name(number: int) -> str:
+    """A computer's seat name in the current language ("Computer 2"). A name is data — stored,
+    typed back to name a player, drawn — so it carries no bidi marks: it is isolated whole
+    where a sentence shows it."""
+    return _(_MESSAGES["COMPUTER_NAME"]).format(number=number)
+
+
 def full(seats: int) -> str:
     return tn("The table is full ({n} seat).", "The table is full ({n} seats).", seats)
 
