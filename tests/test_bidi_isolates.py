@@ -132,6 +132,24 @@ def test_the_laid_out_entries_read_as_typed():
             assert all(run in shown for run in runs), (msgid, shown)
 
 
+def test_the_layout_keeps_sentences_columns_and_markup_apart():
+    """What goes into one left-to-right isolate: a command with its arguments, a run of
+    numbers — not two sentences' numbers, two columns, half a parenthesis or Markdown."""
+    from bot.i18n.layout import lay_out
+
+    L, P = LRI, PDI
+    assert lay_out("שווה 33. 3-4-5 שחור") == f"שווה {L}33{P}. {L}3-4-5{P} שחור"
+    assert lay_out("לקבוצה A     take A 5S   להוציא") == f"לקבוצה A     {L}take A 5S{P}   להוציא"
+    assert lay_out("עד 10 (Q/K נחשבים)") == f"עד {L}10{P} (Q/K נחשבים)"
+    assert lay_out("לוותר (+3)") == f"לוותר ({L}+3{P})"
+    assert lay_out("🃏 **שולחן רמי**") == "🃏 **שולחן רמי**"
+    assert lay_out("נשארו {minutes}:{seconds:02d} לתור") == (
+        f"נשארו {L}{{minutes}}:{{seconds:02d}}{P} לתור")
+    assert lay_out("עם {n} קלפים: {5H 6H 7H}") == "עם {n} קלפים: {5H 6H 7H}"  # fill's values
+    assert lay_out("כתבו \u200f/discard {card} 1.") == f"כתבו \u200f{L}/discard {{card}} 1{P}."
+    assert lay_out(f"כבר {L}/help{P} כאן") == f"כבר {L}/help{P} כאן"  # laid out once
+
+
 # -- what fill puts into a sentence ----------------------------------------------------------
 
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import gettext as _gettext
 import io
-import re
 import string
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -23,7 +22,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from .layout import FSI, LRI, PDI, RLI, isolate_card_runs, lay_out
+from .layout import FSI, LRI, PDI, RLI, isolate_card_runs, lay_out, left_to_right
 
 LANGUAGES: tuple[str, ...] = ("en", "he", "ru")
 DEFAULT = "en"
@@ -136,13 +135,9 @@ def isolate(text: str) -> str:
     another isolate reads mirrored on some phones). Unchanged in English and Russian."""
     if not text or not is_rtl():
         return text
-    if _LEFT_TO_RIGHT.search(text) and not _RIGHT_TO_LEFT.search(text):
+    if left_to_right(text):
         return LRI + text + PDI
     return FSI + text + PDI
-
-
-_LEFT_TO_RIGHT = re.compile(r"[0-9♠♥♦♣🃏⬛🟥🟦🟧]")
-_RIGHT_TO_LEFT = re.compile(r"[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]")
 
 
 class Laid(str):

@@ -7,8 +7,8 @@ is loaded, every stretch of a line that holds no Hebrew letter and carries a com
 or a card goes into a left-to-right isolate (LRI … PDI), and translators never type a control
 character (as they never type a card):
 
-- a `/command` with what follows it up to the next Hebrew word, ` · ` or dash (its arguments,
-  placeholders too): `⁦/discard {card} 1⁩.`;
+- a `/command` with what follows it up to the next Hebrew word, ` · `, dash or column gap (its
+  arguments, placeholders too): `⁦/discard {card} 1⁩.`;
 - else a run of numbers, signs and Latin letters, trimmed of the sentence's own punctuation
   (`A-2-3`, `7H 10S QD`, `+3`); a placeholder is a value `fill` isolates itself, so it ends
   such a run — unless it is glued to a number or another placeholder (`1–{last}`,
@@ -25,8 +25,9 @@ from collections.abc import Callable
 FSI, PDI, RLI, LRI = "\u2068", "\u2069", "\u2067", "\u2066"
 OPENERS = frozenset((FSI, RLI, LRI))
 # What ends a stretch: a Hebrew letter (and Hebrew punctuation: maqaf, geresh), a line, a list's
-# ` · `, a dash between clauses, a bidi control (an LRM/RLM a translator typed stays outside).
-_BREAK = re.compile(r"[\u0590-\u05ff\ufb1d-\ufb4f\n·—\u200e\u200f\u202a-\u202e]")
+# ` · `, a dash between clauses, a parenthesis (both of a pair stay in the sentence), a bidi
+# control (an LRM/RLM a translator typed stays outside).
+_BREAK = re.compile(r"[\u0590-\u05ff\ufb1d-\ufb4f\n·—()\u200e\u200f\u202a-\u202e]")
 _PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 COMMAND = re.compile(r"`?(?<![\w/])/[a-z]+")
 # A card or tile as shown (`10♥`, `🃏`, `7🟥`) or typed into prose (`7R`).
@@ -36,8 +37,15 @@ CARD = (
 )
 CARD_RUN = re.compile(CARD + r"(?: " + CARD + r")*")
 _LEFT_TO_RIGHT = re.compile(r"[0-9♠♥♦♣🃏⬛🟥🟦🟧]")
-_LEAD = " \t()[]„“”\"'«»,.:;!?…"
-_TRAIL = _LEAD
+_RIGHT_TO_LEFT = re.compile(r"[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]")
+# The sentence's own punctuation and spaces around a stretch stay outside its isolate.
+# (Markdown's bold `**` too.)
+_EDGE = " \t()[]„“”\"'«»,.:;!?…*"
+
+
+def left_to_right(text: str) -> bool:
+    """A card run or a number: a digit or a card's mark, and no right-to-left letter."""
+    return bool(_LEFT_TO_RIGHT.search(text)) and not _RIGHT_TO_LEFT.search(text)
 
 
 def ltr(text: str) -> str:
@@ -65,17 +73,19 @@ def _segments(text: str) -> list[tuple[str, str]]:
         elif (m := _PLACEHOLDER.match(text, i)) is not None:
             out.append(("value", m.group()))
             i = m.end()
-        else:
-            out.append(("break" if _BREAK.match(ch) else "plain", ch))
+        else:  # a gap of two spaces or more is a column's edge, `. ` and `; ` a clause's
+            after = text[i + 1:i + 2]
+            edge = (ch == " " and " " in (text[i - 1:i], after)) or (ch in ".;" and after == " ")
+            out.append(("break" if edge or _BREAK.match(ch) else "plain", ch))
             i += 1
     return out
 
 
 def _trimmed(piece: str, wrap: Callable[[str], str]) -> str:
     """`piece` with its core (no leading or trailing punctuation of the sentence) wrapped."""
-    core = piece.lstrip(_LEAD)
+    core = piece.lstrip(_EDGE)
     start = len(piece) - len(core)
-    core = core.rstrip(_TRAIL)
+    core = core.rstrip(_EDGE)
     if not core:
         return piece
     return piece[:start] + wrap(core) + piece[start + len(core):]
@@ -83,7 +93,8 @@ def _trimmed(piece: str, wrap: Callable[[str], str]) -> str:
 
 def _numbers(piece: str) -> str:
     """A stretch with no command: its numbers and cards one left-to-right unit."""
-    return _trimmed(piece, lambda core: ltr(core) if _LEFT_TO_RIGHT.search(core) else core)
+    return _trimmed(piece, lambda core: ltr(core) if _LEFT_TO_RIGHT.search(core)
+                    and core != "🃏" else core)  # (a heading's joker emoji alone: no card)
 
 
 def _words_with_values(stretch: list[tuple[str, str]]) -> str:
@@ -91,7 +102,7 @@ def _words_with_values(stretch: list[tuple[str, str]]) -> str:
     one glued to a number or another placeholder (`1–{last}`) makes one unit with it."""
     text = "".join(piece for _, piece in stretch)
     out, plain = [], []
-    for word in re.split(r"(\s+)", text):
+    for word in re.findall(r"(?:\{[^{}]*\}|[^\s{}])+|\s+|[{}]", text):
         values = _PLACEHOLDER.findall(word)
         if not values:
             plain.append(word)
