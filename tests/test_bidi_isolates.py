@@ -150,6 +150,15 @@ def test_the_layout_keeps_sentences_columns_and_markup_apart():
     assert lay_out(f"כבר {L}/help{P} כאן") == f"כבר {L}/help{P} כאן"  # laid out once
 
 
+def test_the_hebrew_rules_page_keeps_its_commands_and_cards_whole():
+    from bot.i18n import rules
+
+    lines = [line for key in rules.keys() for line in rules.section(key, "he").split("\n")]  # noqa: SIM118
+    commands = sum(bool(COMMAND.search(line)) for line in lines)
+    found = [f for line in lines for f in bare(line) if not f.startswith("number")]
+    assert commands > 10 and not found, found
+
+
 # -- what fill puts into a sentence ----------------------------------------------------------
 
 

@@ -22,7 +22,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from .layout import FSI, LRI, PDI, RLI, isolate_card_runs, lay_out, left_to_right
+from .layout import FSI, LRI, PDI, RLI, lay_out, lay_out_page, left_to_right
 
 LANGUAGES: tuple[str, ...] = ("en", "he", "ru")
 DEFAULT = "en"
@@ -171,11 +171,11 @@ def scored(name: str, number: int) -> str:
     return isolate(name) + " " + signed(number)
 
 
-def isolate_cards(text: str) -> str:
-    """In a right-to-left language, prose (a rules page) with each card run its own
-    left-to-right isolate, or a phone shows `5♥ 6♥ 7♥` as `♥7 ♥6 ♥5`. Unchanged in English and
-    Russian."""
-    return isolate_card_runs(text) if is_rtl() else text
+def isolate_page(text: str) -> str:
+    """In a right-to-left language, a page (the rules) with each card run and each `/command`
+    its own left-to-right isolate, or a phone shows `5♥ 6♥ 7♥` as `♥7 ♥6 ♥5` and `/lesson` as
+    `lesson/`. Unchanged in English and Russian."""
+    return lay_out_page(text) if is_rtl() else text
 
 
 def strip_bidi(text: str) -> str:

@@ -149,15 +149,28 @@ def lay_out(text: str) -> str:
     return "".join(out)
 
 
-def isolate_card_runs(text: str) -> str:
-    """Prose (a rules page) with each card run outside an isolate its own left-to-right one."""
+_CODE_COMMAND = re.compile(r"`/[^`\n]*`")
+_LAID = re.compile(LRI + "[^" + PDI + "]*" + PDI)
+
+
+def _page_prose(prose: str) -> str:
+    """Text outside every isolate: each `/command` code span, then each card run between them,
+    in a left-to-right isolate."""
+    prose = _CODE_COMMAND.sub(lambda span: ltr(span.group()), prose)
+    return "".join(part if _LAID.fullmatch(part) else
+                   CARD_RUN.sub(lambda run: ltr(run.group()), part)
+                   for part in re.split("(" + _LAID.pattern + ")", prose))
+
+
+def lay_out_page(text: str) -> str:
+    """A page (the rules, Markdown) with each card run and each `/command` code span outside
+    an isolate its own left-to-right one."""
     out: list[str] = []
     loose: list[str] = []
     for kind, piece in [*_segments(text), ("isolate", "")]:
         if kind != "isolate":
             loose.append(piece)
             continue
-        out.append(CARD_RUN.sub(lambda run: ltr(run.group()), "".join(loose)))
-        out.append(piece)
+        out += [_page_prose("".join(loose)), piece]
         loose = []
     return "".join(out)
