@@ -7,8 +7,8 @@ is loaded, every stretch of a line that holds no Hebrew letter and carries a com
 or a card goes into a left-to-right isolate (LRI … PDI), and translators never type a control
 character (as they never type a card):
 
-- a `/command` with what follows it up to the next Hebrew word, ` · `, dash or column gap (its
-  arguments, placeholders too): `⁦/discard {card} 1⁩.`;
+- a `/command` with what follows it up to the next Hebrew word, ` · `, dash, parenthesis,
+  sentence end or column gap (its arguments, placeholders too): `⁦/discard {card} 1⁩.`;
 - else a run of numbers, signs and Latin letters, trimmed of the sentence's own punctuation
   (`A-2-3`, `7H 10S QD`, `+3`); a placeholder is a value `fill` isolates itself, so it ends
   such a run — unless it is glued to a number or another placeholder (`1–{last}`,
