@@ -155,7 +155,7 @@ def play(out: list, name: str, variant: str, seed: int, lang: str, steps: int) -
             out.append((f"{tag}/end/review", game.review(table, 0, None)))
 
 
-def lessons(out: list, seed: int, steps: int) -> None:
+def lessons(out: list, seed: int, steps: int, lang: str = "en") -> None:
     """Every rummy lesson, its learner pressing its own screen's buttons at random (seeded)."""
     game = _games()["rummy"]
     if not hasattr(game, "lesson"):  # (before lessons were a variant of the hosted game)
@@ -164,10 +164,10 @@ def lessons(out: list, seed: int, steps: int) -> None:
 
     for name in LESSONS:
         rng = random.Random(seed * 31 + len(name))
-        record = Record(rulebook="rummy", game_name="rummy", lang="en",
-                        seats=[SeatInfo("Dana", user="u0", lang="en")])
+        record = Record(rulebook="rummy", game_name="rummy", lang=lang,
+                        seats=[SeatInfo("Dana", user="u0", lang=lang)])
         table = Table(5, record, lambda: 0.0)
-        tag = f"lesson/{name}/{seed}"
+        tag = f"lesson/{name}/{seed}" + ("" if lang == "en" else f"/{lang}")
         outcome = game.lesson(table, game.lesson_options(name))
         for n in range(steps):
             for user, screen in outcome.private.items():

@@ -67,7 +67,7 @@ async def test_members_in_their_own_languages(harness: Harness) -> None:
     answers = await harness.slash(ALICE, "join")
     assert "joined" in answers[0], answers
     answers = await harness.slash(IVAN, "end")  # not the host
-    assert answers[0] == "Закончить игру может только хозяин.", answers
+    assert answers[0] == "Закончить игру может только создатель игры.", answers
     lobby = live_table(fake, TABLE)
     start = next(c for row in fake.components(lobby) for c in row if "▶" in (c.label or ""))
     assert start.label == "התחלה ▶"

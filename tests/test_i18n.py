@@ -126,11 +126,12 @@ def test_russian_plurals():
 def test_hebrew_plurals_and_bidi_isolation():
     with using("he"):
         assert tn("{n} card", "{n} cards", 1) == "קלף אחד"
-        assert tn("{n} card", "{n} cards", 7) == "7 קלפים"
+        assert tn("{n} card", "{n} cards", 7) == f"{i18n.LRI}7{i18n.PDI} קלפים"  # (issue 44)
         line = rummy_narrate.log_lines([_event("laid", 0, {"placed": ["5H#0", "6H#0", "7H#0"]})],
                                        {0: "Alice"})[0]
-    # the Latin name and the cards keep their own direction inside the Hebrew sentence
-    assert line == f"{i18n.FSI}Alice{i18n.PDI}: הונחו {i18n.FSI}5♥ 6♥ 7♥{i18n.PDI}"
+    # the Latin name and the cards keep their own direction inside the Hebrew sentence: a name
+    # by its first letter, a card run left to right
+    assert line == f"{i18n.FSI}Alice{i18n.PDI}: הונחו {i18n.LRI}5♥ 6♥ 7♥{i18n.PDI}"
     with using("en"):  # English stays as it was: no marks at all
         assert i18n.isolate("Alice") == "Alice"
 

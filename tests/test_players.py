@@ -150,7 +150,7 @@ def test_a_person_reads_the_table_line_in_any_language() -> None:
     assert [c.token for c in singles] == ["KD#0", "2D#0"]
     with i18n.using("he"):  # each group its own isolate, the line right to left
         line = " · ".join(i18n.isolate(p) for p in ("A 7♥8♥9♥", "B 5♠5♦5♣"))
-    assert "\u2068" in line
+    assert "\u2066" in line  # a card run: a left-to-right isolate (issue 44)
     assert len(read_table(line, False)[0]) == 2
     assert read_table("(стол пуст)", False) == ([], [])
     # a cut line loses its partial last group; a tile table, a floating joker given a colour

@@ -62,7 +62,7 @@ def test_the_drawing_seat_reads_its_misses(finished):
 def test_the_computer_seat_plays_the_best_move(finished):
     text = review_screen(9, finished, 1, None).text
     assert " · 0 missed" in text.split("\n")[1]
-    assert "Every turn was the best move the solver finds." in text
+    assert "Every turn was the best move the computer finds." in text
     assert "✗" not in text and text.count("the best move ✓") >= 1
 
 

@@ -321,7 +321,7 @@ def test_the_lobby_seats_four_for_rummikub():
     game = RummyGame()
     record = Record(rulebook="rummikub", options={}, host="u0", seats=[SeatInfo("Ada", "u0")])
     screen = lobby_screen(game, 1, record)
-    assert "(2–4 seats)" in screen.text
+    assert "(2–4 players)" in screen.text
     assert game.seats_for("rummikub") == 4 and game.seats_for("manipulation") == 5
 
     class Unit:  # what Lobby.press asks of the unit of work

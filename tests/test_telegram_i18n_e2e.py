@@ -49,7 +49,7 @@ async def test_each_person_in_their_own_language(harness: Harness):
     await harness.press_group(alice, "הצטרפות")
     assert "You joined" in list(tg.answers.values())[-1]["text"]
     await harness.press_group(ivan, "התחלה")  # not the host: refused, in Russian
-    assert list(tg.answers.values())[-1]["text"] == "Это может только хозяин."
+    assert list(tg.answers.values())[-1]["text"] == "Это может только создатель игры."
     await harness.press_group(yael, "התחלה")
     row = await harness.game()
     assert row.status == "playing"

@@ -189,7 +189,7 @@ class Lobby:
                 raise Refusal(full)
             number = sum(1 for s in record.seats if s.is_computer) + 1
             with using(record.lang):  # a name everybody reads: the group's language
-                name = fill(narrate.COMPUTER_NAME, number=number)
+                name = narrate.computer_name(number)
             record.seats.append(SeatInfo(name, None, None, level))
         elif verb == "rb":
             try:

@@ -33,7 +33,7 @@ _MESSAGES: dict[str, str] = {
     "COMPUTER_NAME": N_("Computer {number}"),
     "LOBBY_HELP": N_(
         "Join with the button. The host picks the rulebook, adds computers and starts "
-        "({low}–{high} seats)."
+        "({low}–{high} players)."
     ),
     "SEATS": N_("Seats: {names}"),
     "NO_SEATS": N_("none yet"),
@@ -131,6 +131,13 @@ def __dir__() -> list[str]:
 # -- sentences with a count: the catalog's plural forms (Russian: 1 место, 2 места, 5 мест) --
 
 
+def computer_name(number: int) -> str:
+    """A computer's seat name in the current language ("Computer 2"). A name is data — stored,
+    typed back to name a player, drawn — so it carries no bidi marks: it is isolated whole
+    where a sentence shows it."""
+    return _(_MESSAGES["COMPUTER_NAME"]).format(number=number)
+
+
 def full(seats: int) -> str:
     return tn("The table is full ({n} seat).", "The table is full ({n} seats).", seats)
 
@@ -208,7 +215,7 @@ def picture_words() -> PictureWords:
         points=_("points"),
         target=_("target {n}"),
         lobby=_("Rummy Table · new game"),
-        seats=_("Seats {taken}/{max}"),
+        seats=_("Players {taken}/{max}"),
         open_seat=_("open seat"),
         rtl=is_rtl(),
     )

@@ -283,7 +283,7 @@ class GameService:
             lang=lang,  # a game in the learner's private chat
             seats=[
                 SeatInfo(actor.name, actor.user, player_id, lang=lang),
-                SeatInfo(fill(narrate.COMPUTER_NAME, number=1), None, None, level),
+                SeatInfo(narrate.computer_name(1), None, None, level),
             ],
             seed=new_seed(self.rng),
             game_name=game.name,

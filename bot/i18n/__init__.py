@@ -14,13 +14,15 @@ from __future__ import annotations
 
 import gettext as _gettext
 import io
-import re
+import string
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
 from pathlib import Path
 from typing import Any
+
+from .layout import FSI, LRI, PDI, RLI, lay_out, lay_out_page, left_to_right
 
 LANGUAGES: tuple[str, ...] = ("en", "he", "ru")
 DEFAULT = "en"
@@ -29,9 +31,9 @@ NAMES: Mapping[str, str] = {"en": "English", "he": "עברית", "ru": "Русс
 LOCALE_DIR = Path(__file__).with_name("locale")
 DOMAIN = "messages"
 
-# Unicode bidi isolates: FSI (direction from the first strong character) ... PDI; RLI: a
-# right-to-left one (a list item inside a right-to-left sentence); LRI: a left-to-right one.
-FSI, PDI, RLI, LRI = "\u2068", "\u2069", "\u2067", "\u2066"
+# Unicode bidi isolates (from .layout): FSI (direction from the first strong character) ...
+# PDI; RLI: a right-to-left one (a list item inside a right-to-left sentence); LRI: a
+# left-to-right one (a card run, a number, a /command).
 BIDI_CONTROLS = frozenset("\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 _current: ContextVar[str] = ContextVar("rummy_locale", default=DEFAULT)
@@ -84,7 +86,9 @@ def po_path(lang: str) -> Path:
 
 @cache
 def translations(lang: str) -> _gettext.NullTranslations:
-    """The compiled catalog of a language (English, or a missing catalog: the msgids)."""
+    """The compiled catalog of a language (English, or a missing catalog: the msgids). A
+    right-to-left language's translations are laid out for its phones as they load: each
+    /command, number and card run in a left-to-right isolate (see .layout)."""
     path = po_path(lang)
     if lang == DEFAULT or not path.exists():
         return _gettext.NullTranslations()
@@ -93,6 +97,12 @@ def translations(lang: str) -> _gettext.NullTranslations:
 
     with path.open("rb") as handle:
         catalog = read_po(handle, locale=lang)
+    if lang in RTL:
+        for message in catalog:
+            if message.id and message.string:
+                forms = message.string
+                message.string = (tuple(map(lay_out, forms)) if isinstance(forms, tuple)
+                                  else lay_out(forms))
     buffer = io.BytesIO()
     write_mo(buffer, catalog, use_fuzzy=False)
     buffer.seek(0)
@@ -119,10 +129,14 @@ def is_rtl(lang: str | None = None) -> bool:
 
 
 def isolate(text: str) -> str:
-    """In a right-to-left language, a value inside a sentence (a card, a name, a number with
-    a sign) keeps its own direction: FSI … PDI. Unchanged in English and Russian."""
+    """In a right-to-left language, a value inside a sentence keeps its own direction: a name
+    in an FSI … PDI (its first strong letter decides), a card run or a number — no right-to-
+    left letter, a digit or a card's mark — in an LRI … PDI (an FSI around a card run nested in
+    another isolate reads mirrored on some phones). Unchanged in English and Russian."""
     if not text or not is_rtl():
         return text
+    if left_to_right(text):
+        return LRI + text + PDI
     return FSI + text + PDI
 
 
@@ -157,22 +171,11 @@ def scored(name: str, number: int) -> str:
     return isolate(name) + " " + signed(number)
 
 
-# A card run typed into prose (a rules page, a help text): `5♥ 6♥ 7♥`, `🃏 Q♠`, tiles as typed
-# `7R 13O`. Sentences get their cards as values (`fill`); prose a translator wrote whole is
-# isolated run by run when it is shown.
-_CARD = (
-    r"(?:(?:10|[2-9AKQJ])[♠♥♦♣]|🃏(?:(?:10|[2-9AKQJ])[♠♥♦♣])?"
-    r"|(?<!\w)(?:1[0-3]|[1-9])[KRBO](?!\w))"
-)
-_CARD_RUN = re.compile(_CARD + r"(?: " + _CARD + r")*")
-
-
-def isolate_cards(text: str) -> str:
-    """In a right-to-left language, prose with each card run its own left-to-right isolate, or
-    a phone shows `5♥ 6♥ 7♥` as `♥7 ♥6 ♥5`. Unchanged in English and Russian."""
-    if not is_rtl():
-        return text
-    return _CARD_RUN.sub(lambda run: LRI + run.group() + PDI, text)
+def isolate_page(text: str) -> str:
+    """In a right-to-left language, a page (the rules) with each card run and each `/command`
+    its own left-to-right isolate, or a phone shows `5♥ 6♥ 7♥` as `♥7 ♥6 ♥5` and `/lesson` as
+    `lesson/`. Unchanged in English and Russian."""
+    return lay_out_page(text) if is_rtl() else text
 
 
 def strip_bidi(text: str) -> str:
@@ -180,14 +183,26 @@ def strip_bidi(text: str) -> str:
     return "".join(ch for ch in text if ch not in BIDI_CONTROLS)
 
 
+class _Isolating(string.Formatter):
+    """Puts each value into a right-to-left sentence in its own isolate: text and numbers
+    (formatted first: `{seconds:02d}`); a `Laid` value as it is."""
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        text = format(value, format_spec)
+        if isinstance(value, (Laid, bool)):
+            return text
+        return isolate(text) if isinstance(value, str | int | float) else text
+
+
+_ISOLATING = _Isolating()
+
+
 def fill(template: str, **params: Any) -> str:
-    """`template.format(**params)` with every text value isolated (see `isolate`)."""
-    return template.format(
-        **{
-            k: isolate(v) if isinstance(v, str) and not isinstance(v, Laid) else v
-            for k, v in params.items()
-        }
-    )
+    """`template.format(**params)` with every text or number value isolated in a right-to-left
+    language (see `isolate`)."""
+    if not is_rtl():
+        return template.format(**params)
+    return _ISOLATING.format(template, **params)
 
 
 def t(msgid: str, **params: Any) -> str:

@@ -17,7 +17,7 @@ import re
 from functools import cache
 from pathlib import Path
 
-from . import DEFAULT, isolate_cards, normalize, using
+from . import DEFAULT, isolate_page, normalize, using
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 INTRO = "intro"
@@ -64,8 +64,8 @@ def sections(lang: str) -> dict[str, str]:
     file = path(lang)
     if not file.exists():
         return {}
-    with using(lang):  # a right-to-left page's card runs read as typed (`5♥ 6♥ 7♥`)
-        text = isolate_cards(file.read_text(encoding="utf-8"))
+    with using(lang):  # a right-to-left page's card runs and commands read as typed
+        text = isolate_page(file.read_text(encoding="utf-8"))
     return parse(text, anchored=lang != DEFAULT)
 
 

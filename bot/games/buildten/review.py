@@ -83,7 +83,7 @@ def review_text(result: RoundReview, decisions: list[Decision], limit: int | Non
     views = {d.turn: d for d in decisions}
     head = [_("🔎 Your review · Build-to-Ten"), summary_line(result)]
     if result.perfect:
-        head.append(_("Every turn was the best move the solver finds. 👏"))
+        head.append(_("Every turn was the best move the computer finds. 👏"))
     turns = [turn_line(turn, views[turn.turn]) for turn in result.turns]
     text = "\n".join([*head, *turns])
     if limit is None or utf16_units(text) <= limit:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from bot.i18n import Laid, _, and_list, isolate, t, tn
+from bot.i18n import Laid, _, and_list, isolate, listing, t, tn
 from engine.cards import suit_order
 from engine.rummy import Event, Rulebook, group_label
 from engine.rummy.tile_rules import floats
@@ -127,16 +127,19 @@ def notice(event: Event, rules: Rulebook | None = None) -> str | None:
 
 
 def starting_draw(draws: Sequence[Sequence[str]], who: dict[int, str], starter: int) -> str:
-    """Rummikub's starting draw (RULES.md §5 decision 4): each seat's tiles (faces: `11B`,
-    `*`; a joker or a tie drew again) and who starts."""
-    drawn = " · ".join(
-        f"{who.get(seat, '?')} " + " ".join(t.pretty() for f in faces for t in parse_tiles(f))
-        for seat, faces in enumerate(draws))
+    """Rummikub's starting draw (RULES.md §5 decision 4): each seat's tiles (with their colour
+    marks, as the log shows tiles; a joker or a tie drew again) and who starts. In Hebrew each
+    name and each tile is its own isolate, each seat a list item: one isolate around it all
+    would split `🤖 מחשב 1 13🟥` into `🤖 13 1 מחשב`."""
+    drawn = listing(
+        [isolate(who.get(seat, "?")) + " "
+         + " ".join(isolate(tile.marked()) for face in faces for tile in parse_tiles(face))
+         for seat, faces in enumerate(draws)], " · ")
     return t("Starting draw: {draws} — {name} starts", draws=drawn, name=who.get(starter, "?"))
 
 
 def started(title: str, seats: int) -> str:
-    return tn("{title} started with {n} seat", "{title} started with {n} seats", seats,
+    return tn("{title} started with {n} player", "{title} started with {n} players", seats,
               title=title)
 
 

@@ -94,7 +94,7 @@ def review_text(result: RoundReview, tiles: bool = False, points: bool = True,
                n=result.round),
              summary_line(result, tiles)]
     if result.perfect:
-        lines.append(_("Every turn was the best move the solver finds. 👏"))
+        lines.append(_("Every turn was the best move the computer finds. 👏"))
     for turn in result.turns:
         lines.append(turn_line(turn, tiles, points))
     if not result.exact:

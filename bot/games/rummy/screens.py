@@ -337,7 +337,7 @@ def table_detail(
                              if rules_of(record).tiles
                              else t("loose (place before Done): {cards}", cards=loose)))
     if changed:
-        lines.append("  " + _("(your working copy: * changed, ✗ not a valid group yet)"))
+        lines.append("  " + _("(your private copy: * changed, ✗ not a valid group yet)"))
     return "\n".join(lines)
 
 
@@ -385,8 +385,10 @@ def _score_screen(game_id: int, record: Record, state: GameState) -> Screen:
         lines.append(t("This round: {points}",
                        points=listing((scored(names[i], p) for i, p in enumerate(last["points"])),
                                       " · ")))
-        left = " · ".join(f"{names[i]}: {pretty_sorted(c.token for c in hand)}"
-                          for i, hand in enumerate(state.hands) if hand)
+        # each seat a list item, its name and its cards each their own isolate (one isolate
+        # around the list took its direction from the first name)
+        left = listing([isolate(names[i]) + ": " + pretty_sorted(c.token for c in hand)
+                        for i, hand in enumerate(state.hands) if hand], " · ")
         if left:  # every hand left at the round's end: what the points count
             lines.append(t("Left on the racks: {hands}", hands=left) if rules.tiles
                          else t("Left in the hands: {hands}", hands=left))
