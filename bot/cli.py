@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import signal
 import sys
+from collections.abc import Iterator
 
 from engine.rummy import ALL_RULEBOOKS
 
@@ -100,7 +102,7 @@ def _play(args: argparse.Namespace, options: dict) -> int:
     import logging
     from pathlib import Path
 
-    from bot.adapters.console import Setup, parse_seats, play, store_url
+    from bot.adapters.console import BYE, Setup, parse_seats, play, store_url
     from bot.games import default_games
     from engine.rummy import get_rulebook
 
@@ -120,33 +122,58 @@ def _play(args: argparse.Namespace, options: dict) -> int:
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
     setup = Setup(args.rulebook, options, computers, you_first)
+    lang = args.lang or _environment_language()
     try:
         if args.web:
             from bot.web.local import play_web
 
             asyncio.run(play_web(setup, url=store_url(data), seed=args.seed, new=args.new,
-                                 name=args.name or _your_name(), port=args.port,
-                                 lang=args.lang or _environment_language()))
+                                 name=args.name or _your_name(), port=args.port, lang=lang))
             return 0
-        asyncio.run(
-            play(
-                setup,
-                url=store_url(data),
-                games=games,
-                seed=args.seed,
-                new=args.new,
-                name=args.name or _your_name(),
-                pictures=Path(args.pictures) if args.pictures else None,
-                lang=args.lang or _environment_language(),
+        with _one_ctrl_c():
+            asyncio.run(
+                play(
+                    setup,
+                    url=store_url(data),
+                    games=games,
+                    seed=args.seed,
+                    new=args.new,
+                    name=args.name or _your_name(),
+                    pictures=Path(args.pictures) if args.pictures else None,
+                    lang=lang,
+                )
             )
-        )
-    except KeyboardInterrupt:
-        print("\nBye — the game is saved; `rummy play` picks it up again.")
+    except KeyboardInterrupt:  # pressed while the computers moved: every move is saved
+        _say_bye(BYE, lang)
     except Exception as error:  # the log file has the details
         logging.getLogger("rummy").exception("rummy play failed")
         print(f"rummy: {error} (details in {data / 'terminal.log'})", file=sys.stderr)
         return 1
     return 0
+
+
+@contextlib.contextmanager
+def _one_ctrl_c() -> Iterator[None]:
+    """Ctrl-C raises KeyboardInterrupt where the program stands, even inside `input()`.
+    asyncio.run's own handler would only cancel the main task — which waits in `input()` for
+    a line — so a first press did nothing and quitting took two (issue 44). With a handler of
+    our own installed, asyncio.run leaves SIGINT alone."""
+
+    def interrupt(_signum: int, _frame: object) -> None:
+        raise KeyboardInterrupt
+
+    before = signal.signal(signal.SIGINT, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
+def _say_bye(msgid: str, lang: str) -> None:
+    from bot.i18n import _, using
+
+    with using(lang):
+        print("\n" + _(msgid))
 
 
 def _environment_language() -> str:
@@ -169,7 +196,7 @@ def _lesson(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from bot.adapters.console import store_url
-    from bot.adapters.console_lesson import run_lesson
+    from bot.adapters.console_lesson import LESSON_BYE, run_lesson
     from bot.games import default_games
 
     data = Path(args.data)
@@ -179,11 +206,13 @@ def _lesson(args: argparse.Namespace) -> int:
         level=logging.WARNING,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
+    lang = args.lang or _environment_language()
     try:
-        run_lesson(args.rulebook, url=store_url(data), name=args.name or _your_name(),
-                   lang=args.lang or _environment_language(), games=default_games())
+        with _one_ctrl_c():
+            run_lesson(args.rulebook, url=store_url(data), name=args.name or _your_name(),
+                       lang=lang, games=default_games())
     except KeyboardInterrupt:
-        print("\nBye — the lesson is saved; `rummy lesson` picks it up again.")
+        _say_bye(LESSON_BYE, lang)
     except Exception as error:  # the log file has the details
         logging.getLogger("rummy").exception("rummy lesson failed")
         print(f"rummy: {error} (details in {data / 'terminal.log'})", file=sys.stderr)

@@ -39,6 +39,8 @@ STORE_FILE = "terminal.db"
 STALL_SECONDS = 120.0  # computer seats that make no move for this long have failed
 CARDS_PER_ROW = 8  # card buttons a line in the terminal
 
+# What README.md tells a newcomer to type (`rummy` is not on PATH: it is .venv/bin/rummy).
+BYE = N_("Bye — the game is saved; `make play` picks it up again.")
 HELP = N_("""Commands (cards like 7H 10S QD, * for a joker; or hand numbers like 1 4 5):
   lay 7H 8H 9H     put cards from your hand into a new group
   add B 10H        put cards into group B
@@ -210,15 +212,18 @@ class ConsoleGame:
                 return
             set_locale(self.me.lang)  # the terminal's own lines, in its language
             if self.over:
-                self.write(_("Thanks for playing! `rummy play` starts a new game."))
+                self.write(_("Thanks for playing! `make play` starts a new game."))
                 return
             self._show_view()
             try:
                 line = self.read("> ").strip()
-            except (EOFError, KeyboardInterrupt):
+            except EOFError:
+                line = "quit"
+            except KeyboardInterrupt:  # Ctrl-C: the line it cut short is no command
+                self.write("")
                 line = "quit"
             if line.lower() in ("quit", "exit", "q"):
-                self.write(_("Bye — the game is saved; `rummy play` picks it up again."))
+                self.write(_(BYE))
                 return
             if not line:
                 continue

@@ -29,6 +29,8 @@ from bot.i18n import N_, _, t, using
 
 from .console import PLATFORM, USER
 
+# What README.md tells a newcomer to type (`rummy` is not on PATH: it is .venv/bin/rummy).
+LESSON_BYE = N_("Bye — the lesson is saved; `.venv/bin/rummy lesson` picks it up again.")
 HELP = N_("""Type moves as in the game (cards like 7H 10S QD, * for a joker; or hand numbers 1 2 3):
   lay 5H 6H 7H   new group        add A 8H    add to group A     take A 5S   take a card out
   split A 3      split group A after its 3rd card                 move A:5S B  move a card
@@ -113,14 +115,17 @@ class ConsoleLesson:
             self._prompt_view()
             try:
                 line = self.read("> ").strip()
-            except (EOFError, KeyboardInterrupt):
+            except EOFError:
+                break
+            except KeyboardInterrupt:  # Ctrl-C: saved (every step is), said so
+                self.write("\n" + _(LESSON_BYE))
                 break
             verb, _sep, rest = line.partition(" ")
             verb = verb.lower().lstrip("/")
             if not verb:
                 continue
             if verb in ("quit", "exit", "q"):
-                self.write(_("Bye — the lesson is saved; `rummy lesson` picks it up again."))
+                self.write(_(LESSON_BYE))
                 break
             if verb in ("help", "h", "?"):
                 self.write(_(HELP))
