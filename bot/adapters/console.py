@@ -27,7 +27,7 @@ from bot.core.fair_use import FairUse
 from bot.core.hosting import HostedGame, Refusal
 from bot.core.service import Actor, GameService
 from bot.core.views import Button, Outcome, Screen, in_rows
-from bot.i18n import N_, _, current, set_locale, t, using
+from bot.i18n import N_, _, current, every, set_locale, t, using
 from bot.i18n import rules as rules_doc
 
 log = logging.getLogger(__name__)
@@ -322,13 +322,24 @@ class ConsoleGame:
     async def _answer(self, out: Outcome, *, quiet: bool = False) -> None:
         """Show an outcome of the person's own call, and the core's reply to it."""
         await self.deliver(out)
-        reply = (out.reply or "").strip()
-        if not reply or reply == "OK" or (quiet and not out.alert):
-            return
         mine = out.private.get(USER)
+        notice = mine.notice.strip() if mine is not None else ""
+        if notice and not self._will_show(mine, notice):
+            self.write(notice)  # the answer again (a second `hint`): the view has it already
+        reply = (out.reply or "").strip()
+        if not reply or reply in every("OK") or (quiet and not out.alert):
+            return  # "OK" in any language: the screen itself is the answer
         if mine is not None and reply in mine.text:
-            return  # the private screen says it already (its notice line)
+            return  # the private screen says it (its notice line)
         self.write(f"✗ {reply}" if out.alert else reply)
+
+    def _will_show(self, screen: Screen, text: str) -> bool:
+        """Will the next view print `text` of `screen`? Not when the view shown already has
+        every line of it (`_show_view` prints only new lines)."""
+        old = self._shown_private
+        if old is None or self._table_text(screen) != self._shown_table:
+            return True  # the whole view is printed again
+        return not set(text.splitlines()) <= set(_private_text(old).splitlines())
 
     # -- outgoing -----------------------------------------------------------------------
 
