@@ -128,7 +128,8 @@ class ConsoleGame:
     ) -> None:
         self.service = service
         self.read = read
-        self.write = write
+        self._print = write
+        self._held: list[str] = []  # log lines not printed yet (a draw may fold into the last)
         self.pictures = pictures
         # The terminal is one person: the "group" and the private chat speak their language.
         self.group = Actor(PLATFORM, GROUP_CHAT, USER, name, lang=lang)
@@ -148,6 +149,16 @@ class ConsoleGame:
         self._painted: dict[str, str | None] = {}
         self._delivered = asyncio.Event()
         service.register(PLATFORM, self.deliver)
+
+    def write(self, text: str) -> None:
+        """Print `text`, after the log lines held back (they come first, in order)."""
+        self._flush_log()
+        self._print(text)
+
+    def _flush_log(self) -> None:
+        held, self._held = self._held, []
+        for line in held:
+            self._print("  " + line)
 
     # -- opening a game -----------------------------------------------------------------
 
@@ -215,6 +226,7 @@ class ConsoleGame:
                 self.write(_("Thanks for playing! `make play` starts a new game."))
                 return
             self._show_view()
+            self._flush_log()
             try:
                 line = self.read("> ").strip()
             except EOFError:
@@ -353,9 +365,12 @@ class ConsoleGame:
 
     def _deliver(self, outcome: Outcome) -> None:
         # The game log's new lines: every move, once (the group caption shows only the
-        # newest; one commit can log several, e.g. laid then drew).
-        for line in outcome.log:
-            self.write("  " + line)
+        # newest; one commit can log several, e.g. laid then drew), held until something else
+        # prints: a line that says the last one again with more ("drew 13 cards") replaces it.
+        lines = list(outcome.log)
+        if outcome.log_refolds and self._held and lines:
+            self._held[-1] = lines.pop(0)
+        self._held += lines
         if outcome.revision is not None:
             if outcome.revision < self.shown_revision:
                 return  # a newer screen is up already
