@@ -63,3 +63,64 @@ async def test_a_computers_draws_in_one_turn_are_one_line(url):
     assert not repeated, repeated[:3]
     folded = [x for x in lines if re.search(r"🤖 Computer \d drew ([3-9]|\d\d) cards", x)]
     assert folded, "\n".join(lines[-60:])
+
+
+class Learner:
+    """A learner at the terminal lesson who reads what it printed: a line may be a function of
+    the output so far (the number of a button by its label)."""
+
+    def __init__(self, lines: list) -> None:
+        self.lines = list(lines)
+        self.out: list[str] = []
+
+    def write(self, text: str) -> None:
+        self.out.extend(str(text).splitlines())
+
+    def read(self, _prompt: str) -> str:
+        if not self.lines:
+            raise EOFError
+        line = self.lines.pop(0)
+        return line(self) if callable(line) else line
+
+    def number(self, label: str) -> str:
+        for line in reversed(self.out):
+            found = re.search(r"\[(\d+)\] " + re.escape(label), line)
+            if found:
+                return found.group(1)
+        raise AssertionError(f"no [n] {label} in {self.out[-8:]}")
+
+
+@pytest.mark.parametrize("lang", ["en", "he", "ru"])
+def test_the_lesson_takes_numbers_as_the_game_does(tmp_path, lang):
+    """Step 1 says: select 5♥ 6♥ 7♥, tap New group, then Done — `1` `2` `3`, New group's
+    number, Done's number do it (not 'Unknown command /1')."""
+    from bot.adapters.console_lesson import run_lesson
+    from bot.i18n import _, using
+
+    with using(lang):
+        new_group, done = _("New group"), _("✔ Done")
+    learner = Learner(["1", "2", "3", lambda p: p.number(new_group),
+                       lambda p: p.number(done), "quit"])
+    state = run_lesson("manipulation", learner.read, learner.write, games=default_games(),
+                       url=f"sqlite+aiosqlite:///{tmp_path / 'lesson.db'}", lang=lang)
+    text = "\n".join(learner.out)
+    assert state["step"] == 1, text[-1500:]  # step 1 done by numbers
+    assert "✓" in text  # selected, then correct
+    assert "Unknown command" not in text
+
+
+def test_terminal_hints_name_moves_without_a_slash(tmp_path):
+    from bot.adapters.console_lesson import run_lesson
+
+    learner = Learner(["show", "frobnicate", "quit"])
+    run_lesson("manipulation", learner.read, learner.write, games=default_games(),
+               url=f"sqlite+aiosqlite:///{tmp_path / 'lesson.db'}")
+    text = "\n".join(learner.out)
+    assert "lay 5H 6H 7H · done" in text, text
+    assert not re.search(r"(?<![\w:/])/[a-z]", text), text
+
+
+async def test_the_games_refusals_in_the_terminal_name_moves_without_a_slash(url):
+    out = await typed(url, ["move A", "quit"])
+    text = "\n".join(out)
+    assert "Write it as: move B:QS A" in text, text[-800:]

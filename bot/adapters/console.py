@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -153,12 +154,12 @@ class ConsoleGame:
     def write(self, text: str) -> None:
         """Print `text`, after the log lines held back (they come first, in order)."""
         self._flush_log()
-        self._print(text)
+        self._print(plain_commands(text))
 
     def _flush_log(self) -> None:
         held, self._held = self._held, []
         for line in held:
-            self._print("  " + line)
+            self._print("  " + plain_commands(line))
 
     # -- opening a game -----------------------------------------------------------------
 
@@ -465,6 +466,16 @@ class ConsoleGame:
             if len(parts) > 1:
                 lines.append(" ".join(parts).rstrip())
         return "\n".join(lines)
+
+
+# A command's slash, as the chats write it (/lay, /help): at a word's start, not in a path
+# or an address (data/terminal.db, https://…). The terminal takes moves without it.
+_SLASH = re.compile(r"(?<![\w/:.\\])/(?=[a-z])")
+
+
+def plain_commands(text: str) -> str:
+    """The core's sentences as the terminal takes moves: `lay 5H 6H 7H · done`, `help`."""
+    return _SLASH.sub("", text)
 
 
 def _rack(screen: Screen) -> bool:
