@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import re
 import shutil
+import unicodedata
 
 import pytest
 from test_console import Player
@@ -124,3 +125,24 @@ async def test_the_games_refusals_in_the_terminal_name_moves_without_a_slash(url
     out = await typed(url, ["move A", "quit"])
     text = "\n".join(out)
     assert "Write it as: move B:QS A" in text, text[-800:]
+
+
+@pytest.mark.parametrize("lang", ["en", "he", "ru"])
+@pytest.mark.parametrize("name", ["", "manipulation", "rummikub"])
+async def test_rules_in_the_terminal_read_as_text_not_markdown(url, lang, name):
+    marks: list[int] = []
+
+    def at(line: str):
+        def read(learner: Learner) -> str:
+            marks.append(len(learner.out))
+            return line
+        return read
+
+    learner = Learner([at(f"rules {name}".strip()), at("quit")])
+    await play(Setup("machiavelli", {}, ["medium"]), url=url, seed=3, name="Ada",
+               read=learner.read, write=learner.write, games=default_games(), lang=lang)
+    text = "\n".join(learner.out[marks[0]:marks[1]])  # what `rules` printed
+    assert len(text) > 500, text  # the section itself
+    assert not re.search(r"\]\(#|^#+ |\|---|^\|.*\|$|\*\*|`", text, re.M), text[:3000]
+    shown = [[c for c in x if unicodedata.category(c) != "Cf"] for x in text.splitlines()]
+    assert max(map(len, shown)) <= 100  # wrapped to the terminal (bidi marks take no room)

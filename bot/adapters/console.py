@@ -15,9 +15,11 @@ Reads lines and writes text through the functions it is given, so tests can driv
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 import random
 import re
+import shutil
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -304,7 +306,7 @@ class ConsoleGame:
         elif verb in self.service.typed_verbs:  # every hosted game's (the game reads its own)
             await self._answer(await self.service.command(self.me, command))
         elif verb == "rules" and (text := full_rules(rest)):
-            self.write(text)  # the terminal has room for the whole section
+            self.write(readable(text))  # the terminal has room for the whole section
         elif verb in ("rules", "leaderboard", "stats"):
             await self._answer(await self.service.command(self.group, command))
         else:
@@ -515,6 +517,27 @@ def full_rules(name: str) -> str:
         return "\n\n".join(x for k in shared if (x := rules_doc.section(k, current())))
     key = rules_doc.rulebook_key(name)
     return rules_doc.section(key, current()) if key else ""
+
+
+# An in-page link of the rules page ([Tahiti](#tahiti)): its words (the terminal has no page).
+_ANCHOR_LINK = re.compile(r"\[([^\]]+)\]\(#[^)]*\)")
+MAX_WIDTH = 100  # a rules page wider than this reads badly even on a wide terminal
+
+
+def readable(markdown: str, width: int | None = None) -> str:
+    """The rules page's Markdown as a terminal shows text: headings, lists and tables laid out
+    (rich's renderer), no link targets, no styling codes, wrapped to the terminal's width."""
+    from rich.console import Console
+    from rich.markdown import Markdown
+
+    if width is None:
+        width = min(MAX_WIDTH, shutil.get_terminal_size((MAX_WIDTH, 40)).columns)
+    out = io.StringIO()
+    console = Console(file=out, width=width, color_system=None, force_terminal=False,
+                      emoji=False, highlight=False)
+    console.print(Markdown(_ANCHOR_LINK.sub(r"\1", markdown), hyperlinks=False))
+    text = out.getvalue().replace("**", "")  # emphasis Markdown did not take (ל**„…”**)
+    return "\n".join(line.rstrip() for line in text.splitlines()).strip("\n")
 
 
 def _prefix(msgid: str) -> str:
