@@ -153,9 +153,11 @@ def check_move(
         if fault == "group_invalid":
             text = f"Group {label} is not a set or a run: {_pretty(group)}"
             note = _ace_note(rulebook, group)
+            cards = [c.token for c in group]  # the bot names them as its screens do
             if note:  # the sentence adds the ace rule: a lesson says more about aces
-                return _fail("group_invalid_with_ace", text + note, group=i)
-            return _fail("group_invalid", text, group=i)
+                return _fail("group_invalid_with_ace", text + note, group=i, cards=cards,
+                             ace=rulebook.ace)
+            return _fail("group_invalid", text, group=i, cards=cards)
 
     if rulebook.first_lay_points and not first_lay_done:
         fault = initial_meld_fault(rulebook, table, new_table, placed_faces)
