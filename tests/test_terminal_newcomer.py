@@ -146,3 +146,15 @@ async def test_rules_in_the_terminal_read_as_text_not_markdown(url, lang, name):
     assert not re.search(r"\]\(#|^#+ |\|---|^\|.*\|$|\*\*|`", text, re.M), text[:3000]
     shown = [[c for c in x if unicodedata.category(c) != "Cf"] for x in text.splitlines()]
     assert max(map(len, shown)) <= 100  # wrapped to the terminal (bidi marks take no room)
+
+
+async def test_a_rummikub_table_and_rack_show_colours_as_the_log_does(url):
+    """Not `9K 9B 9O`: the tiles with their colours' marks (9⬛ 9🟦 9🟧), as the log names
+    them, on the table lines and the rack's numbered buttons."""
+    out = await typed(url, ["lay 1 2 3", "quit"], rulebook="rummikub")
+    rack = next(x for x in out if x.startswith("Rack: ["))
+    assert re.search(r"\[1\] \u2066?\d+[⬛🟥🟦🟧]", rack), rack
+    shown = "\n".join(x for x in out if not x.startswith(("Commands", "  lay", "  add")))
+    assert not re.search(r"(?<![\w*])(1[0-3]|[1-9])[KRBO]\b", shown), shown[-1500:]
+    group = next(x for x in out if re.match(r"^ [*✗+ ] +A  ", x))
+    assert re.search(r"\d+[⬛🟥🟦🟧]", group), group

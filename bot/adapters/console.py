@@ -498,13 +498,23 @@ def _hand_buttons(screen: Screen) -> list[tuple[bool, list[Button]]]:
     phone's rows."""
     rows: list[tuple[bool, list[Button]]] = []
     hand = screen.hand
-    cards = screen.cards
+    cards = pieces(screen)
     if cards:
         rows += [(True, r) for r in in_rows(cards, CARDS_PER_ROW)]
     for part in screen.parts:
         if part is not hand:
             rows += [(False, r) for r in part.phone_rows()]
     return rows
+
+
+def pieces(screen: Screen) -> list[Button]:
+    """The hand picker's every piece as a button, named as text shows it (`Choice.text`: a
+    tile with its colour's mark, as the log names it — the terminal has no picture)."""
+    hand = screen.hand
+    if hand is None:
+        return []
+    return [Button((hand.tick if p.selected else "") + (p.text or p.label), p.action)
+            for p in hand.pieces]
 
 
 def full_rules(name: str) -> str:

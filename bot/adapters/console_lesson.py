@@ -27,7 +27,7 @@ from bot.core.service import Actor, GameService
 from bot.core.views import Button, Outcome, Screen
 from bot.i18n import N_, _, t, using
 
-from .console import PLATFORM, USER, plain_commands
+from .console import PLATFORM, USER, pieces, plain_commands
 
 # What README.md tells a newcomer to type (`rummy` is not on PATH: it is .venv/bin/rummy).
 LESSON_BYE = N_("Bye — the lesson is saved; `.venv/bin/rummy lesson` picks it up again.")
@@ -187,7 +187,7 @@ class ConsoleLesson:
         if screen is None:
             return
         self.write(screen.detail)
-        self.listed = list(screen.cards)
+        self.listed = pieces(screen)
         table_cards = [f"[{i}] {b.label}" for i, b in enumerate(self.listed, 1)
                        if b.label.lstrip("✓").startswith("(")]  # (a card out of a group)
         if table_cards:

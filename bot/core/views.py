@@ -43,6 +43,9 @@ class Choice:
     action: str  # the press it makes
     selected: bool = False  # the current answer, a selected piece (a ✓ before it on a phone)
     key: str = ""  # a piece's name in a multi-select (the game's token); "" for an answer
+    # The piece named as text where no picture shows it (a terminal): a tile with its colour's
+    # mark (7🟥), as the log names it; "" : the label says it all.
+    text: str = ""
 
 
 @dataclass

@@ -562,7 +562,8 @@ def _detail(
     it (`lay 1 2 3`), a selected card ticked as its button is (✓)."""
 
     def card(c: Card) -> str:
-        face = f"[{c.pretty()}]" if c.ident in marked else c.pretty()
+        name = c.marked()  # no picture beside it: a tile's colour mark (7🟥), as the log
+        face = f"[{name}]" if c.ident in marked else name
         return "✓" + face if c.token in selected else face
 
     lines = []

@@ -148,7 +148,7 @@ def starting_draw(draws: Sequence[Sequence[str]], who: dict[int, str], starter: 
     """Rummikub's starting draw (RULES.md §5 decision 4): each seat's tiles (faces: `11B`,
     `*`; a joker or a tie drew again) and who starts."""
     drawn = " · ".join(
-        f"{who.get(seat, '?')} " + " ".join(t.pretty() for f in faces for t in parse_tiles(f))
+        f"{who.get(seat, '?')} " + " ".join(t.marked() for f in faces for t in parse_tiles(f))
         for seat, faces in enumerate(draws))
     return t("Starting draw: {draws} — {name} starts", draws=drawn, name=who.get(starter, "?"))
 
