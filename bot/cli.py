@@ -6,9 +6,11 @@ import argparse
 import contextlib
 import signal
 import sys
+import textwrap
 from collections.abc import Iterator
 
 from engine.rummy import ALL_RULEBOOKS
+from engine.rummy.rulebooks import option_choices
 
 
 def _options(pairs: list[str]) -> dict[str, str]:
@@ -21,17 +23,42 @@ def _options(pairs: list[str]) -> dict[str, str]:
     return out
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="rummy", description="Rummy Table")
-    sub = parser.add_subparsers(dest="command", required=True)
+RULEBOOK_HELP = "the rulebook: %(choices)s (default: %(default)s; docs/rules.md has them all)"
+OPTION_HELP = ("a rulebook's option, KEY=VALUE; repeat it for several "
+               "(the keys and values of each rulebook are listed below)")
 
-    play = sub.add_parser("play", help="play in the terminal against computer players")
+
+def _options_epilog() -> str:
+    """Each rulebook's --option keys and values (the first value is the default), from the
+    rulebooks themselves."""
+    lines = ["rulebook options (--option KEY=VALUE; the first value is the default):"]
+    for name in ALL_RULEBOOKS:
+        choices = option_choices(name)
+        said = "; ".join(f"{key}={'|'.join(map(str, values))}" for key, values in choices.items())
+        lines += textwrap.wrap(said or "no options", 78, initial_indent=f"  {name + ':':<14} ",
+                               subsequent_indent=" " * 17)
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="rummy", description="Rummy Table: rearrangement rummy in the terminal, and the "
+        "Telegram/Discord bot. `rummy COMMAND --help` tells each command's flags.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    epilog = _options_epilog()
+    raw = argparse.RawDescriptionHelpFormatter
+
+    play = sub.add_parser("play", help="play in the terminal against computer players",
+                          epilog=epilog, formatter_class=raw)
     play.add_argument("--game", default="rummy", choices=("rummy", "build-to-ten"),
                       help="which game (--rulebook and --option are the rummy family's)")
-    play.add_argument("--rulebook", default="manipulation", choices=ALL_RULEBOOKS)
-    play.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
+    play.add_argument("--rulebook", default="manipulation", choices=ALL_RULEBOOKS,
+                      metavar="NAME", help=RULEBOOK_HELP)
+    play.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                      help=OPTION_HELP)
     play.add_argument("--seats", default="you,cpu,cpu", help="e.g. you,cpu:easy,cpu:medium")
-    play.add_argument("--seed", type=int, default=None)
+    play.add_argument("--seed", type=int, default=None, metavar="N",
+                      help="shuffle with this seed: the same deal again (default: random)")
     play.add_argument("--new", action="store_true",
                       help="end the unfinished terminal game (if any) and start a new one")
     play.add_argument("--data", default="data", metavar="DIR",
@@ -45,23 +72,31 @@ def main(argv: list[str] | None = None) -> int:
     play.add_argument("--pictures", default=None, metavar="DIR",
                       help="also write the newest pictures (table.png, hand.png…) here")
 
-    sim = sub.add_parser("simulate", help="play computer-only games and check every rule")
+    sim = sub.add_parser("simulate", help="play computer-only games and check every rule",
+                         epilog=epilog, formatter_class=raw)
     sim.add_argument("--game", default="rummy", choices=("rummy", "build-to-ten"),
                      help="which game (--rulebook and --option are the rummy family's)")
-    sim.add_argument("--rulebook", default="manipulation", choices=ALL_RULEBOOKS)
-    sim.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
-    sim.add_argument("--players", type=int, default=None)
+    sim.add_argument("--rulebook", default="manipulation", choices=ALL_RULEBOOKS,
+                     metavar="NAME", help=RULEBOOK_HELP)
+    sim.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                     help=OPTION_HELP)
+    sim.add_argument("--players", type=int, default=None, metavar="N",
+                     help="how many computer seats, all medium (default: 2; or name them "
+                     "with --seats)")
     sim.add_argument("--seats", default=None, help="levels, e.g. medium,easy,easy")
-    sim.add_argument("--games", type=int, default=100)
-    sim.add_argument("--seed", type=int, default=1)
+    sim.add_argument("--games", type=int, default=100, metavar="N",
+                     help="how many games to play (default: %(default)s)")
+    sim.add_argument("--seed", type=int, default=1, metavar="N",
+                     help="the first game's seed; game i plays seed N+i (default: %(default)s)")
     sim.add_argument("--jobs", type=int, default=1, help="play games in this many processes")
     sim.add_argument("--clock", default="wall", choices=("wall", "cpu"),
                      help="time decisions on the wall clock or the process's CPU clock")
     sim.add_argument("--json", action="store_true", help="also print one JSON object, last")
 
     les = sub.add_parser("lesson", help="a guided lesson in the terminal")
-    les.add_argument("--rulebook", default=None, choices=ALL_RULEBOOKS,
-                     help="which lesson (default: the unfinished one, else manipulation)")
+    les.add_argument("--rulebook", default=None, choices=ALL_RULEBOOKS, metavar="NAME",
+                     help="which lesson: %(choices)s (default: the unfinished one, else "
+                     "manipulation)")
     les.add_argument("--data", default="data", metavar="DIR",
                      help="where the terminal keeps its games and lessons (DIR/terminal.db)")
     les.add_argument("--name", default=None, help="your name")
