@@ -153,10 +153,11 @@ class ConsoleGame:
         self._delivered = asyncio.Event()
         service.register(PLATFORM, self.deliver)
 
-    def write(self, text: str) -> None:
-        """Print `text`, after the log lines held back (they come first, in order)."""
+    def write(self, text: str, *, as_typed: bool = True) -> None:
+        """Print `text`, after the log lines held back (they come first, in order); moves
+        named as the terminal takes them (`as_typed`: no slash)."""
         self._flush_log()
-        self._print(plain_commands(text))
+        self._print(plain_commands(text) if as_typed else text)
 
     def _flush_log(self) -> None:
         held, self._held = self._held, []
@@ -306,7 +307,8 @@ class ConsoleGame:
         elif verb in self.service.typed_verbs:  # every hosted game's (the game reads its own)
             await self._answer(await self.service.command(self.me, command))
         elif verb == "rules" and (text := full_rules(rest)):
-            self.write(readable(text))  # the terminal has room for the whole section
+            # the terminal has room for the whole section; the page speaks of the chats too
+            self.write(readable(text), as_typed=False)
         elif verb in ("rules", "leaderboard", "stats"):
             await self._answer(await self.service.command(self.group, command))
         else:
