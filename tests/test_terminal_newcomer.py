@@ -158,3 +158,12 @@ async def test_a_rummikub_table_and_rack_show_colours_as_the_log_does(url):
     assert not re.search(r"(?<![\w*])(1[0-3]|[1-9])[KRBO]\b", shown), shown[-1500:]
     group = next(x for x in out if re.match(r"^ [*✗+ ] +A  ", x))
     assert re.search(r"\d+[⬛🟥🟦🟧]", group), group
+
+
+def test_a_lessons_second_show_or_hint_answers_too(tmp_path):
+    from bot.adapters.console_lesson import run_lesson
+
+    learner = Learner(["show", "hint", "show", "quit"])
+    run_lesson("manipulation", learner.read, learner.write, games=default_games(),
+               url=f"sqlite+aiosqlite:///{tmp_path / 'lesson.db'}")
+    assert sum(x.startswith("Do this:") for x in learner.out) == 3, learner.out

@@ -137,15 +137,17 @@ class ConsoleLesson:
             if verb.isascii() and verb.isdecimal() and not rest.strip():
                 await self._press_number(int(verb))  # as in the game: `1` selects card 1
                 continue
-            self.show(await self.service.command(self.me, verb, rest.strip()))
+            self.show(await self.service.command(self.me, verb, rest.strip()),
+                      asked=verb in ("show", "hint"))
         state = await self.service.lesson_progress(self.me)
         if state is not None and state["finished"]:
             self.write(t('Play a real game: make play ARGS="--rulebook {rulebook}"',
                          rulebook=name))
         return state
 
-    def show(self, out: Outcome) -> None:
-        """An answer of the service: the feedback once, the step heading when it changes."""
+    def show(self, out: Outcome, *, asked: bool = False) -> None:
+        """An answer of the service: the feedback once, the step heading when it changes
+        (`asked`: the learner asked for it — `show`, `hint` — so it is said again)."""
         screen = out.private.get(USER)
         if screen is None:
             if out.reply:
@@ -153,7 +155,7 @@ class ConsoleLesson:
             return
         self.screen = screen
         notice = screen.notice.strip()
-        if notice and (notice != self._notice or out.reply):
+        if notice and (notice != self._notice or out.reply or asked):
             self.write(notice)  # (out.reply is its first line, or "✓ Correct!")
         elif out.reply and out.alert:
             self.write(f"✗ {out.reply}")
@@ -178,7 +180,7 @@ class ConsoleLesson:
             return
         action = self.listed[number - 1].action
         self.show(await self.service.press(self.me, press_of(screen.game_id, screen.version,
-                                                             action)))
+                                                             action)), asked=action == "show")
 
     def _prompt_view(self) -> None:
         """Before a prompt: the position, and the buttons with their numbers (the hand's are its
