@@ -7,7 +7,7 @@ import contextlib
 import signal
 import sys
 import textwrap
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from engine.rummy import ALL_RULEBOOKS
 from engine.rummy.rulebooks import option_choices
@@ -165,10 +165,11 @@ def _play(args: argparse.Namespace, options: dict) -> int:
             asyncio.run(play_web(setup, url=store_url(data), seed=args.seed, new=args.new,
                                  name=args.name or _your_name(), port=args.port, lang=lang))
             return 0
-        with _one_ctrl_c():
+        with _one_ctrl_c() as read:
             asyncio.run(
                 play(
                     setup,
+                    read=read,
                     url=store_url(data),
                     games=games,
                     seed=args.seed,
@@ -188,19 +189,39 @@ def _play(args: argparse.Namespace, options: dict) -> int:
 
 
 @contextlib.contextmanager
-def _one_ctrl_c() -> Iterator[None]:
-    """Ctrl-C raises KeyboardInterrupt where the program stands, even inside `input()`.
+def _one_ctrl_c() -> Iterator[Callable[[str], str]]:
+    """Ctrl-C raises KeyboardInterrupt in `input()` at once; yields that reading function.
     asyncio.run's own handler would only cancel the main task — which waits in `input()` for
-    a line — so a first press did nothing and quitting took two (issue 44). With a handler of
-    our own installed, asyncio.run leaves SIGINT alone."""
+    a line — so a first press did nothing and quitting took two (issue 44); with a handler of
+    our own, asyncio.run leaves SIGINT alone. And a signal goes to any thread that does not
+    block it (aiosqlite's, the executor's), where it would wait for the main thread's next
+    line: so SIGINT stays blocked in the main thread — every thread started meanwhile
+    inherits that — and is let in only while it reads a line (a press while the computers
+    move: at the next prompt)."""
 
     def interrupt(_signum: int, _frame: object) -> None:
         raise KeyboardInterrupt
 
+    masks = hasattr(signal, "pthread_sigmask")  # (not on Windows: there, as asyncio.run does)
+    sigint = {signal.SIGINT}
+
+    def read(prompt: str) -> str:
+        if masks:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, sigint)  # a press waiting: raised here
+        try:
+            return input(prompt)
+        finally:
+            if masks:
+                signal.pthread_sigmask(signal.SIG_BLOCK, sigint)
+
     before = signal.signal(signal.SIGINT, interrupt)
+    if masks:
+        signal.pthread_sigmask(signal.SIG_BLOCK, sigint)
     try:
-        yield
+        yield read
     finally:
+        if masks:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, sigint)
         signal.signal(signal.SIGINT, before)
 
 
@@ -243,9 +264,9 @@ def _lesson(args: argparse.Namespace) -> int:
     )
     lang = args.lang or _environment_language()
     try:
-        with _one_ctrl_c():
-            run_lesson(args.rulebook, url=store_url(data), name=args.name or _your_name(),
-                       lang=lang, games=default_games())
+        with _one_ctrl_c() as read:
+            run_lesson(args.rulebook, read=read, url=store_url(data),
+                       name=args.name or _your_name(), lang=lang, games=default_games())
     except KeyboardInterrupt:
         _say_bye(LESSON_BYE, lang)
     except Exception as error:  # the log file has the details
