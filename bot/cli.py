@@ -163,7 +163,8 @@ def _play(args: argparse.Namespace, options: dict) -> int:
             from bot.web.local import play_web
 
             asyncio.run(play_web(setup, url=store_url(data), seed=args.seed, new=args.new,
-                                 name=args.name or _your_name(), port=args.port, lang=lang))
+                                 name=args.name or _your_name(), port=args.port, lang=lang,
+                                 data=data))
             return 0
         with _one_ctrl_c() as read:
             asyncio.run(
