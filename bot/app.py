@@ -130,16 +130,21 @@ def build_services(store: Any, **settings: Any) -> Any:
     return service
 
 
+NO_TOKEN = ("Set TELEGRAM_TOKEN and/or DISCORD_TOKEN (see .env.example). "
+            "To play without a token: make play")
+
+
+def _have_a_token() -> bool:
+    return any(os.environ.get(k, "").strip() for k in ("TELEGRAM_TOKEN", "DISCORD_TOKEN"))
+
+
 async def serve(url: str | None = None) -> None:
     from bot.store import Store
 
     telegram_token = os.environ.get("TELEGRAM_TOKEN", "").strip()
     discord_token = os.environ.get("DISCORD_TOKEN", "").strip()
-    if not telegram_token and not discord_token:
-        raise SystemExit(
-            "Set TELEGRAM_TOKEN and/or DISCORD_TOKEN (see .env.example). "
-            "To play without a token: make play"
-        )
+    if not _have_a_token():
+        raise SystemExit(NO_TOKEN)
     store = await Store.open(url)
     service = build_services(
         store,
@@ -292,6 +297,8 @@ async def shutdown(service: Any, adapters: list[Any], store: Any) -> None:
 
 def run_bots(url: str | None = None) -> int:
     _load_dotenv()  # first: the log filter reads the secrets from the environment
+    if not _have_a_token():  # before the store (and alembic's INFO lines): nothing to serve
+        raise SystemExit(NO_TOKEN)
     logs.setup_logging(os.environ.get("RUMMY_LOG_LEVEL", "").strip().upper() or logging.INFO)
     try:
         event_loop.run(serve(url))

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import signal
 import sys
+import textwrap
+from collections.abc import Callable, Iterator
 
 from engine.rummy import ALL_RULEBOOKS
+from engine.rummy.rulebooks import option_choices
 
 
 def _options(pairs: list[str]) -> dict[str, str]:
@@ -19,17 +23,42 @@ def _options(pairs: list[str]) -> dict[str, str]:
     return out
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="rummy", description="Rummy Table")
-    sub = parser.add_subparsers(dest="command", required=True)
+RULEBOOK_HELP = "the rulebook: %(choices)s (default: %(default)s; docs/rules.md has them all)"
+OPTION_HELP = ("a rulebook's option, KEY=VALUE; repeat it for several "
+               "(the keys and values of each rulebook are listed below)")
 
-    play = sub.add_parser("play", help="play in the terminal against computer players")
+
+def _options_epilog() -> str:
+    """Each rulebook's --option keys and values (the first value is the default), from the
+    rulebooks themselves."""
+    lines = ["rulebook options (--option KEY=VALUE; the first value is the default):"]
+    for name in ALL_RULEBOOKS:
+        choices = option_choices(name)
+        said = "; ".join(f"{key}={'|'.join(map(str, values))}" for key, values in choices.items())
+        lines += textwrap.wrap(said or "no options", 78, initial_indent=f"  {name + ':':<14} ",
+                               subsequent_indent=" " * 17)
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="rummy", description="Rummy Table: rearrangement rummy in the terminal, and the "
+        "Telegram/Discord bot. `rummy COMMAND --help` tells each command's flags.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    epilog = _options_epilog()
+    raw = argparse.RawDescriptionHelpFormatter
+
+    play = sub.add_parser("play", help="play in the terminal against computer players",
+                          epilog=epilog, formatter_class=raw)
     play.add_argument("--game", default="rummy", choices=("rummy", "build-to-ten"),
                       help="which game (--rulebook and --option are the rummy family's)")
-    play.add_argument("--rulebook", default="manipulation", choices=ALL_RULEBOOKS)
-    play.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
+    play.add_argument("--rulebook", default="manipulation", choices=ALL_RULEBOOKS,
+                      metavar="NAME", help=RULEBOOK_HELP)
+    play.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                      help=OPTION_HELP)
     play.add_argument("--seats", default="you,cpu,cpu", help="e.g. you,cpu:easy,cpu:medium")
-    play.add_argument("--seed", type=int, default=None)
+    play.add_argument("--seed", type=int, default=None, metavar="N",
+                      help="shuffle with this seed: the same deal again (default: random)")
     play.add_argument("--new", action="store_true",
                       help="end the unfinished terminal game (if any) and start a new one")
     play.add_argument("--data", default="data", metavar="DIR",
@@ -43,23 +72,31 @@ def main(argv: list[str] | None = None) -> int:
     play.add_argument("--pictures", default=None, metavar="DIR",
                       help="also write the newest pictures (table.png, hand.png…) here")
 
-    sim = sub.add_parser("simulate", help="play computer-only games and check every rule")
+    sim = sub.add_parser("simulate", help="play computer-only games and check every rule",
+                         epilog=epilog, formatter_class=raw)
     sim.add_argument("--game", default="rummy", choices=("rummy", "build-to-ten"),
                      help="which game (--rulebook and --option are the rummy family's)")
-    sim.add_argument("--rulebook", default="manipulation", choices=ALL_RULEBOOKS)
-    sim.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
-    sim.add_argument("--players", type=int, default=None)
+    sim.add_argument("--rulebook", default="manipulation", choices=ALL_RULEBOOKS,
+                     metavar="NAME", help=RULEBOOK_HELP)
+    sim.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                     help=OPTION_HELP)
+    sim.add_argument("--players", type=int, default=None, metavar="N",
+                     help="how many computer seats, all medium (default: 2; or name them "
+                     "with --seats)")
     sim.add_argument("--seats", default=None, help="levels, e.g. medium,easy,easy")
-    sim.add_argument("--games", type=int, default=100)
-    sim.add_argument("--seed", type=int, default=1)
+    sim.add_argument("--games", type=int, default=100, metavar="N",
+                     help="how many games to play (default: %(default)s)")
+    sim.add_argument("--seed", type=int, default=1, metavar="N",
+                     help="the first game's seed; game i plays seed N+i (default: %(default)s)")
     sim.add_argument("--jobs", type=int, default=1, help="play games in this many processes")
     sim.add_argument("--clock", default="wall", choices=("wall", "cpu"),
                      help="time decisions on the wall clock or the process's CPU clock")
     sim.add_argument("--json", action="store_true", help="also print one JSON object, last")
 
     les = sub.add_parser("lesson", help="a guided lesson in the terminal")
-    les.add_argument("--rulebook", default=None, choices=ALL_RULEBOOKS,
-                     help="which lesson (default: the unfinished one, else manipulation)")
+    les.add_argument("--rulebook", default=None, choices=ALL_RULEBOOKS, metavar="NAME",
+                     help="which lesson: %(choices)s (default: the unfinished one, else "
+                     "manipulation)")
     les.add_argument("--data", default="data", metavar="DIR",
                      help="where the terminal keeps its games and lessons (DIR/terminal.db)")
     les.add_argument("--name", default=None, help="your name")
@@ -100,7 +137,7 @@ def _play(args: argparse.Namespace, options: dict) -> int:
     import logging
     from pathlib import Path
 
-    from bot.adapters.console import Setup, parse_seats, play, store_url
+    from bot.adapters.console import BYE, Setup, parse_seats, play, store_url
     from bot.games import default_games
     from engine.rummy import get_rulebook
 
@@ -120,33 +157,80 @@ def _play(args: argparse.Namespace, options: dict) -> int:
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
     setup = Setup(args.rulebook, options, computers, you_first)
+    lang = args.lang or _environment_language()
     try:
         if args.web:
             from bot.web.local import play_web
 
             asyncio.run(play_web(setup, url=store_url(data), seed=args.seed, new=args.new,
-                                 name=args.name or _your_name(), port=args.port,
-                                 lang=args.lang or _environment_language(), data=data))
+                                 name=args.name or _your_name(), port=args.port, lang=lang,
+                                 data=data))
             return 0
-        asyncio.run(
-            play(
-                setup,
-                url=store_url(data),
-                games=games,
-                seed=args.seed,
-                new=args.new,
-                name=args.name or _your_name(),
-                pictures=Path(args.pictures) if args.pictures else None,
-                lang=args.lang or _environment_language(),
+        with _one_ctrl_c() as read:
+            asyncio.run(
+                play(
+                    setup,
+                    read=read,
+                    url=store_url(data),
+                    games=games,
+                    seed=args.seed,
+                    new=args.new,
+                    name=args.name or _your_name(),
+                    pictures=Path(args.pictures) if args.pictures else None,
+                    lang=lang,
+                )
             )
-        )
-    except KeyboardInterrupt:
-        print("\nBye — the game is saved; `rummy play` picks it up again.")
+    except KeyboardInterrupt:  # pressed while the computers moved: every move is saved
+        _say_bye(BYE, lang)
     except Exception as error:  # the log file has the details
         logging.getLogger("rummy").exception("rummy play failed")
         print(f"rummy: {error} (details in {data / 'terminal.log'})", file=sys.stderr)
         return 1
     return 0
+
+
+@contextlib.contextmanager
+def _one_ctrl_c() -> Iterator[Callable[[str], str]]:
+    """Ctrl-C raises KeyboardInterrupt in `input()` at once; yields that reading function.
+    asyncio.run's own handler would only cancel the main task — which waits in `input()` for
+    a line — so a first press did nothing and quitting took two (issue 44); with a handler of
+    our own, asyncio.run leaves SIGINT alone. And a signal goes to any thread that does not
+    block it (aiosqlite's, the executor's), where it would wait for the main thread's next
+    line: so SIGINT stays blocked in the main thread — every thread started meanwhile
+    inherits that — and is let in only while it reads a line (a press while the computers
+    move: at the next prompt)."""
+
+    def interrupt(_signum: int, _frame: object) -> None:
+        raise KeyboardInterrupt
+
+    masks = hasattr(signal, "pthread_sigmask")  # (not on Windows: there, as asyncio.run does)
+    sigint = {signal.SIGINT}
+
+    def read(prompt: str) -> str:
+        if masks:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, sigint)  # a press waiting: raised here
+        try:
+            return input(prompt)
+        finally:
+            if masks:
+                signal.pthread_sigmask(signal.SIG_BLOCK, sigint)
+
+    before = signal.signal(signal.SIGINT, interrupt)
+    if masks:
+        signal.pthread_sigmask(signal.SIG_BLOCK, sigint)
+    try:
+        yield read
+    finally:
+        if masks:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, sigint)
+        signal.signal(signal.SIGINT, before)
+
+
+def _say_bye(msgid: str, lang: str) -> None:
+    from bot.i18n import _, using
+
+    with using(lang):
+        print("\n" + _(msgid))
 
 
 def _environment_language() -> str:
@@ -169,7 +253,7 @@ def _lesson(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from bot.adapters.console import store_url
-    from bot.adapters.console_lesson import run_lesson
+    from bot.adapters.console_lesson import LESSON_BYE, run_lesson
     from bot.games import default_games
 
     data = Path(args.data)
@@ -179,11 +263,13 @@ def _lesson(args: argparse.Namespace) -> int:
         level=logging.WARNING,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
+    lang = args.lang or _environment_language()
     try:
-        run_lesson(args.rulebook, url=store_url(data), name=args.name or _your_name(),
-                   lang=args.lang or _environment_language(), games=default_games())
+        with _one_ctrl_c() as read:
+            run_lesson(args.rulebook, read=read, url=store_url(data),
+                       name=args.name or _your_name(), lang=lang, games=default_games())
     except KeyboardInterrupt:
-        print("\nBye — the lesson is saved; `rummy lesson` picks it up again.")
+        _say_bye(LESSON_BYE, lang)
     except Exception as error:  # the log file has the details
         logging.getLogger("rummy").exception("rummy lesson failed")
         print(f"rummy: {error} (details in {data / 'terminal.log'})", file=sys.stderr)

@@ -158,7 +158,8 @@ async def test_a_lesson_speaks_the_learners_language(sqlite_store):
 
 
 # Typed commands a terminal lists and its help explains: the words a learner types.
-TYPED = {*VERBS, "help", "quit", "rummy", "play", "rulebook", "lesson", "new", "group"}
+TYPED = {*VERBS, "help", "quit", "rummy", "play", "rulebook", "lesson", "new", "group", "make",
+         "args"}
 
 
 @pytest.mark.parametrize("lang", OTHERS)

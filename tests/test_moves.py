@@ -220,3 +220,50 @@ def test_vatican_jokers_each_keep_a_neighbour_whatever_the_group_order():
     assert check("vatican", old, "4H 9H 7S 7D", [new[1], new[0], new[2]]).ok
     lost = check("vatican", old, "6S 6D 9H", ["5H *6H 7H", "7H 8H 9H", "6S 6D *6H"])
     assert not lost.ok and "beside it" in lost.reason
+
+
+# -- the ace note: said only when the ace is the reason (issue 44) ------------------------
+
+
+def check_pieces(name, group):
+    """`group` laid from the hand on an empty table (its cards, or tiles in Rummikub)."""
+    rules = get_rulebook(name)
+    pieces = parse_cards(group, rules)
+    return check_move(rules, [], pieces, [pieces])
+
+
+@pytest.mark.parametrize(
+    ("name", "group"),
+    [
+        ("manipulation", "AH 2H 3D"),  # mixed suits: no ace rule would make it a run
+        ("manipulation", "AS 3S 7S"),  # gaps
+        ("machiavelli", "AH 2H 3D"),
+        ("shanghai", "AS 3S 7S"),
+        ("carousel", "AS 2S 4S"),
+        ("manipulation", "AS AH 2S"),  # neither a set nor a run under any ace rule
+        ("rummikub", "1R 3R 5R"),
+    ],
+)
+def test_an_invalid_group_with_an_ace_for_another_reason_gets_no_ace_note(name, group):
+    result = check_pieces(name, group)
+    assert result.code == "group_invalid", (result.code, result.reason)
+    assert "ace" not in result.reason and "lowest" not in result.reason, result.reason
+
+
+@pytest.mark.parametrize(
+    ("name", "group", "note"),
+    [  # RULES.md §2: each rulebook's ace; §5: Rummikub's 1 is low unless `wrap` is on
+        ("manipulation", "AH 2H 3H", "the ace is high only"),
+        ("shanghai", "QH KH AH", "the ace is low only"),
+        ("machiavelli", "KH AH 2H", "never both"),
+        ("guadeloupe", "KH AH 2H", "never both"),
+        ("tahiti", "KH AH 2H", "never both"),
+        ("carousel", "KH AH 2H", "never in the middle"),
+        ("vatican", "KH AH 2H", "never in the middle"),
+        ("rummikub", "12R 13R 1R", "1 is always lowest"),
+    ],
+)
+def test_an_ace_where_the_rulebook_forbids_it_gets_the_note(name, group, note):
+    result = check_pieces(name, group)
+    assert result.code == "group_invalid_with_ace", (result.code, result.reason)
+    assert note in result.reason, result.reason

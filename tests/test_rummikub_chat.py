@@ -580,5 +580,5 @@ def test_a_joker_being_freed_reads_as_its_new_group(game, hand, new, reads):
     view = rummy_host.player_view(_state(table), 0)
     group = screens.private_picture(view, "t").groups[2]
     assert [str(c) for c in group if c.is_joker] == [reads], group
-    assert line.endswith(screens.pretty(group)), (line, group)
+    assert line.endswith(screens.marked(group)), (line, group)  # (the detail: colour marks)
     assert game.typed(table, 0, "u0", "done", "").alert is False

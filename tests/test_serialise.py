@@ -106,9 +106,10 @@ def test_state_to_dict_does_not_share_lists_with_the_state():
 
 
 def saved_fields(record: Record) -> dict:
-    """asdict of the record without what is never saved (`added`: this change's log lines)."""
+    """asdict of the record without what is never saved (`added`: this change's log lines;
+    `refolded`: whether the first of them says the log's last line again)."""
     data = asdict(record)
-    del data["added"]
+    del data["added"], data["refolded"]
     return data
 
 

@@ -15,8 +15,11 @@ Reads lines and writes text through the functions it is given, so tests can driv
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 import random
+import re
+import shutil
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,7 +30,7 @@ from bot.core.fair_use import FairUse
 from bot.core.hosting import HostedGame, Refusal
 from bot.core.service import Actor, GameService
 from bot.core.views import Button, Outcome, Screen, in_rows
-from bot.i18n import N_, _, current, set_locale, t, using
+from bot.i18n import N_, _, current, every, set_locale, t, using
 from bot.i18n import rules as rules_doc
 
 log = logging.getLogger(__name__)
@@ -39,6 +42,8 @@ STORE_FILE = "terminal.db"
 STALL_SECONDS = 120.0  # computer seats that make no move for this long have failed
 CARDS_PER_ROW = 8  # card buttons a line in the terminal
 
+# What README.md tells a newcomer to type (`rummy` is not on PATH: it is .venv/bin/rummy).
+BYE = N_("Bye — the game is saved; `make play` picks it up again.")
 HELP = N_("""Commands (cards like 7H 10S QD, * for a joker; or hand numbers like 1 4 5):
   lay 7H 8H 9H     put cards from your hand into a new group
   add B 10H        put cards into group B
@@ -126,7 +131,8 @@ class ConsoleGame:
     ) -> None:
         self.service = service
         self.read = read
-        self.write = write
+        self._print = write
+        self._held: list[str] = []  # log lines not printed yet (a draw may fold into the last)
         self.pictures = pictures
         # The terminal is one person: the "group" and the private chat speak their language.
         self.group = Actor(PLATFORM, GROUP_CHAT, USER, name, lang=lang)
@@ -146,6 +152,17 @@ class ConsoleGame:
         self._painted: dict[str, str | None] = {}
         self._delivered = asyncio.Event()
         service.register(PLATFORM, self.deliver)
+
+    def write(self, text: str, *, as_typed: bool = True) -> None:
+        """Print `text`, after the log lines held back (they come first, in order); moves
+        named as the terminal takes them (`as_typed`: no slash)."""
+        self._flush_log()
+        self._print(plain_commands(text) if as_typed else text)
+
+    def _flush_log(self) -> None:
+        held, self._held = self._held, []
+        for line in held:
+            self._print("  " + plain_commands(line))
 
     # -- opening a game -----------------------------------------------------------------
 
@@ -210,15 +227,19 @@ class ConsoleGame:
                 return
             set_locale(self.me.lang)  # the terminal's own lines, in its language
             if self.over:
-                self.write(_("Thanks for playing! `rummy play` starts a new game."))
+                self.write(_("Thanks for playing! `make play` starts a new game."))
                 return
             self._show_view()
+            self._flush_log()
             try:
                 line = self.read("> ").strip()
-            except (EOFError, KeyboardInterrupt):
+            except EOFError:
+                line = "quit"
+            except KeyboardInterrupt:  # Ctrl-C: the line it cut short is no command
+                self.write("")
                 line = "quit"
             if line.lower() in ("quit", "exit", "q"):
-                self.write(_("Bye — the game is saved; `rummy play` picks it up again."))
+                self.write(_(BYE))
                 return
             if not line:
                 continue
@@ -286,7 +307,8 @@ class ConsoleGame:
         elif verb in self.service.typed_verbs:  # every hosted game's (the game reads its own)
             await self._answer(await self.service.command(self.me, command))
         elif verb == "rules" and (text := full_rules(rest)):
-            self.write(text)  # the terminal has room for the whole section
+            # the terminal has room for the whole section; the page speaks of the chats too
+            self.write(readable(text), as_typed=False)
         elif verb in ("rules", "leaderboard", "stats"):
             await self._answer(await self.service.command(self.group, command))
         else:
@@ -317,13 +339,24 @@ class ConsoleGame:
     async def _answer(self, out: Outcome, *, quiet: bool = False) -> None:
         """Show an outcome of the person's own call, and the core's reply to it."""
         await self.deliver(out)
-        reply = (out.reply or "").strip()
-        if not reply or reply == "OK" or (quiet and not out.alert):
-            return
         mine = out.private.get(USER)
+        notice = mine.notice.strip() if mine is not None else ""
+        if notice and not self._will_show(mine, notice):
+            self.write(notice)  # the answer again (a second `hint`): the view has it already
+        reply = (out.reply or "").strip()
+        if not reply or reply in every("OK") or (quiet and not out.alert):
+            return  # "OK" in any language: the screen itself is the answer
         if mine is not None and reply in mine.text:
-            return  # the private screen says it already (its notice line)
+            return  # the private screen says it (its notice line)
         self.write(f"✗ {reply}" if out.alert else reply)
+
+    def _will_show(self, screen: Screen, text: str) -> bool:
+        """Will the next view print `text` of `screen`? Not when the view shown already has
+        every line of it (`_show_view` prints only new lines)."""
+        old = self._shown_private
+        if old is None or self._table_text(screen) != self._shown_table:
+            return True  # the whole view is printed again
+        return not set(text.splitlines()) <= set(_private_text(old).splitlines())
 
     # -- outgoing -----------------------------------------------------------------------
 
@@ -337,9 +370,12 @@ class ConsoleGame:
 
     def _deliver(self, outcome: Outcome) -> None:
         # The game log's new lines: every move, once (the group caption shows only the
-        # newest; one commit can log several, e.g. laid then drew).
-        for line in outcome.log:
-            self.write("  " + line)
+        # newest; one commit can log several, e.g. laid then drew), held until something else
+        # prints: a line that says the last one again with more ("drew 13 cards") replaces it.
+        lines = list(outcome.log)
+        if outcome.log_refolds and self._held and lines:
+            self._held[-1] = lines.pop(0)
+        self._held += lines
         if outcome.revision is not None:
             if outcome.revision < self.shown_revision:
                 return  # a newer screen is up already
@@ -436,6 +472,16 @@ class ConsoleGame:
         return "\n".join(lines)
 
 
+# A command's slash, as the chats write it (/lay, /help): at a word's start, not in a path
+# or an address (data/terminal.db, https://…). The terminal takes moves without it.
+_SLASH = re.compile(r"(?<![\w/:.\\])/(?=[a-z])")
+
+
+def plain_commands(text: str) -> str:
+    """The core's sentences as the terminal takes moves: `lay 5H 6H 7H · done`, `help`."""
+    return _SLASH.sub("", text)
+
+
 def _rack(screen: Screen) -> bool:
     """A rack of tiles (Rummikub), not a hand of cards: the screen's whole hand, as its
     detail shows it, is labelled as a rack (in the reader's language, the terminal's)."""
@@ -454,13 +500,23 @@ def _hand_buttons(screen: Screen) -> list[tuple[bool, list[Button]]]:
     phone's rows."""
     rows: list[tuple[bool, list[Button]]] = []
     hand = screen.hand
-    cards = screen.cards
+    cards = pieces(screen)
     if cards:
         rows += [(True, r) for r in in_rows(cards, CARDS_PER_ROW)]
     for part in screen.parts:
         if part is not hand:
             rows += [(False, r) for r in part.phone_rows()]
     return rows
+
+
+def pieces(screen: Screen) -> list[Button]:
+    """The hand picker's every piece as a button, named as text shows it (`Choice.text`: a
+    tile with its colour's mark, as the log names it — the terminal has no picture)."""
+    hand = screen.hand
+    if hand is None:
+        return []
+    return [Button((hand.tick if p.selected else "") + (p.text or p.label), p.action)
+            for p in hand.pieces]
 
 
 def full_rules(name: str) -> str:
@@ -473,6 +529,27 @@ def full_rules(name: str) -> str:
         return "\n\n".join(x for k in shared if (x := rules_doc.section(k, current())))
     key = rules_doc.rulebook_key(name)
     return rules_doc.section(key, current()) if key else ""
+
+
+# An in-page link of the rules page ([Tahiti](#tahiti)): its words (the terminal has no page).
+_ANCHOR_LINK = re.compile(r"\[([^\]]+)\]\(#[^)]*\)")
+MAX_WIDTH = 100  # a rules page wider than this reads badly even on a wide terminal
+
+
+def readable(markdown: str, width: int | None = None) -> str:
+    """The rules page's Markdown as a terminal shows text: headings, lists and tables laid out
+    (rich's renderer), no link targets, no styling codes, wrapped to the terminal's width."""
+    from rich.console import Console
+    from rich.markdown import Markdown
+
+    if width is None:
+        width = min(MAX_WIDTH, shutil.get_terminal_size((MAX_WIDTH, 40)).columns)
+    out = io.StringIO()
+    console = Console(file=out, width=width, color_system=None, force_terminal=False,
+                      emoji=False, highlight=False)
+    console.print(Markdown(_ANCHOR_LINK.sub(r"\1", markdown), hyperlinks=False))
+    text = out.getvalue().replace("**", "")  # emphasis Markdown did not take (ל**„…”**)
+    return "\n".join(line.rstrip() for line in text.splitlines()).strip("\n")
 
 
 def _prefix(msgid: str) -> str:

@@ -20,15 +20,17 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from bot.core.buttons import parse
+from bot.core.buttons import parse, press_of
 from bot.core.fair_use import FairUse
 from bot.core.hosting import HostedGame
 from bot.core.service import Actor, GameService
-from bot.core.views import Outcome, Screen
+from bot.core.views import Button, Outcome, Screen
 from bot.i18n import N_, _, t, using
 
-from .console import PLATFORM, USER
+from .console import PLATFORM, USER, pieces, plain_commands
 
+# What README.md tells a newcomer to type (`rummy` is not on PATH: it is .venv/bin/rummy).
+LESSON_BYE = N_("Bye — the lesson is saved; `.venv/bin/rummy lesson` picks it up again.")
 HELP = N_("""Type moves as in the game (cards like 7H 10S QD, * for a joker; or hand numbers 1 2 3):
   lay 5H 6H 7H   new group        add A 8H    add to group A     take A 5S   take a card out
   split A 3      split group A after its 3rd card                 move A:5S B  move a card
@@ -81,12 +83,16 @@ class ConsoleLesson:
     ) -> None:
         self.service = service
         self.read = read
-        self.write = write
+        self._print = write
+        self.listed: list[Button] = []  # what a typed number presses, by number - 1
         self.me = Actor(PLATFORM, USER, USER, name, private=True, lang=lang)
         self.game_id: int | None = None
         self.screen: Screen | None = None
         self._heading: list[str] = []  # the step heading and instructions last printed
         self._notice = ""
+
+    def write(self, text: str) -> None:
+        self._print(plain_commands(text))  # moves as the terminal takes them: no slash
 
     async def run(self, rulebook: str | None = None) -> Progress | None:
         """Run the lesson until it ends, the learner quits or the input runs out; where it
@@ -113,26 +119,35 @@ class ConsoleLesson:
             self._prompt_view()
             try:
                 line = self.read("> ").strip()
-            except (EOFError, KeyboardInterrupt):
+            except EOFError:
+                break
+            except KeyboardInterrupt:  # Ctrl-C: saved (every step is), said so
+                self.write("\n" + _(LESSON_BYE))
                 break
             verb, _sep, rest = line.partition(" ")
             verb = verb.lower().lstrip("/")
             if not verb:
                 continue
             if verb in ("quit", "exit", "q"):
-                self.write(_("Bye — the lesson is saved; `rummy lesson` picks it up again."))
+                self.write(_(LESSON_BYE))
                 break
             if verb in ("help", "h", "?"):
                 self.write(_(HELP))
                 continue
-            self.show(await self.service.command(self.me, verb, rest.strip()))
+            if verb.isascii() and verb.isdecimal() and not rest.strip():
+                await self._press_number(int(verb))  # as in the game: `1` selects card 1
+                continue
+            self.show(await self.service.command(self.me, verb, rest.strip()),
+                      asked=verb in ("show", "hint"))
         state = await self.service.lesson_progress(self.me)
         if state is not None and state["finished"]:
-            self.write(t("Play a real game: rummy play --rulebook {rulebook}", rulebook=name))
+            self.write(t('Play a real game: make play ARGS="--rulebook {rulebook}"',
+                         rulebook=name))
         return state
 
-    def show(self, out: Outcome) -> None:
-        """An answer of the service: the feedback once, the step heading when it changes."""
+    def show(self, out: Outcome, *, asked: bool = False) -> None:
+        """An answer of the service: the feedback once, the step heading when it changes
+        (`asked`: the learner asked for it — `show`, `hint` — so it is said again)."""
         screen = out.private.get(USER)
         if screen is None:
             if out.reply:
@@ -140,7 +155,7 @@ class ConsoleLesson:
             return
         self.screen = screen
         notice = screen.notice.strip()
-        if notice and (notice != self._notice or out.reply):
+        if notice and (notice != self._notice or out.reply or asked):
             self.write(notice)  # (out.reply is its first line, or "✓ Correct!")
         elif out.reply and out.alert:
             self.write(f"✗ {out.reply}")
@@ -154,15 +169,47 @@ class ConsoleLesson:
             self.write("\n".join(heading))
         self._heading = heading
 
+    async def _press_number(self, number: int) -> None:
+        """A number presses that button of the screen, as in the game: the hand's pieces
+        first (numbered as the hand is: `lay 1 2 3`), then the rest as listed."""
+        screen = self.screen
+        if screen is None or screen.game_id is None or not 1 <= number <= len(self.listed):
+            self.write(
+                t("✗ There is no button [{number}]. Type 'help' for the commands.", number=number)
+            )
+            return
+        action = self.listed[number - 1].action
+        self.show(await self.service.press(self.me, press_of(screen.game_id, screen.version,
+                                                             action)), asked=action == "show")
+
     def _prompt_view(self) -> None:
-        """Before a prompt: the position and what can be typed."""
+        """Before a prompt: the position, and the buttons with their numbers (the hand's are its
+        numbers in the position; cards out of the table follow it) and the typed words."""
         screen = self.screen
         if screen is None:
             return
         self.write(screen.detail)
+        self.listed = pieces(screen)
+        table_cards = [f"[{i}] {b.label}" for i, b in enumerate(self.listed, 1)
+                       if b.label.lstrip("✓").startswith("(")]  # (a card out of a group)
+        if table_cards:
+            self.write("  " + " ".join(table_cards))
+        hand = screen.hand
+        rows = [row for part in screen.parts if part is not hand for row in part.phone_rows()]
+        lines = []
+        for row in rows:
+            shown = []
+            for button in row:
+                if button.action == "noop":
+                    shown.append(button.label)  # a heading (Joker in A stands for:)
+                    continue
+                self.listed.append(button)
+                shown.append(f"[{len(self.listed)}] {button.label}")
+            lines.append(" " + " ".join(shown))
+        self.write("\n".join(lines))
         actions: list[str] = []
         choices: list[str] = []
-        for row in screen.buttons:
+        for row in rows:
             for button in row:
                 press = parse(f"0:0:{button.action}")
                 if press is None:

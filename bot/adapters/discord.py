@@ -507,7 +507,7 @@ class DiscordAdapter:
         if not ctx.alive:
             return
         text = render(outcome.reply or "")
-        if text == "OK" or (ctx.showed_private and not outcome.alert):
+        if outcome.reply in every("OK") or (ctx.showed_private and not outcome.alert):
             text = ""  # the private view itself is the answer
         text = "\n".join([text, *ctx.problems]).strip()
         if text or (ctx.thinking and not ctx.answered):

@@ -63,6 +63,9 @@ class Record:
     lang: str = ""  # the group's language (the host's at /newgame, or the chat's /language)
     # not saved: the log lines added since this record was loaded (the outcome carries them)
     added: list[str] = field(default_factory=list, compare=False, repr=False)
+    # not saved: the first added line says again, with more, the line the log had last
+    # (`fold_log`)
+    refolded: bool = field(default=False, compare=False, repr=False)
 
     # -- conversions ----------------------------------------------------------------------
 
@@ -160,3 +163,16 @@ class Record:
     def add_log(self, line: str) -> None:
         self.log = [*self.log[-19:], line]
         self.added.append(line)
+
+    def fold_log(self, line: str) -> None:
+        """`line` in place of the log's newest line, which it says again with more (a seat's
+        draws in one turn: "drew 13 cards", not thirteen lines of "drew 1 card")."""
+        if not self.log:
+            self.add_log(line)
+            return
+        self.log = [*self.log[:-1], line]
+        if self.added:
+            self.added[-1] = line  # added by this same change: nobody has seen it yet
+        else:
+            self.added.append(line)
+            self.refolded = True

@@ -217,7 +217,8 @@ class Unit:
         outcome.chat_id = saved.chat_id
         outcome.revision = saved.version
         outcome.refs = await self._refs(game_id, held)
-        outcome.log = outcome.log or list(record.added)
+        if not outcome.log:
+            outcome.log, outcome.log_refolds = list(record.added), record.refolded
         outcome.next_up = self.next_up(record, saved.status)
         self.after_save(game_id, record)
         return outcome

@@ -43,6 +43,9 @@ class Choice:
     action: str  # the press it makes
     selected: bool = False  # the current answer, a selected piece (a ✓ before it on a phone)
     key: str = ""  # a piece's name in a multi-select (the game's token); "" for an answer
+    # The piece named as text where no picture shows it (a terminal): a tile with its colour's
+    # mark (7🟥), as the log names it; "" : the label says it all.
+    text: str = ""
 
 
 @dataclass
@@ -240,6 +243,9 @@ class Outcome:
     revision: int | None = None
     refs: dict | None = None  # the game's delivery refs read with that commit (saves a read)
     log: list[str] = field(default_factory=list)  # the game log lines this change added
+    # The first of `log` says again, with more, the log line before it ("drew 13 cards" after
+    # "drew 12 cards"): a client that prints the log shows it in that line's place.
+    log_refolds: bool = False
     # Who moves next once this is saved: "person", "computer" (the scheduler will move and
     # deliver), or "" (lobby, round over, game over): a caller can wait for the computers.
     next_up: str = ""
@@ -263,7 +269,11 @@ class Outcome:
         if other.reply:
             self.reply = other.reply
             self.alert = other.alert
-        self.log += other.log
+        if other.log_refolds and self.log:
+            self.log = [*self.log[:-1], *other.log]
+        else:
+            self.log_refolds = self.log_refolds or (other.log_refolds and not self.log)
+            self.log += other.log
         if other.revision is not None:
             self.revision = max(self.revision or 0, other.revision)
             self.refs = other.refs

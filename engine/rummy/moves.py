@@ -15,7 +15,7 @@ from typing import Any
 from engine.cards import Card, format_cards
 
 from .actions import IllegalAction
-from .melds import group_reading, meld_fault, table_order
+from .melds import ACE_POLICIES, group_reading, meld_fault, readings, table_order
 from .rulebooks import Rulebook
 from .tile_rules import initial_meld_fault, joker_fault
 
@@ -153,9 +153,11 @@ def check_move(
         if fault == "group_invalid":
             text = f"Group {label} is not a set or a run: {_pretty(group)}"
             note = _ace_note(rulebook, group)
+            cards = [c.token for c in group]  # the bot names them as its screens do
             if note:  # the sentence adds the ace rule: a lesson says more about aces
-                return _fail("group_invalid_with_ace", text + note, group=i)
-            return _fail("group_invalid", text, group=i)
+                return _fail("group_invalid_with_ace", text + note, group=i, cards=cards,
+                             ace=rulebook.ace)
+            return _fail("group_invalid", text, group=i, cards=cards)
 
     if rulebook.first_lay_points and not first_lay_done:
         fault = initial_meld_fault(rulebook, table, new_table, placed_faces)
@@ -182,7 +184,12 @@ def check_move(
 
 
 def _ace_note(rulebook: Rulebook, group: Group) -> str:
+    """The rulebook's ace rule, said only when the ace is the reason: the group would be a set
+    or a run were the ace allowed elsewhere (A-2-3 in Manipulation), not when it fails for
+    another reason too (A♥ 2♥ 3♦, A♠ 3♠ 7♠)."""
     if not any(c.play_rank == 1 for c in group):
+        return ""
+    if not any(readings(group, other) for other in ACE_POLICIES if other != rulebook.ace):
         return ""
     if rulebook.tiles:
         if rulebook.ace == "wrap":

@@ -365,8 +365,13 @@ class RummyGame(TurnFlow):
         its own actions: `acts` is not needed here)."""
         record, game_id = table.record, table.game_id
         record.state = new.to_dict()
+        tiles = rules_of(record).tiles
         with using(record.lang):  # the log is the group's
-            lines = narrate.log_lines(events, _labels(record), rules_of(record).tiles)
+            lines = narrate.log_lines(events, _labels(record), tiles)
+            more = narrate.draws_this_turn(events, new.draws, new.turn, _labels(record), tiles)
+        if more is not None and record.log and record.log[-1] == more[0]:
+            record.fold_log(more[1])  # "drew 13 cards" once, not "drew 1 card" 13 times
+            lines = []
         for line in lines:
             record.add_log(line)
         turn_over = new.turn != old.turn or new.phase != old.phase or new.round != old.round

@@ -542,7 +542,7 @@ def lesson_screen(game_id: int, lesson: _Lesson) -> Screen:
         lambda: render_private(picture),
         game_id,
         lesson.ver,
-        detail=_detail(view, picture, hint_cards, hint_groups, tiles),
+        detail=_detail(view, picture, hint_cards, hint_groups, tiles, set(lesson.selected)),
         notice=lesson.notice,
         lang=current(),
         phase="game_over" if progress.finished else "",  # a client can tell it is over
@@ -555,13 +555,16 @@ def _detail(
     marked: frozenset[int],
     groups_marked: frozenset[int],
     tiles: bool = False,
+    selected: frozenset[str] | set[str] = frozenset(),
 ) -> str:
     """The position as text, one group a line: the step's cards in [brackets], its groups
     marked >, the changed ones *; the hand (a tile game's rack) numbered as typed moves count
-    it (`lay 1 2 3`)."""
+    it (`lay 1 2 3`), a selected card ticked as its button is (✓)."""
 
     def card(c: Card) -> str:
-        return f"[{c.pretty()}]" if c.ident in marked else c.pretty()
+        name = c.marked()  # no picture beside it: a tile's colour mark (7🟥), as the log
+        face = f"[{name}]" if c.ident in marked else name
+        return "✓" + face if c.token in selected else face
 
     lines = []
     for i, group in enumerate(picture.groups):

@@ -25,6 +25,28 @@ def pretty_sorted(tokens: Iterable[str]) -> str:
                                                        key=suit_order)))
 
 
+def drew(name: str, n: int, tiles: bool = False) -> str:
+    """`name` drew `n` cards (a tile game's: tiles)."""
+    if tiles:
+        return tn("{name} drew {n} tile", "{name} drew {n} tiles", n, name=name)
+    return tn("{name} drew {n} card", "{name} drew {n} cards", n, name=name)
+
+
+def draws_this_turn(events: Sequence[Event], draws: int, turn: int | None,
+                    who: dict[int, str], tiles: bool = False) -> tuple[str, str] | None:
+    """A draw that goes on the same seat's turn of draws (Manipulation draws one card at a time
+    until a lay is possible): the log line of the draws before it and the line of them all,
+    ("drew 12 cards", "drew 13 cards"), so that the log says it once; None otherwise.
+    `draws`: the turn's draws after this one; `turn`: who moves after it."""
+    if len(events) != 1 or events[0].kind != "drew" or events[0].seat != turn:
+        return None
+    count = int(events[0].data.get("count") or 0)
+    if not 0 < count < draws:
+        return None
+    name = who.get(turn, "") if turn is not None else ""
+    return drew(name, draws - count, tiles), drew(name, draws, tiles)
+
+
 def log_lines(events: Sequence[Event], who: dict[int, str], tiles: bool = False) -> list[str]:
     """The log lines of a move's events; `who`: seat -> its label; `tiles`: a tile game's."""
     lines = []
@@ -38,12 +60,8 @@ def log_lines(events: Sequence[Event], who: dict[int, str], tiles: bool = False)
                 )
             else:
                 lines.append(t("{name} laid {cards}", name=name, cards=cards))
-        elif e.kind == "drew" and e.data.get("count") and tiles:
-            lines.append(tn("{name} drew {n} tile", "{name} drew {n} tiles", e.data["count"],
-                            name=name))
         elif e.kind == "drew" and e.data.get("count"):
-            lines.append(tn("{name} drew {n} card", "{name} drew {n} cards", e.data["count"],
-                            name=name))
+            lines.append(drew(name, e.data["count"], tiles))
         elif e.kind == "passed":
             lines.append(t("{name} passed", name=name))
         elif e.kind == "knocked":

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from bot.i18n import N_, Laid, _, current, fill, ngettext, t
+from bot.i18n import LRI, N_, PDI, Laid, _, current, fill, is_rtl, ngettext, t
 from engine.rummy import IllegalAction, group_label
 from engine.rummy.tiles import piece_from_token
 
@@ -51,10 +51,8 @@ SENTENCES: dict[str, str] = {
     "nothing_added": N_("You must add at least one card from your hand"),
     "group_too_small": N_("Group {group} has fewer than 3 cards: a set or run needs at least 3"),
     "group_two_jokers": N_("Group {group} holds two jokers: a group may hold only one"),
-    "group_invalid": N_("Group {group} is not a set or a run"),
-    "group_invalid_with_ace": N_(
-        "Group {group} is not a set or a run: mind where the ace may go in this rulebook"
-    ),
+    "group_invalid": N_("Group {group} is not a set or a run: {cards}"),
+    "group_invalid_with_ace": N_("Group {group} is not a set or a run: {cards} ({ace})"),
     "joker_keeps_card": N_(
         "The joker standing for {card} must keep standing for {card} until the real {card} "
         "is on the table"
@@ -102,6 +100,17 @@ SENTENCES: dict[str, str] = {
 }
 
 
+# Where an ace may stand, by the rulebook's ace policy (engine/rummy/melds.py): said when a
+# group is refused because of its ace (RULES.md §2; Rummikub's 1: §5).
+ACE_RULES: dict[str, str] = {
+    "high": N_("the ace is high only: Q-K-A"),
+    "low": N_("the ace is low only: A-2-3"),
+    "either": N_("an ace is high or low, never both, and never in the middle"),
+    "ends": N_("an ace is never in the middle of a run"),
+}
+TILE_ACE_RULE = N_("1 is always lowest: 12-13-1 is no run")
+
+
 def card_name(face: str) -> str:
     """A card as the player sees it ("Q♥"; a joker by its name)."""
     if face.startswith("*") and len(face) == 1:
@@ -113,14 +122,19 @@ def card_name(face: str) -> str:
 
 
 def _cards(tokens: Iterable[str]) -> str:
-    return " ".join(card_name(x) for x in tokens)
+    """Cards as a run the screens show (2♠ 2♥ 7♦): in a right-to-left sentence one
+    left-to-right isolate (an FSI would let a phone mirror it)."""
+    run = " ".join(card_name(x) for x in tokens)
+    return Laid(LRI + run + PDI) if is_rtl() and run else run
 
 
-def _values(params: dict[str, Any]) -> dict[str, Any]:
+def _values(params: dict[str, Any], tiles: bool = False) -> dict[str, Any]:
     values: dict[str, Any] = {}
     for key, value in params.items():
         if key == "group" and isinstance(value, int):
             values[key] = group_label(value)
+        elif key == "ace" and isinstance(value, str):
+            values[key] = _(TILE_ACE_RULE if tiles else ACE_RULES.get(value, ""))
         elif key in ("card", "face") and isinstance(value, str):
             values["card"] = card_name(value)
         elif key == "cards" and isinstance(value, list | tuple):
@@ -171,7 +185,7 @@ TILE_SENTENCES: dict[str, str] = {
     ),
     "group_invalid": N_(
         "Group {group} is neither 3–4 tiles of one number in different colours nor a run of "
-        "one colour"
+        "one colour: {cards}"
     ),
 }
 
@@ -197,15 +211,16 @@ SPECIAL: dict[str, Callable[[dict[str, Any]], str]] = {
 
 def refusal(error: IllegalAction, tiles: bool = False) -> str:
     """What a player reads for a refused action, in the current language (`tiles`: in a tile
-    game's words)."""
+    game's words). Every language — English too — gets the catalog's sentence for the code,
+    so cards are named as the screens show them (2♠, a tile's 7🟥), never as typed (2S)."""
+    values = _values(error.params, tiles)
     if tiles and error.code in TILE_SENTENCES:
         try:
-            return fill(_(TILE_SENTENCES[error.code]), **_values(error.params))
+            return fill(_(TILE_SENTENCES[error.code]), **values)
         except (KeyError, IndexError):
             pass  # a param the engine did not send: the card game's sentence below
-    if current() == "en" or error.code == "illegal":
+    if error.code == "illegal":
         return str(error)
-    values = _values(error.params)
     if error.code in SPECIAL:
         return SPECIAL[error.code](values)
     msgid = SENTENCES.get(error.code)
@@ -213,5 +228,5 @@ def refusal(error: IllegalAction, tiles: bool = False) -> str:
         return str(error)
     try:
         return fill(_(msgid), **values)
-    except (KeyError, IndexError):  # a param the engine did not send: say it plainly
-        return _(SENTENCES["illegal"])
+    except (KeyError, IndexError):  # a param the engine did not send: the engine's sentence
+        return str(error) if current() == "en" else _(SENTENCES["illegal"])

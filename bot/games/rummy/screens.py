@@ -76,6 +76,12 @@ def pretty(cards: Sequence[Card]) -> str:
     return " ".join(c.pretty() for c in cards)
 
 
+def marked(cards: Sequence[Card]) -> str:
+    """As text without a picture shows them (a detail line): a tile with its colour's mark
+    (7🟥), as the log names it; a card as always (7♥)."""
+    return " ".join(c.marked() for c in cards)
+
+
 def _joined(group: Sequence[Card]) -> str:
     sep = " " if any(c.is_tile for c in group) else ""
     return sep.join(c.pretty() for c in group)
@@ -326,13 +332,13 @@ def table_detail(
             mark = "*" if valid_so_far(rules_of(record), group, state.table) else "✗"
         elif i in last:
             mark = "+"
-        lines.append(f" {mark}{group_label(i):>2}  {pretty(looks)}")
+        lines.append(f" {mark}{group_label(i):>2}  {marked(looks)}")
     if not groups:
         lines.append("    " + _("(the table is empty)"))
     if singles:
-        lines.append("  " + t("singles: {cards}", cards=pretty(singles)))
+        lines.append("  " + t("singles: {cards}", cards=marked(singles)))
     if draft is not None and draft.loose:
-        loose = pretty(draft.loose)
+        loose = marked(draft.loose)
         lines.append("  " + (t("loose tiles (place before Done): {tiles}", tiles=loose)
                              if rules_of(record).tiles
                              else t("loose (place before Done): {cards}", cards=loose)))
@@ -497,6 +503,10 @@ def _private_screen(game_id: int, record: Record, state: GameState, seat: int) -
     numbered = "  ".join(f"{i + 1} {c.pretty()}" for i, c in enumerate(hand))
     hand_line = (t("Rack: {tiles}", tiles=numbered) if rules_of(record).tiles
                  else t("Hand: {cards}", cards=numbered))
+    if rules_of(record).tiles:  # the detail has no picture: the tiles' colours in the text
+        numbered = "  ".join(f"{i + 1} {c.marked()}" for i, c in enumerate(hand))
+    detail_hand = (t("Rack: {tiles}", tiles=numbered) if rules_of(record).tiles
+                   else hand_line)
     lines = [title, hand_line]
     if draft is not None and view.changed:
         lines.append(t("Working copy: {groups}", groups=groups_text(groups, ())))
@@ -524,7 +534,7 @@ def _private_screen(game_id: int, record: Record, state: GameState, seat: int) -
         lambda: render_private(picture),
         game_id,
         state.version,
-        detail=table_detail(record, state, seat, view) + "\n" + hand_line,
+        detail=table_detail(record, state, seat, view) + "\n" + detail_hand,
         phase=state.phase,
         notice=ui.notice,
         lang=current(),
@@ -549,9 +559,18 @@ def card_buttons(record: Record, seat: int, hand: list[Card], in_hand: int) -> l
             f"s{0 if c.token in selected else 1}:{c.token}",
             c.token in selected,
             c.token,
+            _as_text(c, i < in_hand),
         )
         for i, c in enumerate(hand)
     ]
+
+
+def _as_text(card: Card, in_hand: bool = True) -> str:
+    """A piece's name where no picture shows it (`Choice.text`): a tile's colour mark."""
+    if not card.is_tile:
+        return ""
+    shown = isolate(card.marked())
+    return shown if in_hand else f"({shown})"
 
 
 def _private_title(record: Record, state: GameState, seat: int, view) -> str:
