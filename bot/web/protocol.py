@@ -26,7 +26,8 @@ from bot.core.buttons import MAX_INDEX, MAX_VERSION
 MAX_MESSAGE = 2048  # bytes: the longest real message (a 20-card place) is under 600
 MAX_CARDS = 20
 # the one-word actions a page may ask for (the buttons' verbs)
-ACTS = frozenset({"done", "reset", "draw", "pass", "knock", "hint", "giveup", "sort", "show"})
+ACTS = frozenset({"done", "reset", "draw", "pass", "knock", "hint", "giveup", "sort", "show",
+                  "next", "finish"})
 # op -> the keys it takes besides t, v, op
 OPS: dict[str, frozenset[str]] = {
     "place": frozenset({"cards", "to"}),

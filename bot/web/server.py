@@ -33,9 +33,23 @@ from .words import page_words
 log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).with_name("static")
-# telegram-web-app.js first when it is vendored (`make web-vendor`: Telegram serves it, we
-# keep a copy so no page loads a script from elsewhere); the page works without it.
-ASSETS = ("telegram-web-app.js", "table.js", "table.css")
+GAMES = Path(__file__).parent.parent / "games"  # each game's board part: games/<game>/board.js
+# telegram-web-app.js is vendored (`make web-vendor`: no page loads a script from elsewhere);
+# the page loads it itself, only when it was opened as a Mini App (telegram.js).
+KINDS = {".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml"}
+ENTRY = "page.js"  # the page's ES module; it imports the others (no build step)
+PRELOADED = ("dom.js", "socket.js", "telegram.js")  # fetched alongside the entry
+
+
+def asset_files() -> dict[str, Path]:
+    """Every asset by the name it is served under: the shared page's, and each game's board
+    module from its wing as `board-<game>.js` (the page imports the one its view names)."""
+    files = {p.name: p for p in sorted(STATIC.iterdir()) if p.suffix in KINDS}
+    for board in sorted(GAMES.glob("*/board.js")):
+        files[f"board-{board.parent.name}.js"] = board
+    return files
+
+
 MAX_BODY = 8192  # the session exchange's body
 MAX_BAD = 20  # malformed messages before a socket is closed
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -56,19 +70,17 @@ class WebServer:
         self.clock = clock
         self.assets: dict[str, tuple[bytes, bytes, str]] = {}  # name -> (raw, gzip, type)
         digest = hashlib.sha256()
-        for name in ASSETS:
-            if not (STATIC / name).exists():
-                continue
-            raw = (STATIC / name).read_bytes()
-            digest.update(raw)
-            kind = "text/css" if name.endswith(".css") else "text/javascript"
-            self.assets[name] = (raw, gzip.compress(raw, 9, mtime=0), kind)
+        for name, path in asset_files().items():
+            raw = path.read_bytes()
+            digest.update(name.encode() + raw)
+            self.assets[name] = (raw, gzip.compress(raw, 9, mtime=0), KINDS[path.suffix])
         self.version = digest.hexdigest()[:12]
         self.sockets: set[web.WebSocketResponse] = set()
 
     def add_routes(self, app: web.Application) -> None:
         app.router.add_get("/web/table", self.page)
         app.router.add_get("/web/static/{version}/{name}", self.static)
+        app.router.add_get("/favicon.ico", self.favicon)
         app.router.add_post("/web/session", self.session)
         app.router.add_get("/web/socket", self.socket)
 
@@ -80,14 +92,14 @@ class WebServer:
 
     async def page(self, request: web.Request) -> web.Response:
         base = f"/web/static/{self.version}/"
-        scripts = "".join(f'<script src="{base}{n}"></script>'
-                          for n in self.assets if n.endswith(".js"))
+        preload = "".join(f'<link rel="modulepreload" href="{base}{n}">' for n in PRELOADED)
         html = (
             '<!doctype html><html><head><meta charset="utf-8">'
-            '<meta name="viewport" content="width=device-width,initial-scale=1,'
-            'maximum-scale=1,user-scalable=no">'
-            f'<title>Rummy Table</title><link rel="stylesheet" href="{base}table.css">'
-            f'{scripts}</head><body data-version="-1"><main id="app"></main></body></html>'
+            '<meta name="viewport" content="width=device-width,initial-scale=1">'
+            f'<title>Rummy Table</title><link rel="icon" href="{base}favicon.svg">'
+            f'<link rel="stylesheet" href="{base}table.css">{preload}'
+            f'<script type="module" src="{base}{ENTRY}"></script></head>'
+            '<body data-version="-1"><main id="app"></main></body></html>'
         )
         body = html.encode()
         return self._compressed(request, body, gzip.compress(body, 9, mtime=0),
@@ -102,6 +114,10 @@ class WebServer:
                                 charset="utf-8" if "charset" in kind else None, headers=headers)
         return web.Response(body=raw, content_type=kind.split(";")[0],
                             charset="utf-8" if "charset" in kind else None, headers=headers)
+
+    async def favicon(self, request: web.Request) -> web.Response:
+        """/favicon.ico, which browsers ask for on their own: the page's icon."""
+        raise web.HTTPMovedPermanently(f"/web/static/{self.version}/favicon.svg")
 
     async def static(self, request: web.Request) -> web.Response:
         name = request.match_info["name"]
