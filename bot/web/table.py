@@ -68,7 +68,10 @@ class WebTable:
             return {"t": "state", "view": None, "lobby": True}
         game = self.service.unit.game_of(record)
         seat = self.seat_of(session, record)
-        with i18n.using(record.lang_of(seat) if seat is not None else record.lang):
+        # the page's language, as its words are (the session's; else the seat's, the group's)
+        lang = i18n.supported(session.lang) or (
+            record.lang_of(seat) if seat is not None else record.lang)
+        with i18n.using(lang):
             frame = {"t": "state", "view": game.web_view(record, seat)}
         if seat is not None and hasattr(game, "review"):
             # 🔎 Review once a round is over: the seat's own (a spectator is offered none)

@@ -34,7 +34,6 @@ WORDS = {
     "group": N_("group {label}: {cards}"),
     "just_drawn": N_("{card}, just drawn"),
     "last_move": N_("last move"),
-    "result": N_("Result"),
 }
 
 # a playing card's name, read aloud: the rank word and the suit's sentence

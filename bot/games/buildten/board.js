@@ -27,7 +27,8 @@ export function table(v, { h, card, W }) {
     const top = pile[pile.length - 1];
     return h("div", { key: "b" + i, class: "group pile", role: "group", "aria-label": L.builds[i],
       "data-group": "ABCD"[i], "data-pile": "b" + i, "data-index": i, "data-place": "b:" + i },
-    h("button", { type: "button", class: "gl need", "data-place": "b:" + i, "aria-label": L.builds[i], title: L.builds[i], text: String(pile.length + 1) }),
+    h("button", { type: "button", class: "gl need", "data-place": "b:" + i },
+      h("small", { text: L.needs }), h("b", { text: String(pile.length + 1) })),
     top ? card(top, "b" + i) : null);
   });
   if (v.mine) piles.push(h("button", { key: "new", type: "button", class: "group new", "data-drop": "new", "data-place": "new", text: "+ " + L.new }));

@@ -95,7 +95,7 @@ def web_view(record: Record, seat: int | None) -> dict[str, Any]:
         "labels": {
             "builds": [t("pile {n} needs {needed}", n=i + 1, needed=len(b) + 1)
                        for i, b in enumerate(view.builds)],
-            "new": _("New build pile"),
+            "new": _("New build pile"), "needs": _("needs"),
             "stocks": [t("stock {n}", n=n) for n in view.stock_counts],
             "discards": _("discards"),
             "general": t("Stock: {n}", n=view.general_count),

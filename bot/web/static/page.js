@@ -115,8 +115,13 @@ function card(c, from, { tab = -1, mark = "" } = {}) {
   return h("span", {
     key: from + ":" + c.id, class: ["card", S.board.look(c, v), picked && "picked", hinted && "hinted", fresh && "fresh", mark].filter(Boolean).join(" "),
     role: "button", tabindex: tab, "aria-pressed": picked ? "true" : "false",
-    "aria-label": fresh ? W("just_drawn", { card: c.name }) : c.name,
+    "aria-label": fresh ? W("just_drawn", { card: spoken(c) }) : spoken(c),
     "data-card": c.face, "data-id": c.id, "data-from": from, text: c.text });
+}
+// a card's name, which holds what it shows (a rank's letter, a number) as speech input needs
+function spoken(c) {
+  const shows = c.text.replace(/[^\p{L}\p{N}]/gu, "");
+  return !shows || c.name.toLowerCase().includes(shows.toLowerCase()) ? c.name : shows + " " + c.name;
 }
 // a row of cards with one tab stop (the focused card, else the first): arrows move within it
 function cards(list, from, mark, stops = true) {

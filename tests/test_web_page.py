@@ -1,0 +1,299 @@
+"""The web table as a player needs it (issue 42), in a real browser at phone size with touch:
+a round played to its result panel (a rummy rulebook, Rummikub, Build-to-Ten) and on to the
+next round, whose turn it is in words, the engine's reason shown before Done, a whole turn by
+keyboard alone, the hand's order kept after a draw, editing stopped while offline, and
+axe-core (vendored: tests/vendor/axe.min.js) finding nothing serious or critical on the seat's
+page, a watcher's and the result panel, in English and Hebrew."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+from web_browser import (
+    ALICE,
+    BOB,
+    CHROMIUM,
+    PHONE,
+    close_web,
+    need_chromium,
+    open_web,
+    touch_drag,
+)
+
+from bot.core.record import Record
+from bot.games.rummy.records import state_of
+from bot.games.rummy.refusals import refusal
+from bot.i18n import using
+from bot.web.words import card_name
+from engine.buildten.state import BuildState
+from engine.rummy import Commit, IllegalAction, apply
+
+pytestmark = pytest.mark.e2e
+AXE = (Path(__file__).parent / "vendor" / "axe.min.js").read_text()
+
+
+@pytest.fixture
+async def browser():
+    need_chromium()
+    from playwright.async_api import async_playwright
+
+    async with async_playwright() as pw:
+        chromium = await pw.chromium.launch(executable_path=CHROMIUM,
+                                            args=["--no-sandbox", "--disable-gpu"])
+        try:
+            yield chromium
+        finally:
+            await chromium.close()
+
+
+@pytest.fixture
+async def web(tmp_path, sqlite_template):
+    opened, runner = await open_web(tmp_path, sqlite_template)
+    try:
+        yield opened
+    finally:
+        await close_web(opened, runner)
+
+
+async def phone(browser, url: str, *, axe: bool = False):
+    # axe is injected into the page: only then is the page's strict CSP set aside
+    context = await browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True,
+                                        device_scale_factor=1, bypass_csp=axe,
+                                        reduced_motion="reduce")
+    page = await context.new_page()
+    await page.goto(url)
+    return page
+
+
+async def shown(page, selector: str, seconds: float = 10):
+    await page.wait_for_selector(selector, timeout=seconds * 1000)
+    return page.locator(selector)
+
+
+async def serious(page) -> list[str]:
+    """axe-core's violations of impact serious or critical on the page as it is now."""
+    if not await page.evaluate("typeof axe !== 'undefined'"):
+        await page.add_script_tag(content=AXE)
+    found = await page.evaluate("axe.run(document).then(r => r.violations.map(v => "
+                                "[v.id, v.impact, v.nodes.map(n => n.target.join(' '))"
+                                ".slice(0, 3).join(' | ')]))")
+    return [f"{rule} ({impact}): {nodes}" for rule, impact, nodes in found
+            if impact in ("serious", "critical")]
+
+
+async def turn_of(web, game: int, seat: int) -> None:
+    for _ in range(200):
+        if state_of(await web.record(game)).turn == seat:
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError("the turn never came")
+
+
+async def going_out(web) -> int:
+    """Manipulation: Alice can go out this turn (5♥ 6♥ with 7♥ from A's run)."""
+    game = await web.game("manipulation", BOB)
+    await web.rig(game, {0: ["5H", "6H"], 1: ["3D", "4D", "KC"]},
+                  [["7H", "8H", "9H", "10H"]], turn=0)
+    return game
+
+
+async def lay_out(page) -> None:
+    hand = page.locator("[data-hand]")
+    await hand.locator('[data-card="5H"]').tap()
+    await hand.locator('[data-card="6H"]').tap()
+    await page.locator('[data-drop="new"]').tap()
+    await shown(page, '[data-group="B"] [data-card="6H"]')
+    await page.locator('[data-group="A"] [data-card="7H"]').tap()
+    await page.locator('[data-group="B"] button.gl').tap()
+    await shown(page, '[data-group="B"] [data-card="7H"]')
+
+
+async def test_a_rummy_round_to_its_result_panel_and_the_next_round(browser, web):
+    game = await going_out(web)
+    alice = await phone(browser, web.link(ALICE, game), axe=True)
+    watcher = await phone(browser, web.link(None, game), axe=True)
+    status = await shown(alice, "[data-status]")
+    assert await status.inner_text() == "Your turn — lay cards or draw"
+    assert await (await shown(watcher, "[data-status]")).inner_text() == "Waiting for Alice…"
+    assert await serious(alice) == [] and await serious(watcher) == []
+    await lay_out(alice)
+    await alice.locator('[data-action="done"]').tap()
+    panel = await shown(alice, "[data-result]")
+    head = await panel.locator("h2").inner_text()
+    assert head.startswith("Round 1 over (went out) — won by Alice"), head
+    rows = await panel.locator("tbody tr").evaluate_all(
+        "rs => rs.map(r => Array.from(r.cells).map(c => c.textContent))")
+    record = await web.record(game)
+    state = state_of(record)
+    assert rows == [["Alice", str(state.rounds[-1]["points"][0]), str(state.scores[0])],
+                    ["Bob", str(state.rounds[-1]["points"][1]), str(state.scores[1])]]
+    assert "Playing to" in await panel.inner_text()
+    # the watcher sees the same result, without the way on (that is the players')
+    wpanel = await shown(watcher, "[data-result]")
+    assert await wpanel.locator("tbody tr").count() == 2
+    assert await wpanel.locator('[data-action="next"]').count() == 0
+    assert await serious(alice) == [], "the result panel"
+    # the running scores in the header; then the next round from the page
+    assert await alice.locator("header .score").count() == 2
+    await panel.locator('[data-action="next"]').tap()
+    await alice.wait_for_selector("[data-result]", state="detached", timeout=10_000)
+    assert state_of(await web.record(game)).round == 2
+    assert (await alice.locator("h1").inner_text()).endswith("Round 2")
+
+
+async def test_a_rummikub_round_in_hebrew_to_its_result(browser, web):
+    game = await web.game("rummikub", BOB)
+    await web.rig(game, {0: ["10R", "11R", "12R"], 1: ["1O", "2O"]}, [], turn=0)
+    page = await phone(browser, web.link(ALICE, game, lang="he"), axe=True)
+    await shown(page, '[data-hand] [data-card="10R"]')
+    assert await page.get_attribute("html", "dir") == "rtl"
+    # a tile is named by its colour and number, and its colour also has a shape
+    tile = page.locator('[data-hand] [data-card="10R"]')
+    with using("he"):
+        assert await tile.get_attribute("aria-label") == card_name("10R")
+    mark = await tile.evaluate("n => getComputedStyle(n, '::after').content")
+    assert mark == '"●"'
+    assert await serious(page) == [], "the seat's page in Hebrew"
+    for face in ("10R", "11R", "12R"):
+        await page.locator(f'[data-hand] [data-card="{face}"]').tap()
+    await page.locator('[data-drop="new"]').tap()
+    await shown(page, '[data-group="A"] [data-card="12R"]')
+    await page.locator('[data-action="done"]').tap()
+    panel = await shown(page, "[data-result]")
+    assert await panel.locator("tbody tr").count() == 2
+    state = state_of(await web.record(game))
+    assert state.phase in ("round_over", "game_over")
+    assert "Alice" in await panel.locator("h2").inner_text()
+    assert await serious(page) == [], "the result panel in Hebrew"
+
+
+async def test_build_to_ten_played_to_its_end(browser, web):
+    game = await web.game("build-to-ten", BOB)
+    row = await web.store.get_game(game)
+    record = Record.from_dict(row.record)
+    state = BuildState.from_dict({k: v for k, v in record.state.items() if k != "lesson"})
+    seat = state.turn
+    # the seat's personal stock down to one ace, face up: playing it wins
+    stock = state.stocks[seat]
+    ace = next((c for c in [*stock, *state.general] if c.startswith("A")), None)
+    assert ace is not None
+    for pile in (stock, state.general):
+        if ace in pile:
+            pile.remove(ace)
+    state.general += stock
+    state.stocks[seat] = [ace]
+    record.state = {**record.state, **state.to_dict()}
+    await web.store.save_game(game, record.to_dict(), expected_version=row.version)
+    me = BOB if seat == 1 else ALICE
+    page = await phone(browser, web.link(me, game, lang="ru"), axe=True)
+    status = await shown(page, "[data-status]")
+    assert (await status.inner_text()).startswith("Ваш ход")
+    # every place named: what each build pile needs, each stock
+    label = await page.locator('[data-pile="b0"]').get_attribute("aria-label")
+    assert label.endswith("стопке 1 нужно: 1"), label
+    assert await serious(page) == [], "Build-to-Ten's seat page"
+    await page.locator('[data-from="stock"]').tap()
+    await page.locator('[data-pile="b0"] button.gl').tap()
+    panel = await shown(page, "[data-result]")
+    assert (await panel.locator("h2").inner_text()).startswith("Игра окончена")
+    assert await serious(page) == [], "Build-to-Ten's result panel"
+
+
+async def test_the_reason_shows_before_done(browser, web):
+    game = await going_out(web)
+    page = await phone(browser, web.link(ALICE, game))
+    await shown(page, '[data-hand] [data-card="5H"]')
+    assert await page.locator("[data-why]").inner_text() == ""
+    await page.locator('[data-hand] [data-card="5H"]').tap()
+    await page.locator('[data-drop="new"]').tap()
+    await shown(page, '[data-group="B"][data-bad="yes"]')
+    why = await page.locator("[data-why]").inner_text()
+    # the engine's own words, as the chats say them for a refused Done
+    state = state_of(await web.record(game))
+    with pytest.raises(IllegalAction) as refused:
+        apply(state, Commit(0))
+    assert why == refusal(refused.value) and why.startswith("Group B has only 1 card"), why
+    assert not await page.locator('[data-action="done"]').is_enabled()
+    assert await page.locator('[data-action="done"]').get_attribute("aria-describedby") == "why"
+
+
+async def focus(page, selector: str, key: str = "Tab", tries: int = 30) -> None:
+    """Press `key` until the focused element matches `selector` (the keyboard alone)."""
+    for _ in range(tries):
+        if await page.evaluate(f"document.activeElement.matches({selector!r})"):
+            return
+        await page.keyboard.press(key)
+    raise AssertionError(f"{selector} never got the focus")
+
+
+async def test_a_whole_turn_by_keyboard_alone(browser, web):
+    game = await going_out(web)
+    page = await phone(browser, web.link(ALICE, game))
+    await shown(page, '[data-hand] [data-card="5H"]')
+    await focus(page, '[data-hand] [data-id]')
+    await focus(page, '[data-hand] [data-card="5H"]', "ArrowRight")
+    name = await page.evaluate("document.activeElement.getAttribute('aria-label')")
+    assert name == "5 of hearts"
+    await page.keyboard.press("Space")
+    await focus(page, '[data-hand] [data-card="6H"]', "ArrowRight")
+    await page.keyboard.press("Enter")
+    assert await page.locator('.card.picked').count() == 2
+    await focus(page, '[data-drop="new"]', "Shift+Tab")
+    await page.keyboard.press("Enter")
+    await shown(page, '[data-group="B"] [data-card="6H"]')
+    await focus(page, '[data-group="A"] button.gl', "Shift+Tab")
+    await page.keyboard.press("ArrowRight")  # into group A's cards
+    await focus(page, '[data-group="A"] [data-card="7H"]', "ArrowRight")
+    await page.keyboard.press("Space")
+    await focus(page, '[data-group="B"] button.gl')
+    label = await page.evaluate("document.activeElement.getAttribute('aria-label')")
+    assert label == "group B: 5♥ 6♥"
+    await page.keyboard.press("Enter")
+    await shown(page, '[data-group="B"] [data-card="7H"]')
+    assert await page.locator('[data-action="done"]').is_enabled()
+    # the live region told of the pick; the keys are documented on the page
+    assert "Keys" in await page.locator("details.keys summary").inner_text()
+    await page.keyboard.press("d")  # Done
+    await shown(page, "[data-result]")
+
+
+async def test_the_hand_keeps_its_order_after_a_draw(browser, web):
+    game = await web.game("manipulation", BOB)
+    await web.rig(game, {0: ["5H", "QS", "2C", "9D"], 1: ["3D", "4D", "KC"]},
+                  [["7H", "8H", "9H"]], turn=0)
+    page = await phone(browser, web.link(ALICE, game))
+    await shown(page, '[data-hand] [data-card="QS"]')
+    faces = "ns => ns.map(n => n.dataset.card)"
+    before = await page.locator("[data-hand] [data-card]").evaluate_all(faces)
+    # the player's own order: Q♠ dragged to the front
+    await touch_drag(page, page.locator('[data-hand] [data-card="QS"]'),
+                     page.locator(f'[data-hand] [data-card="{before[0]}"]'))
+    mine = await page.locator("[data-hand] [data-card]").evaluate_all(faces)
+    assert mine[0] == "QS" and sorted(mine) == sorted(before)
+    await page.locator('[data-action="draw"]').tap()
+    await page.wait_for_selector("[data-hand] .card.fresh", timeout=10_000)
+    after = await page.locator("[data-hand] [data-card]").evaluate_all(faces)
+    fresh = await page.locator("[data-hand] .card.fresh").evaluate_all(faces)
+    assert len(fresh) == 1 and len(after) == 5
+    assert [f for f in after if f != fresh[0]] == mine  # the kept order, the drawn card in it
+    label = await page.locator("[data-hand] .card.fresh").get_attribute("aria-label")
+    assert label.endswith("just drawn")
+
+
+async def test_offline_the_page_stops_editing_and_says_so(browser, web):
+    game = await going_out(web)
+    page = await phone(browser, web.link(ALICE, game))
+    await shown(page, '[data-hand] [data-card="5H"]')
+    secret, web.server.secret = web.server.secret, b"another worker's secret, not ours!"
+    await web.server.close_all()  # dropped, and each try again refused for now
+    await shown(page, "[data-offline]", 5)
+    await page.locator('[data-hand] [data-card="5H"]').tap()
+    assert await page.locator(".card.picked").count() == 0  # no pick to be dropped in silence
+    assert "Not connected" in await page.locator("#toast").inner_text()
+    assert not await page.locator('[data-action="done"]').is_enabled()
+    web.server.secret = secret
+    await page.wait_for_selector("body[data-online]", timeout=15_000)
+    await page.locator('[data-hand] [data-card="5H"]').tap()
+    assert await page.locator(".card.picked").count() == 1
