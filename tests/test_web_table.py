@@ -376,3 +376,35 @@ async def test_a_build_to_ten_review_on_the_page_is_its_picture_and_text(web):
     assert Image.open(io.BytesIO(base64.b64decode(data))).width == 800
     stranger = await table.review(Session("test", "9", "Eve", row.id, "en", 2e9))
     assert stranger["t"] == "reply" and stranger["alert"] and "image" not in stranger
+
+
+# -- the page's words (issue 42) ------------------------------------------------------------
+
+
+def test_the_local_seat_is_named_in_the_players_language(monkeypatch):
+    import getpass
+
+    from bot.cli import _your_name
+
+    monkeypatch.setattr(getpass, "getuser", lambda: "root")
+    assert [_your_name(lang) for lang in ("en", "he", "ru")] == ["Player", "שחקן", "Игрок"]
+    monkeypatch.setattr(getpass, "getuser", lambda: "dana")
+    assert _your_name("ru") == "Dana"
+
+
+def test_build_to_tens_russian_forms_agree():
+    from bot.games.buildten.narrate import log_lines, refusal
+    from bot.i18n import strip_bidi, t, using
+    from engine.buildten import Event
+    from engine.errors import IllegalAction as BuildIllegal
+
+    with using("ru"):
+        needs = strip_bidi(refusal(BuildIllegal("x", code="bt_wrong_number", card="7H#0",
+                                                 pile=0, needed=1)))
+        pile = strip_bidi(t("pile {n} needs {needed}", n=1, needed=5))
+        played = strip_bidi(" ".join(log_lines(
+            [Event("played", 0, {"card": "AS#0", "pile": 0, "number": 1, "source": "hand"})],
+            {0: "Дана"})))
+    assert "нужна туз" not in needs and "нужно: туз" in needs, needs
+    assert pile == "стопке 1 нужно: 5"
+    assert "на стопка" not in played and "→ стопка 1" in played, played
