@@ -176,7 +176,7 @@ function view() {
   if (v.result) side.push(result(v));
   if (v.hand === null) side.push(h("p", { key: "watching", class: "watching", "data-watching": true, text: W("watching") }));
   else {
-    side.push(hand(v));
+    if (v.hand.length || !v.result) side.push(hand(v));
     if (!v.result) side.push(actions(v));
   }
   side.push(h("p", { key: "why", id: "why", class: "why", "data-why": true, "aria-live": "polite", text: v.why || "" }));
