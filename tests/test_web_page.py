@@ -7,7 +7,6 @@ page, a watcher's and the result panel, in English and Hebrew."""
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 import pytest
@@ -24,8 +23,8 @@ from web_browser import (
 
 from bot.core.record import Record
 from bot.games.rummy.records import state_of
-from bot.games.rummy.refusals import refusal
-from bot.i18n import using
+from bot.games.rummy.refusals import TILE_SENTENCES, refusal
+from bot.i18n import _, using
 from bot.web.words import card_name
 from engine.buildten.state import BuildState
 from engine.rummy import Commit, IllegalAction, apply
@@ -83,14 +82,6 @@ async def serious(page) -> list[str]:
             if impact in ("serious", "critical")]
 
 
-async def turn_of(web, game: int, seat: int) -> None:
-    for _ in range(200):
-        if state_of(await web.record(game)).turn == seat:
-            return
-        await asyncio.sleep(0.05)
-    raise AssertionError("the turn never came")
-
-
 async def going_out(web) -> int:
     """Manipulation: Alice can go out this turn (5♥ 6♥ with 7♥ from A's run)."""
     game = await web.game("manipulation", BOB)
@@ -130,8 +121,15 @@ async def test_a_rummy_round_to_its_result_panel_and_the_next_round(browser, web
     assert rows == [["Alice", str(state.rounds[-1]["points"][0]), str(state.scores[0])],
                     ["Bob", str(state.rounds[-1]["points"][1]), str(state.scores[1])]]
     assert "Playing to" in await panel.inner_text()
-    # the watcher sees the same result, without the way on (that is the players')
+    # the watcher sees the same result, without the way on (that is the players'), and Alice's
+    # last move on the table: the groups it changed outlined, the cards from her hand marked
     wpanel = await shown(watcher, "[data-result]")
+    assert await watcher.locator('[data-group="B"][data-last="yes"]').count() == 1
+    arrived = await watcher.locator(".card.arrived").evaluate_all(
+        "ns => ns.map(n => n.dataset.card)")
+    assert sorted(arrived) == ["5H", "6H"]
+    said = await watcher.locator("#live").inner_text()
+    assert "Round over" in said and "Alice laid 5♥ 6♥" in said, said
     assert await wpanel.locator("tbody tr").count() == 2
     assert await wpanel.locator('[data-action="next"]').count() == 0
     assert await serious(alice) == [], "the result panel"
@@ -160,6 +158,14 @@ async def test_a_rummikub_round_in_hebrew_to_its_result(browser, web):
         await page.locator(f'[data-hand] [data-card="{face}"]').tap()
     await page.locator('[data-drop="new"]').tap()
     await shown(page, '[data-group="A"] [data-card="12R"]')
+    # Reset has become Give up: the page says why, in the engine's words
+    assert await page.locator('[data-action="giveup"]').count() == 1
+    with using("he"):
+        flip = _(TILE_SENTENCES["reset_is_give_up"])
+    assert flip in await page.locator("[data-why]").inner_text()
+    watcher = await phone(browser, web.link(None, game, lang="he"), axe=True)
+    await shown(watcher, "[data-watching]")
+    assert await serious(watcher) == [], "the watcher's page in Hebrew"
     await page.locator('[data-action="done"]').tap()
     panel = await shown(page, "[data-result]")
     assert await panel.locator("tbody tr").count() == 2
@@ -185,6 +191,7 @@ async def test_build_to_ten_played_to_its_end(browser, web):
     state.general += stock
     state.stocks[seat] = [ace]
     record.state = {**record.state, **state.to_dict()}
+    record.seats[seat].lang = "ru"  # the seat's chat speaks Russian, as its link does
     await web.store.save_game(game, record.to_dict(), expected_version=row.version)
     me = BOB if seat == 1 else ALICE
     page = await phone(browser, web.link(me, game, lang="ru"), axe=True)
@@ -194,6 +201,13 @@ async def test_build_to_ten_played_to_its_end(browser, web):
     label = await page.locator('[data-pile="b0"]').get_attribute("aria-label")
     assert label.endswith("стопке 1 нужно: 1"), label
     assert await serious(page) == [], "Build-to-Ten's seat page"
+    # a drop the engine refuses says why (a 5 needs a pile at 4: none is)
+    five = next((c for c in state.hands[seat] if c[0] in "56789"), None)
+    if five is not None:
+        await page.locator(f'[data-hand] [data-id="{five}"]').tap()
+        await page.locator('[data-pile="b1"] button.gl').tap()
+        toast = await shown(page, "#toast.alert")
+        assert "не подходит" in await toast.inner_text()
     await page.locator('[data-from="stock"]').tap()
     await page.locator('[data-pile="b0"] button.gl').tap()
     panel = await shown(page, "[data-result]")
@@ -221,7 +235,7 @@ async def test_the_reason_shows_before_done(browser, web):
 
 async def focus(page, selector: str, key: str = "Tab", tries: int = 30) -> None:
     """Press `key` until the focused element matches `selector` (the keyboard alone)."""
-    for _ in range(tries):
+    for _try in range(tries):
         if await page.evaluate(f"document.activeElement.matches({selector!r})"):
             return
         await page.keyboard.press(key)
