@@ -170,9 +170,23 @@ async def test_a_rummikub_round_in_hebrew_to_its_result(browser, web):
     panel = await shown(page, "[data-result]")
     assert await panel.locator("tbody tr").count() == 2
     state = state_of(await web.record(game))
-    assert state.phase in ("round_over", "game_over")
+    assert state.phase == "game_over"  # a one-round game
     assert "Alice" in await panel.locator("h2").inner_text()
     assert await serious(page) == [], "the result panel in Hebrew"
+    # ↻ Rematch: a new game in the same chat, same seats and rulebook; both pages follow it
+    await shown(watcher, "[data-result]")
+    await panel.locator('[data-action="rematch"]').tap()
+    for each in (page, watcher):
+        await each.wait_for_selector(f'body:not([data-game="{game}"])', timeout=10_000)
+        await each.wait_for_selector("[data-status]", timeout=10_000)
+    new = int(await page.get_attribute("body", "data-game"))
+    assert await watcher.get_attribute("body", "data-game") == str(new)
+    old, record = await web.record(game), await web.record(new)
+    assert old.rematch == new and record.rulebook == "rummikub"
+    assert [s.name for s in record.seats] == ["Alice", "Bob"]
+    assert (await web.store.get_game(new)).chat_id == (await web.store.get_game(game)).chat_id
+    await page.wait_for_selector("[data-hand] [data-card]", timeout=10_000)
+    assert await page.locator("[data-result]").count() == 0
 
 
 async def test_build_to_ten_played_to_its_end(browser, web):

@@ -409,3 +409,36 @@ def test_build_to_tens_russian_forms_agree():
     assert "нужна туз" not in needs and "нужно: туз" in needs, needs
     assert pile == "стопке 1 нужно: 5"
     assert "на стопка" not in played and "→ стопка 1" in played, played
+
+
+async def test_a_rematch_only_after_the_game_by_its_players_and_only_once(web):
+    from bot.core.unit import Refusal
+
+    game = await manipulation(web)
+    stranger = Actor("test", "-1", "9", "Mallory")
+    with pytest.raises(Refusal):
+        await web.service.rematch(ALICE, game)  # not over yet
+    row = await web.store.get_game(game)
+    await web.store.save_game(game, row.record, expected_version=row.version,
+                              status="finished")
+    with pytest.raises(Refusal):
+        await web.service.rematch(stranger, game)
+    out = await web.service.rematch(BOB, game)
+    new = out.game_id
+    assert new is not None and new != game
+    again = await web.service.rematch(ALICE, game)  # made already: nothing more
+    assert again.game_id is None
+    old, fresh = await web.record(game), await web.record(new)
+    assert old.rematch == new and fresh.rematch is None
+    assert (fresh.rulebook, fresh.options) == (old.rulebook, old.options)
+    assert [(s.user, s.computer) for s in fresh.seats] == [(s.user, s.computer)
+                                                         for s in old.seats]
+    assert fresh.state is not None  # started
+    # every page of the old game is told, and gets a session for the new one
+    session = Session("test", BOB.user, "Bob", game, "en", time.time() + 60)
+    frame = await web.server.table.current(session)
+    assert frame["rematch"] == new
+    follow = await web.server._follow(session)
+    assert follow["game"] == new
+    assert auth.read_session(SECRET, follow["token"], time.time()).game == new
+    assert protocol.parse('{"t":"follow","v":0}') == protocol.Follow(0)

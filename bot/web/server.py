@@ -21,6 +21,7 @@ import json
 import logging
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 from aiohttp import WSMsgType, web
@@ -243,6 +244,8 @@ class WebServer:
                     await ws.send_json({"t": "bad"})
                 elif isinstance(parsed, protocol.Review):
                     await ws.send_json(await self.table.review(page.session))
+                elif isinstance(parsed, protocol.Follow):
+                    await ws.send_json(await self._follow(page.session))
                 elif isinstance(parsed, protocol.Hello):
                     frame = await self.table.current(page.session)
                     page.sent_version = -1  # a resync: the page asked for it, even if older
@@ -255,6 +258,15 @@ class WebServer:
             if bad >= MAX_BAD:
                 await ws.close(code=4002, message=b"bad messages")
                 return
+
+    async def _follow(self, session: Session) -> dict:
+        """↻ Rematch: a token for the same person (or watcher) at the new game."""
+        following = await self.table.successor(session)
+        if following is None:
+            return {"t": "reply", "text": "", "alert": False}
+        following = replace(following, expires=self.clock() + auth.SESSION_SECONDS)
+        return {"t": "follow", "game": following.game,
+                "token": auth.session_token(self.secret, following)}
 
     async def close_all(self) -> None:
         for ws in list(self.sockets):

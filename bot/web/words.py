@@ -10,7 +10,7 @@ WORDS = {
     "done": "✔ Done", "reset": "↺ Reset", "hint": "💡 Hint", "draw": "Draw",
     "draw_tile": "Draw a tile", "pass": "Pass", "knock": "✊ Knock", "sort": "⇅ Sort",
     "show": "💡 Show me", "giveup": "Give up (+3)", "giveup1": "Give up (+1)",
-    "next": "▶ Next round", "finish": "■ Finish",
+    "next": "▶ Next round", "finish": "■ Finish", "rematch": "↻ Rematch",
     "new": "New group", "builds": "Build piles",
     "hand": N_("Your hand"), "rack": N_("Your rack"), "stock": N_("Stock: {n}"),
     "watching": N_("You are watching: nobody's hand is shown."),

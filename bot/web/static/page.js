@@ -9,7 +9,7 @@ import { haptic, inTelegram, loadTelegram, mainButton } from "./telegram.js";
 
 const S = {
   words: {}, game: "", view: null, board: null, kind: "", review: 0, reviewShown: null,
-  online: false, refused: "", waiting: false, gone: false,
+  online: false, refused: "", waiting: false, gone: false, rematch: 0,
   order: [], sortBy: "suit", pick: null, fresh: {}, toast: null, live: "", logOpen: false,
 };
 let socket = null, toastTimer = null, pressedAt = 0;
@@ -65,6 +65,7 @@ function keepOrder() { try { sessionStorage.setItem(storageKey(), JSON.stringify
 // -- frames ------------------------------------------------------------------------------------
 async function onState(m) {
   S.review = m.review || 0;
+  if (m.rematch && m.rematch !== S.rematch) { S.rematch = m.rematch; socket.send({ t: "follow", v: 0 }); }
   if (!m.view) { S.waiting = true; S.view = null; render(); return; }
   const v = m.view, old = S.view;
   if (old && v.version < old.version && v.version !== 0) return; // never an older state
@@ -156,6 +157,7 @@ function result(v) {
     r.target ? h("p", { class: "target", text: r.target }) : null,
     h("nav", { class: "actions" },
       v.actions.filter((a) => a !== "sort").map((a) => h("button", { key: a, type: "button", "data-action": a, "data-press": a, class: a === "next" ? "main" : null, disabled: !S.online, text: W(a) })),
+      r.final && v.seat !== null && !S.rematch ? h("button", { key: "rematch", type: "button", "data-action": "rematch", "data-press": "rematch", class: "main", disabled: !S.online, text: W("rematch") }) : null,
       S.review > 0 ? h("button", { key: "review", type: "button", "data-action": "review", "data-press": "review", text: W("review") }) : null));
 }
 function hand(v) {
@@ -329,6 +331,12 @@ async function start() {
       if (m.t === "state") onState(m);
       else if (m.t === "review") { S.reviewShown = m; render(); }
       else if (m.t === "gone") { S.gone = true; render(); }
+      else if (m.t === "follow") { // ↻ Rematch: this page now shows the new game
+        S.game = String(m.game); S.view = null; S.pick = null; S.rematch = 0; S.reviewShown = null;
+        document.body.dataset.game = S.game; document.body.dataset.version = "-1";
+        try { S.order = JSON.parse(sessionStorage.getItem(storageKey()) || "[]"); } catch (e) { S.order = []; }
+        socket.switchTo(m.token);
+      }
       else if (m.t === "reply") { if (m.text) toast(m.text, m.alert); if (m.alert) haptic("error"); }
     },
     onOnline() { S.online = true; render(); },

@@ -20,5 +20,7 @@ export function openSocket(token, { onFrame, onOnline, onOffline }) {
     open: () => !!ws && ws.readyState === 1,
     send(msg) { if (!ws || ws.readyState !== 1) return false; ws.send(JSON.stringify(msg)); return true; },
     versionFrom(fn) { version = fn; },
+    // another game's session (↻ Rematch): the socket reconnects with its token at once
+    switchTo(next) { token = next; retry = 0; if (ws) ws.close(); else { clearTimeout(timer); connect(); } },
   };
 }
