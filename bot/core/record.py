@@ -109,7 +109,7 @@ class Record:
             "lobby_version": self.lobby_version,
             "game_name": self.game_name,
             "lang": self.lang,
-            **({"rematch": self.rematch} if self.rematch is not None else {}),
+            "rematch": self.rematch,
         }
 
     @classmethod
