@@ -8,51 +8,28 @@ from __future__ import annotations
 import asyncio
 import json
 
-import pytest
-from web_browser import (
+from web_browser import (  # noqa: F401  (browser, contexts, web: fixtures)
     ALICE,
     BOB,
-    CHROMIUM,
+    BROWSER_TESTS,
     PHONE,
     SHOTS,
-    close_web,
-    need_chromium,
-    open_web,
+    browser,
+    contexts,
+    new_context,
     touch_drag,
+    web,
 )
 
 from bot.core.record import Record
 from bot.games.rummy.records import state_of
 from engine.buildten.state import BuildState
 
-pytestmark = pytest.mark.e2e  # a real browser: the slow tier
-
-
-@pytest.fixture
-async def browser():
-    need_chromium()
-    from playwright.async_api import async_playwright
-
-    async with async_playwright() as pw:
-        chromium = await pw.chromium.launch(executable_path=CHROMIUM,
-                                            args=["--no-sandbox", "--disable-gpu"])
-        try:
-            yield chromium
-        finally:
-            await chromium.close()
-
-
-@pytest.fixture
-async def web(tmp_path, sqlite_template):
-    opened, runner = await open_web(tmp_path, sqlite_template)
-    try:
-        yield opened
-    finally:
-        await close_web(opened, runner)
+pytestmark = BROWSER_TESTS
 
 
 async def phone(browser, url: str, frames: list | None = None):
-    context = await browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True,
+    context = await new_context(browser, viewport=PHONE, has_touch=True, is_mobile=True,
                                         device_scale_factor=2)
     page = await context.new_page()
     if frames is not None:  # every frame the page's sockets receive

@@ -10,15 +10,16 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from web_browser import (
+from web_browser import (  # noqa: F401  (browser, contexts, web: fixtures)
     ALICE,
     BOB,
-    CHROMIUM,
+    BROWSER_TESTS,
     PHONE,
-    close_web,
-    need_chromium,
-    open_web,
+    browser,
+    contexts,
+    new_context,
     touch_drag,
+    web,
 )
 
 from bot.core.record import Record
@@ -29,36 +30,13 @@ from bot.web.words import card_name
 from engine.buildten.state import BuildState
 from engine.rummy import Commit, IllegalAction, apply
 
-pytestmark = pytest.mark.e2e
+pytestmark = BROWSER_TESTS
 AXE = (Path(__file__).parent / "vendor" / "axe.min.js").read_text()
-
-
-@pytest.fixture
-async def browser():
-    need_chromium()
-    from playwright.async_api import async_playwright
-
-    async with async_playwright() as pw:
-        chromium = await pw.chromium.launch(executable_path=CHROMIUM,
-                                            args=["--no-sandbox", "--disable-gpu"])
-        try:
-            yield chromium
-        finally:
-            await chromium.close()
-
-
-@pytest.fixture
-async def web(tmp_path, sqlite_template):
-    opened, runner = await open_web(tmp_path, sqlite_template)
-    try:
-        yield opened
-    finally:
-        await close_web(opened, runner)
 
 
 async def phone(browser, url: str, *, axe: bool = False):
     # axe is injected into the page: only then is the page's strict CSP set aside
-    context = await browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True,
+    context = await new_context(browser, viewport=PHONE, has_touch=True, is_mobile=True,
                                         device_scale_factor=1, bypass_csp=axe,
                                         reduced_motion="reduce")
     page = await context.new_page()
@@ -293,17 +271,18 @@ async def test_the_hand_keeps_its_order_after_a_draw(browser, web):
                   [["7H", "8H", "9H"]], turn=0)
     page = await phone(browser, web.link(ALICE, game))
     await shown(page, '[data-hand] [data-card="QS"]')
-    faces = "ns => ns.map(n => n.dataset.card)"
-    before = await page.locator("[data-hand] [data-card]").evaluate_all(faces)
+    ids = "ns => ns.map(n => n.dataset.id)"  # (two decks: a face may be there twice)
+    before = await page.locator("[data-hand] [data-card]").evaluate_all(ids)
     # the player's own order: Q♠ dragged to the front
-    await touch_drag(page, page.locator('[data-hand] [data-card="QS"]'),
-                     page.locator(f'[data-hand] [data-card="{before[0]}"]'))
-    mine = await page.locator("[data-hand] [data-card]").evaluate_all(faces)
-    assert mine[0] == "QS" and sorted(mine) == sorted(before)
+    queen = await page.locator('[data-hand] [data-card="QS"]').get_attribute("data-id")
+    await touch_drag(page, page.locator(f'[data-hand] [data-id="{queen}"]'),
+                     page.locator(f'[data-hand] [data-id="{before[0]}"]'))
+    mine = await page.locator("[data-hand] [data-card]").evaluate_all(ids)
+    assert mine[0] == queen and sorted(mine) == sorted(before)
     await page.locator('[data-action="draw"]').tap()
     await page.wait_for_selector("[data-hand] .card.fresh", timeout=10_000)
-    after = await page.locator("[data-hand] [data-card]").evaluate_all(faces)
-    fresh = await page.locator("[data-hand] .card.fresh").evaluate_all(faces)
+    after = await page.locator("[data-hand] [data-card]").evaluate_all(ids)
+    fresh = await page.locator("[data-hand] .card.fresh").evaluate_all(ids)
     assert len(fresh) == 1 and len(after) == 5
     assert [f for f in after if f != fresh[0]] == mine  # the kept order, the drawn card in it
     label = await page.locator("[data-hand] .card.fresh").get_attribute("aria-label")

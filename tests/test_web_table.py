@@ -15,7 +15,7 @@ from urllib.parse import urlencode
 
 import aiohttp
 import pytest
-from web_browser import ALICE, BOB, BOT_TOKEN, SECRET, close_web, open_web
+from web_browser import ALICE, BOB, BOT_TOKEN, SECRET, serving
 
 from bot.core.fair_use import SLOW_DOWN, FairUse
 from bot.core.record import Record
@@ -119,11 +119,8 @@ def test_a_session_token_is_only_what_it_says_for_as_long_as_it_says():
 
 @pytest.fixture
 async def web(tmp_path, sqlite_template):
-    opened, runner = await open_web(tmp_path, sqlite_template)
-    try:
+    async with serving(tmp_path, sqlite_template) as opened:
         yield opened
-    finally:
-        await close_web(opened, runner)
 
 
 def frame_text(web, session: Session, record: Record) -> str:
