@@ -65,6 +65,15 @@ def web_secret(token: str) -> bytes:
                                                  hashlib.sha256).digest()
 
 
+def web_proxies() -> int:
+    """RUMMY_WEB_PROXIES: how many reverse proxies stand in front of the web table (their
+    X-Forwarded-For names the client; 0: the peer is the client)."""
+    text = os.environ.get("RUMMY_WEB_PROXIES", "").strip() or "0"
+    if not (text.isascii() and text.isdecimal()) or int(text) > 16:
+        raise SystemExit("RUMMY_WEB_PROXIES: the number of reverse proxies in front (0-16)")
+    return int(text)
+
+
 def web_link_maker(base: str, secret: bytes, now: Callable[[], float]) -> Callable[[Any, int], str]:
     """(member, game) -> the page's address with a short-lived link signed for that member."""
     from bot.web.auth import link_token
@@ -146,7 +155,8 @@ async def serve(url: str | None = None) -> None:
 
         web_table = WebTable(service)
         web_server = WebServer(web_table, web_secret(telegram_token or discord_token),
-                               bot_token=telegram_token or None)
+                               bot_token=telegram_token or None,
+                               proxies=web_proxies())
         if getattr(store, "row_locks", False):  # several workers: their pages hear each other
             from bot.store.urls import database_url
             from bot.web.notify import Notifier
@@ -170,7 +180,8 @@ async def serve(url: str | None = None) -> None:
         if web_server is not None:
             from bot.adapters.telegram import WebEntry
 
-            adapter.web = WebEntry(web_url, os.environ.get("RUMMY_WEB_APP", "table").strip())
+            adapter.web = WebEntry(web_url, os.environ.get("RUMMY_WEB_APP", "table").strip(),
+                                   watch=web_server.watch_param)
             if webhook:  # the page on the webhook's port: one server per worker
                 adapter.web_routes.append(web_server.add_routes)
                 web_on_webhook = True

@@ -126,7 +126,8 @@ def _play(args: argparse.Namespace, options: dict) -> int:
 
             lang = args.lang or _environment_language()
             asyncio.run(play_web(setup, url=store_url(data), seed=args.seed, new=args.new,
-                                 name=args.name or _your_name(lang), port=args.port, lang=lang))
+                                 name=args.name or _your_name(lang), port=args.port, lang=lang,
+                                 data=data))
             return 0
         asyncio.run(
             play(

@@ -280,6 +280,8 @@ CHECKS = [  # (rulebook, table, hand, new table, first_lay_done, code)
     ("rummikub", ["10B 11B 12B"], "13B 9K 10K 11K", ["10B 11B 12B 13B", "9K 10K 11K"], False,
      "initial_meld_table_touched"),
     ("rummikub", ["*5R 6R 7R"], "8R", ["6R 7R 8R *9R"], True, "joker_needs_rack_tile"),
+    ("rummikub", ["8R 9R 10R", "9K *9R 9B"], "7R", ["7R 8R *9R 10R", "9K 9R 9B"], True,
+     "joker_left_group"),
     ("rummikub", ["5R 6R *7R", "9K 10K 11K"], "7R", ["5R 6R 7R", "9K 10K 11K *12K"], True,
      "freed_joker_needs_new_group"),
 ]

@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from engine.rummy import get_rulebook, parse_cards
+from engine.rummy import check_move, get_rulebook, parse_cards
 from engine.rummy.actions import Commit, Draw, Knock, action_from_dict
 from engine.rummy.game import apply, new_game, player_view
 from engine.rummy.playout import play_game
@@ -26,6 +26,7 @@ from engine.rummy.review import (
 )
 from engine.rummy.scenario import deal_scenario
 from engine.rummy.state import GameState
+from engine.rummy.tiles import piece_from_token
 
 
 def lay(rules, *groups: str) -> tuple:
@@ -122,9 +123,10 @@ def test_missed_rummikub_initial_meld_with_a_joker():
 
 
 def test_most_points_is_never_below_the_most_cards_lay():
-    """Rummikub: the solver's "most points" answer gives way to a lay that frees no joker when
-    its best breaks the freed-joker rule (4K 11R: 15), while the most-cards lay frees the joker
-    legally (1K 2K *3K 4K with 11R in its place: 18). The review takes the better of the two."""
+    """Rummikub: the most-cards lay frees the joker legally (1K 2K *3K 4K with 11R in its
+    place: 18); the review's "most points" is never below it. Since issue 45 the search finds
+    the freed joker's home from the rack itself (3B 3O *3K, 4K on, 11R in its place: 21),
+    where it once gave way to a lay that frees no joker (4K 11R: 15)."""
     rules = get_rulebook("rummikub")
     table = ["6K 7K 8K 9K 10K 11K", "2R 3R 4R 5R 6R 7R", "8K 8R 8O", "1B 2B 3B", "5K 5B 5O",
              "5B 6B 7B", "6K 6R 6O", "9K 9R 9B", "13K 13B 13O", "6O 7O 8O 9O 10O",
@@ -132,8 +134,13 @@ def test_most_points_is_never_below_the_most_cards_lay():
     start = deal_scenario(rules, ["2K 3O 2R 3B 4K 1K 12B 11R", "5R 8B 1O 2O"], table=table,
                           first_lay_done=True)
     (step,) = review(seat_decisions(start, [Draw(0)], 0)).turns[0].steps
-    assert step.most_points.points == 18
-    assert faces(step.most_points.placed) == ["11R", "1K", "2K", "4K"]
+    assert step.most_cards.points == 18
+    assert faces(step.most_cards.placed) == ["11R", "1K", "2K", "4K"]
+    assert step.most_points.points == 21 >= step.most_cards.points
+    assert faces(step.most_points.placed) == ["11R", "3B", "3O", "4K"]
+    hand = start.hands[0]
+    new_table = [[piece_from_token(t) for t in g] for g in step.most_points.lay]
+    assert check_move(rules, start.table, hand, new_table).ok
 
 
 def test_a_perfect_round_is_perfect():

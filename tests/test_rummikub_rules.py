@@ -557,3 +557,78 @@ def test_new_refusal_codes_are_listed():
     for code in ("initial_meld_table_touched", "initial_meld_too_low", "joker_needs_rack_tile",
                  "freed_joker_needs_new_group", "no_turn_timer"):
         assert code in REASONS
+
+
+# -- issue 45: a table joker is freed only by its tile from the rack --------------------------
+# Positions from seeded computer games the old engine accepted; each is refused with its reason,
+# and the legal form beside it (the tile from the rack frees the joker, which goes into a new
+# combination with two rack tiles) is accepted.
+
+
+def test_a_table_tile_that_takes_a_jokers_place_does_not_free_it():
+    table = ["8R 9R 10R", "9K *9R 9B"]
+    rack = "4R 1R 5K 7R 7R 5R 6B 10B 1B 13B 5R"
+    swapped = lay(RK, table, rack, ["7R 8R *9R 10R", "9K 9R 9B"])
+    assert swapped.code == "joker_left_group", swapped.reason
+    assert swapped.params["face"] == "9R" and swapped.params["frees"] == ["9O", "9R"]
+    assert "9R" in swapped.reason and "rack" in swapped.reason
+    # the joker stays with its group and the run takes the 7R: the same faces, legal
+    assert lay(RK, table, rack, ["7R 8R 9R 10R", "9K *9R 9B"]).ok
+
+
+def test_a_joker_never_leaves_its_group_of_three_with_no_tile_from_the_rack():
+    table = ["*10K 10B 10O", "11K 12K 13K", "11B 12B 13B", "11O 12O 13O"]
+    new = ["*10K 11K 12K 13K", "10B 11B 12B 13B", "10O 11O 12O 13O", "3R 4R 5R"]
+    assert lay(RK, table, "3R 4R 5R", new).code == "joker_left_group"
+    # its 10K (or the other missing colour, 10R) from the rack frees it into a new run
+    for tile in ("10K", "10R"):
+        freed = ["11K 12K 13K", "11B 12B 13B", "11O 12O 13O", f"{tile} 10B 10O", "3R 4R *5R"]
+        assert lay(RK, table, f"{tile} 3R 4R", freed).ok, tile
+
+
+def test_a_joker_does_not_swap_places_with_a_table_tile_of_its_face():
+    table = ["*13K 13R 13B", "11K 12K 13K"]
+    moved = lay(RK, table, "10K", ["13K 13R 13B", "10K 11K 12K *13K"])
+    assert moved.code == "joker_left_group"
+    assert lay(RK, table, "10K", ["*13K 13R 13B", "10K 11K 12K 13K"]).ok
+
+
+def test_a_freed_joker_needs_two_rack_tiles_in_its_new_combination():
+    table = ["12K 12O *12R", "7R 8R 9R 10R"]
+    one = lay(RK, table, "12B 11R", ["12K 12O 12B", "7R 8R 9R", "10R 11R *12R"])
+    assert one.code == "freed_joker_needs_new_group"  # 10R came from the table
+    two = lay(RK, table, "12B 11R 10R", ["12K 12O 12B", "7R 8R 9R 10R", "10R 11R *12R"])
+    assert two.ok
+    # the tile that frees the joker is not one of the two: it took the joker's place
+    spent = lay(RK, ["12K 12O *12R"], "12B 12R 13R", ["12K 12O 12B", "*11R 12R 13R"])
+    assert spent.ok  # 12B freed it; 12R 13R are the two
+    short = lay(RK, ["12K 12O *12R", "10B 11B 12B"], "12B 9B",
+                ["12K 12O 12B", "*8B 9B 10B 11B 12B"])  # an old run and one rack tile
+    assert short.code == "freed_joker_needs_new_group"
+
+
+def test_a_joker_moves_with_its_combination_split_or_grown():
+    run = ["4R 5R *6R 7R 8R 9R"]
+    assert lay(RK, run, "10R", ["4R 5R *6R", "7R 8R 9R 10R"]).ok
+    assert lay(RK, run, "3R", ["3R 4R 5R", "*6R 7R 8R 9R"]).ok
+    # alone with tiles from the rack it has left its combination: that needs its 6R
+    left = lay(RK, ["*5R 6R 7R 8R"], "3R 4R", ["3R 4R *5R", "6R 7R 8R"])
+    assert left.code == "joker_left_group"
+
+
+def test_a_rack_joker_laid_beside_a_table_joker_does_not_take_its_place():
+    """Issue 45, found by the referee: a computer laid its rack joker (as 2O) and kept the
+    table joker in its group; resolving the arrangement gave the table joker to the new group
+    and the rack joker to the old one — the same faces, but not where each joker came from."""
+    from engine.rummy.tiles import Tile
+
+    table_joker, rack_joker = Tile(0, "", 0).designate(12, "S"), Tile(0, "", 1)
+    state = start_position(RK, [[rack_joker, *T("2K 2B 12O 5R")], T("1O")],
+                           table=[[table_joker, *T("12R 12B")]], stock=T("3O"),
+                           first_lay_done=True)
+    laid = ((*T("2K 2B"), rack_joker.designate(2, "C")),
+            (table_joker, *state.table[0][1:], T("12O")[0]))
+    after, _ = apply(state, Commit(0, laid, {}))
+    where = {c.ident: sorted(map(str, g)) for g in after.table for c in g if c.is_joker}
+    assert where[table_joker.ident] == sorted(["*12K", "12R", "12B", "12O"])
+    assert where[rack_joker.ident] == sorted(["2K", "2B", "*2O"])

@@ -229,7 +229,7 @@ async def test_sessions_are_exchanged_and_refused_clearly(web):
     async with aiohttp.ClientSession() as http:
         url = f"{web.base}/web/session"
         ok = await http.post(url, json={"init_data": signed_init_data(telegram_fields(
-            game=str(game)))})
+            game=auth.watch_param(SECRET, game)))})  # the group's link: user 1 watches
         body = await ok.json()
         assert ok.status == 200 and body["game"] == game and body["words"]["dir"] == "rtl"
         session = auth.read_session(SECRET, body["token"], time.time())
@@ -439,3 +439,99 @@ async def test_a_rematch_only_after_the_game_by_its_players_and_only_once(web):
     assert follow["game"] == new
     assert auth.read_session(SECRET, follow["token"], time.time()).game == new
     assert protocol.parse('{"t":"follow","v":0}') == protocol.Follow(0)
+
+
+# -- the local table: `rummy play --web` ----------------------------------------------------
+
+
+async def run_local(data, lines: list[str]):
+    """`play --web` on port 0 over `data` until the returned event is set: (task, stop, base,
+    the printed link)."""
+    from bot.adapters.console import Setup, store_url
+    from bot.web.local import play_web
+
+    stop = asyncio.Event()
+    start = len(lines)
+    task = asyncio.create_task(play_web(Setup(computers=["easy"]), url=store_url(data),
+                                        data=data, port=0, write=lines.append, stop=stop))
+    for _ in range(400):
+        printed = [line for line in lines[start:] if "http://" in line]
+        if printed or task.done():
+            break
+        await asyncio.sleep(0.025)
+    assert printed, lines
+    address = printed[0].split()[-1]
+    base, _sep, query = address.partition("/web/table?")
+    return task, stop, base, dict(p.split("=", 1) for p in query.split("&"))["k"]
+
+
+async def test_the_local_table_takes_its_pages_back_after_a_restart(tmp_path):
+    """The local secret lives in the data directory (0600, made once): after a restart the
+    open page's token is taken again, and a refused link says where a fresh one is."""
+    import os
+    import stat
+
+    lines: list[str] = []
+    task, stop, base, link = await run_local(tmp_path, lines)
+    try:
+        async with aiohttp.ClientSession() as http:
+            answer = await http.post(f"{base}/web/session", json={"link": link})
+            assert answer.status == 200
+            token = (await answer.json())["token"]
+    finally:
+        stop.set()
+        await task
+    kept = tmp_path / "web-secret"
+    assert stat.S_IMODE(os.stat(kept).st_mode) == 0o600
+    secret = kept.read_bytes()
+    task, stop, base, _link = await run_local(tmp_path, lines)  # a new app, the same data
+    try:
+        assert kept.read_bytes() == secret  # made once
+        async with aiohttp.ClientSession() as http:
+            ws = await http.ws_connect(f"{base}/web/socket", protocols=("rummy", token))
+            await ws.send_str('{"t":"hello","v":0}')
+            frame = await ws.receive_json(timeout=10)
+            assert frame["t"] == "state" and frame["view"]["seat"] == 0
+            await ws.close()
+            answer = await http.post(f"{base}/web/session", json={"link": link + "x"})
+            assert answer.status == 403
+            refused = await answer.json()
+            assert "printed in the terminal" in refused["error"]
+            assert refused["words"]["refused"] == refused["error"]
+            answer = await http.post(f"{base}/web/session", json={"link": "x"},
+                                     headers={"Accept-Language": "he-IL,he;q=0.9"})
+            assert "בטרמינל" in (await answer.json())["error"]
+    finally:
+        stop.set()
+        await task
+
+
+def test_a_chats_refused_link_says_to_reopen_the_table_from_the_chat():
+    from bot import i18n
+    from bot.web.local import LOCAL_REFUSED
+    from bot.web.words import WORDS
+
+    for lang in ("en", "he", "ru"):
+        with i18n.using(lang):
+            chat, local = i18n._(WORDS["refused"]), i18n._(LOCAL_REFUSED)
+        assert chat != local
+        if lang != "en":  # translated, both
+            assert chat != WORDS["refused"] and local != LOCAL_REFUSED
+
+
+def test_the_local_secret_is_made_once_whole_and_kept_private(tmp_path):
+    import os
+    import stat
+
+    from bot.web.local import SECRET_FILE, local_secret
+
+    first = local_secret(tmp_path)
+    assert len(first) == 32 and local_secret(tmp_path) == first
+    path = tmp_path / SECRET_FILE
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    assert sorted(p.name for p in tmp_path.iterdir()) == [SECRET_FILE]  # no draft left
+    os.chmod(path, 0o644)  # copied in with looser rights
+    assert local_secret(tmp_path) == first and stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    path.write_text("torn")  # a crash mid-write of something else: made again, whole
+    again = local_secret(tmp_path)
+    assert len(again) == 32 and again != first and local_secret(tmp_path) == again

@@ -22,6 +22,7 @@ from bot.core.service import GameService
 from bot.games import default_games
 from bot.games.rummy.records import state_of
 from bot.store import Store
+from bot.web import auth
 from bot.web.server import WebServer, serve
 from bot.web.table import WebTable
 from engine.rummy.state import conservation_errors
@@ -53,8 +54,8 @@ async def mini_app(tmp_path, sqlite_template):
         service = GameService(store, games=default_games(), computer_delay=0.0, tick=0.05)
         adapter = TelegramAdapter(service, tg.token, base_url=tg.base_url,
                                   base_file_url=tg.base_file_url, poll_timeout=1)
-        adapter.web = WebEntry(WEB_URL, "table")
         server = WebServer(WebTable(service), SECRET, bot_token=tg.token)
+        adapter.web = WebEntry(WEB_URL, "table", watch=server.watch_param)  # as bot/app.py
         runner = await serve(server, "127.0.0.1", 0)
         await adapter.start()
         await service.start()
@@ -120,13 +121,14 @@ async def test_a_turn_on_the_mini_app_shows_in_the_group_and_the_private_chat(mi
     await tg.wait_until(lambda: any(
         "url" in b for b in markup_buttons(tg.last_message(group, from_bot=True))), 10)
     link = next(b for b in markup_buttons(tg.last_message(group, from_bot=True)) if "url" in b)
-    assert link["url"] == f"https://t.me/{adapter.username}/table?startapp={game}"
+    watch = auth.watch_param(SECRET, game)  # the game's watch link: the group may watch
+    assert link["url"] == f"https://t.me/{adapter.username}/table?startapp={watch}"
     assert not any("web_app" in b for b in markup_buttons(tg.last_message(group, from_bot=True)))
     private = tg.private_chat(alice)
     await tg.wait_until(lambda: any("web_app" in b for m in tg.messages(private)
                                     for b in markup_buttons(m)), 10)
     button = next(b for m in tg.messages(private) for b in markup_buttons(m) if "web_app" in b)
-    assert button["web_app"]["url"] == f"{WEB_URL}/web/table?g={game}"
+    assert button["web_app"]["url"] == f"{WEB_URL}/web/table?g={watch}"
 
     from playwright.async_api import async_playwright
 

@@ -22,7 +22,7 @@ from bot.core.service import Actor, GameService, pack
 from bot.games import default_games
 from bot.games.rummy.records import state_of
 from bot.store import Store
-from bot.web.auth import link_token
+from bot.web.auth import link_token, watch_param
 from bot.web.server import WebServer, serve
 from bot.web.table import WebTable
 from engine.rummy.state import conservation_errors
@@ -59,8 +59,8 @@ class Web:
     delivered: list = field(default_factory=list)
 
     def link(self, actor: Actor | None, game: int, lang: str = "en") -> str:
-        if actor is None:
-            return f"{self.base}/web/table?g={game}"
+        if actor is None:  # a watcher: the game's watch link, as its chat was posted
+            return f"{self.base}/web/table?g={watch_param(SECRET, game)}"
         token = link_token(SECRET, actor.platform, actor.user, actor.name, game, lang,
                            time.time())
         return f"{self.base}/web/table?g={game}&k={token}"

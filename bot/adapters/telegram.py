@@ -157,15 +157,19 @@ class WebEntry:
     url: str
     app: str
     phases: frozenset[str] = frozenset({"play", "round_over"})
+    # game -> the game as its links carry it, with its watch key (bot/web/auth.watch_param:
+    # whoever the chat shows the button may watch; an id alone lets only the seats in)
+    watch: Callable[[int], str] = str
 
     def row(self, bot: str, game_id: int, group: bool, lang: str
             ) -> list[InlineKeyboardButton]:
         with using(lang):
             label = _(OPEN_TABLE)
+        game = self.watch(game_id)
         if group:
             return [InlineKeyboardButton(label, url=f"https://t.me/{bot}/{self.app}"
-                                                    f"?startapp={game_id}")]
-        return [InlineKeyboardButton(label, web_app=WebAppInfo(f"{self.page()}?g={game_id}"))]
+                                                    f"?startapp={game}")]
+        return [InlineKeyboardButton(label, web_app=WebAppInfo(f"{self.page()}?g={game}"))]
 
     def page(self) -> str:
         """The table's address (no game named: the menu button's, the page finds the game

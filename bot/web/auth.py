@@ -26,6 +26,8 @@ INIT_DATA_AGE = 2 * 86400
 SESSION_SECONDS = 6 * 3600
 LINK_SECONDS = 15 * 60
 MAX_TOKEN = 600
+WATCH_KEY = 16  # characters of a game's watch key (96 bits, base64url)
+_KEY_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
 
 
 @dataclass(frozen=True)
@@ -108,6 +110,8 @@ def telegram_user(init_data: object, bot_token: str, now: float,
     if len(fields) != len(pairs):  # a key given twice: which one was signed?
         return None
     received = fields.pop("hash", "")
+    if len(received) != 64 or not received.isascii():  # (compare_digest takes ASCII only)
+        return None
     check = "\n".join(f"{k}={v}" for k, v in sorted(fields.items()))
     secret = hmac.new(b"WebAppData", bot_token.encode(), hashlib.sha256).digest()
     expected = hmac.new(secret, check.encode(), hashlib.sha256).hexdigest()
@@ -118,13 +122,35 @@ def telegram_user(init_data: object, bot_token: str, now: float,
         return None
     try:
         user = json.loads(fields.get("user", ""))
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
     if not isinstance(user, dict) or type(user.get("id")) is not int:
         return None
     return user, fields.get("start_param", "")
 
 
-def game_param(text: object) -> int | None:
-    """A game id as a link carries it (`startapp=<game>`, `?g=`): strict digits."""
-    return ascii_number(text, MAX_GAME_ID) if isinstance(text, str) else None
+def watch_key(secret: bytes, game: int) -> str:
+    """The key that lets anyone who has it watch `game`: what its chat is posted, never
+    guessed from the id (a MAC of it; nothing stored, so every game already has one)."""
+    return _sign(secret, "watch", str(game))[:WATCH_KEY]
+
+
+def watch_param(secret: bytes, game: int) -> str:
+    """A game as its chat's links carry it (`startapp=`, `?g=`): `<id>_<watch key>`."""
+    return f"{game}_{watch_key(secret, game)}"
+
+
+def read_game(text: object) -> tuple[int, str] | None:
+    """(game id, watch key: "" when none was given) of a link's game parameter, strictly."""
+    if not isinstance(text, str) or len(text) > 64:
+        return None
+    number, sep, key = text.partition("_")
+    game = ascii_number(number, MAX_GAME_ID)
+    if game is None or (sep and (len(key) != WATCH_KEY or not _KEY_CHARS.issuperset(key))):
+        return None
+    return game, key
+
+
+def may_watch(secret: bytes, game: int, key: str) -> bool:
+    """Whether `key` (ASCII, as `read_game` gives it) is `game`'s watch key."""
+    return bool(key) and hmac.compare_digest(key, watch_key(secret, game))

@@ -7,8 +7,16 @@ session exchange, and one WebSocket per page.
     POST /web/session                        {"init_data"} | {"link"} | {"game"} -> a token
     GET  /web/socket                         WebSocket; the token in Sec-WebSocket-Protocol
 
-Every socket message is size-capped (aiohttp's `max_msg_size`), metered like a press (the
-service's fair use) before it is parsed, then parsed strictly (protocol.py).
+Every socket message is size-capped (aiohttp's `max_msg_size`), metered (table.py: a seat's
+like a press, a watcher's per page and per address) before it is parsed, then parsed strictly
+(protocol.py). Session exchanges and socket opens are metered per address (429).
+
+A socket closes with a code the page can act on: 4003 its token was refused (expired, or
+signed with another secret: exchange the link again), 4008 the watchers are full, 4009 the
+same seat opened a newer page, 4029 a watcher that would not slow down, 4002 junk.
+
+A watcher needs the game's watch key (`?g=<id>_<key>`, `startapp=<id>_<key>`: what the chat
+was posted); a person with a seat needs none.
 """
 
 from __future__ import annotations
@@ -17,19 +25,23 @@ import asyncio
 import contextlib
 import gzip
 import hashlib
+import ipaddress
 import json
 import logging
-import time
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
 from aiohttp import WSMsgType, web
 
+from bot import i18n
+from bot.clock import Clock, as_clock
+from bot.core.fair_use import SLOW_DOWN, Buckets
+
 from . import auth, protocol
 from .auth import Session
 from .table import Page, WebTable
-from .words import page_words
+from .words import WORDS, page_words
 
 log = logging.getLogger(__name__)
 
@@ -53,22 +65,61 @@ def asset_files() -> dict[str, Path]:
 
 MAX_BODY = 8192  # the session exchange's body
 MAX_BAD = 20  # malformed messages before a socket is closed
+MAX_SLOW = 20  # a watcher's messages past its meter before its socket is closed
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "connect-src 'self'; base-uri 'none'; form-action 'none'; "
        "frame-ancestors 'self' https://web.telegram.org https://*.telegram.org")
 SUBPROTOCOL = "rummy"
 
 
+def client_address(request: web.BaseRequest, proxies: int = 0) -> str:
+    """Who a request is from, for the per-address meters and caps: the peer, or behind
+    `proxies` trusted proxies the address the nearest of them saw (X-Forwarded-For, read from
+    the right: anything further left is the client's to write). An IPv6 client is its /64
+    (one household's, as one IPv4 address is)."""
+    text = request.remote or ""
+    if proxies > 0:
+        hops = request.headers.get("X-Forwarded-For", "")[:1024].split(",")
+        if len(hops) >= proxies:
+            text = hops[-proxies].strip() or text
+    try:
+        address = ipaddress.ip_address(text)
+    except ValueError:
+        try:
+            address = ipaddress.ip_address(request.remote or "")
+        except ValueError:
+            return "?"
+    if address.version == 6 and address.ipv4_mapped is None:
+        return str(ipaddress.ip_network(f"{address}/64", strict=False))
+    return str(address.ipv4_mapped or address) if address.version == 6 else str(address)
+
+
+def request_lang(request: web.BaseRequest) -> str:
+    """The reader's language by the browser's Accept-Language (a refusal's words before
+    anyone is known), else English."""
+    first = request.headers.get("Accept-Language", "")[:64].split(",")[0]
+    return i18n.supported(first.split(";")[0].split("-")[0].strip()) or "en"
+
+
 class WebServer:
-    """The web table's HTTP side. `secret` signs sessions and links (every worker the same);
-    `bot_token`: Telegram's, to check initData (None: no Telegram sign-in)."""
+    """The web table's HTTP side. `secret` signs sessions, links and watch keys (every worker
+    the same); `bot_token`: Telegram's, to check initData (None: no Telegram sign-in);
+    `proxies`: how many trusted reverse proxies stand in front (RUMMY_WEB_PROXIES);
+    `refused`: what a refused link says (the msgid: where a fresh one is to be had)."""
 
     def __init__(self, table: WebTable, secret: bytes, *, bot_token: str | None = None,
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Clock | Callable[[], float] | None = None, proxies: int = 0,
+                 refused: str = WORDS["refused"]) -> None:
         self.table = table
         self.secret = secret
         self.bot_token = bot_token
-        self.clock = clock
+        self.time = as_clock(clock)
+        self.clock = self.time.now
+        self.proxies = proxies
+        self.refused = refused
+        limits = table.limits
+        self.door = Buckets(limits.door_rate, limits.door_burst,
+                            clock=lambda: self.time.monotonic())
         self.assets: dict[str, tuple[bytes, bytes, str]] = {}  # name -> (raw, gzip, type)
         digest = hashlib.sha256()
         for name, path in asset_files().items():
@@ -77,6 +128,10 @@ class WebServer:
             self.assets[name] = (raw, gzip.compress(raw, 9, mtime=0), KINDS[path.suffix])
         self.version = digest.hexdigest()[:12]
         self.sockets: set[web.WebSocketResponse] = set()
+
+    def watch_param(self, game: int) -> str:
+        """`game` as the links its chat is posted carry it (with its watch key)."""
+        return auth.watch_param(self.secret, game)
 
     def add_routes(self, app: web.Application) -> None:
         app.router.add_get("/web/table", self.page)
@@ -129,71 +184,107 @@ class WebServer:
                    "X-Content-Type-Options": "nosniff"}
         return self._compressed(request, raw, packed, kind, headers)
 
-    def _refused(self, lang: str = "") -> web.Response:
-        words = page_words(lang or "en")
+    def words(self, lang: str) -> dict[str, str]:
+        words = page_words(lang)
+        with i18n.using(lang):
+            words["refused"] = i18n._(self.refused)
+        return words
+
+    def _refused(self, request: web.BaseRequest) -> web.Response:
+        words = self.words(request_lang(request))
         return web.json_response({"error": words["refused"], "words": words}, status=403,
                                  headers=self._headers())
 
+    def _slow(self, request: web.BaseRequest) -> web.Response:
+        lang = request_lang(request)
+        with i18n.using(lang):
+            text = i18n._(SLOW_DOWN)
+        return web.json_response({"error": text, "words": self.words(lang)}, status=429,
+                                 headers={**self._headers(), "Retry-After": "2"})
+
+    def _at_door(self, request: web.BaseRequest) -> str | None:
+        """The request's address if its meter lets it in, else None."""
+        address = client_address(request, self.proxies)
+        return address if self.door.take(address) else None
+
     async def session(self, request: web.Request) -> web.Response:
         """Exchange what the page was opened with for a session token: Telegram's initData
-        (a seat, or a watcher; with the page's game when a private chat's button opened it),
-        a signed link, or a bare game id (a watcher)."""
+        (a seat, or a watcher by the game's watch key; with the page's game when a private
+        chat's button opened it), a signed link, or a game's watch link (a watcher)."""
+        if self._at_door(request) is None:
+            return self._slow(request)
         if request.content_length is None or request.content_length > MAX_BODY:
-            return self._refused()
+            return self._refused(request)
         try:
             data = json.loads(await request.content.read(MAX_BODY))
-        except ValueError:
-            return self._refused()
+        except (ValueError, RecursionError):
+            return self._refused(request)
         if not isinstance(data, dict) or not 1 <= len(data) <= 2 or (
                 len(data) == 2 and data.keys() != {"init_data", "game"}):
-            return self._refused()
+            return self._refused(request)
         now = self.clock()
         found: Session | None = None
         if "init_data" in data and self.bot_token:
-            checked = auth.telegram_user(data["init_data"], self.bot_token, now)
-            if checked is not None:
-                # a Direct Link's start_param (a group), else the page's ?g= (a private
-                # chat's web_app button: its initData has no start_param)
-                user, start = checked
-                game = auth.game_param(start or data.get("game"))
-                name = str(user.get("first_name", ""))[:64]
-                lang = str(user.get("language_code", ""))[:8]
-                if game is None and not (start or data.get("game")):  # the menu button
-                    game = await self.table.game_of("telegram", str(user["id"]), name)
-                if game is not None:
-                    found = Session("telegram", str(user["id"]), name, game, lang,
-                                    now + auth.SESSION_SECONDS)
+            found = await self._telegram(data, now)
         elif "link" in data:
             link = auth.read_link(self.secret, data["link"], now)
             if link is not None:
                 found = Session(link.platform, link.user, link.name, link.game, link.lang,
                                 now + auth.SESSION_SECONDS)
         elif "game" in data:
-            game = auth.game_param(data["game"])
-            if game is not None:
-                found = Session("", "", "", game, "", now + auth.SESSION_SECONDS)
+            game = auth.read_game(data["game"])
+            if game is not None and auth.may_watch(self.secret, *game):
+                found = Session("", "", "", game[0], request_lang(request),
+                                now + auth.SESSION_SECONDS)
         if found is None:
-            return self._refused()
-        from bot import i18n
-
-        lang = i18n.supported(found.lang) or "en"
+            return self._refused(request)
         return web.json_response({"token": auth.session_token(self.secret, found),
-                                  "game": found.game, "words": page_words(lang)},
+                                  "game": found.game,
+                                  "words": self.words(i18n.supported(found.lang) or "en")},
                                  headers=self._headers())
+
+    async def _telegram(self, data: dict, now: float) -> Session | None:
+        """A Telegram user's session: at the game a Direct Link's start_param names (a
+        group's), else the page's ?g= (a private chat's web_app button: its initData has no
+        start_param), else (the menu button) the newest game the person sits in. Watching
+        takes the game's watch key; a seat needs none."""
+        checked = auth.telegram_user(data["init_data"], self.bot_token, now)
+        if checked is None:
+            return None
+        user, start = checked
+        uid, name = str(user["id"]), str(user.get("first_name", ""))[:64]
+        lang = str(user.get("language_code", ""))[:8]
+        named = start or data.get("game")
+        if not named:  # the menu button
+            game = await self.table.game_of("telegram", uid, name)
+        else:
+            parsed = auth.read_game(named)
+            game = parsed[0] if parsed is not None and (
+                auth.may_watch(self.secret, *parsed)
+                or await self.table.sits("telegram", uid, parsed[0])) else None
+        if game is None:
+            return None
+        return Session("telegram", uid, name, game, lang, now + auth.SESSION_SECONDS)
 
     # -- the socket ---------------------------------------------------------------------
 
     async def socket(self, request: web.Request) -> web.StreamResponse:
+        address = self._at_door(request)
+        if address is None:
+            return self._slow(request)
+        ws = web.WebSocketResponse(protocols=(SUBPROTOCOL,), heartbeat=30,
+                                   max_msg_size=protocol.MAX_MESSAGE)
+        if not ws.can_prepare(request).ok:
+            return self._refused(request)
         offered = [p.strip() for p in request.headers.get("Sec-WebSocket-Protocol", "").split(",")]
         token = next((p for p in offered if p != SUBPROTOCOL), None)
         session = auth.read_session(self.secret, token, self.clock())
-        if session is None:
-            return self._refused()
-        ws = web.WebSocketResponse(protocols=(SUBPROTOCOL,), heartbeat=30,
-                                   max_msg_size=protocol.MAX_MESSAGE)
         await ws.prepare(request)
-        page = Page(session, ws.send_json)
-        if not self.table.join(page):
+        if session is None:  # said in a close code a page can read (an HTTP 403 it can't)
+            await ws.close(code=4003, message=b"refused")
+            return ws
+        page = Page(session, ws.send_json, address=address)
+        if not await self.table.join(page):
             await ws.close(code=4008, message=b"full")
             return ws
         self.sockets.add(ws)
@@ -213,6 +304,9 @@ class WebServer:
         while not ws.closed:
             await page.wake.wait()
             page.wake.clear()
+            if page.evicted:  # the same seat opened a newer page
+                await ws.close(code=4009, message=b"opened elsewhere")
+                return
             frame, page.owed = page.owed, None
             if frame is None:
                 continue
@@ -229,13 +323,17 @@ class WebServer:
         page.wake.set()
 
     async def _read(self, page: Page, ws: web.WebSocketResponse) -> None:
-        bad = 0
+        bad = slowed = 0
         async for msg in ws:
             if msg.type != WSMsgType.TEXT:
                 bad += 1
             else:
-                slow = self.table.meter(page.session)  # before any work
+                slow = self.table.meter(page)  # before any work
                 if slow:
+                    slowed += not page.seated  # (a seat is told, never shut out)
+                    if slowed > MAX_SLOW:
+                        await ws.close(code=4029, message=b"too fast")
+                        return
                     await ws.send_json({"t": "reply", "text": slow, "alert": True})
                     continue
                 parsed = protocol.parse(msg.data)

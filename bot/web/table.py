@@ -6,6 +6,11 @@ PostgreSQL, the version on SQLite) made by the game's `web_edit` — the same dr
 presses the chat buttons make, on the same private copy. Its outcome is delivered to the
 game's chat platform (the group's table, the private chat) like a press's; the pages of the
 game hear of every saved change through the service's watchers (`Hub`).
+
+Who gets in (`join`): a seat's page always (its own oldest page makes way past `seat_pages`);
+a watcher's page while its game, its address and the worker have room (`Limits`). A seat's
+message is metered as the person's press; a watcher's by its own connection's bucket and its
+address's, so one watcher's flood is that watcher's problem alone.
 """
 
 from __future__ import annotations
@@ -14,13 +19,16 @@ import asyncio
 import base64
 import contextlib
 import logging
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot import i18n
+from bot.clock import Clock
 from bot.core import narrate
 from bot.core.actor import Actor
+from bot.core.fair_use import SLOW_DOWN, Buckets
 from bot.core.record import Record
 from bot.core.service import GameService
 from bot.core.unit import Refusal, answer
@@ -31,25 +39,60 @@ from .protocol import Edit
 
 log = logging.getLogger(__name__)
 
-MAX_SOCKETS_PER_GAME = 64  # seats and spectators of one game on one worker
-SPECTATOR_CHAT = "web"  # the fair-use chat key of pages that speak for nobody
+SPECTATOR_CHAT = "web"  # the fair-use chat key of a game's pages (`web:<game>`)
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one worker lets in and how fast (the attack tests' numbers; a watcher's page says
+    hello when it opens and after a reconnect, and nothing else that does work)."""
+
+    watchers_per_game: int = 64
+    watchers_per_address: int = 16  # over all games: a household, not a botnet's node
+    watchers: int = 5_000  # on the worker (about 20 KB each)
+    seat_pages: int = 8  # one person's pages of one game (tabs, devices)
+    watcher_rate: float = 1.0  # messages a second, each watcher's page...
+    watcher_burst: int = 10
+    address_rate: float = 4.0  # ...and all the watchers' pages of one address
+    address_burst: int = 40
+    door_rate: float = 2.0  # session exchanges and socket opens, an address's (server.py)
+    door_burst: int = 30
+
+
+LIMITS = Limits()
 
 
 @dataclass(eq=False)
 class Page:
-    """One open page: who it speaks for and the newest frame owed to it (newest wins)."""
+    """One open page: who it speaks for and the newest frame owed to it (newest wins).
+    `address`: where it connected from (the watchers' caps and meter); `seated`: it speaks for
+    a seat now (kept up as the game changes); `watching`: it came in as a watcher (the caps
+    it counts in); `evicted`: a newer page of the same seat took its place."""
 
     session: Session
     send: Callable[[dict], Any]  # an async sender of one JSON frame
+    address: str = ""
     owed: dict | None = None
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     sent_version: int = -1
+    seated: bool = False
+    watching: bool = False
+    evicted: bool = False
+    meter: Buckets | None = None  # a watcher's own bucket
 
 
 class WebTable:
-    def __init__(self, service: GameService) -> None:
+    def __init__(self, service: GameService, *, limits: Limits = LIMITS) -> None:
         self.service = service
+        self.limits = limits
+        self.time: Clock = service.time  # the meters' clock (tests hold it still)
         self.pages: dict[int, set[Page]] = {}
+        self.seats: dict[tuple[int, str, str], list[Page]] = {}  # a seat's pages, oldest first
+        self.watchers_of: Counter[int] = Counter()  # game -> watchers' pages
+        self.watchers_at: Counter[str] = Counter()  # address -> watchers' pages
+        self.watching = 0  # watchers' pages on this worker
+        self.addresses = Buckets(limits.address_rate, limits.address_burst,
+                                 clock=lambda: self.time.monotonic())
         service.watchers.append(self.saved)
 
     # -- views --------------------------------------------------------------------------
@@ -59,6 +102,12 @@ class WebTable:
         if not session.user:
             return None
         return record.seat_of(session.user)
+
+    async def sits(self, platform: str, user: str, game: int) -> bool:
+        """Whether this person has a seat at `game` (a seat needs no watch link)."""
+        row = await self.service.store.get_game(game)
+        return row is not None and row.platform == platform and Record.from_dict(
+            row.record).seat_of(user) is not None
 
     def frame(self, session: Session, record: Record) -> dict:
         """The state frame a session's page gets: its seat's view, or the spectator's."""
@@ -96,19 +145,52 @@ class WebTable:
 
     # -- live pages ---------------------------------------------------------------------
 
-    def join(self, page: Page) -> bool:
-        pages = self.pages.setdefault(page.session.game, set())
-        if len(pages) >= MAX_SOCKETS_PER_GAME:
+    async def join(self, page: Page) -> bool:
+        """Let a page in (False: the watchers' caps are full). A seat's page always gets in;
+        past `seat_pages` of the same seat its oldest is evicted (its socket closes)."""
+        session, limits = page.session, self.limits
+        page.seated = bool(session.user) and await self.sits(session.platform, session.user,
+                                                             session.game)
+        if page.seated:
+            mine = self.seats.setdefault((session.game, session.platform, session.user), [])
+            mine.append(page)
+            while len(mine) > limits.seat_pages:
+                old = mine.pop(0)
+                old.evicted = True
+                old.wake.set()
+        elif (self.watchers_of[session.game] >= limits.watchers_per_game
+              or self.watchers_at[page.address] >= limits.watchers_per_address
+              or self.watching >= limits.watchers):
             return False
-        pages.add(page)
+        else:
+            page.watching = True
+            page.meter = Buckets(limits.watcher_rate, limits.watcher_burst, keys=1,
+                                 clock=lambda: self.time.monotonic())
+            self.watchers_of[session.game] += 1
+            self.watchers_at[page.address] += 1
+            self.watching += 1
+        self.pages.setdefault(session.game, set()).add(page)
         return True
 
     def leave(self, page: Page) -> None:
-        pages = self.pages.get(page.session.game)
-        if pages is not None:
-            pages.discard(page)
-            if not pages:
-                del self.pages[page.session.game]
+        game = page.session.game
+        pages = self.pages.get(game)
+        if pages is None or page not in pages:
+            return
+        pages.discard(page)
+        if not pages:
+            del self.pages[game]
+        if page.watching:
+            _less(self.watchers_of, game)
+            _less(self.watchers_at, page.address)
+            self.watching -= 1
+            return
+        key = (game, page.session.platform, page.session.user)
+        mine = self.seats.get(key, [])
+        if page in mine:
+            mine.remove(page)
+        if not mine:
+            self.seats.pop(key, None)
 
     def saved(self, game_id: int, record: Record) -> None:
         """A change of `game_id` was saved: every page of it is owed its new frame."""
@@ -118,6 +200,8 @@ class WebTable:
             except Exception:
                 log.exception("web view of game %s failed", game_id)
                 continue
+            # (one who joined the game since: metered as a seat; one who left: as a watcher)
+            page.seated = self.seat_of(page.session, record) is not None
             page.wake.set()
 
     async def changed_elsewhere(self, game_id: int) -> None:
@@ -180,11 +264,16 @@ class WebTable:
 
     # -- edits --------------------------------------------------------------------------
 
-    def meter(self, session: Session) -> str | None:
-        """A page's message counted like a press (None: go on; else "slow down")."""
-        user = session.user or "spectator"
-        return self.service.fair_use.check(session.platform or "web", user,
-                                           f"{SPECTATOR_CHAT}:{session.game}")
+    def meter(self, page: Page) -> str | None:
+        """A page's message counted (None: go on; else "slow down"): a seat's like the
+        person's press; a watcher's by its page's own bucket and by its address's."""
+        session = page.session
+        if page.seated or page.meter is None:
+            return self.service.fair_use.check(session.platform or "web", session.user,
+                                               f"{SPECTATOR_CHAT}:{session.game}")
+        if page.meter.take("") and self.addresses.take(page.address):
+            return None
+        return i18n._(SLOW_DOWN)
 
     async def edit(self, session: Session, edit: Edit) -> dict:
         """Make one page edit; the reply frame (the new state reaches the page by `saved`)."""
@@ -220,3 +309,9 @@ class WebTable:
             with contextlib.suppress(Exception):
                 await service._deliver(out)
         return reply
+
+
+def _less(counts: Counter, key: Any) -> None:
+    counts[key] -= 1
+    if counts[key] <= 0:
+        del counts[key]

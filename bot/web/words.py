@@ -17,9 +17,8 @@ WORDS = {
     "reconnecting": N_("Connection lost — reconnecting…"),
     "offline": N_("Not connected: moves wait until the table is back."),
     "refused": N_("This link is not valid or has expired. Open the table again from the chat."),
-    "refused_local": N_("This link is not valid or has expired. Open the address that "
-                        "`rummy play --web` printed in the terminal."),
     "waiting": N_("The game hasn't started yet."),
+    "elsewhere": N_("This table is open on another page: this one has stopped."),
     "loose": N_("Loose (place before Done)"),
     "review": "🔎 Review",
     "title": N_("Rummy table"),

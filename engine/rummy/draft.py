@@ -226,7 +226,9 @@ def resolve_all(arrangement: Sequence[Sequence[Card]], *pools: list[Card]) -> li
 def resolve(wanted: Card, *pools: list[Card]) -> Card:
     """Find the physical card `wanted` names, preferring the earlier pools (table first:
     every table card must stay on the table). A designated joker keeps the designation asked
-    for, so a freed joker can be fixed anew."""
+    for, so a freed joker can be fixed anew; a joker named by its tile (a computer's move) is
+    that tile, so a rack joker laid beside a table joker never takes the table joker's place
+    (issue 45: where each joker came from stays true)."""
     for pool in pools:
         for i, card in enumerate(pool):
             if card.ident == wanted.ident and card.play_face == wanted.play_face:
@@ -236,6 +238,11 @@ def resolve(wanted: Card, *pools: list[Card]) -> Card:
             for i, card in enumerate(pool):
                 if card.is_joker and card.play_face == wanted.play_face:
                     return pool.pop(i)
+    if wanted.is_joker:  # the very joker, fixed anew: never the other one in its place
+        for pool in pools:
+            for i, card in enumerate(pool):
+                if card.ident == wanted.ident:
+                    return _as_asked(pool.pop(i), wanted)
     for pool in pools:
         for i, card in enumerate(pool):
             if _names(wanted, card) or (wanted.is_joker and card.is_joker):

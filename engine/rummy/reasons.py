@@ -61,6 +61,8 @@ REASONS: dict[str, str] = {
     "the initial meld needs (params value, need)",
     "joker_needs_rack_tile": "Rummikub: a table joker left its tile although no tile from the "
     "rack freed it (param face)",
+    "joker_left_group": "Rummikub: a table joker left its combination (no tile that was with it "
+    "is with it now) although no tile from the rack freed it (params face, frees)",
     "freed_joker_needs_new_group": "Rummikub: a freed joker is not in a new combination with at "
     "least two tiles from the rack",
     "no_turn_timer": "TimeUp was sent in a game without a turn timer",

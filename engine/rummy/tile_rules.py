@@ -9,8 +9,8 @@ other way round are the same table.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
-from itertools import combinations
+from collections.abc import Iterable, Sequence
+from itertools import combinations, permutations
 from typing import Any
 
 from engine.cards import SUITS, Card
@@ -33,7 +33,7 @@ def _key(group: Group) -> tuple[str, ...]:
     return tuple(sorted(map(str, group)))
 
 
-def _faces(group: Group) -> Counter[str]:
+def _faces(group: Iterable[Card]) -> Counter[str]:
     return Counter(c.face for c in group)  # a joker is "*" whatever it stands for
 
 
@@ -136,68 +136,97 @@ def refloat(rulebook: Rulebook, table: Sequence[Group], group: list[Card]) -> li
     return group
 
 
-def _floated(home: Group, joker: Card, new_table: Sequence[Group]) -> str | None:
-    """The other missing colour a floating joker now stands for, if it stayed with its group
-    of three (its number, its real tiles) and that colour's real tile joined it: it is the
-    group of four's last colour (decision 3). Else None."""
-    if not floats(home, joker):
-        return None
-    for group in new_table:
-        moved = next((c for c in group if c.ident == joker.ident), None)
-        if moved is None:
-            continue
-        with_it = _faces(group)
-        stayed = all(with_it[f] >= n for f, n in _faces(home).items() if f != "*")
-        same_number = all(c.play_rank == joker.as_rank for c in group)
-        if (moved.designated and moved.play_face != joker.play_face and stayed
-                and same_number and moved.play_face in freeing_faces(home, joker)):
-            return moved.play_face
-        return None
-    return None
+def _kept(home: Group, joker: Card, moved: Card, group: Group) -> bool:
+    """Did the table joker stay, standing for what it stood for? `moved` is the joker as it is
+    in `group` of the new table. It stays while it keeps its tile (a floating joker may turn the
+    other missing colour when that colour's real tile joins its group of three, decision 3) and
+    its combination: `group` still holds a tile that was with it. A joker in a combination of
+    none of its old tiles has left it — whatever it stands for there — and only its tile from
+    the rack frees it; a tile already on the table that takes its place never does."""
+    if not moved.designated:
+        return False
+    companions = _faces(c for c in home if not c.is_joker)
+    reals = _faces(c for c in group if not c.is_joker)
+    if not companions & reals:
+        return False  # it left its combination
+    if moved.play_face == joker.play_face:
+        return True
+    # a floater turned the last colour: its group of three whole, that colour's tile beside it
+    return (floats(home, joker) and moved.play_face in freeing_faces(home, joker)
+            and all(c.play_rank == joker.as_rank for c in group)
+            and all(reals[f] >= n for f, n in companions.items()))
+
+
+def _rack_tiles_fit(homes: Sequence[Group], spare: Counter[str]) -> bool:
+    """Can each of these combinations hold two tiles laid from the rack, no rack tile counted
+    twice (`spare`: the faces laid, less those that freed jokers)? A transport problem with
+    demand 2 per combination: feasible iff every set S of them finds 2·|S| tiles
+    (sum over faces of min(spare, what S holds of that face)). Two jokers: at most 3 sets."""
+    holds = [_faces(c for c in g if not c.is_joker) for g in homes]
+    for size in range(1, len(homes) + 1):
+        for chosen in combinations(range(len(homes)), size):
+            held = sum((holds[i] for i in chosen), Counter())
+            if sum(min(n, spare[f]) for f, n in held.items()) < 2 * size:
+                return False
+    return True
 
 
 def joker_fault(
     table: Sequence[Group], new_table: Sequence[Group], placed: Counter[str]
 ) -> Fault | None:
-    """Rummikub's table jokers (decision 3), or None when they are kept: each keeps its tile
-    (wherever its combination goes) unless a tile laid from the rack frees it, and a freed
-    joker goes into a combination new to the table holding at least two tiles from the rack."""
-    spare = Counter({f: n for f, n in placed.items() if f != "*"})
-    kept_faces: Counter[str] = Counter()
-    freed = 0
-    new_designations = Counter(c.play_face for g in new_table for c in g if c.designated)
-    for group in table:
-        for joker in (c for c in group if c.is_joker and c.designated):
-            face = _floated(group, joker, new_table) or joker.play_face
-            if new_designations[face] > kept_faces[face]:
-                kept_faces[face] += 1  # still the same tile
-                continue
-            frees = sorted(f for f in freeing_faces(group, joker) if spare[f] > 0)
-            if not frees:
-                return _fail("joker_needs_rack_tile",
-                             f"The joker standing for {face} keeps standing for it: only that "
-                             "tile laid from your rack frees it",
-                             face=face)
-            spare[frees[0]] -= 1
-            freed += 1
-    if not freed:
+    """Rummikub's table jokers (decision 3), or None when they are kept: each stays with its
+    combination and its tile unless a tile laid from the rack frees it (a table tile never
+    does), and a freed joker goes into a combination new to the table holding at least two
+    tiles laid from the rack in this move.
+
+    The two jokers are equal for play, like the two copies of a tile: the move is legal when
+    some way of telling which table joker went where makes it so."""
+    old = [(g, c) for g in table for c in g if c.is_joker and c.designated]
+    if not old:
         return None
+    spots = [(i, c) for i, g in enumerate(new_table) for c in g if c.is_joker]
     old_keys = Counter(_key(g) for g in table)
-    jokers: list[tuple[bool, Card]] = []  # (in a combination a freed joker may go to, joker)
-    for group in new_table:
-        rack = sum(min(n, placed[f]) for f, n in _faces(group).items() if f != "*")
-        home = old_keys[_key(group)] == 0 and rack >= 2
-        jokers += [(home, c) for c in group if c.is_joker]
-    # The kept jokers take the places outside those combinations first.
-    homes = 0
-    for home, joker in sorted(jokers, key=lambda hj: hj[0]):
-        if joker.designated and kept_faces[joker.play_face] > 0:
-            kept_faces[joker.play_face] -= 1
-        elif home:
-            homes += 1
-    if homes < freed:
+    fault: Fault | None = None
+    # The joker's own identity first: in a game it is the physical tile that moved.
+    orders = sorted(permutations(range(len(spots)), len(old)), key=lambda order: sum(
+        spots[k][1].ident != old[n][1].ident for n, k in enumerate(order)))
+    for order in orders:
+        found = _judge_jokers(old, [spots[k] for k in order], new_table, old_keys, placed)
+        if found is None:
+            return None
+        fault = fault or found
+    return fault
+
+
+def _judge_jokers(old, spots, new_table, old_keys, placed) -> Fault | None:
+    """The joker rules with old joker n now at spots[n] (new group index, the joker there)."""
+    spare = Counter({f: n for f, n in placed.items() if f != "*"})
+    homes: list[int] = []
+    for (home, joker), (where, moved) in zip(old, spots, strict=True):
+        if _kept(home, joker, moved, new_table[where]):
+            continue
+        frees = sorted(freeing_faces(home, joker))
+        use = next((f for f in frees if spare[f] > 0), None)
+        if use is None:
+            face = joker.play_face
+            if moved.designated and moved.play_face == face:
+                return _fail("joker_left_group",
+                             f"The joker standing for {face} can't leave its combination: only "
+                             f"{' or '.join(frees)} laid from your rack in its place frees it (a "
+                             "tile already on the table never does)",
+                             face=face, frees=frees)
+            return _fail("joker_needs_rack_tile",
+                         f"The joker standing for {face} keeps standing for it: only that "
+                         "tile laid from your rack frees it",
+                         face=face)
+        spare[use] -= 1
+        homes.append(where)
+    if not homes:
+        return None
+    groups = [new_table[i] for i in sorted(set(homes))]
+    if any(old_keys[_key(g)] for g in groups) or not _rack_tiles_fit(groups, spare):
         return _fail("freed_joker_needs_new_group",
                      "A joker you free must go, this same move, into a new combination with "
                      "at least two tiles from your rack",
-                     freed=freed)
+                     freed=len(homes))
     return None

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from bot.i18n import N_, _, current, fill, ngettext, t
+from bot.i18n import N_, Laid, _, current, fill, ngettext, t
 from engine.rummy import IllegalAction, group_label
 from engine.rummy.tiles import piece_from_token
 
@@ -88,6 +88,10 @@ SENTENCES: dict[str, str] = {
         "The joker standing for {card} keeps standing for it: only that tile laid from your "
         "rack frees it"
     ),
+    "joker_left_group": N_(
+        "The joker standing for {card} can't leave its combination: only {frees} laid from "
+        "your rack in its place frees it (a tile already on the table never does)"
+    ),
     "freed_joker_needs_new_group": N_(
         "A joker you free must go, this same move, into a new combination with at least two "
         "tiles from your rack"
@@ -121,6 +125,11 @@ def _values(params: dict[str, Any]) -> dict[str, Any]:
             values["card"] = card_name(value)
         elif key == "cards" and isinstance(value, list | tuple):
             values[key] = _cards(value)
+        elif key == "frees" and isinstance(value, list | tuple) and 1 <= len(value) <= 2:
+            # the tiles that free a joker: one, or a group of three's two missing colours
+            names = [card_name(str(x)) for x in value]
+            values[key] = names[0] if len(names) == 1 else Laid(
+                t("{a} or {b}", a=names[0], b=names[1]))
         elif isinstance(value, str | int | float):
             values[key] = value
     if "face" in params and "cards" not in values:

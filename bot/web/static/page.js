@@ -12,7 +12,7 @@ const S = {
   online: false, refused: "", waiting: false, gone: false, rematch: 0,
   order: [], sortBy: "suit", pick: null, fresh: {}, toast: null, live: "", logOpen: false,
 };
-let socket = null, toastTimer = null, pressedAt = 0;
+let socket = null, toastTimer = null, pressedAt = 0, exchangedAt = 0;
 const W = (key, params) => (S.words[key] || "").replace(/\{(\w+)\}/g, (m, k) => (params && k in params ? params[k] : m));
 const storageKey = () => "order:" + S.game;
 
@@ -304,25 +304,26 @@ document.addEventListener("keydown", (e) => {
 });
 
 // -- the session ----------------------------------------------------------------------------
-async function start() {
+// what the page was opened with, exchanged for a session token (again when a socket's token
+// is refused: a server restarted with the same secret takes the same link back)
+async function exchange(initData) {
   const q = new URLSearchParams(location.search);
-  const initData = await loadTelegram();
   const game = q.get("g") || q.get("startapp") || "";
   const body = initData ? (game ? { init_data: initData, game } : { init_data: initData }) : q.get("k") ? { link: q.get("k") } : { game };
-  let answer, data;
   try {
-    answer = await fetch("/web/session", { method: "POST", body: JSON.stringify(body), headers: { "Content-Type": "application/json" } });
-    data = await answer.json();
-  } catch (e) { data = { error: "…" }; answer = { ok: false }; }
+    const answer = await fetch("/web/session", { method: "POST", body: JSON.stringify(body), headers: { "Content-Type": "application/json" } });
+    return { ok: answer.ok, data: await answer.json() };
+  } catch (e) { return { ok: false, data: { error: "…" } }; }
+}
+function refuse(text) { S.refused = text || S.words.refused || "…"; document.body.dataset.refused = ""; render(); }
+async function start() {
+  const initData = await loadTelegram();
+  const { ok, data } = await exchange(initData);
   S.words = data.words || {};
   document.documentElement.lang = S.words.lang || "en";
   document.documentElement.dir = S.words.dir || "ltr";
   document.title = W("title") || document.title;
-  if (!answer.ok) {
-    const local = ["127.0.0.1", "localhost", "[::1]"].includes(location.hostname) && !initData;
-    S.refused = (local && S.words.refused_local) || data.error;
-    document.body.dataset.refused = ""; render(); return;
-  }
+  if (!ok) { refuse(data.error); return; } // it says where a fresh link is (the chat, the terminal)
   S.game = String(data.game);
   document.body.dataset.game = S.game;
   try { S.order = JSON.parse(sessionStorage.getItem(storageKey()) || "[]"); } catch (e) { S.order = []; }
@@ -341,6 +342,12 @@ async function start() {
     },
     onOnline() { S.online = true; render(); },
     onOffline() { S.online = false; S.pick = null; render(); },
+    async onRefused() {
+      const again = Date.now() - exchangedAt > 5000 && S.game === String(data.game) ? await exchange(initData) : { ok: false, data: {} };
+      exchangedAt = Date.now();
+      if (again.ok) socket.switchTo(again.data.token); else refuse(again.data.error);
+    },
+    onElsewhere() { refuse(W("elsewhere")); },
   });
   socket.versionFrom(() => (S.view ? S.view.version : 0));
   render();

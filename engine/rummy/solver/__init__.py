@@ -32,6 +32,7 @@ from .model import (
     card_face,
     face_rank,
     face_suit,
+    homed_cases,
 )
 from .quick import quick_lay
 from .simple import Solution, group_fits, score_key, solve_simple
@@ -391,15 +392,43 @@ def _search_all(rulebook, pos, problems, objective, first_lay_done, card_value, 
         best = _better(best, problem, sol, objective)
         if best is not None and objective == "any":
             break
-    if narrow and rulebook.joker_rule == "immobile" and (best is None or objective != "any"):
-        # Vatican: the jokers that must stay beside a neighbour lock their groups instead.
-        for problem in build_problems(rulebook, pos, objective, first_lay_done,
-                                      lock_immobile=True):
-            sol = solve_fast(problem, objective, card_value, joker_value, budget,
-                             give_up=give_up)
-            if sol is not None and all(group_fits(problem, t, f) for t, f in sol.groups):
-                best = _better(best, problem, sol, objective)
+    if narrow and rulebook.joker_rule in ("immobile", "rack-frees") and (
+            best is None or objective != "any"):
+        # Vatican: the jokers that must stay beside a neighbour lock their groups instead;
+        # Rummikub: those that must stay with a tile of their combination — each one alone
+        # first (the other free to move), then both (issue 45: fewer lays lost to the lock).
+        for lock in _lock_choices(rulebook, pos):
+            for problem in build_problems(rulebook, pos, objective, first_lay_done,
+                                          lock_immobile=True, lock_only=lock):
+                sol = solve_fast(problem, objective, card_value, joker_value, budget,
+                                 give_up=give_up)
+                if sol is not None and all(group_fits(problem, t, f) for t, f in sol.groups):
+                    best = _better(best, problem, sol, objective)
+                best = _homed(problem, objective, card_value, joker_value, budget, best, give_up)
     return best
+
+
+def _homed(problem: Problem, objective: str, card_value, joker_value, budget, best, give_up):
+    """Rummikub: the best answer with a freed joker's home taken from the rack first."""
+    for homed in homed_cases(problem):
+        if objective == "any" and best is not None:
+            break
+        beat = best[0][0] if best is not None and objective in ("max_cards", "max_points") \
+            else None
+        sol = solve_fast(homed, objective, card_value, joker_value, budget, beat,
+                         give_up=give_up)
+        if sol is not None and all(group_fits(homed, t, f) for t, f in sol.groups):
+            best = _better(best, homed, sol, objective)
+    return best
+
+
+def _lock_choices(rulebook: Rulebook, pos: Position) -> list[frozenset[int] | None]:
+    """Which table jokers' groups the narrowed search locks: all (Vatican); for Rummikub each
+    joker alone, then all."""
+    if rulebook.joker_rule != "rack-frees":
+        return [None]
+    ids = [id(c) for g in pos.table for c in g if c.is_joker and c.designated]
+    return [frozenset([j]) for j in ids] + [None] if len(ids) > 1 else [None]
 
 
 def _better(best, problem: Problem, sol, objective: str):
@@ -516,6 +545,11 @@ def _rebuild(rulebook: Rulebook, pos: Position, p: Problem, sol: Solution, objec
     extra: list[list[Card]] = []
     for gi, lc in locked.items():
         added = [take_hand(f) for f in lc.added]
+        if gi < 0:  # a freed joker's new group (model.homed_cases)
+            taken = [table_pool[f].pop() for f in lc.taken]
+            joker = _designate(wild_m.pop(0), lc.joker)
+            extra.append(_arrange([*added, *taken, joker], lc.template))
+            continue
         successors[gi] = _arrange(list(pos.table[gi]) + added, lc.template)
 
     # Groups left unchanged take their own cards, so the table visibly stays the same.
@@ -547,8 +581,8 @@ def _rebuild(rulebook: Rulebook, pos: Position, p: Problem, sol: Solution, objec
                 cards.append(take_hand(x))
             elif kind == "S":
                 cards.append(single_pool[x].pop(0))
-            elif kind == "J":
-                cards.append(p.fixed[x].card)
+            elif kind == "J":  # a Rummikub floater may stand for its other colour here
+                cards.append(_designate(p.fixed[x].card, f))
             else:
                 joker = wild_m.pop(0) if kind == "W" else wild_o.pop(0)
                 if id(joker) in hand_joker_ids:
@@ -567,6 +601,7 @@ def _rebuild(rulebook: Rulebook, pos: Position, p: Problem, sol: Solution, objec
         elif card in single_pool.get(card_face(card), []):
             successors[gi] = [card]
     order = [gi for gi in range(len(pos.table)) if gi in successors]
+    locked = {gi: lc for gi, lc in locked.items() if gi >= 0}
     if locked and not _greedy_finds_locked(pos.table, order, successors, locked):
         # check_move matches each locked group to the first new group holding its cards:
         # put the locked groups first so that it finds their own.

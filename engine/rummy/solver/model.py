@@ -116,15 +116,21 @@ class FixedJoker:
     card: Card  # the physical table joker, designated
     face: int
     neighbours: frozenset[int] | None  # Vatican: faces it must stay beside (None: free to move)
+    # Rummikub: the faces of the real tiles of its old combination, one of which must be in its
+    # new one (RULES.md §5 decision 3: a joker that leaves its combination is not kept)
+    companions: frozenset[int] | None = None
+    whole: bool = False  # Rummikub: a floater turned the other missing colour: with all of them
 
 
 @dataclass
 class LockedChoice:
     """Tahiti: a locked group (joker not freed) kept, possibly extended with hand cards."""
 
-    group: int  # old group index
+    group: int  # old group index (-1: Rummikub, a freed joker's new group, see homed_cases)
     template: Template  # the group after extension
     added: tuple[int, ...]  # faces added from the hand
+    joker: int = -1  # the face a freed table joker takes in it (group -1)
+    taken: tuple[int, ...] = ()  # the table faces it takes (group -1)
 
 
 @dataclass
@@ -147,6 +153,11 @@ class Problem:
     idle_singles: int = 0  # singles that fit nowhere: left alone, so unchanged groups
     # per table group, its old_keys key (None for a single): the move's rebuild reuses them
     group_keys: list[tuple[int, ...] | None] | None = None
+    # Rummikub: a group holding a freed table joker (a "W") needs this many hand cards too
+    # (RULES.md §5 decision 3: two tiles from the rack; 0 where no such rule)
+    freed_home_hand: int = 0
+    # the hand faces that free table jokers in this case, and how many of each
+    freeing: Counter[int] = field(default_factory=Counter)
 
 
 # -- building the cases ---------------------------------------------------------------------
@@ -198,11 +209,13 @@ def build_problems(
     *,
     lock_immobile: bool = False,
     freeing: bool = True,
+    lock_only: frozenset[int] | None = None,
 ) -> list[Problem]:
     """Every joker case of the position (see module doc); empty when none can be legal.
-    `lock_immobile`: Vatican's unfreed jokers lock their groups as in Tahiti (only grown by
-    hand cards): a narrower but simpler problem, every answer of which is legal.
-    `freeing=False`: no table joker is freed (Rummikub's fallback, engine/rummy/solver)."""
+    `lock_immobile`: Vatican's and Rummikub's unfreed jokers lock their groups as in Tahiti
+    (only grown by hand cards): a narrower but simpler problem, every answer of which is legal.
+    `freeing=False`: no table joker is freed (Rummikub's fallback, engine/rummy/solver).
+    `lock_only`: with `lock_immobile`, lock only the groups of these table jokers (`id`s)."""
     ace = rulebook.ace
     table_groups = pos.table
     singles_set = set(pos.singles_idx)
@@ -274,15 +287,23 @@ def build_problems(
                 need = required | Counter(g for _, g in chosen)
                 if triple is not None:
                     need |= Counter(value_face(triple[1] + i, triple[0]) for i in range(3))
-                base = _base_problem(ace, one_joker, table, single, hand, hand_jokers, mandatory,
-                                     need, table_groups, group_keys, jokers, freed, rule,
-                                     loose_wild + single_jokers[:used])
-                if base is None:
-                    continue
-                base.triple = triple
-                base.idle_singles += len(single_jokers) - used  # they stay alone: unchanged
-                locks = rule == "locks-group" or (lock_immobile and rule == "immobile")
-                problems.extend(_locked_cases(base, locks, table_groups, jokers, freed, hand))
+                # Rummikub: a kept floater stands for either missing colour (one case each)
+                floaters = [(id(j), sorted(others[card_face(j)])[0]) for _, j in jokers
+                            if card_face(j) not in freed and len(others.get(card_face(j), ())) == 1]
+                for turn in product((False, True), repeat=len(floaters)):
+                    turned = {j: alt for (j, alt), t in zip(floaters, turn, strict=True) if t}
+                    base = _base_problem(ace, one_joker, table, single, hand, hand_jokers,
+                                         mandatory, need, table_groups, group_keys, jokers,
+                                         freed, rule, loose_wild + single_jokers[:used], turned)
+                    if base is None:
+                        continue
+                    base.triple = triple
+                    base.freeing = Counter(g for _, g in chosen)
+                    base.idle_singles += len(single_jokers) - used  # they stay alone: unchanged
+                    locks = rule == "locks-group" or (
+                        lock_immobile and rule in ("immobile", "rack-frees"))
+                    problems.extend(_locked_cases(base, locks, table_groups, jokers, freed,
+                                                  hand, lock_only))
     for p in problems:
         prune_unplaceable(p)
     return problems
@@ -305,7 +326,8 @@ def _other_missing_colours(table_groups, jokers) -> dict[int, set[int]]:
 
 
 def _base_problem(ace, one_joker, table, single, hand, hand_jokers, mandatory, need,
-                  table_groups, group_keys, jokers, freed, rule, loose_wild) -> Problem | None:
+                  table_groups, group_keys, jokers, freed, rule, loose_wild, turned=None
+                  ) -> Problem | None:
     if mandatory:
         hand_m, hand_o = list(hand), [0] * NF
     else:  # the needed cards are laid whatever happens; the others may be
@@ -323,6 +345,12 @@ def _base_problem(ace, one_joker, table, single, hand, hand_jokers, mandatory, n
             freed_tables.append(joker)
         elif rule == "immobile":
             fixed.append(FixedJoker(joker, f, _neighbour_faces(table_groups[gi], joker, ace)))
+        elif rule == "rack-frees":
+            kin = frozenset(card_face(c) for c in table_groups[gi] if c.rank)
+            if turned and id(joker) in turned:  # the other missing colour, beside them all
+                fixed.append(FixedJoker(joker, turned[id(joker)], None, kin, whole=True))
+            else:
+                fixed.append(FixedJoker(joker, f, None, kin))
         else:
             fixed.append(FixedJoker(joker, f, None))
     old_keys: Counter[tuple[int, ...]] = Counter(k for k in group_keys if k is not None)
@@ -333,15 +361,17 @@ def _base_problem(ace, one_joker, table, single, hand, hand_jokers, mandatory, n
         wild_o=0 if mandatory else hand_jokers, wild_m_hand=hand_jokers if mandatory else 0,
         old_keys=old_keys, n_old=len(table_groups), freed_tables=freed_tables,
         group_keys=group_keys,
+        freed_home_hand=2 if rule == "rack-frees" and len(freed_tables) > len(loose_wild) else 0,
     )
 
 
-def _locked_cases(base: Problem, locks: bool, table_groups, jokers, freed, hand
-                  ) -> list[Problem]:
+def _locked_cases(base: Problem, locks: bool, table_groups, jokers, freed, hand,
+                  lock_only: frozenset[int] | None = None) -> list[Problem]:
     """Tahiti: a group holding an unfreed joker is kept, grown only by hand cards."""
     if not locks:
         return [base]
-    locked = sorted({gi for gi, j in jokers if card_face(j) not in freed})
+    locked = sorted({gi for gi, j in jokers if card_face(j) not in freed
+                     and (lock_only is None or id(j) in lock_only)})
     if not locked:
         return [base]
     # The locked groups leave the pool: their cards, and their jokers as fixed units.
@@ -415,3 +445,54 @@ def _fits_somewhere(f: int, avail: list[int], wild: int, low: int, high: int) ->
             if missing <= wild:
                 return True
     return False
+
+
+HOME_SIZES = (3, 4, 5)  # the freed joker's new group: it, 2+ hand tiles, maybe table tiles
+
+
+def homed_cases(p: Problem) -> list[Problem]:
+    """Rummikub, a case with one freed table joker whose home the fast search can't express
+    (a new combination with two hand tiles besides the one that freed it): the home taken
+    first — the joker, two or more hand tiles, table tiles for the rest — and the rest of the
+    position searched as usual: a narrower problem every answer of which keeps the rule."""
+    if not p.freed_home_hand or len(p.freed_tables) != 1 or p.wild_m_hand or p.wild_m != 1:
+        return []
+    spare = [p.hand_m[f] + p.hand_o[f] - p.freeing[f] for f in range(NF)]
+    out = []
+    seen = set()
+    for t in templates(p.ace):
+        if len(t.faces) not in HOME_SIZES or t.wrap:
+            continue
+        for slot, face in enumerate(t.faces):
+            need = Counter(t.faces[:slot] + t.faces[slot + 1:])
+            if sum(min(n, spare[f]) for f, n in need.items()) < p.freed_home_hand:
+                continue
+            if any(spare[f] + p.table[f] < n for f, n in need.items()):
+                continue
+            faces = sorted(need)
+            splits = [range(max(0, need[f] - p.table[f]), min(need[f], spare[f]) + 1)
+                      for f in faces]
+            for split in product(*splits):
+                hand = Counter({f: k for f, k in zip(faces, split, strict=True) if k})
+                if sum(hand.values()) < p.freed_home_hand or (t.key, face, tuple(split)) in seen:
+                    continue
+                seen.add((t.key, face, tuple(split)))
+                out.append(_homed(p, t, face, hand, need - hand))
+    return out
+
+
+def _homed(p: Problem, t: Template, face: int, hand: Counter[int], table: Counter[int]
+           ) -> Problem:
+    q = Problem(**{k: getattr(p, k) for k in p.__dataclass_fields__})
+    q.hand_m, q.hand_o, q.table = list(p.hand_m), list(p.hand_o), list(p.table)
+    for f, n in hand.items():  # optional copies first: the freeing tile stays due
+        take_o = min(n, q.hand_o[f])
+        q.hand_o[f] -= take_o
+        q.hand_m[f] -= n - take_o
+    for f, n in table.items():
+        q.table[f] -= n
+    q.wild_m = 0
+    q.freed_home_hand = 0
+    q.locked = [*p.locked, LockedChoice(-1, t, tuple(sorted(hand.elements())), face,
+                                        tuple(sorted(table.elements())))]
+    return q

@@ -113,9 +113,11 @@ def rebuild_solution(p, chosen, vmin, vmax, card_value, joker_value, sets_old, o
         free = list(slots[f])
         for u in jokers:
             need = p.fixed[u[1]].neighbours if u[0] == "J" else None
-            choice = min(free, key=lambda gs, need=need: (
+            kin = p.fixed[u[1]].companions if u[0] == "J" else None
+            choice = min(free, key=lambda gs, need=need, kin=kin: (
                 gs in triple_slots,
                 need is not None and not _beside(groups[gs[0]][0].faces, gs[1], need),
+                kin is not None and not _with(groups[gs[0]][1], gs[1], kin),
                 jokers_in[gs[0]], groups[gs[0]][2]))
             free.remove(choice)
             fills[choice[0]][choice[1]] = u
@@ -141,6 +143,11 @@ def _faces_in_value_order(vmin: int, vmax: int) -> list[int]:
 
 def _beside(faces: tuple[int, ...], i: int, need: frozenset[int]) -> bool:
     return bool(set(faces[max(0, i - 1): i] + faces[i + 1: i + 2]) & need)
+
+
+def _with(faces: list[int], i: int, kin: frozenset[int]) -> bool:
+    """Rummikub: does the group hold, beside slot i, a face of the joker's old combination?"""
+    return any(f in kin for k, f in enumerate(faces) if k != i)
 
 
 def _triple_slots(triple, groups) -> set[tuple[int, int]]:

@@ -11,6 +11,7 @@ must be laid, and only then an optional card or a single: any solution can be re
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -230,7 +231,8 @@ def solve_simple(p: Problem, objective: str, card_value: list[int], joker_value:
 
 def group_fits(p: Problem, t: Template, fills) -> bool:
     """The joker rules one group must meet: at most `max_jokers` jokers, a Vatican joker beside
-    one of its old neighbours, and not jokers only."""
+    one of its old neighbours, a Rummikub table joker with a tile of its old combination (or,
+    freed, in a combination with two hand cards), and not jokers only."""
     jokers = sum(1 for kind, _ in fills if kind in "WVJ")
     if jokers > p.max_jokers or jokers == len(fills):
         return False
@@ -239,6 +241,19 @@ def group_fits(p: Problem, t: Template, fills) -> bool:
             near = set(t.faces[max(0, i - 1): i] + t.faces[i + 1: i + 2])
             if not near & p.fixed[j].neighbours:
                 return False
+        if kind == "J" and p.fixed[j].companions is not None:
+            reals = {f for k, f in fills if k in "TMOS"}
+            kin = p.fixed[j].companions
+            if not (kin <= reals if p.fixed[j].whole else kin & reals):
+                return False
+    if p.freed_home_hand and any(kind == "W" for kind, _ in fills):
+        # a freed joker's new combination (with a selected hand joker's too: narrower, legal);
+        # the tile that freed it took its place: of a face that frees one, only the copies
+        # beyond those count (check_move judges the whole move)
+        hand = Counter(f for kind, f in fills if kind in "MO")
+        if sum(min(n, p.hand_m[f] + p.hand_o[f] - p.freeing[f]) if p.freeing[f] else n
+               for f, n in hand.items()) < p.freed_home_hand:
+            return False
     return True
 
 

@@ -108,7 +108,8 @@ def lesson() -> Lesson:
             N_(
                 "A joker stands for the tile it replaces — in group A, {7K}. After your "
                 "initial meld you may take it by laying from your rack a tile it could be: in "
-                "a group of three, either missing colour, so {7K} or {7O}. The freed joker "
+                "a group of three, either missing colour, so {7K} or {7O}; a tile already on "
+                "the table never frees it. The freed joker "
                 "never goes to your rack: in this same move it goes into a new combination "
                 "with at least two of your tiles. Take the joker from A, add your {7O} to A, "
                 "and lay the joker with {12O 13O}."
