@@ -15,9 +15,12 @@ from web_browser import (  # noqa: F401  (browser, contexts, web: fixtures)
     BOB,
     BROWSER_TESTS,
     PHONE,
+    SECRET,
     browser,
+    close_web,
     contexts,
     new_context,
+    open_web,
     touch_drag,
     web,
 )
@@ -304,3 +307,39 @@ async def test_offline_the_page_stops_editing_and_says_so(browser, web):
     await page.wait_for_selector("body[data-online]", timeout=15_000)
     await page.locator('[data-hand] [data-card="5H"]').tap()
     assert await page.locator(".card.picked").count() == 1
+
+
+async def test_a_server_restart_with_the_page_open(browser, tmp_path, sqlite_template):
+    """The local table restarted (the same secret, kept in the data directory): the open page
+    is back by itself with its draft; restarted with another secret, the page's link is
+    refused and it says where a fresh one is (the terminal's address)."""
+    from bot.web.local import LOCAL_REFUSED
+    from bot.web.server import WebServer, serve
+    from bot.web.table import WebTable
+
+    opened, runner = await open_web(tmp_path, sqlite_template)
+    try:
+        game = await going_out(opened)
+        page = await phone(browser, opened.link(ALICE, game))
+        await shown(page, '[data-hand] [data-card="5H"]')
+        await page.locator('[data-hand] [data-card="5H"]').tap()
+        await page.locator('[data-drop="new"]').tap()
+        await shown(page, '[data-group="B"] [data-card="5H"]')
+        port = runner.addresses[0][1]
+        for secret, refused in ((SECRET, None), (b"a new secret: the data dir was lost", True)):
+            await opened.server.close_all()
+            await runner.cleanup()  # the process stopped
+            await shown(page, "[data-offline]", 5)
+            opened.server = WebServer(WebTable(opened.service), secret,
+                                      refused=LOCAL_REFUSED)
+            runner = await serve(opened.server, "127.0.0.1", port)  # and started again
+            if refused:
+                text = await (await shown(page, "p[data-refused]", 20)).inner_text()
+                assert "printed in the terminal" in text
+            else:
+                await page.wait_for_selector("body[data-online]", timeout=20_000)
+                # the draft is the server's: the page shows it as it was
+                await shown(page, '[data-group="B"][data-bad="yes"] [data-card="5H"]')
+                assert await page.locator("[data-why]").inner_text() != ""
+    finally:
+        await close_web(opened, runner)
