@@ -292,21 +292,29 @@ async def test_the_hand_keeps_its_order_after_a_draw(browser, web):
     assert label.endswith("just drawn")
 
 
-async def test_offline_the_page_stops_editing_and_says_so(browser, web):
-    game = await going_out(web)
-    page = await phone(browser, web.link(ALICE, game))
-    await shown(page, '[data-hand] [data-card="5H"]')
-    secret, web.server.secret = web.server.secret, b"another worker's secret, not ours!"
-    await web.server.close_all()  # dropped, and each try again refused for now
-    await shown(page, "[data-offline]", 5)
-    await page.locator('[data-hand] [data-card="5H"]').tap()
-    assert await page.locator(".card.picked").count() == 0  # no pick to be dropped in silence
-    assert "Not connected" in await page.locator("#toast").inner_text()
-    assert not await page.locator('[data-action="done"]').is_enabled()
-    web.server.secret = secret
-    await page.wait_for_selector("body[data-online]", timeout=15_000)
-    await page.locator('[data-hand] [data-card="5H"]').tap()
-    assert await page.locator(".card.picked").count() == 1
+async def test_offline_the_page_stops_editing_and_says_so(browser, tmp_path, sqlite_template):
+    from bot.web.server import serve
+
+    opened, runner = await open_web(tmp_path, sqlite_template)
+    try:
+        game = await going_out(opened)
+        page = await phone(browser, opened.link(ALICE, game))
+        await shown(page, '[data-hand] [data-card="5H"]')
+        port = runner.addresses[0][1]
+        await opened.server.close_all()
+        await runner.cleanup()  # the server is gone for a while
+        await shown(page, "[data-offline]", 5)
+        await page.locator('[data-hand] [data-card="5H"]').tap()
+        assert await page.locator(".card.picked").count() == 0  # no pick dropped in silence
+        assert "Not connected" in await page.locator("#toast").inner_text()
+        assert not await page.locator('[data-action="draw"]').is_enabled()  # online: it is
+        runner = await serve(opened.server, "127.0.0.1", port)
+        await page.wait_for_selector("body[data-online]", timeout=15_000)
+        assert await page.locator('[data-action="draw"]').is_enabled()
+        await page.locator('[data-hand] [data-card="5H"]').tap()
+        assert await page.locator(".card.picked").count() == 1
+    finally:
+        await close_web(opened, runner)
 
 
 async def test_a_server_restart_with_the_page_open(browser, tmp_path, sqlite_template):
