@@ -351,3 +351,24 @@ async def test_a_server_restart_with_the_page_open(browser, tmp_path, sqlite_tem
                 assert await page.locator("[data-why]").inner_text() != ""
     finally:
         await close_web(opened, runner)
+
+
+async def test_sort_and_a_card_taken_back_keep_the_hand_whole(browser, web):
+    game = await going_out(web)
+    page = await phone(browser, web.link(ALICE, game))
+    await shown(page, '[data-hand] [data-card="5H"]')
+    ids = "ns => ns.map(n => n.dataset.card)"
+    await page.locator('[data-action="sort"]').tap()  # by rank now
+    assert await page.locator("[data-hand] [data-card]").evaluate_all(ids) == ["5H", "6H"]
+    # 6♥ first by hand, 5♥ laid alone, then taken back: it returns to its place, unmarked
+    await touch_drag(page, page.locator('[data-hand] [data-card="6H"]'),
+                     page.locator('[data-hand] [data-card="5H"]'))
+    assert await page.locator("[data-hand] [data-card]").evaluate_all(ids) == ["6H", "5H"]
+    await page.locator('[data-hand] [data-card="5H"]').tap()
+    await page.locator('[data-drop="new"]').tap()
+    await shown(page, '[data-group="B"] [data-card="5H"]')
+    await page.locator('[data-group="B"] [data-card="5H"]').tap()
+    await page.locator("[data-hand]").tap()
+    await page.wait_for_selector('[data-group="B"]', state="detached", timeout=10_000)
+    assert await page.locator("[data-hand] [data-card]").evaluate_all(ids) == ["6H", "5H"]
+    assert await page.locator("[data-hand] .card.fresh").count() == 0

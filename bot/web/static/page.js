@@ -49,7 +49,11 @@ function drop(place, from, ids) {
   return true;
 }
 function act(name) {
-  if (name === "sort") { S.sortBy = S.sortBy === "suit" ? "rank" : "suit"; S.order = []; keepOrder(); render(); return; }
+  if (name === "sort") { // the hand sorted afresh (the other way each time)
+    S.sortBy = S.sortBy === "suit" ? "rank" : "suit"; S.order = [];
+    if (S.view && S.view.hand) arrange(S.view, null);
+    render(); return;
+  }
   if (name === "review") { if (S.view) socket.send({ t: "review", v: S.view.version }); return; }
   if (!S.online) { refuseOffline(); return; }
   send({ op: "act", name });
@@ -72,7 +76,7 @@ async function onState(m) {
   if (S.kind !== v.game) { S.board = await import(`./board-${v.game}.js`); S.kind = v.game; }
   if (!old || v.version !== old.version || v.mine !== old.mine) S.pick = null;
   S.waiting = false;
-  if (v.hand) arrange(v.hand, old && old.hand);
+  if (v.hand) arrange(v, old);
   S.view = v;
   document.body.dataset.version = String(v.version);
   document.body.dataset.mine = v.mine ? "yes" : "no";
@@ -81,26 +85,24 @@ async function onState(m) {
   else if (old && line && line !== old.log[old.log.length - 1] && v.last) say(line);
   render();
 }
-// The hand in the order its player gave it: a card new to the hand takes the place its sort
-// gives it among the kept ones, and is marked for a while.
-function arrange(hand, before) {
-  const ids = hand.map((c) => c.id), byId = Object.fromEntries(hand.map((c) => [c.id, c]));
-  const kept = S.order.filter((id) => id in byId);
+// The hand in the order its player gave it. The order keeps the cards that left the hand (laid
+// on the table this turn: taken back, each returns to its place); a card new to the hand takes
+// the place its sort gives it among the others, and is marked for a while. A new round: sorted.
+function arrange(v, old) {
+  const byId = Object.fromEntries(v.hand.map((c) => [c.id, c]));
+  if (old && old.round !== v.round) S.order = [];
   const key = (id) => S.board.sortKey(byId[id].face, S.sortBy);
   const cmp = (a, b) => { const x = key(a), y = key(b); return x < y ? -1 : x > y ? 1 : 0; };
-  const fresh = ids.filter((id) => !kept.includes(id)).sort(cmp);
-  if (!kept.length) S.order = fresh;
-  else {
-    const seen = before ? new Set(before.map((c) => c.id)) : null;
-    for (const id of fresh) {
-      const at = kept.findIndex((k) => cmp(id, k) < 0);
-      kept.splice(at < 0 ? kept.length : at, 0, id);
-      if (seen && !seen.has(id)) S.fresh[id] = Date.now() + 4000;
-    }
-    S.order = kept;
+  const known = new Set(S.order), mark = !!old && known.size > 0;
+  const order = S.order.slice();
+  for (const id of v.hand.map((c) => c.id).filter((x) => !known.has(x)).sort(cmp)) {
+    const at = order.findIndex((k) => k in byId && cmp(id, k) < 0);
+    order.splice(at < 0 ? order.length : at, 0, id);
+    if (mark) S.fresh[id] = Date.now() + 4000;
   }
+  S.order = order;
   keepOrder();
-  if (Object.keys(S.fresh).length) setTimeout(() => { const now = Date.now(); for (const k in S.fresh) if (S.fresh[k] <= now) delete S.fresh[k]; render(); }, 4100);
+  if (mark && Object.keys(S.fresh).length) setTimeout(() => { const now = Date.now(); for (const k in S.fresh) if (S.fresh[k] <= now) delete S.fresh[k]; render(); }, 4100);
 }
 const nameOf = (id) => {
   const v = S.view; if (!v) return id;
