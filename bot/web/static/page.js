@@ -149,12 +149,11 @@ function actions(v) {
 }
 function result(v) {
   const r = v.result;
-  const winners = new Set(r.winners.map((w) => v.seats[w] && v.seats[w].name));
   return h("section", { key: "result", class: "result", "data-result": true, "aria-labelledby": "result-head" },
     h("h2", { id: "result-head", text: r.lines[r.lines.length - 1] }),
     r.lines.length > 1 ? h("p", { text: r.lines[0] }) : null,
     h("table", {}, h("thead", {}, h("tr", {}, r.columns.map((c, i) => h("th", { key: "c" + i, scope: "col", text: c })))),
-      h("tbody", {}, r.rows.map((row, i) => h("tr", { key: "r" + i, class: [...winners].some((n) => row[0].endsWith(n)) ? "won" : null },
+      h("tbody", {}, r.rows.map((row, i) => h("tr", { key: "r" + i, class: r.winners.includes(i) ? "won" : null }, // rows in seat order
         row.map((x, j) => (j === 0 ? h("th", { key: "x" + j, scope: "row", text: String(x) }) : h("td", { key: "x" + j, text: String(x) }))))))),
     r.target ? h("p", { class: "target", text: r.target }) : null,
     h("nav", { class: "actions" },
@@ -301,7 +300,7 @@ document.addEventListener("keydown", (e) => {
   const short = { d: "done", r: "reset", h: "hint", s: "sort" }[e.key.toLowerCase()];
   if (short && (short === "sort" || S.view.actions.includes(short))) {
     const b = document.querySelector(`[data-action="${short}"]`);
-    if (b && !b.disabled) { e.preventDefault(); act(short); }
+    if (b && !b.disabled) { e.preventDefault(); act(short); } else if (b && S.view.why) say(S.view.why); // why not
   }
 });
 
