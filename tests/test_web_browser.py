@@ -21,9 +21,7 @@ from web_browser import (  # noqa: F401  (browser, contexts, web: fixtures)
     web,
 )
 
-from bot.core.record import Record
 from bot.games.rummy.records import state_of
-from engine.buildten.state import BuildState
 
 pytestmark = BROWSER_TESTS
 
@@ -149,9 +147,7 @@ async def test_a_rummikub_initial_meld(browser, web):
 
 async def test_a_build_to_ten_move(browser, web):
     game = await web.game("build-to-ten", BOB)
-    row = await web.store.get_game(game)
-    record = Record.from_dict(row.record)
-    state = BuildState.from_dict({k: v for k, v in record.state.items() if k != "lesson"})
+    row, record, state = await web.build_state(game)
     seat = state.turn
     me = BOB if seat == 1 else ALICE
     if not any(c.startswith("A") for c in state.hands[seat]):  # an ace into the hand
@@ -161,8 +157,7 @@ async def test_a_build_to_ten_move(browser, web):
         where[where.index(ace)] = state.hands[seat][0]
         state.hands[seat][0] = ace
     ace = next(c for c in state.hands[seat] if c.startswith("A"))
-    record.state = {**record.state, **state.to_dict()}
-    await web.store.save_game(game, record.to_dict(), expected_version=row.version)
+    await web.save_build(game, row, record, state)
     page = await phone(browser, web.link(me, game))
     version = await version_after(page, -1)
     await touch_drag(page, page.locator(f'[data-hand] [data-card="{ace.split("#")[0]}"]'),

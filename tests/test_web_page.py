@@ -25,12 +25,10 @@ from web_browser import (  # noqa: F401  (browser, contexts, web: fixtures)
     web,
 )
 
-from bot.core.record import Record
 from bot.games.rummy.records import state_of
 from bot.games.rummy.refusals import TILE_SENTENCES, refusal
 from bot.i18n import _, using
 from bot.web.words import card_name
-from engine.buildten.state import BuildState
 from engine.rummy import Commit, IllegalAction, apply
 
 pytestmark = BROWSER_TESTS
@@ -172,9 +170,7 @@ async def test_a_rummikub_round_in_hebrew_to_its_result(browser, web):
 
 async def test_build_to_ten_played_to_its_end(browser, web):
     game = await web.game("build-to-ten", BOB)
-    row = await web.store.get_game(game)
-    record = Record.from_dict(row.record)
-    state = BuildState.from_dict({k: v for k, v in record.state.items() if k != "lesson"})
+    row, record, state = await web.build_state(game)
     seat = state.turn
     # the seat's personal stock down to one ace, face up: playing it wins
     stock = state.stocks[seat]
@@ -185,9 +181,8 @@ async def test_build_to_ten_played_to_its_end(browser, web):
             pile.remove(ace)
     state.general += stock
     state.stocks[seat] = [ace]
-    record.state = {**record.state, **state.to_dict()}
     record.seats[seat].lang = "ru"  # the seat's chat speaks Russian, as its link does
-    await web.store.save_game(game, record.to_dict(), expected_version=row.version)
+    await web.save_build(game, row, record, state)
     me = BOB if seat == 1 else ALICE
     page = await phone(browser, web.link(me, game, lang="ru"), axe=True)
     status = await shown(page, "[data-status]")

@@ -25,6 +25,7 @@ from bot.store import Store
 from bot.web.auth import link_token, watch_param
 from bot.web.server import WebServer, serve
 from bot.web.table import WebTable
+from engine.buildten.state import BuildState
 from engine.rummy.state import conservation_errors
 
 CHROMIUM = os.environ.get("RUMMY_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
@@ -64,6 +65,17 @@ class Web:
         token = link_token(SECRET, actor.platform, actor.user, actor.name, game, lang,
                            time.time())
         return f"{self.base}/web/table?g={game}&k={token}"
+
+    async def build_state(self, game: int) -> tuple[Any, Record, BuildState]:
+        """A Build-to-Ten game's row, record and engine state, to rig and `save_build`."""
+        row = await self.store.get_game(game)
+        record = Record.from_dict(row.record)
+        state = BuildState.from_dict({k: v for k, v in record.state.items() if k != "lesson"})
+        return row, record, state
+
+    async def save_build(self, game: int, row: Any, record: Record, state: BuildState) -> None:
+        record.state = {**record.state, **state.to_dict()}
+        await self.store.save_game(game, record.to_dict(), expected_version=row.version)
 
     async def record(self, game: int) -> Record:
         return Record.from_dict((await self.store.get_game(game)).record)
