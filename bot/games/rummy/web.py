@@ -122,7 +122,8 @@ def result(record: Record, state: GameState) -> dict[str, Any] | None:
 
 def why_not(record: Record, state: GameState, seat: int) -> str:
     """The engine's verdict on the seat's working copy, in the chats' words: why Done would
-    be refused now ("" when it would be taken, or nothing was changed yet)."""
+    be refused now ("" when it would be taken; a joker's reading still to choose counts as
+    taken: Done asks it)."""
     try:
         apply(state, Commit(seat))
     except JokerChoiceNeeded:
