@@ -16,8 +16,8 @@ worker: every seat here is a script pressing faster than a person may.
    every other seat's page showing the new version (target p95 ≤ 250 ms).
 2. Idle: spectator sockets opened until `--idle` sockets are held in all (target ≥ 5,000);
    the worker's resident memory before and after gives the memory per socket.
-3. First load: the page and its assets, gzip, in bytes (target ≤ 150 KB); with Chromium
-   (/usr/bin/chromium, Playwright) the time from navigation to the first state shown
+3. First load outside Telegram: the page, its assets and modules, gzip (target ≤ 30 KB); with
+   Chromium (/usr/bin/chromium, Playwright) the time from navigation to the first state shown
    (target ≤ 1 s).
 The machine is shared and noisy: compare medians and ratios of runs taken close together.
 """
@@ -272,7 +272,13 @@ async def idle(base: str, games, total: int, ask) -> dict:
             "kb_per_socket": round((after - before) / max(1, held), 1)}
 
 
-async def first_load(base: str, game: int) -> dict:
+async def first_load_bytes(base: str, game: int, board: str = "rummy") -> int:
+    """The bytes (gzip) a page opened outside Telegram fetches before it shows the table: the
+    page, what it links, the ES modules they import and the game's board module (`board`:
+    the bench's games are Manipulation). Telegram's script is fetched inside Telegram only."""
+    import gzip
+    import re
+
     import aiohttp
 
     from bot.web.auth import watch_param
@@ -280,14 +286,32 @@ async def first_load(base: str, game: int) -> dict:
     game = watch_param(SECRET, game)  # the watch link a chat is posted (an id alone: refused)
 
     async with aiohttp.ClientSession(auto_decompress=False) as http:
-        page = await http.get(f"{base}/web/table?g={game}", headers={"Accept-Encoding": "gzip"})
-        html = await page.read()
-        total = len(html)
-        for src in __import__("re").findall(r'(?:src|href)="([^"]+)"', html.decode()
-                                            if page.headers.get("Content-Encoding") != "gzip"
-                                            else __import__("gzip").decompress(html).decode()):
-            asset = await http.get(base + src, headers={"Accept-Encoding": "gzip"})
-            total += len(await asset.read())
+        async def get(url: str) -> tuple[int, str]:
+            answer = await http.get(url, headers={"Accept-Encoding": "gzip"})
+            body = await answer.read()
+            zipped = answer.headers.get("Content-Encoding") == "gzip"
+            return len(body), (gzip.decompress(body) if zipped else body).decode(errors="replace")
+
+        size, html = await get(f"{base}/web/table?g={game}")
+        todo = re.findall(r'(?:src|href)="([^"]+)"', html)
+        static = todo[0].rsplit("/", 1)[0] + "/" if todo else ""
+        todo.append(f"{static}board-{board}.js")
+        seen: set[str] = set()
+        while todo:
+            src = todo.pop()
+            if src in seen:
+                continue
+            seen.add(src)
+            n, text = await get(base + src)
+            size += n
+            if src.endswith(".js"):  # its static imports: `from "./x.js"`
+                todo += [static + name for name in re.findall(r'from "\./([\w-]+\.js)"', text)]
+    return size
+
+
+async def first_load(base: str, game: int) -> dict:
+
+    total = await first_load_bytes(base, game)
     out = {"first_load_kb": round(total / 1024, 1), "interactive_ms": None}
     chromium = "/usr/bin/chromium"
     if Path(chromium).exists():
@@ -356,7 +380,8 @@ def main() -> int:
         ("idle sockets held", str(result["idle_sockets"]), "target ≥ 5,000"),
         ("memory per socket", f"{result['kb_per_socket']} KB",
          f"RSS {result['rss_before_mb']} → {result['rss_after_mb']} MB"),
-        ("first load (gzip)", f"{result['first_load_kb']} KB", "target ≤ 150 KB"),
+        ("first load (gzip)", f"{result['first_load_kb']} KB",
+         "outside Telegram; target ≤ 30 KB"),
         ("interactive (median of 5)", f"{result['interactive_ms']} ms", "target ≤ 1,000 ms"),
     ]
     width = max(len(r[0]) for r in rows)

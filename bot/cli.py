@@ -163,7 +163,7 @@ def _play(args: argparse.Namespace, options: dict) -> int:
             from bot.web.local import play_web
 
             asyncio.run(play_web(setup, url=store_url(data), seed=args.seed, new=args.new,
-                                 name=args.name or _your_name(), port=args.port, lang=lang,
+                                 name=args.name or _your_name(lang), port=args.port, lang=lang,
                                  data=data))
             return 0
         with _one_ctrl_c() as read:
@@ -175,7 +175,7 @@ def _play(args: argparse.Namespace, options: dict) -> int:
                     games=games,
                     seed=args.seed,
                     new=args.new,
-                    name=args.name or _your_name(),
+                    name=args.name or _your_name(lang),
                     pictures=Path(args.pictures) if args.pictures else None,
                     lang=lang,
                 )
@@ -277,14 +277,18 @@ def _lesson(args: argparse.Namespace) -> int:
     return 0
 
 
-def _your_name() -> str:
+def _your_name(lang: str = "") -> str:
+    """The local seat's name: the login's, else "Player" in the player's language."""
     import getpass
+
+    from bot.i18n import _, using
 
     with contextlib.suppress(Exception):
         name = getpass.getuser().strip()
         if name and name != "root":
             return name.title()
-    return "Player"
+    with using(lang or "en"):
+        return _("Player")
 
 
 def _simulate(args: argparse.Namespace, options: dict) -> int:

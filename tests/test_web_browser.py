@@ -8,51 +8,26 @@ from __future__ import annotations
 import asyncio
 import json
 
-import pytest
-from web_browser import (
+from web_browser import (  # noqa: F401  (browser, contexts, web: fixtures)
     ALICE,
     BOB,
-    CHROMIUM,
+    BROWSER_TESTS,
     PHONE,
     SHOTS,
-    close_web,
-    need_chromium,
-    open_web,
+    browser,
+    contexts,
+    new_context,
     touch_drag,
+    web,
 )
 
-from bot.core.record import Record
 from bot.games.rummy.records import state_of
-from engine.buildten.state import BuildState
 
-pytestmark = pytest.mark.e2e  # a real browser: the slow tier
-
-
-@pytest.fixture
-async def browser():
-    need_chromium()
-    from playwright.async_api import async_playwright
-
-    async with async_playwright() as pw:
-        chromium = await pw.chromium.launch(executable_path=CHROMIUM,
-                                            args=["--no-sandbox", "--disable-gpu"])
-        try:
-            yield chromium
-        finally:
-            await chromium.close()
-
-
-@pytest.fixture
-async def web(tmp_path, sqlite_template):
-    opened, runner = await open_web(tmp_path, sqlite_template)
-    try:
-        yield opened
-    finally:
-        await close_web(opened, runner)
+pytestmark = BROWSER_TESTS
 
 
 async def phone(browser, url: str, frames: list | None = None):
-    context = await browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True,
+    context = await new_context(browser, viewport=PHONE, has_touch=True, is_mobile=True,
                                         device_scale_factor=2)
     page = await context.new_page()
     if frames is not None:  # every frame the page's sockets receive
@@ -172,9 +147,7 @@ async def test_a_rummikub_initial_meld(browser, web):
 
 async def test_a_build_to_ten_move(browser, web):
     game = await web.game("build-to-ten", BOB)
-    row = await web.store.get_game(game)
-    record = Record.from_dict(row.record)
-    state = BuildState.from_dict({k: v for k, v in record.state.items() if k != "lesson"})
+    row, record, state = await web.build_state(game)
     seat = state.turn
     me = BOB if seat == 1 else ALICE
     if not any(c.startswith("A") for c in state.hands[seat]):  # an ace into the hand
@@ -184,8 +157,7 @@ async def test_a_build_to_ten_move(browser, web):
         where[where.index(ace)] = state.hands[seat][0]
         state.hands[seat][0] = ace
     ace = next(c for c in state.hands[seat] if c.startswith("A"))
-    record.state = {**record.state, **state.to_dict()}
-    await web.store.save_game(game, record.to_dict(), expected_version=row.version)
+    await web.save_build(game, row, record, state)
     page = await phone(browser, web.link(me, game))
     version = await version_after(page, -1)
     await touch_drag(page, page.locator(f'[data-hand] [data-card="{ace.split("#")[0]}"]'),

@@ -145,7 +145,8 @@ async def test_a_turn_on_the_mini_app_shows_in_the_group_and_the_private_chat(mi
             status=200, content_type="text/javascript", body=""))
         page = await context.new_page()
         await page.add_init_script(WEBAPP_SHIM % json.dumps(init))
-        await page.goto(f"{base}/web/table?tgWebAppStartParam={game}")
+        # as Telegram opens a Mini App: its launch data in the address's hash
+        await page.goto(f"{base}/web/table?tgWebAppStartParam={game}#tgWebAppData=x")
         await page.wait_for_selector('[data-hand] [data-card="5H"]', timeout=10_000)
         # the whole turn by dragging with a finger: hand -> new group, hand -> that group, a
         # card taken from one group into another, then the MainButton (Done)
@@ -172,7 +173,7 @@ async def test_a_turn_on_the_mini_app_shows_in_the_group_and_the_private_chat(mi
                                       "user": user, "start_param": str(game)}, token=tg.token)):
             other = await context.new_page()
             await other.add_init_script(WEBAPP_SHIM % json.dumps(bad))
-            await other.goto(f"{base}/web/table")
+            await other.goto(f"{base}/web/table#tgWebAppData=x")
             await other.wait_for_selector("p[data-refused]", timeout=10_000)
             assert await other.locator("[data-hand]").count() == 0
         await other.screenshot(path=str(SHOTS / "telegram-refused.png"))

@@ -5,14 +5,17 @@ No Chromium: the tests skip with the reason — and fail under CI=true (.ci/run 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import time
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
+import pytest_asyncio
 
 from bot.core.record import Record
 from bot.core.service import Actor, GameService, pack
@@ -22,6 +25,7 @@ from bot.store import Store
 from bot.web.auth import link_token, watch_param
 from bot.web.server import WebServer, serve
 from bot.web.table import WebTable
+from engine.buildten.state import BuildState
 from engine.rummy.state import conservation_errors
 
 CHROMIUM = os.environ.get("RUMMY_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
@@ -61,6 +65,17 @@ class Web:
         token = link_token(SECRET, actor.platform, actor.user, actor.name, game, lang,
                            time.time())
         return f"{self.base}/web/table?g={game}&k={token}"
+
+    async def build_state(self, game: int) -> tuple[Any, Record, BuildState]:
+        """A Build-to-Ten game's row, record and engine state, to rig and `save_build`."""
+        row = await self.store.get_game(game)
+        record = Record.from_dict(row.record)
+        state = BuildState.from_dict({k: v for k, v in record.state.items() if k != "lesson"})
+        return row, record, state
+
+    async def save_build(self, game: int, row: Any, record: Record, state: BuildState) -> None:
+        record.state = {**record.state, **state.to_dict()}
+        await self.store.save_game(game, record.to_dict(), expected_version=row.version)
 
     async def record(self, game: int) -> Record:
         return Record.from_dict((await self.store.get_game(game)).record)
@@ -146,3 +161,58 @@ async def touch_drag(page: Any, source: Any, target: Any, steps: int = 6) -> Non
                        {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]})
     await cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
     await cdp.detach()
+
+
+# -- fixtures (imported by the browser test modules) ----------------------------------------
+# One Chromium for a whole module (tests run in the module's event loop: `pytestmark` there
+# says `asyncio(loop_scope="module")`); a new context, page and game service for each test.
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def browser():
+    need_chromium()
+    from playwright.async_api import async_playwright
+
+    async with async_playwright() as pw:
+        chromium = await pw.chromium.launch(executable_path=CHROMIUM,
+                                            args=["--no-sandbox", "--disable-gpu"])
+        try:
+            yield chromium
+        finally:
+            await chromium.close()
+
+
+@contextlib.asynccontextmanager
+async def serving(tmp_path: Path, template: Path) -> AsyncIterator[Web]:
+    """A game service and its web table on loopback, for one test."""
+    opened, runner = await open_web(tmp_path, template)
+    try:
+        yield opened
+    finally:
+        await close_web(opened, runner)
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def web(tmp_path, sqlite_template):
+    async with serving(tmp_path, sqlite_template) as opened:
+        yield opened
+
+
+# a browser test module's marks: the slow tier, the module's event loop (one Chromium), its
+# contexts closed after each test
+BROWSER_TESTS = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module"),
+                 pytest.mark.usefixtures("contexts")]
+OPEN: list = []  # the running test's browser contexts (`contexts` closes them after it)
+
+
+async def new_context(browser: Any, **options: Any) -> Any:
+    context = await browser.new_context(**options)
+    OPEN.append(context)
+    return context
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def contexts():
+    yield
+    while OPEN:
+        await OPEN.pop().close()

@@ -64,6 +64,8 @@ _MESSAGES: dict[str, str] = {
         "There is already a game in this chat — see the message above (or the host can /endgame)."
     ),
     "GAME_HERE_SHORT": N_("There is already a game in this chat."),
+    "NOT_OVER_YET": N_("The game isn't over yet."),
+    "REMATCH": N_("↻ Rematch"),
     "NEW_GAME": N_("New {title} game. Join with the button!"),
     "UNKNOWN_COMMAND": N_("Unknown command. Try /help."),
     "UNKNOWN_VERB": N_("Unknown command /{verb}. Try /help."),

@@ -61,6 +61,7 @@ class Record:
     lobby_version: int = 0  # in the lobby's buttons: a stale lobby button can't act twice
     game_name: str = "rummy"  # which hosted game (bot/games): older records are all rummy
     lang: str = ""  # the group's language (the host's at /newgame, or the chat's /language)
+    rematch: int | None = None  # the game this one's Rematch started (its pages follow it)
     # not saved: the log lines added since this record was loaded (the outcome carries them)
     added: list[str] = field(default_factory=list, compare=False, repr=False)
     # not saved: the first added line says again, with more, the line the log had last
@@ -111,6 +112,7 @@ class Record:
             "lobby_version": self.lobby_version,
             "game_name": self.game_name,
             "lang": self.lang,
+            "rematch": self.rematch,
         }
 
     @classmethod

@@ -294,6 +294,41 @@ class GameService:
             return Outcome(reply=narrate.GAME_HERE_SHORT, alert=True)
         return await self.unit.mutate(row.id, lambda r, rec: self.lobby.start(r, rec))
 
+    async def rematch(self, actor: Actor, game_id: int) -> Outcome:
+        """↻ Rematch, once a game is over: the same seats (a person's seat taken over by the
+        computer is the person's again), game, rulebook and options, a new game started in
+        the same chat. The old game names the new one, so every page of it follows (bot/web).
+        A second press finds it made: nothing more."""
+
+        row = await self.store.get_game(game_id)
+        if row is None:
+            raise Refusal(narrate.GONE)
+        old = Record.from_dict(row.record)
+        if old.seat_of(actor.user) is None or row.platform != actor.platform:
+            raise Refusal(narrate.PLAYERS_ONLY)
+        if old.rematch is not None:
+            return Outcome()
+        if row.status != "finished" or old.lesson:
+            raise Refusal(narrate.NOT_OVER_YET)
+        record = Record(
+            rulebook=old.rulebook, options=dict(old.options), host=old.host,
+            seats=[SeatInfo(s.name, s.user, s.player_id, None if s.was_human else s.computer,
+                            lang=s.lang) for s in old.seats],
+            seed=new_seed(self.rng), game_name=old.game_name, lang=old.lang,
+        )
+        try:
+            new = await self.store.create_game(row.platform, row.chat_id, record.to_dict())
+        except GameExists:
+            raise Refusal(narrate.GAME_HERE_SHORT) from None
+        started = await self.unit.mutate(new.id, lambda r, rec: self.lobby.start(r, rec))
+
+        def follow(_row: Any, finished: Record) -> Outcome:
+            finished.rematch = new.id
+            return Outcome()
+
+        await self.unit.mutate(game_id, follow, status=row.status)  # it stays finished
+        return started
+
     # -- lessons ------------------------------------------------------------------------
 
     def lesson_game(self) -> HostedGame | None:

@@ -7,6 +7,7 @@ shape (the game checks it is one of its pieces), at most `MAX_CARDS` of them.
 
     {"t": "hello", "v": 12}                                   resync: send me the state
     {"t": "review", "v": 12}                                  🔎 my review of the last round
+    {"t": "follow", "v": 12}                                  a token for the game's rematch
     {"t": "edit", "v": 12, "op": "place", "cards": ["7H#1"], "to": 2}   hand/loose -> group 2
     {"t": "edit", "v": 12, "op": "place", "cards": ["7H#1"], "to": null} -> a new group
     {"t": "edit", "v": 12, "op": "move", "cards": ["7H#1"], "from": 0, "to": 1}
@@ -26,7 +27,8 @@ from bot.core.buttons import MAX_INDEX, MAX_VERSION
 MAX_MESSAGE = 2048  # bytes: the longest real message (a 20-card place) is under 600
 MAX_CARDS = 20
 # the one-word actions a page may ask for (the buttons' verbs)
-ACTS = frozenset({"done", "reset", "draw", "pass", "knock", "hint", "giveup", "sort", "show"})
+ACTS = frozenset({"done", "reset", "draw", "pass", "knock", "hint", "giveup", "sort", "show",
+                  "next", "finish", "rematch"})
 # op -> the keys it takes besides t, v, op
 OPS: dict[str, frozenset[str]] = {
     "place": frozenset({"cards", "to"}),
@@ -56,6 +58,13 @@ class Review:
 
 
 @dataclass(frozen=True)
+class Follow:
+    """↻ Rematch made: the page asks for a session of the new game (same person, same chat)."""
+
+    version: int
+
+
+@dataclass(frozen=True)
 class Edit:
     version: int
     op: str
@@ -79,7 +88,7 @@ def _card(text: object) -> bool:
         _PIECE.fullmatch(text))
 
 
-def parse(raw: str | bytes) -> Hello | Review | Edit | None:
+def parse(raw: str | bytes) -> Hello | Review | Follow | Edit | None:
     if len(raw) > MAX_MESSAGE:
         return None
     try:
@@ -96,6 +105,8 @@ def parse(raw: str | bytes) -> Hello | Review | Edit | None:
         return Hello(version) if data.keys() == {"t", "v"} else None
     if kind == "review":
         return Review(version) if data.keys() == {"t", "v"} else None
+    if kind == "follow":
+        return Follow(version) if data.keys() == {"t", "v"} else None
     if kind != "edit":
         return None
     op = data.get("op")

@@ -29,6 +29,7 @@ import ipaddress
 import json
 import logging
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 from aiohttp import WSMsgType, web
@@ -45,9 +46,23 @@ from .words import WORDS, page_words
 log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).with_name("static")
-# telegram-web-app.js first when it is vendored (`make web-vendor`: Telegram serves it, we
-# keep a copy so no page loads a script from elsewhere); the page works without it.
-ASSETS = ("telegram-web-app.js", "table.js", "table.css")
+GAMES = Path(__file__).parent.parent / "games"  # each game's board part: games/<game>/board.js
+# telegram-web-app.js is vendored (`make web-vendor`: no page loads a script from elsewhere);
+# the page loads it itself, only when it was opened as a Mini App (telegram.js).
+KINDS = {".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml"}
+ENTRY = "page.js"  # the page's ES module; it imports the others (no build step)
+PRELOADED = ("dom.js", "socket.js", "telegram.js")  # fetched alongside the entry
+
+
+def asset_files() -> dict[str, Path]:
+    """Every asset by the name it is served under: the shared page's, and each game's board
+    module from its wing as `board-<game>.js` (the page imports the one its view names)."""
+    files = {p.name: p for p in sorted(STATIC.iterdir()) if p.suffix in KINDS}
+    for board in sorted(GAMES.glob("*/board.js")):
+        files[f"board-{board.parent.name}.js"] = board
+    return files
+
+
 MAX_BODY = 8192  # the session exchange's body
 MAX_BAD = 20  # malformed messages before a socket is closed
 MAX_SLOW = 20  # a watcher's messages past its meter before its socket is closed
@@ -107,13 +122,10 @@ class WebServer:
                             clock=lambda: self.time.monotonic())
         self.assets: dict[str, tuple[bytes, bytes, str]] = {}  # name -> (raw, gzip, type)
         digest = hashlib.sha256()
-        for name in ASSETS:
-            if not (STATIC / name).exists():
-                continue
-            raw = (STATIC / name).read_bytes()
-            digest.update(raw)
-            kind = "text/css" if name.endswith(".css") else "text/javascript"
-            self.assets[name] = (raw, gzip.compress(raw, 9, mtime=0), kind)
+        for name, path in asset_files().items():
+            raw = path.read_bytes()
+            digest.update(name.encode() + raw)
+            self.assets[name] = (raw, gzip.compress(raw, 9, mtime=0), KINDS[path.suffix])
         self.version = digest.hexdigest()[:12]
         self.sockets: set[web.WebSocketResponse] = set()
 
@@ -124,6 +136,7 @@ class WebServer:
     def add_routes(self, app: web.Application) -> None:
         app.router.add_get("/web/table", self.page)
         app.router.add_get("/web/static/{version}/{name}", self.static)
+        app.router.add_get("/favicon.ico", self.favicon)
         app.router.add_post("/web/session", self.session)
         app.router.add_get("/web/socket", self.socket)
 
@@ -135,14 +148,14 @@ class WebServer:
 
     async def page(self, request: web.Request) -> web.Response:
         base = f"/web/static/{self.version}/"
-        scripts = "".join(f'<script src="{base}{n}"></script>'
-                          for n in self.assets if n.endswith(".js"))
+        preload = "".join(f'<link rel="modulepreload" href="{base}{n}">' for n in PRELOADED)
         html = (
             '<!doctype html><html><head><meta charset="utf-8">'
-            '<meta name="viewport" content="width=device-width,initial-scale=1,'
-            'maximum-scale=1,user-scalable=no">'
-            f'<title>Rummy Table</title><link rel="stylesheet" href="{base}table.css">'
-            f'{scripts}</head><body data-version="-1"><main id="app"></main></body></html>'
+            '<meta name="viewport" content="width=device-width,initial-scale=1">'
+            f'<title>Rummy Table</title><link rel="icon" href="{base}favicon.svg">'
+            f'<link rel="stylesheet" href="{base}table.css">{preload}'
+            f'<script type="module" src="{base}{ENTRY}"></script></head>'
+            '<body data-version="-1"><main id="app"></main></body></html>'
         )
         body = html.encode()
         return self._compressed(request, body, gzip.compress(body, 9, mtime=0),
@@ -157,6 +170,10 @@ class WebServer:
                                 charset="utf-8" if "charset" in kind else None, headers=headers)
         return web.Response(body=raw, content_type=kind.split(";")[0],
                             charset="utf-8" if "charset" in kind else None, headers=headers)
+
+    async def favicon(self, request: web.Request) -> web.Response:
+        """/favicon.ico, which browsers ask for on their own: the page's icon."""
+        raise web.HTTPMovedPermanently(f"/web/static/{self.version}/favicon.svg")
 
     async def static(self, request: web.Request) -> web.Response:
         name = request.match_info["name"]
@@ -325,6 +342,8 @@ class WebServer:
                     await ws.send_json({"t": "bad"})
                 elif isinstance(parsed, protocol.Review):
                     await ws.send_json(await self.table.review(page.session))
+                elif isinstance(parsed, protocol.Follow):
+                    await ws.send_json(await self._follow(page.session))
                 elif isinstance(parsed, protocol.Hello):
                     frame = await self.table.current(page.session)
                     page.sent_version = -1  # a resync: the page asked for it, even if older
@@ -337,6 +356,15 @@ class WebServer:
             if bad >= MAX_BAD:
                 await ws.close(code=4002, message=b"bad messages")
                 return
+
+    async def _follow(self, session: Session) -> dict:
+        """↻ Rematch: a token for the same person (or watcher) at the new game."""
+        following = await self.table.successor(session)
+        if following is None:
+            return {"t": "reply", "text": "", "alert": False}
+        following = replace(following, expires=self.clock() + auth.SESSION_SECONDS)
+        return {"t": "follow", "game": following.game,
+                "token": auth.session_token(self.secret, following)}
 
     async def close_all(self) -> None:
         for ws in list(self.sockets):

@@ -21,7 +21,7 @@ import contextlib
 import logging
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot import i18n
@@ -117,8 +117,13 @@ class WebTable:
             return {"t": "state", "view": None, "lobby": True}
         game = self.service.unit.game_of(record)
         seat = self.seat_of(session, record)
-        with i18n.using(record.lang_of(seat) if seat is not None else record.lang):
+        # the page's language, as its words are (the session's; else the seat's, the group's)
+        lang = i18n.supported(session.lang) or (
+            record.lang_of(seat) if seat is not None else record.lang)
+        with i18n.using(lang):
             frame = {"t": "state", "view": game.web_view(record, seat)}
+        if record.rematch is not None:  # ↻ Rematch made: the page follows (Follow)
+            frame["rematch"] = record.rematch
         if seat is not None and hasattr(game, "review"):
             # 🔎 Review once a round is over: the seat's own (a spectator is offered none)
             frame["review"] = len(game.rounds(record.state))
@@ -237,6 +242,26 @@ class WebTable:
                 "image": ("data:image/png;base64," + base64.b64encode(image).decode())
                 if image else None}
 
+    # -- the rematch ------------------------------------------------------------------
+
+    async def successor(self, session: Session) -> Session | None:
+        """The session of the same person (or watcher) at the game's rematch, if it has one."""
+        row = await self.service.store.get_game(session.game)
+        if row is None or (row.platform != session.platform and session.user):
+            return None
+        following = row.record.get("rematch")
+        if not isinstance(following, int):
+            return None
+        return replace(session, game=following)
+
+    async def rematch(self, session: Session) -> Outcome:
+        """↻ Rematch from the page: the platform's own (bot/core/service.py)."""
+        row = await self.service.store.get_game(session.game)
+        if row is None or row.platform != session.platform:
+            raise Refusal(narrate.GONE)
+        actor = Actor(row.platform, row.chat_id, session.user, session.name)
+        return await self.service.rematch(actor, session.game)
+
     # -- edits --------------------------------------------------------------------------
 
     def meter(self, page: Page) -> str | None:
@@ -269,7 +294,10 @@ class WebTable:
             return game.web_edit(service.unit.table(row, record), seat, session.user, edit)
 
         try:
-            out = await service.unit.mutate(session.game, change)
+            if edit.op == "act" and edit.name == "rematch":
+                out = await self.rematch(session)
+            else:
+                out = await service.unit.mutate(session.game, change)
         except Refusal as refusal:
             out = answer(refusal)
         except Exception:

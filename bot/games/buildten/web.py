@@ -10,18 +10,21 @@ from bot.core.buttons import Press
 from bot.core.hosting import Refusal, Table
 from bot.core.record import Record
 from bot.core.views import Outcome
-from bot.i18n import _, using
+from bot.i18n import _, t, tn, using
+from bot.web.words import card_name as spoken
 from engine.buildten import Discard, Joker, Play, player_view
 from engine.buildten.actions import NEW_PILE
 from engine.buildten.cards import SHIFT, SUIT_SIGNS, face, is_joker
 
+from .narrate import and_names
 from .records import state_of as _state
+from .screens import seat_label
 
 if TYPE_CHECKING:
     from bot.web.protocol import Edit
 
 
-LOG_LINES = 6
+LOG_LINES = 40
 
 
 class _Host(Protocol):
@@ -39,8 +42,32 @@ def card_json(card: str) -> dict[str, str]:
     the buttons show it (`7♥`; the jokers 🃏🌈 and 🃏⚫)."""
     shown = face(card)
     if is_joker(card):
-        return {"id": card, "face": "*", "text": "🃏🌈" if shown == SHIFT else "🃏⚫"}
-    return {"id": card, "face": shown, "text": shown[:-1] + SUIT_SIGNS[shown[-1]]}
+        return {"id": card, "face": "*", "text": "🃏🌈" if shown == SHIFT else "🃏⚫",
+                "name": _("colour joker (shift)") if shown == SHIFT
+                else _("black joker (swap)")}
+    return {"id": card, "face": shown, "text": shown[:-1] + SUIT_SIGNS[shown[-1]],
+            "name": spoken(shown)}
+
+
+def _status(record: Record, view: Any, mine: bool) -> str:
+    if view.over:
+        return _("Game over")
+    if mine:
+        return _("Your turn — build up to 10, then discard from your hand")
+    return t("Waiting for {name}…", name=seat_label(record, view.turn))
+
+
+def _result(record: Record, view: Any) -> dict[str, Any] | None:
+    """The game's end for the page's panel: who won, each seat's stock cards left."""
+    if not view.over:
+        return None
+    won = [seat_label(record, w) for w in view.winners]
+    return {"final": True, "winners": list(view.winners),
+            "lines": [tn("Game over · {won} wins", "Game over · {won} win", len(won),
+                         won=and_names(won))],
+            "columns": [_("Player"), _("Stock cards left")],
+            "rows": [[seat_label(record, i), n] for i, n in enumerate(view.stock_counts)],
+            "target": ""}
 
 
 def web_view(record: Record, seat: int | None) -> dict[str, Any]:
@@ -63,6 +90,16 @@ def web_view(record: Record, seat: int | None) -> dict[str, Any]:
         "actions": (["hint", "pass"] if not view.hand else ["hint"]) if mine else [],
         "notice": record.seat_ui(seat).notice if seat is not None else "",
         "winners": list(view.winners),
+        "status": _status(record, view, mine), "result": _result(record, view),
+        # the places, named: what each build pile needs next, each stock and discard pile
+        "labels": {
+            "builds": [t("pile {n} needs {needed}", n=i + 1, needed=len(b) + 1)
+                       for i, b in enumerate(view.builds)],
+            "new": _("New build pile"), "needs": _("needs"),
+            "stocks": [t("stock {n}", n=n) for n in view.stock_counts],
+            "discards": _("discards"),
+            "general": t("Stock: {n}", n=view.general_count),
+        },
     }
 
 

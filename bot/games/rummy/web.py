@@ -11,7 +11,8 @@ from bot.core.buttons import Press
 from bot.core.hosting import Refusal, Table
 from bot.core.record import Record
 from bot.core.views import Outcome
-from bot.i18n import _, using
+from bot.i18n import N_, _, and_list, t, tn, using
+from bot.web.words import card_name, joker_name
 from engine.cards import Card
 from engine.rummy import (
     Commit,
@@ -29,12 +30,13 @@ from engine.rummy.moves import group_label
 
 from . import screens
 from .records import rules_of
+from .refusals import SENTENCES, TILE_SENTENCES, refusal
 
 if TYPE_CHECKING:
     from bot.web.protocol import Edit
 
 
-LOG_LINES = 6  # the table's last log lines the page shows
+LOG_LINES = 40  # the table's last log lines the page keeps (its log unfolds to them)
 
 
 class _Host(Protocol):
@@ -48,27 +50,87 @@ class _Host(Protocol):
 # legal action kind (engine) -> the page's word (its data-action)
 WORDS = {"commit": "done", "reset": "reset", "draw": "draw", "pass": "pass", "knock": "knock",
          "give_up": "giveup", "hint": "hint"}
+ROUND_END = {"next": "next_round", "finish": "finish"}  # the page's word -> the engine's kind
 
 
 def card_json(card: Card) -> dict[str, str]:
     """A card as the page draws it: `id` the engine's token (what an edit names), `face` the
     notation (`7H`, `10R`, `*`: the page's data-card), `text` as a person reads it."""
-    if card.is_tile:  # the number; the page colours it (the chat's colour circles need emoji)
+    if card.is_tile:  # the number; the page colours it and marks its colour by a shape
         text = "🃏" if card.is_joker else card.face[:-1]
     else:
         text = card.pretty()
-    return {"id": card.token, "face": "*" if card.is_joker else card.face, "text": text}
+    if card.is_joker:
+        name = joker_name(card.play_face if card.designated else "")
+    else:
+        name = card_name(card.face)
+    return {"id": card.token, "face": "*" if card.is_joker else card.face, "text": text,
+            "name": name}
 
 
-def _would_commit(state: GameState, seat: int) -> bool:
-    """Would the engine take Done now (a joker's reading still to choose counts: Done asks)?"""
+# the status line's sentences: what the page's own seat may do now (a card game's, a tile game's)
+YOUR_TURN = {"draw": (N_("Your turn — lay cards or draw"), N_("Your turn — lay tiles or draw")),
+             "pass": (N_("Your turn — lay cards or pass"), N_("Your turn — lay tiles or pass"))}
+HOW = {"out": N_("went out"), "knock": N_("knock"), "blocked": N_("blocked"),
+       "stock": N_("stock ran out")}
+
+
+def status(record: Record, state: GameState, seat: int | None, actions: list[str]) -> str:
+    """Whose turn, in the page's language: the page's own seat is told what it may do."""
+    if state.phase == "round_over":
+        return _("Round over")
+    if state.phase == "game_over":
+        return _("Game over")
+    if seat == state.turn and actions:
+        tiles = rules_of(record).tiles
+        for verb, sentences in YOUR_TURN.items():
+            if verb in actions:
+                return _(sentences[tiles])
+        return _("Your turn")
+    return t("Waiting for {name}…", name=screens.seat_label(record, state.turn))
+
+
+def result(record: Record, state: GameState) -> dict[str, Any] | None:
+    """The round's or the game's result for the page's panel: who won and how, each seat's
+    round points and running total, the target; the chats' own sentences (score_screen)."""
+    if state.phase not in ("round_over", "game_over") or not state.rounds:
+        return None
+    rules = rules_of(record)
+    names = [screens.seat_label(record, i) for i in range(state.players)]
+    last = state.rounds[-1]
+    final = state.phase == "game_over"
+    done = state.result or {}
+    totals = done.get("totals", state.scores) if final else state.scores
+    lines = [t("Round {n} over ({how}) — won by {winners}", n=state.round,
+               how=_(HOW[last["how"]]) if last["how"] in HOW else last["how"],
+               winners=and_list([names[w] for w in last["winners"]]))]
+    if final and done.get("draw"):
+        lines.append(t("🏁 Game over — a draw between {names}",
+                       names=and_list([names[w] for w in done.get("winners", [])])))
+    elif final:
+        won = [names[w] for w in done.get("winners", [])]
+        lines.append(tn("🏁 Game over — {names} won!", "🏁 Game over — {names} won!",
+                        len(won), names=and_list(won)))
+    return {
+        "final": final, "lines": lines,
+        "winners": list(done.get("winners", last["winners"]) if final else last["winners"]),
+        "columns": [_("Player"), _("This round"), _("Total")],
+        "rows": [[names[i], last["points"][i], totals[i]] for i in range(state.players)],
+        "target": t("Playing to {n} points", n=rules.play_to) if rules.play_to else "",
+    }
+
+
+def why_not(record: Record, state: GameState, seat: int) -> str:
+    """The engine's verdict on the seat's working copy, in the chats' words: why Done would
+    be refused now ("" when it would be taken; a joker's reading still to choose counts as
+    taken: Done asks it)."""
     try:
         apply(state, Commit(seat))
     except JokerChoiceNeeded:
-        return True
-    except IllegalAction:
-        return False
-    return True
+        return ""
+    except IllegalAction as error:
+        return refusal(error, rules_of(record).tiles)
+    return ""
 
 
 # The last saved state parsed: a save's pages (every seat and watcher) share one parse (the
@@ -87,12 +149,16 @@ def web_view(record: Record, seat: int | None) -> dict[str, Any]:
     the stock's order, never another seat's working copy."""
     state = _state(record)
     rules = rules_of(record)
+    rounds = screens._rounds(rules)
     out: dict[str, Any] = {
         "game": "rummy", "tiles": rules.tiles, "version": state.version, "seat": seat,
         "round": state.round, "phase": state.phase, "turn": state.turn,
         "stock": len(state.stock), "log": list(record.log[-LOG_LINES:]),
-        "seats": [{"name": s.name, "cards": len(state.hands[i]), "score": state.scores[i],
+        "seats": [{"name": s.name, "cards": len(state.hands[i]),
+                   "score": state.scores[i] if rounds else None,
                    "computer": s.is_computer} for i, s in enumerate(record.seats)],
+        "give_up_draw": rules.give_up_draw, "result": result(record, state),
+        "title": t("Round {n}", n=state.round) if rounds else "",
     }
     view = player_view(state, seat) if seat is not None else None
     draft = view.draft if view is not None else None
@@ -109,19 +175,36 @@ def web_view(record: Record, seat: int | None) -> dict[str, Any]:
     out["singles"] = [card_json(c) for c in (draft.singles if draft is not None
                                                else state.singles)]
     out["loose"] = [card_json(c) for c in (draft.loose if draft is not None else ())]
+    # the others' last move, outlined until the page's own seat changes the table
+    last = state.last or {}
+    out["last"] = ({"seat": last.get("seat"), "groups": list(last.get("groups", [])),
+                    "cards": list(last.get("placed", []))}
+                   if last.get("seat") not in (None, seat) and not changed
+                   and not (draft is not None and draft.loose) else None)
     if view is None:
-        out.update(hand=None, actions=[], can_done=False, mine=False, notice="", hint=None)
+        out.update(hand=None, actions=[], can_done=False, mine=False, notice="", hint=None,
+                   why="", status=status(record, state, None, []))
         return out
     ui = record.seat_ui(seat)  # type: ignore[arg-type]
-    mine = view.my_turn and not record.seats[seat].is_computer  # type: ignore[index]
+    person = not record.seats[seat].is_computer  # type: ignore[index]
+    mine = view.my_turn and person
     out["mine"] = mine
     out["hand"] = [card_json(c) for c in view.draft_hand]  # the page keeps its own order
     actions = [WORDS[k] for k in view.legal if k in WORDS] if mine else []
     hint = view.hint or {}
     if mine and "done" in actions and hint.get("lay"):
         actions.append("show")
-    out["actions"] = [*actions, "sort"]
-    out["can_done"] = mine and "done" in actions and _would_commit(state, seat)  # type: ignore
+    if person and state.phase == "round_over":  # ▶ Next round (■ Finish) from the page too
+        actions = [a for a in ("next", "finish") if ROUND_END[a] in view.legal]
+    out["actions"] = [*actions, "sort"] if state.phase == "play" else actions
+    verdict = why_not(record, state, seat) if mine and "done" in actions else "-"  # type: ignore
+    out["can_done"] = verdict == ""
+    out["why"] = verdict if verdict != "-" and (changed or (draft and draft.loose)) else ""
+    if "giveup" in actions:  # the Reset -> Give up flip, in the engine's words
+        out["why"] = " ".join(x for x in (out["why"], _((TILE_SENTENCES if rules.tiles
+                                                           else SENTENCES)["reset_is_give_up"]))
+                              if x)
+    out["status"] = status(record, state, seat, actions)
     out["notice"] = ui.notice
     out["hint"] = ({"cards": hint.get("placed") or hint.get("card", "").split(),
                     "groups": list(hint.get("groups", []))} if hint else None)
