@@ -367,3 +367,22 @@ async def test_sort_and_a_card_taken_back_keep_the_hand_whole(browser, web):
     await page.wait_for_selector('[data-group="B"]', state="detached", timeout=10_000)
     assert await page.locator("[data-hand] [data-card]").evaluate_all(ids) == ["6H", "5H"]
     assert await page.locator("[data-hand] .card.fresh").count() == 0
+
+
+async def test_the_turn_timer_counts_down_on_the_page(browser, web):
+    """Whose turn (issue 42, item 2): the chat game's turn timer shows on the page, counted
+    down by the page between frames (the browser's clock held by the test: no waiting)."""
+    game = await going_out(web)
+    record = await web.record(game)
+    assert record.deadline is not None  # a person's turn in a chat has its timer
+    context = await new_context(browser, viewport=PHONE, has_touch=True, is_mobile=True)
+    page = await context.new_page()
+    await page.clock.install()
+    await page.goto(web.link(ALICE, game))
+    timer = await shown(page, "[data-timer]")
+    first = int("".join(ch for ch in await timer.inner_text() if ch.isdigit()))
+    assert 0 < first <= record.turn_seconds
+    await page.clock.fast_forward(5000)
+    after = int("".join(ch for ch in await timer.inner_text() if ch.isdigit()))
+    assert after in (first - 5, first - 6), (first, after)
+    await context.close()

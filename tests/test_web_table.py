@@ -535,3 +535,23 @@ def test_the_local_secret_is_made_once_whole_and_kept_private(tmp_path):
     path.write_text("torn")  # a crash mid-write of something else: made again, whole
     again = local_secret(tmp_path)
     assert len(again) == 32 and again != first and local_secret(tmp_path) == again
+
+
+async def test_a_frame_carries_the_turn_timer_seconds_left(web):
+    """Issue 42 (whose turn): the turn timer counts down on the page. The frame says how many
+    seconds are left by the server's clock (a phone's clock may be off); no timer, no field."""
+    from test_review_buildten import play_game
+
+    player = await web.store.player("test", "1", "Alice")
+    record = play_game(user="1", name="Alice", player_id=player)
+    row = await web.store.create_game("test", "-5", record.to_dict())
+    table = web.server.table
+    session = Session("test", "1", "Alice", row.id, "en", 0)
+    assert "left" not in table.frame(session, record)
+    record.deadline = web.service.clock() + 42.4
+    assert table.frame(session, record)["left"] == 42
+    record.deadline = web.service.clock() - 5  # overdue: the timer's take-over is on its way
+    assert table.frame(session, record)["left"] == 0
+    from bot.web.words import page_words
+
+    assert page_words("ru")["left"].format(s=7) == "⏱ до конца хода: 7 с"

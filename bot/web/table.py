@@ -122,6 +122,9 @@ class WebTable:
             record.lang_of(seat) if seat is not None else record.lang)
         with i18n.using(lang):
             frame = {"t": "state", "view": game.web_view(record, seat)}
+        if record.deadline is not None and not record.ended:
+            # the turn timer: seconds left by the server's clock (a page's clock may be off)
+            frame["left"] = max(0, round(record.deadline - self.service.clock()))
         if record.rematch is not None:  # ↻ Rematch made: the page follows (Follow)
             frame["rematch"] = record.rematch
         if seat is not None and hasattr(game, "review"):

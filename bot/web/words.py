@@ -33,6 +33,7 @@ WORDS = {
     "group": N_("group {label}: {cards}"),
     "just_drawn": N_("{card}, just drawn"),
     "last_move": N_("last move"),
+    "left": N_("⏱ {s} s left in this turn"),
 }
 
 # a playing card's name, read aloud: the rank word and the suit's sentence

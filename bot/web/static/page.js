@@ -8,7 +8,7 @@ import { openSocket } from "./socket.js";
 import { haptic, inTelegram, loadTelegram, mainButton } from "./telegram.js";
 
 const S = {
-  words: {}, game: "", view: null, board: null, kind: "", review: 0, reviewShown: null,
+  words: {}, game: "", view: null, board: null, kind: "", review: 0, reviewShown: null, deadline: null,
   online: false, refused: "", waiting: false, gone: false, rematch: 0,
   order: [], sortBy: "suit", pick: null, fresh: {}, toast: null, live: "", logOpen: false,
 };
@@ -69,6 +69,8 @@ function keepOrder() { try { sessionStorage.setItem(storageKey(), JSON.stringify
 // -- frames ------------------------------------------------------------------------------------
 async function onState(m) {
   S.review = m.review || 0;
+  // the turn timer: the server's seconds left, counted down by this page's clock
+  S.deadline = typeof m.left === "number" ? Date.now() / 1000 + m.left : null;
   if (m.rematch && m.rematch !== S.rematch) { S.rematch = m.rematch; socket.send({ t: "follow", v: 0 }); }
   if (!m.view) { S.waiting = true; S.view = null; render(); return; }
   const v = m.view, old = S.view;
@@ -172,6 +174,7 @@ function view() {
   const v = S.view;
   const out = [h("h1", { key: "h1", class: "title", text: [W("title"), v.title].filter(Boolean).join(" · ") }), header(v),
     h("p", { key: "status", class: "status" + (v.mine ? " mine" : ""), "data-status": true, text: v.status })];
+  if (S.deadline !== null) out.push(h("p", { key: "timer", class: "timer", "data-timer": true, text: timerText() }));
   const ui = { h, card, cards, W, pick: S.pick };
   const board = h("div", { key: "board", class: "board" }, S.board.table(v, ui));
   const side = [];
@@ -193,6 +196,14 @@ function view() {
   out.push(h("div", { key: "play", class: "play" }, board, h("div", { class: "side" }, side)));
   return out;
 }
+function timerText() {
+  return W("left", { s: Math.max(0, Math.round(S.deadline - Date.now() / 1000)) });
+}
+// the countdown ticks in its own element: no render, so nothing else (focus, a pick) moves
+setInterval(() => {
+  const el = S.deadline !== null && document.querySelector("[data-timer]");
+  if (el) el.textContent = timerText();
+}, 1000);
 function render() {
   const app = document.getElementById("app");
   let body;
