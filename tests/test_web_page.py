@@ -25,6 +25,7 @@ from web_browser import (  # noqa: F401  (browser, contexts, web: fixtures)
     web,
 )
 
+from bot.core.service import pack
 from bot.games.rummy.records import state_of
 from bot.games.rummy.refusals import TILE_SENTENCES, refusal
 from bot.i18n import _, using
@@ -218,7 +219,7 @@ async def test_the_reason_shows_before_done(browser, web):
     state = state_of(await web.record(game))
     with pytest.raises(IllegalAction) as refused:
         apply(state, Commit(0))
-    assert why == refusal(refused.value) and why.startswith("Group B has only 1 card"), why
+    assert why == refusal(refused.value) and why.startswith("Group B has fewer than 3 cards"), why
     assert not await page.locator('[data-action="done"]').is_enabled()
     assert await page.locator('[data-action="done"]').get_attribute("aria-describedby") == "why"
 
@@ -386,3 +387,29 @@ async def test_the_turn_timer_counts_down_on_the_page(browser, web):
     after = int("".join(ch for ch in await timer.inner_text() if ch.isdigit()))
     assert after in (first - 5, first - 6), (first, after)
     await context.close()
+
+
+async def test_your_turn_can_be_signalled_outside_telegram(browser, web):
+    """Whose turn (issue 42, item 2): an optional signal when your turn comes — a vibration
+    and a tone — turned on by the player (a page may sound only after a tap), kept for the
+    next visit, and given when the turn comes to them."""
+    game = await web.game("rummikub", BOB)  # (a draw ends a Rummikub turn)
+    await web.rig(game, {0: ["10R", "11R", "12R"], 1: ["1O", "2O"]}, [], turn=1)
+    page = await phone(browser, web.link(ALICE, game), axe=True)  # (CSP off: wait_for_function)
+    await page.add_init_script(
+        "navigator.vibrate = (ms) => { window.buzzed = (window.buzzed || []).concat([ms]); "
+        "return true; }")
+    await page.reload()
+    signal = await shown(page, "[data-signal]")
+    assert await signal.get_attribute("aria-pressed") == "false"
+    await signal.tap()
+    assert await signal.get_attribute("aria-pressed") == "true"
+    assert await page.evaluate("window.buzzed") == [40]  # the tap's own quiet test
+    assert await page.evaluate("document.body.dataset.mine") == "no"
+    version = int(await page.evaluate("document.body.dataset.version"))
+    await web.service.press(BOB, pack(game, version, "draw"))  # Bob draws: Alice's turn
+    await page.wait_for_function("window.buzzed && window.buzzed.length > 1")
+    assert (await page.evaluate("window.buzzed"))[-1] == 150
+    await page.reload()
+    assert await (await shown(page, "[data-signal]")).get_attribute("aria-pressed") == "true"
+    await page.context.close()

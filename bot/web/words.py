@@ -34,6 +34,7 @@ WORDS = {
     "just_drawn": N_("{card}, just drawn"),
     "last_move": N_("last move"),
     "left": N_("⏱ {s} s left in this turn"),
+    "signal": N_("🔔 Signal my turn"),
 }
 
 # a playing card's name, read aloud: the rank word and the suit's sentence

@@ -9,6 +9,7 @@ import { haptic, inTelegram, loadTelegram, mainButton } from "./telegram.js";
 
 const S = {
   words: {}, game: "", view: null, board: null, kind: "", review: 0, reviewShown: null, deadline: null,
+  signal: (() => { try { return !!localStorage.getItem("rummy-signal"); } catch (e) { return false; } })(),
   online: false, refused: "", waiting: false, gone: false, rematch: 0,
   order: [], sortBy: "suit", pick: null, fresh: {}, toast: null, live: "", logOpen: false,
 };
@@ -55,6 +56,12 @@ function act(name) {
     render(); return;
   }
   if (name === "review") { if (S.view) socket.send({ t: "review", v: S.view.version }); return; }
+  if (name === "signal") { // your turn signalled, on this device (kept for the next visit)
+    S.signal = !S.signal;
+    try { localStorage.setItem("rummy-signal", S.signal ? "1" : ""); } catch (e) { /* private mode */ }
+    if (S.signal) turnSignal(true);
+    render(); return;
+  }
   if (!S.online) { refuseOffline(); return; }
   send({ op: "act", name });
 }
@@ -83,7 +90,7 @@ async function onState(m) {
   document.body.dataset.version = String(v.version);
   document.body.dataset.mine = v.mine ? "yes" : "no";
   const line = v.log[v.log.length - 1];
-  if (old && v.status !== old.status) { say(v.status + (line && line !== old.log[old.log.length - 1] ? ". " + line : "")); if (v.mine) haptic("turn"); }
+  if (old && v.status !== old.status) { say(v.status + (line && line !== old.log[old.log.length - 1] ? ". " + line : "")); if (v.mine) { haptic("turn"); if (!old.mine) turnSignal(false); } }
   else if (old && line && line !== old.log[old.log.length - 1] && v.last) say(line);
   render();
 }
@@ -193,8 +200,27 @@ function view() {
     h("summary", { text: (log.length ? log[log.length - 1] + " · " : "") + W("log") }),
     h("ol", {}, log.map((line, i) => h("li", { key: "l" + i, text: line })))));
   side.push(h("details", { key: "keys", class: "keys" }, h("summary", { text: W("keys") }), h("p", { text: W("keys_help") })));
+  if (!inTelegram() && v.hand !== null) side.push(h("button", { key: "signal", type: "button", class: "signal", "data-press": "signal", "data-signal": true, "aria-pressed": S.signal ? "true" : "false", text: W("signal") }));
   out.push(h("div", { key: "play", class: "play" }, board, h("div", { class: "side" }, side)));
   return out;
+}
+// Your turn, outside Telegram (its haptics do it there), when the player turns it on: a short
+// vibration where the device has one, and a soft tone (a page may start sound only after a tap:
+// the tap that turns it on plays the first, quietly).
+let audio = null;
+function turnSignal(test) {
+  if (!S.signal || inTelegram()) return;
+  try { if (navigator.vibrate) navigator.vibrate(test ? 40 : 150); } catch (e) { /* none */ }
+  try {
+    audio = audio || new AudioContext();
+    const tone = audio.createOscillator(), gain = audio.createGain(), now = audio.currentTime;
+    tone.frequency.value = 660;
+    gain.gain.setValueAtTime(test ? 0.03 : 0.08, now);
+    gain.gain.exponentialRampToValueAtTime(0.0001, now + 0.25);
+    tone.connect(gain).connect(audio.destination);
+    tone.start(now); tone.stop(now + 0.25);
+  } catch (e) { /* no audio: the status line and the live region still say it */ }
+  document.body.dataset.signalled = String(Number(document.body.dataset.signalled || 0) + 1);
 }
 function timerText() {
   return W("left", { s: Math.max(0, Math.round(S.deadline - Date.now() / 1000)) });
