@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
+import select
 import signal
 import sys
 import textwrap
@@ -191,39 +193,67 @@ def _play(args: argparse.Namespace, options: dict) -> int:
 
 @contextlib.contextmanager
 def _one_ctrl_c() -> Iterator[Callable[[str], str]]:
-    """Ctrl-C raises KeyboardInterrupt in `input()` at once; yields that reading function.
-    asyncio.run's own handler would only cancel the main task — which waits in `input()` for
-    a line — so a first press did nothing and quitting took two (issue 44); with a handler of
-    our own, asyncio.run leaves SIGINT alone. And a signal goes to any thread that does not
-    block it (aiosqlite's, the executor's), where it would wait for the main thread's next
-    line: so SIGINT stays blocked in the main thread — every thread started meanwhile
-    inherits that — and is let in only while it reads a line (a press while the computers
-    move: at the next prompt)."""
+    """Ctrl-C raises KeyboardInterrupt while a line is read, at once; yields that reading
+    function. asyncio.run's own handler would only cancel the main task — which waits for a
+    line — so a first press did nothing and quitting took two (issue 44); with a handler of
+    our own, asyncio.run leaves SIGINT alone. A signal goes to any thread that does not block
+    it (aiosqlite's, the executor's), where it would wait for the main thread's next line: so
+    SIGINT stays blocked in the main thread — every thread started meanwhile inherits that —
+    and is let in only while it reads a line (a press while the computers move: at the next
+    prompt). The line is read by select() on the terminal and the signal's wakeup pipe, not by
+    input(): a press landing after input() printed its prompt but before it blocked in read()
+    was handled in C and left the read waiting for Enter (1 run in 12 under load)."""
 
     def interrupt(_signum: int, _frame: object) -> None:
         raise KeyboardInterrupt
 
     masks = hasattr(signal, "pthread_sigmask")  # (not on Windows: there, as asyncio.run does)
     sigint = {signal.SIGINT}
+    before = signal.signal(signal.SIGINT, interrupt)
+    if not masks:
+        try:
+            yield input
+        finally:
+            signal.signal(signal.SIGINT, before)
+        return
+    wake_r, wake_w = os.pipe()
+    os.set_blocking(wake_r, False)
+    os.set_blocking(wake_w, False)
+    old_wake = signal.set_wakeup_fd(wake_w)
+    pending = bytearray()  # what the terminal sent past the last line read
 
     def read(prompt: str) -> str:
-        if masks:
-            signal.pthread_sigmask(signal.SIG_UNBLOCK, sigint)  # a press waiting: raised here
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, sigint)  # a press waiting: raised here
         try:
-            return input(prompt)
+            if not sys.stdin.isatty():  # a pipe or a test's input: nobody presses Ctrl-C there
+                return input(prompt)
+            print(prompt, end="", flush=True)
+            while b"\n" not in pending:
+                ready, _w, _x = select.select([sys.stdin.fileno(), wake_r], [], [])
+                if wake_r in ready and signal.SIGINT in os.read(wake_r, 64):
+                    raise KeyboardInterrupt  # (the handler raises the same, if it runs first)
+                if sys.stdin.fileno() in ready:
+                    chunk = os.read(sys.stdin.fileno(), 4096)
+                    if not chunk:  # end of input: the last line, else EOFError as input()
+                        if pending:
+                            break
+                        raise EOFError
+                    pending.extend(chunk)
+            line, _nl, rest = bytes(pending).partition(b"\n")
+            pending[:] = rest
+            return line.decode("utf-8", "replace").rstrip("\r")
         finally:
-            if masks:
-                signal.pthread_sigmask(signal.SIG_BLOCK, sigint)
+            signal.pthread_sigmask(signal.SIG_BLOCK, sigint)
 
-    before = signal.signal(signal.SIGINT, interrupt)
-    if masks:
-        signal.pthread_sigmask(signal.SIG_BLOCK, sigint)
+    signal.pthread_sigmask(signal.SIG_BLOCK, sigint)
     try:
         yield read
     finally:
-        if masks:
-            signal.pthread_sigmask(signal.SIG_UNBLOCK, sigint)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, sigint)
+        signal.set_wakeup_fd(old_wake)
         signal.signal(signal.SIGINT, before)
+        os.close(wake_r)
+        os.close(wake_w)
 
 
 def _say_bye(msgid: str, lang: str) -> None:
@@ -235,8 +265,6 @@ def _say_bye(msgid: str, lang: str) -> None:
 
 def _environment_language() -> str:
     """The terminal's language from the locale variables, as gettext reads them."""
-    import os
-
     from bot.i18n import normalize
 
     for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):

@@ -82,7 +82,7 @@ def test_lists_keep_seat_order_and_signs():
     seats = [("Alice", 12), ("דנה", -190), ("🤖 מחשב 1", 30)]
     with using("he"):
         line = t("This round: {points}", points=listing([scored(n, p) for n, p in seats], " · "))
-        seated = t("Seats: {names}", names=listing([n for n, _ in seats]))
+        seated = t("Players: {names}", names=listing([n for n, _ in seats]))
         won = t("{names} win!", names=and_list([n for n, _ in seats]))
     for text in (line, seated, won):
         [shown] = visual(text)

@@ -164,7 +164,7 @@ async def test_a_whole_game_against_computers(url):
     )
     out = "\n".join(player.out)
     assert "Traceback" not in out
-    assert "Seats: Ada (host), 🤖 Computer 1 (easy), 🤖 Computer 2 (medium)" in out
+    assert "Players: Ada (host), 🤖 Computer 1 (easy), 🤖 Computer 2 (medium)" in out
     assert "🏁 Game over" in out and "Thanks for playing!" in out
     assert any(t.startswith("auto ") for t in player.typed)  # typed moves were used
     assert any(t.isdigit() for t in player.typed)  # and numbered buttons

@@ -114,7 +114,7 @@ async def test_names_show_literally_and_nobody_passes_for_a_computer(harness: Ha
     await alice.click(lobby, label("easy"), "easy")
     lobby = live_table(fake, TABLE)
     assert lobby is not None
-    (seats,) = [line for line in lobby.content.splitlines() if line.startswith("Seats: ")]
+    (seats,) = [line for line in lobby.content.splitlines() if line.startswith("Players: ")]
 
     # Markdown is escaped: Discord shows the name as typed (clean_name cut it to 32 characters,
     # and made the link's and the mentions' signs look-alikes: ∕ ․ ＠).

@@ -21,7 +21,7 @@ INTERNAL = {
     "he": re.compile(r"הפותר|פותר\b|עותק עבודה|עותק העבודה"),
     "ru": re.compile(r"решател|рабоч\w* копи"),
 }
-PLAYERS = {"en": "Seats: ", "he": "שחקנים: ", "ru": "Игроки: "}  # (the terminal reads "Seats:")
+PLAYERS = {"en": "Players: ", "he": "שחקנים: ", "ru": "Игроки: "}
 HOST = {"en": " (host)", "he": " (מארח/ת)", "ru": " (создатель игры)"}
 
 

@@ -82,7 +82,7 @@ async def test_the_toy_game_from_lobby_to_leaderboard_in_the_terminal(url):
         await store.close()
     text = "\n".join(out)
     assert "Traceback" not in text and "✗" not in text, text
-    assert "Seats: Ada (host), 🤖 Computer 1 (easy)" in text
+    assert "Players: Ada (host), 🤖 Computer 1 (easy)" in text
     assert "🏁 Ada wins the race" in text and "Thanks for playing!" in text
     board = text.rpartition("Thanks for playing!")[2]
     assert "Race to twenty" in board and "Ada" in board and "1 game" in board, board

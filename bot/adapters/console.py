@@ -50,8 +50,8 @@ HELP = N_("""Commands (cards like 7H 10S QD, * for a joker; or hand numbers like
   take B QS        take a card out of group B (it must be placed again before done)
   move B:QS A      move a card from group B to group A ('new' for a new group)
   split B 4        split group B after its 4th card
-  auto 7H 8H       let the solver place these cards (rearranging the table if needed)
-  done             play your working copy        reset   put everything back
+  auto 7H 8H       let the computer place these cards (rearranging the table if needed)
+  done             play your private copy        reset   put everything back
   draw / pass / knock / giveup / hint / sort / next / finish
   3                press button [3] of the last screen (on your turn [1]… are your cards:
                    tap to select, then New group / Add to / Auto-place)
@@ -65,8 +65,8 @@ HELP_TILES = N_("""Commands (tiles like 7R 13O 1K, * for a joker; or rack number
   take B 5K        take a tile out of group B (it must be placed again before done)
   move B:5K A      move a tile from group B to group A ('new' for a new group)
   split B 4        split group B after its 4th tile
-  auto 7R 8R       let the solver place these tiles (rearranging the table if needed)
-  done             play your working copy        reset   put everything back
+  auto 7R 8R       let the computer place these tiles (rearranging the table if needed)
+  done             play your private copy        reset   put everything back
   draw / pass / giveup / hint / sort / next / finish
   3                press button [3] of the last screen (on your turn [1]… are your tiles:
                    tap to select, then New group / Add to / Auto-place)
@@ -208,7 +208,7 @@ class ConsoleGame:
             version = out.group.version if out.group is not None else version
         if out.group is not None:
             with using(self.me.lang):
-                label = _prefix("Seats: {names}")
+                label = _prefix("Players: {names}")
             seats = [x for x in out.group.text.splitlines() if x.startswith(label)]
             self.write("\n".join(seats))
         out = await self.service.press(self.group, Press(self.game_id, version, "start"))

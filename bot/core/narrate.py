@@ -35,7 +35,7 @@ _MESSAGES: dict[str, str] = {
         "Join with the button. The host picks the rulebook, adds computers and starts "
         "({low}–{high} players)."
     ),
-    "SEATS": N_("Seats: {names}"),
+    "SEATS": N_("Players: {names}"),
     "NO_SEATS": N_("none yet"),
     "HOST_MARK": N_(" (host)"),
     "TIMER_MINUTES": N_("turn timer {minutes} min"),
