@@ -310,8 +310,10 @@ async def first_load_bytes(base: str, game: int, board: str = "rummy") -> int:
 
 
 async def first_load(base: str, game: int) -> dict:
+    from bot.web.auth import watch_param
 
     total = await first_load_bytes(base, game)
+    link = watch_param(SECRET, game)  # the watch link a chat is posted (an id alone: refused)
     out = {"first_load_kb": round(total / 1024, 1), "interactive_ms": None}
     chromium = "/usr/bin/chromium"
     if Path(chromium).exists():
@@ -326,8 +328,11 @@ async def first_load(base: str, game: int) -> dict:
                 context = await browser.new_context(viewport={"width": 390, "height": 844})
                 tab = await context.new_page()
                 t0 = time.perf_counter()
-                await tab.goto(f"{base}/web/table?g={game}")
+                await tab.goto(f"{base}/web/table?g={link}")
+                # the first state shown (a refused page never shows one: 10 s, then it fails)
                 while (await tab.get_attribute("body", "data-version")) in (None, "-1"):
+                    if time.perf_counter() - t0 > 10:
+                        raise SystemExit(f"the page at {base}/web/table?g={link} showed no state")
                     await asyncio.sleep(0.01)
                 times.append((time.perf_counter() - t0) * 1000)
                 await context.close()
