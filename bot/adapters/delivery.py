@@ -519,6 +519,13 @@ class Delivery:
         done.add_done_callback(_log_failure)
         return done
 
+    def show(self, chat: Chat, screens: list[Screen]) -> None:
+        """One-off pictures answering a command (/stats), through the chat's lane and inside
+        its budget, in order; nobody waits for them."""
+        run = Run(self.sender, Outcome(), Refs({}), None, self)
+        for screen in screens:
+            self.lane(chat).put(run, Step(NOTE, screen)).add_done_callback(_log_failure)
+
     def soon(self, delivering: Awaitable[None]) -> None:
         """Run a delivery without waiting for it (a handler answering a person): the lanes
         send it within their budgets while the handler is free for the next update."""

@@ -327,7 +327,7 @@ class DiscordAdapter:
                 elif about is not None:
                     slow = self.service.fair_use.check(actor.platform, actor.user, actor.chat_id)
                     outcome = (Outcome(reply=slow, alert=True) if slow else
-                               Outcome(reply=await self.service.stats(about, args or None)))
+                               await self.service.stats_of(about, args or None))
                 else:
                     outcome = await self.service.command(actor, Command.of(verb, args))
                 if verb == "join" and not outcome.alert and outcome.game_id is not None:
@@ -510,6 +510,11 @@ class DiscordAdapter:
         if outcome.reply in every("OK") or (ctx.showed_private and not outcome.alert):
             text = ""  # the private view itself is the answer
         text = "\n".join([text, *ctx.problems]).strip()
+        if outcome.picture is not None:  # /stats, /leaderboard: the text beside the picture
+            png = await asyncio.to_thread(lambda: outcome.picture.image)
+            if png:
+                await self._followup(ctx, text, files=[discord.File(io.BytesIO(png), PICTURE)])
+                return
         if text or (ctx.thinking and not ctx.answered):
             await self._followup(ctx, text or "Done.")
 
@@ -752,6 +757,7 @@ class DiscordAdapter:
 
 
 FILES = {TABLE: "table.png", NOTE: "scores.png", PRIVATE: "hand.png"}
+PICTURE = "stats.png"  # a command's picture (/stats, /leaderboard)
 REVIEW_FILE = "review.png"
 
 

@@ -50,6 +50,7 @@ from bot.core.commands import Command
 from bot.core.cut import ALERT_UNITS, CAPTION_UNITS, MESSAGE_UNITS, cut
 from bot.core.fair_use import SLOW_DOWN
 from bot.core.service import Actor, GameService, pack
+from bot.core.stat_pictures import as_messages
 from bot.core.unit import handling
 from bot.core.views import Outcome, Screen, phone_rows
 from bot.i18n import LANGUAGES, N_, _, isolate, using
@@ -474,7 +475,10 @@ class TelegramAdapter:
         outcome = await self.service.command(actor, command)
         # in a private chat, a screen posted anew below the command is the answer (a lesson's)
         answered = actor.private and actor.user in outcome.private_new
-        if outcome.reply and (outcome.alert or (outcome.group is None and not answered)):
+        if outcome.picture is not None:  # its caption holds the reply
+            self.delivery.show(Chat(actor.chat_id, private=actor.private),
+                               as_messages(outcome.picture))
+        elif outcome.reply and (outcome.alert or (outcome.group is None and not answered)):
             self._send_text(int(actor.chat_id), outcome.reply)
         self._deliver_soon(outcome, by=actor.user)
         if verb == "join" and not outcome.alert:

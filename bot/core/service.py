@@ -570,3 +570,8 @@ class GameService:
     async def stats(self, actor: Actor, variant: str | None) -> str:
         await self.speak_to(actor)
         return await self.commands.stats(actor, variant)
+
+    async def stats_of(self, actor: Actor, variant: str | None) -> Outcome:
+        """/stats of `actor` (Discord's /stats @member): the picture and its caption."""
+        await self.speak_to(actor)
+        return await self.commands.player_stats(actor, variant)

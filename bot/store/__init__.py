@@ -22,6 +22,7 @@ from .rows import (
     PlayerStats,
     ResultSeat,
     RoundRow,
+    RulebookStats,
     SeatRow,
     StaleGame,
 )
@@ -37,6 +38,7 @@ __all__ = [
     "PlayerStats",
     "ResultSeat",
     "RoundRow",
+    "RulebookStats",
     "SeatRow",
     "StaleGame",
     "Store",

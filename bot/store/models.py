@@ -264,6 +264,9 @@ result_seats = Table(
     Column("points", Integer, nullable=False),
     Column("won", Float, nullable=False),
     Column("rank", Integer, nullable=False),
+    # /stats' curve: the competitor's rating over all chats and games after this game (NULL:
+    # a guest, or a game from before 0009)
+    Column("rating", Float, nullable=True),
 )
 
 standings = Table(
@@ -278,6 +281,9 @@ standings = Table(
     Column("games", Integer, nullable=False),
     Column("wins", Float, nullable=False),
     Column("points", BigInteger, nullable=False),  # sum of final points over `games`
+    # the best round's points in this rulebook, its own way (lowest, or highest where the game
+    # counts up); NULL in the all-rulebooks ladders (no one way) and before 0009
+    Column("best_round", Integer, nullable=True),
     Column("updated_at", UTCDateTime, nullable=False),
     Index("ix_standings_board", "scope", "rulebook", "rating"),
 )
