@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 import os
 import random
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,7 @@ from players.telegram import Person
 
 from bot.adapters.telegram import TelegramAdapter
 from bot.core.record import Record
+from bot.core.seasons import season_of
 from bot.core.service import GameService
 from bot.games import default_games
 from bot.store import ResultSeat, Store
@@ -231,6 +233,43 @@ async def test_stats_and_the_leaderboard_are_pictures(harness: Harness):
     await harness.say(group, stranger, "/stats")
     await harness.expect(group, "No finished games")
     assert tg.last_message(group, from_bot=True).photo is None
+
+
+async def test_a_season_in_the_group(harness: Harness):
+    """Issue 41 item 3: /season as a picture; only an admin (Telegram says who) makes seasons a
+    week; the season's end is posted in the group once, and kept for /season last."""
+    tg, store, service = harness.tg, harness.store, harness.service
+    alice = tg.user(31, "Alice", started=True)
+    bob = tg.user(32, "Bob", started=True)
+    group = tg.group(GROUP, "Friday rummy", members=[(alice, "creator"), bob])
+    ids = {u: await store.player("telegram", str(u.id), u.first_name) for u in (alice, bob)}
+    for winner, loser in ((alice, bob), (alice, bob), (bob, alice)):
+        game = await store.create_game("telegram", str(GROUP), {"rulebook": "vatican"})
+        await store.record_result(game.id, "vatican", [
+            ResultSeat(0, ids[winner], winner.first_name, None, 0, 1, 1, 0),
+            ResultSeat(1, ids[loser], loser.first_name, None, 20, 0, 2, 5)])
+        await store.save_game(game.id, game.record, expected_version=1, status="finished")
+    now = datetime.fromtimestamp(harness.clock.now(), UTC)
+    await harness.say(group, bob, "/season")
+    await harness.expect(group, "Season " + now.strftime("%Y-%m"))
+    posted = tg.last_message(group, from_bot=True)
+    assert posted.caption.index("Alice") < posted.caption.index("Bob")  # 7 points to 5
+    assert _png_width(posted.photo.data) == 800
+    await harness.say(group, bob, "/season weeks")
+    await harness.expect(group, "Only the chat's admins")
+    await harness.say(group, alice, "/season weeks")
+    await harness.expect(group, "now last a week")
+    assert await store.season_kind("telegram", str(GROUP)) == "weeks"
+    # the week is over: the sweep (every worker's, every few minutes) posts its standings
+    later = season_of(now, "weeks").end.timestamp() + 1
+    before = len(tg.messages(group))
+    assert await service.seasons.sweep(later) == 1
+    await harness.expect(group, "is over: the final standings")
+    assert await service.seasons.sweep(later + 600) == 0
+    await tg.settle(quiet=0.3, timeout=20)
+    assert len(tg.messages(group)) == before + 1
+    final = tg.last_message(group, from_bot=True)
+    assert final.photo is not None and "Alice" in final.caption
 
 
 async def test_bad_input_is_answered_clearly(harness: Harness):

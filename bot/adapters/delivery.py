@@ -579,7 +579,10 @@ class Delivery:
         that waits — a computer seat — is paced by the people's screens, not by the group's
         budget. With a `context` (an interaction being answered) it waits for the group too:
         what went wrong there is told in the answer."""
-        if outcome.game_id is None or self.closed:
+        if self.closed:
+            return
+        if outcome.game_id is None:  # a chat's own post (a season's end): no game's refs
+            await self._deliver_chat_post(outcome, context, by)
             return
         game_id = outcome.game_id
         fresh = outcome.revision if self.lock is not None else None  # one process: its copy
@@ -608,6 +611,16 @@ class Delivery:
         for result in results:
             if isinstance(result, BaseException):
                 raise result
+
+    async def _deliver_chat_post(self, outcome: Outcome, context: Any, by: str | None) -> None:
+        """Messages that belong to no game (a season's final standings): each goes through its
+        chat's lane and budget; returns when all went (or failed: logged)."""
+        run = Run(self.sender, outcome, Refs({}), context, self)
+        waits = [self.lane(job.chat).put(run, step) for job in plan(outcome, by)
+                 for step in job.steps]
+        for result in await asyncio.gather(*waits, return_exceptions=True):
+            if isinstance(result, Exception):
+                log.error("a chat's post failed", exc_info=result)
 
     async def _finish(self, game_id: int, refs: Refs, waits: list[asyncio.Future[None]],
                       outcome: Outcome, private: list[Any]) -> None:

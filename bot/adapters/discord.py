@@ -293,9 +293,12 @@ class DiscordAdapter:
         # The member's client language (Discord has no Hebrew: /rummy language chooses it).
         lang = str(getattr(interaction.locale, "value", "") or "")
         set_locale(lang)  # until the service knows better (a /language choice, a seat)
+        # a chat admin: who may manage the server (Discord computes the member's permissions
+        # in this channel and sends them with the interaction)
+        perms = interaction.permissions
         return Actor(PLATFORM, str(interaction.channel_id or 0), str(user.id),
                      clean_name(user.display_name), private=interaction.guild_id is None,
-                     lang=lang)
+                     lang=lang, admin=bool(perms.manage_guild or perms.administrator))
 
     @staticmethod
     async def _defer(interaction: discord.Interaction, **kwargs: Any) -> bool:
@@ -565,7 +568,7 @@ class DiscordAdapter:
         """Show an outcome: notes and the live message in the channel, then private views
         (through the shared delivery: one game at a time, never an older screen over a newer
         one, message ids saved once per delivery when they change)."""
-        if outcome.game_id is None:
+        if outcome.game_id is None and not outcome.notes:  # notes alone: a chat's post
             return
         async with self._working():
             await self.delivery.deliver(outcome, ctx)

@@ -62,6 +62,7 @@ class CommandHost(Protocol):
     scheduler: Any
     lobby: Any
     reviews: Any  # bot/core/reviews.py
+    seasons: Any  # bot/core/seasons.py
     games: Mapping[str, HostedGame]
     default_game: HostedGame
 
@@ -109,6 +110,8 @@ class Commands:
             return await self.board(actor, args or None)
         if verb == "stats":
             return await self.player_stats(actor, args or None)
+        if verb == "season":
+            return await self.service.seasons.command(actor, args)
         if verb in ("join", "leave", "endgame", "end"):
             # In a private chat these mean the chat's own game (a finished lesson's [Play a
             # real game] opens one there): whoever can start a game there can end or leave it.

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from bot.i18n import N_, _, fill, is_rtl
-from bot.store import LeaderRow, PlayerStats
+from bot.store import LeaderRow, PlayerStats, SeasonRow
 from render.stats import BoardPicture, StatsPicture, StatsWords, draw_board, draw_stats
 
 from .cut import CAPTION_UNITS, utf16_units
@@ -69,3 +69,13 @@ def as_messages(picture: Screen) -> list[Screen]:
     head = picture.text.split("\n", 1)[0]
     return [Screen(head, painter=picture.painter, lang=picture.lang),
             Screen(picture.text, lang=picture.lang)]
+
+
+def season_screen(rows: Sequence[SeasonRow], title: str, caption: str, empty: str,
+                  points: str, lang: str = "") -> Screen:
+    """A chat's season: points, games and wins per person, medals for the first three."""
+    view = BoardPicture(
+        title=title, headings=(_(PLAYER), points, _(GAMES_HEAD), _(WINS_HEAD)),
+        rows=tuple((r.name, f"{r.points:g}", str(r.games), f"{r.wins:g}") for r in rows),
+        empty=empty, rtl=is_rtl())
+    return Screen(caption, painter=lambda: draw_board(view), image_key=None, lang=lang)

@@ -23,6 +23,7 @@ from .rows import (
     ResultSeat,
     RoundRow,
     RulebookStats,
+    SeasonRow,
     SeatRow,
     StaleGame,
 )
@@ -39,6 +40,7 @@ __all__ = [
     "ResultSeat",
     "RoundRow",
     "RulebookStats",
+    "SeasonRow",
     "SeatRow",
     "StaleGame",
     "Store",

@@ -94,6 +94,16 @@ class RulebookStats:
 
 
 @dataclass(frozen=True)
+class SeasonRow:
+    """A person's season in a chat: points (1 a game, more a win), games, wins."""
+
+    name: str
+    points: float
+    games: int
+    wins: float
+
+
+@dataclass(frozen=True)
 class LeaderRow:
     name: str
     rating: float
