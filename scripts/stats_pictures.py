@@ -1,5 +1,6 @@
 """/stats' and /leaderboard's pictures as a phone shows them (400 px wide), in English, Hebrew
-and Russian, from a made-up player: docs/stats_<lang>.png and docs/board_<lang>.png (issue 41).
+and Russian, from a made-up player: docs/stats_<lang>.png, docs/board_<lang>.png and a season's
+final standings, docs/season_<lang>.png (issue 41).
 
     .venv/bin/python scripts/stats_pictures.py            # into docs/
     .venv/bin/python scripts/stats_pictures.py --out /tmp/pictures
@@ -19,9 +20,10 @@ from PIL import Image
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bot.core.seasons import SEASON_FINAL, standings_screen  # noqa: E402
 from bot.core.stat_pictures import board_screen, stats_screen  # noqa: E402
 from bot.i18n import _, using  # noqa: E402
-from bot.store import LeaderRow, PlayerStats, RulebookStats  # noqa: E402
+from bot.store import LeaderRow, PlayerStats, RulebookStats, SeasonRow  # noqa: E402
 
 PHONE = 400
 NAMES = {"en": ("Dana", "Oleg", "Yossi"), "he": ("דנה", "אולג", "יוסי"),
@@ -58,6 +60,9 @@ def main() -> None:
                 "stats": stats_screen(sample(dana), "", lambda b: _(books.get(b, b))).image,
                 "board": board_screen(rows, _("🏆 Leaderboard — {scope} · {variant}").format(
                     scope=_("this chat"), variant=_("all rulebooks")), "", "").image,
+                "season": standings_screen(_(SEASON_FINAL).format(season="2026-11"), [
+                    SeasonRow(dana, 14, 8, 3), SeasonRow(oleg, 11, 7, 2),
+                    SeasonRow(yossi, 6, 4, 1), SeasonRow("Sam", 3, 3, 0)], lang).image,
             }
         for kind, png in pictures.items():
             image = Image.open(io.BytesIO(png)).convert("RGB")
