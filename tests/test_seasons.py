@@ -56,7 +56,8 @@ async def _november(store: Store) -> dict[str, int]:
     await _finish(store, "g", NOV, [(ann, "Ann", None, 0), (ben, "Ben", None, 1),
                                     (None, "🤖", "hard", 0)])
     await _finish(store, "g", NOV, [(ann, "Ann", None, 0.5), (cy, "Cy", None, 0.5)])
-    await _finish(store, "g", NOV - timedelta(days=30), [(cy, "Cy", None, 1), (ann, "Ann", None, 0)])
+    october = NOV - timedelta(days=30)
+    await _finish(store, "g", october, [(cy, "Cy", None, 1), (ann, "Ann", None, 0)])
     await _finish(store, "other", NOV, [(cy, "Cy", None, 1), (ben, "Ben", None, 0)])
     return ids
 
