@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
-from bot.i18n import N_, _, fill, using
+from bot.i18n import N_, _, fill, ngettext, tn, using
 
 from .actor import Actor
 from .hosting import Refusal
@@ -90,12 +90,10 @@ def standings_text(title: str, rows: list[Any]) -> str:
 
 
 def _games(n: int) -> str:
-    from bot.i18n import tn
     return tn("{n} game", "{n} games", n)
 
 
 def _wins(wins: float) -> str:
-    from bot.i18n import ngettext
     whole = float(wins).is_integer()
     return fill(ngettext("{count} win", "{count} wins", int(wins) if whole else 2),
                 count=f"{wins:g}")
@@ -177,6 +175,8 @@ class Seasons:
 
     async def _close(self, platform: str, chat_id: str, season: Season, lang: str | None,
                      now: float) -> int:
+        if await self.store.season_closed(platform, chat_id, season.key):
+            return 0  # the usual answer, from one key lookup
         rows = await self.store.season_standings(platform, chat_id, season.start, season.end,
                                                  WIN_POINTS)
         if not rows or not await self.store.claim_season(platform, chat_id, season.key, rows,

@@ -91,6 +91,15 @@ class SeasonsStore(StoreBase):
                 .returning(s.season))
             return taken.first() is not None
 
+    async def season_closed(self, platform: str, chat_id: str, season: str) -> bool:
+        """Has the season's end been posted?"""
+        s = db.seasons.c
+        async with self._engine.connect() as conn:
+            posted = (await conn.execute(select(s.posted_at).where(
+                s.platform == platform, s.chat_id == str(chat_id), s.season == season))
+            ).scalar_one_or_none()
+        return posted is not None
+
     async def season_posted(self, platform: str, chat_id: str, season: str,
                             owner: str) -> None:
         s = db.seasons.c
