@@ -582,7 +582,8 @@ class Delivery:
         if self.closed:
             return
         if outcome.game_id is None:  # a chat's own post (a season's end): no game's refs
-            await self._deliver_chat_post(outcome, context, by)
+            if outcome.chat_id and outcome.notes:
+                await self._deliver_chat_post(outcome, context)
             return
         game_id = outcome.game_id
         fresh = outcome.revision if self.lock is not None else None  # one process: its copy
@@ -612,12 +613,12 @@ class Delivery:
             if isinstance(result, BaseException):
                 raise result
 
-    async def _deliver_chat_post(self, outcome: Outcome, context: Any, by: str | None) -> None:
-        """Messages that belong to no game (a season's final standings): each goes through its
+    async def _deliver_chat_post(self, outcome: Outcome, context: Any) -> None:
+        """A chat's notes that belong to no game (a season's final standings), through the
         chat's lane and budget; returns when all went (or failed: logged)."""
         run = Run(self.sender, outcome, Refs({}), context, self)
-        waits = [self.lane(job.chat).put(run, step) for job in plan(outcome, by)
-                 for step in job.steps]
+        lane = self.lane(Chat(outcome.chat_id))
+        waits = [lane.put(run, Step(NOTE, note)) for note in outcome.notes]
         for result in await asyncio.gather(*waits, return_exceptions=True):
             if isinstance(result, Exception):
                 log.error("a chat's post failed", exc_info=result)
