@@ -38,6 +38,8 @@ PLATFORM: dict[str, tuple[Kind, ...]] = {
     "join": (), "leave": (), "start": (), "menu": (WORD,), "cpu": (WORD,), "rb": (WORD,),
     "opt": (WORD, WORD), "timer": (SECS,), "cards": (), "noop": (),
     "review": (IDX,),  # 🔎 Review under a round's scores: that round (bot/core/reviews.py)
+    # under a finished game's result: ↻ Rematch (I'm in) and the host's ▶ Start now
+    "rematch": (), "rmstart": (),
 }
 # every verb a game's button may carry: the platform's and each hosted game's (`register`)
 GAME: dict[str, tuple[Kind, ...]] = dict(PLATFORM)

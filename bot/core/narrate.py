@@ -42,6 +42,27 @@ _MESSAGES: dict[str, str] = {
     "TIMER_SECONDS": N_("turn timer {seconds} s"),
     "TIMER_BUTTON": N_("⏱ {minutes} min"),
     "JOIN": N_("Join"),
+    # ↻ Rematch under a finished game's result (bot/core/rematch.py)
+    "REMATCH_START": N_("▶ Start now"),
+    "REMATCH_IN": N_("↻ Rematch — in: {names}"),
+    "REMATCH_WAITING": N_("Waiting for: {names}"),
+    "REMATCH_HELP": N_(
+        "Each player taps ↻ Rematch; the host can start now with those who did. "
+        "The call lapses in {minutes} min."
+    ),
+    "REMATCH_YOU_IN": N_("You're in for the rematch."),
+    "REMATCH_ALREADY_IN": N_("You're in already — waiting for the others."),
+    "REMATCH_LAPSED": N_("The rematch call has lapsed. Start a new game with /newgame."),
+    "REMATCH_STARTED": N_("The rematch has started."),
+    # /notify: a private call when a game opens in a group (bot/core/notify.py)
+    "NOTIFY_ON": N_(
+        "I'll write to you privately when a game opens in this chat. "
+        "/notify again turns it off."
+    ),
+    "NOTIFY_OFF": N_("No more calls to play from this chat."),
+    "NOTIFY_GROUP_ONLY": N_("Send /notify in a group: I'll write to you when a game opens there."),
+    "NOTIFY_PING": N_("🃏 A game of {title} is starting in {chat}."),
+    "NOTIFY_SOME_CHAT": N_("your group"),
     "LEAVE": N_("Leave"),
     "ADD_COMPUTER": N_("+ Computer ▾"),
     "VARIANT_MENU": N_("Rulebook ▾"),

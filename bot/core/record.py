@@ -62,6 +62,9 @@ class Record:
     game_name: str = "rummy"  # which hosted game (bot/games): older records are all rummy
     lang: str = ""  # the group's language (the host's at /newgame, or the chat's /language)
     rematch: int | None = None  # the game this one's Rematch started (its pages follow it)
+    # ↻ Rematch called, the new game not started yet: {"in": [user ids confirmed], "until":
+    # epoch s the call lapses, "lapsed": bool} (bot/core/rematch.py); None: never called
+    rematch_call: dict[str, Any] | None = None
     # not saved: the log lines added since this record was loaded (the outcome carries them)
     added: list[str] = field(default_factory=list, compare=False, repr=False)
     # not saved: the first added line says again, with more, the line the log had last
@@ -113,6 +116,8 @@ class Record:
             "game_name": self.game_name,
             "lang": self.lang,
             "rematch": self.rematch,
+            "rematch_call": None if self.rematch_call is None else {
+                **self.rematch_call, "in": list(self.rematch_call.get("in", []))},
         }
 
     @classmethod
@@ -133,6 +138,9 @@ class Record:
             for k, v in data.get("ui", {}).items()
         }
         data["log"] = list(data.get("log", []))
+        call = data.get("rematch_call")
+        if call is not None:  # its own copy: a change of the record leaves the loaded one be
+            data["rematch_call"] = {**call, "in": list(call.get("in", []))}
         refs = data.pop("refs", None)  # (a record of before migration 0007 moved them out)
         if isinstance(refs, dict) and refs.get("ended"):
             data["ended"] = True

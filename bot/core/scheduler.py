@@ -17,7 +17,7 @@ from typing import Any
 from bot.clock import Clock
 from bot.i18n import fill, using
 
-from . import narrate
+from . import narrate, rematch
 from .lobby import lobby_screen
 from .record import Record
 from .redelivery import Redelivery
@@ -109,6 +109,13 @@ class Scheduler:
     def after_save(self, game_id: int, record: Record) -> None:
         """What a saved game needs next: a computer's move, or its turn's deadline."""
         status = self.unit.status(record)
+        if status == "finished":  # an open rematch call lapses (bot/core/rematch.py)
+            due = self.unit.due(record, status)
+            if due is None:
+                self.deadlines.pop(game_id, None)
+            else:
+                self.deadlines[game_id] = (due, None)
+            return
         seat = self.unit.to_move(record, status)
         if seat is None or not record.humans():
             self.deadlines.pop(game_id, None)
@@ -187,6 +194,10 @@ class Scheduler:
 
     async def _check_timer(self, game_id: int, now: float) -> None:
         row = await self.unit.store.get_game(game_id)
+        if row is not None and row.status == "finished":
+            self.deadlines.pop(game_id, None)
+            await self._lapse(game_id, now)
+            return
         if row is None or row.status != "playing":
             self.deadlines.pop(game_id, None)
             return
@@ -207,6 +218,13 @@ class Scheduler:
             await self.deliver(outcome)
         else:  # nothing due after all (the record moved on): take its deadline and reminder
             self.after_save(game_id, record)
+
+    async def _lapse(self, game_id: int, now: float) -> None:
+        """A finished game is due: its rematch call lapses (its save re-arms what is left)."""
+        outcome = await self.unit.mutate(
+            game_id, lambda r, rec: rematch.lapse(r, rec, now), status="finished")
+        if outcome.notes:
+            await self.deliver(outcome)
 
     def _warn(self, record: Record, deadline: float) -> Outcome:
         seat = self.unit.to_move(record, "playing")
@@ -416,7 +434,7 @@ class JobScheduler(Scheduler):
         time back and no lease; one that saved was rewritten by the save (then untouched)."""
         row = await self.unit.store.get_game(job.game_id)
         due, kind = None, "timer"
-        if row is not None and row.status == "playing":
+        if row is not None and row.status in ("playing", "finished"):
             record = Record.from_dict(row.record)
             due = self.unit.due(record, row.status)
             kind = "computer" if self.unit.next_up(record, row.status) == "computer" else "timer"
@@ -424,6 +442,9 @@ class JobScheduler(Scheduler):
 
     async def _check_timer(self, game_id: int, now: float) -> None:
         row = await self.unit.store.get_game(game_id)
+        if row is not None and row.status == "finished":
+            await self._lapse(game_id, now)
+            return
         if row is None or row.status != "playing":
             return
         record = Record.from_dict(row.record)

@@ -29,6 +29,7 @@ from .hosting import HostedGame
 from .lobby import Lobby
 from .persist import GameExists
 from .record import Record, SeatInfo
+from .rematch import Rematches
 from .reviews import Reviews
 from .scheduler import IDLE_SECONDS, JobScheduler, Scheduler
 from .seasons import Seasons
@@ -120,6 +121,7 @@ class GameService:
                                owner=f"{socket.gethostname()[:40]}:{os.getpid()}:"
                                      f"{secrets.token_hex(3)}")
         self.scheduler.sweeps.append(self.seasons.sweep)
+        self.rematches = Rematches(self)
 
     @property
     def store(self) -> Any:
@@ -301,40 +303,18 @@ class GameService:
             return Outcome(reply=narrate.GAME_HERE_SHORT, alert=True)
         return await self.unit.mutate(row.id, lambda r, rec: self.lobby.start(r, rec))
 
-    async def rematch(self, actor: Actor, game_id: int) -> Outcome:
-        """↻ Rematch, once a game is over: the same seats (a person's seat taken over by the
-        computer is the person's again), game, rulebook and options, a new game started in
-        the same chat. The old game names the new one, so every page of it follows (bot/web).
-        A second press finds it made: nothing more."""
+    def fresh_seed(self) -> int:
+        return new_seed(self.rng)
 
-        row = await self.store.get_game(game_id)
-        if row is None:
-            raise Refusal(narrate.GONE)
-        old = Record.from_dict(row.record)
-        if old.seat_of(actor.user) is None or row.platform != actor.platform:
-            raise Refusal(narrate.PLAYERS_ONLY)
-        if old.rematch is not None:
-            return Outcome()
-        if row.status != "finished" or old.lesson:
-            raise Refusal(narrate.NOT_OVER_YET)
-        record = Record(
-            rulebook=old.rulebook, options=dict(old.options), host=old.host,
-            seats=[SeatInfo(s.name, s.user, s.player_id, None if s.was_human else s.computer,
-                            lang=s.lang) for s in old.seats],
-            seed=new_seed(self.rng), game_name=old.game_name, lang=old.lang,
-        )
-        try:
-            new = await self.store.create_game(row.platform, row.chat_id, record.to_dict())
-        except GameExists:
-            raise Refusal(narrate.GAME_HERE_SHORT) from None
-        started = await self.unit.mutate(new.id, lambda r, rec: self.lobby.start(r, rec))
-
-        def follow(_row: Any, finished: Record) -> Outcome:
-            finished.rematch = new.id
-            return Outcome()
-
-        await self.unit.mutate(game_id, follow, status=row.status)  # it stays finished
-        return started
+    async def rematch(self, actor: Actor, game_id: int, *, start: bool = False) -> Outcome:
+        """↻ Rematch, once a game is over (a chat's button, the web table's result panel): the
+        presser is in; the same seats (a person's seat taken over by the computer is the
+        person's again), game, rulebook and options start in the same chat when every person
+        is in, or at once with those who are when the host presses ▶ Start now (`start`).
+        The call lapses after a few minutes. The old game names the new one, so every page of
+        it follows (bot/web). Once started, a press finds it made: nothing more
+        (bot/core/rematch.py)."""
+        return await self.rematches.press(actor, game_id, start=start)
 
     # -- lessons ------------------------------------------------------------------------
 
@@ -428,6 +408,8 @@ class GameService:
             player_id = None
             if press.verb == "review":  # reads the game, changes nothing: no save
                 return await self.reviews.press(actor, press)
+            if press.verb in ("rematch", "rmstart"):  # under a finished game's result
+                return await self.rematch(actor, press.game_id, start=press.verb == "rmstart")
             if press.verb == "join":  # the seat reads the person's chosen language
                 player_id = await self.store.player(actor.platform, actor.user, actor.name)
                 i18n.set_locale(await self.speak_to(actor))

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator, Mapping
 from contextvars import ContextVar
 from typing import Any
 
-from . import narrate
+from . import narrate, rematch
 from .hosting import HostedGame, Refusal, Table
 from .per_game import GameLocks
 from .persist import new_result, new_rounds, seat_rows
@@ -108,7 +108,10 @@ class Unit:
     def due(self, record: Record, status: str) -> float | None:
         """When the game next needs background work (saved with the row, so a restarted
         worker reads only these times): a computer's move now, else the turn's reminder or
-        deadline; None when nothing is scheduled."""
+        deadline; a finished game's open rematch call, its lapse; None when nothing is
+        scheduled."""
+        if status == "finished":
+            return rematch.due(record)
         seat = self.to_move(record, status)
         if seat is None or not record.humans():
             return None
@@ -211,6 +214,8 @@ class Unit:
                 **({"update_key": key} if key is not None else {}),
                 **({"held": held} if held is not None else {}),
             )
+        if new_status == "finished" and row.status == "playing":  # its result offers ↻ Rematch
+            rematch.offer(record, outcome)
         outcome.game_id = game_id
         outcome.names = {s.user: s.name for s in record.seats if s.user}
         outcome.platform = saved.platform

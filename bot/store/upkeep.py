@@ -29,12 +29,14 @@ class UpkeepStore(StoreBase):
             return list(rows.scalars())
 
     async def scheduled_games(self) -> list[tuple[int, float]]:
-        """(id, due_at) of every playing game with something scheduled, soonest first: what a
-        worker starting up needs to re-arm its timers, without reading any game whole."""
+        """(id, due_at) of every playing game with something scheduled (and every finished one
+        whose rematch call will lapse), soonest first: what a worker starting up needs to
+        re-arm its timers, without reading any game whole."""
         async with self._engine.connect() as conn:
             rows = await conn.execute(
                 select(db.games.c.id, db.games.c.due_at)
-                .where(db.games.c.due_at.is_not(None), db.games.c.status == "playing")
+                .where(db.games.c.due_at.is_not(None),
+                       db.games.c.status.in_(("playing", "finished")))
                 .order_by(db.games.c.due_at, db.games.c.id)
             )
             return [(row.id, row.due_at) for row in rows]
