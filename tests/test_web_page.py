@@ -25,6 +25,7 @@ from web_browser import (  # noqa: F401  (browser, contexts, web: fixtures)
     web,
 )
 
+from bot.core import narrate
 from bot.core.service import pack
 from bot.games.rummy.records import state_of
 from bot.games.rummy.refusals import TILE_SENTENCES, refusal
@@ -153,9 +154,15 @@ async def test_a_rummikub_round_in_hebrew_to_its_result(browser, web):
     assert state.phase == "game_over"  # a one-round game
     assert "Alice" in await panel.locator("h2").inner_text()
     assert await serious(page) == [], "the result panel in Hebrew"
-    # ↻ Rematch: a new game in the same chat, same seats and rulebook; both pages follow it
+    # ↻ Rematch: Alice is in (the page says so); when Bob is in too (his chat button), a new
+    # game in the same chat, same seats and rulebook; both pages follow it
     await shown(watcher, "[data-result]")
     await panel.locator('[data-action="rematch"]').tap()
+    toast = await shown(page, "#toast")
+    with using("he"):
+        assert narrate.REMATCH_YOU_IN in await toast.inner_text()
+    assert (await web.record(game)).rematch_call["in"] == [ALICE.user]
+    await web.service.rematch(BOB, game)
     for each in (page, watcher):
         await each.wait_for_selector(f'body:not([data-game="{game}"])', timeout=10_000)
         await each.wait_for_selector("[data-status]", timeout=10_000)

@@ -420,7 +420,10 @@ async def test_a_rematch_only_after_the_game_by_its_players_and_only_once(web):
                               status="finished")
     with pytest.raises(Refusal):
         await web.service.rematch(stranger, game)
-    out = await web.service.rematch(BOB, game)
+    waiting = await web.service.rematch(BOB, game)  # Bob is in; Alice not yet
+    assert waiting.notes and "Waiting for: Alice" in waiting.notes[0].text
+    assert await web.store.active_game("test", "-1") is None
+    out = await web.service.rematch(ALICE, game)  # all in: it starts
     new = out.game_id
     assert new is not None and new != game
     again = await web.service.rematch(ALICE, game)  # made already: nothing more
