@@ -296,9 +296,11 @@ class DiscordAdapter:
         # a chat admin: who may manage the server (Discord computes the member's permissions
         # in this channel and sends them with the interaction)
         perms = interaction.permissions
+        channel = getattr(interaction.channel, "name", None)  # a /notify call names it
         return Actor(PLATFORM, str(interaction.channel_id or 0), str(user.id),
                      clean_name(user.display_name), private=interaction.guild_id is None,
-                     lang=lang, admin=bool(perms.manage_guild or perms.administrator))
+                     lang=lang, admin=bool(perms.manage_guild or perms.administrator),
+                     chat_name=f"#{channel}" if channel else "")
 
     @staticmethod
     async def _defer(interaction: discord.Interaction, **kwargs: Any) -> bool:

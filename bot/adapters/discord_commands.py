@@ -1,5 +1,6 @@
-"""The slash commands: `/rummy new|join|leave|hand|hint|rules|lesson|end|help`, `/leaderboard`,
-`/stats` — with descriptions and rulebook choices. Each hands over to the adapter."""
+"""The slash commands: `/rummy new|join|leave|hand|hint|rules|lesson|notify|end|help`,
+`/leaderboard`, `/stats` — with descriptions and rulebook choices. Each hands over to the
+adapter."""
 
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ HELP = N_("""🃏 **Rummy Table** — rearrangement rummy in this channel.
 `/rummy hand` show my cards again · `/rummy hint` a whole move to make · `/rummy rules [rulebook]`
 `/rummy end` the host ends the game · `/leaderboard [rulebook]` · `/stats [member]`
 `/rummy lesson [rulebook]` learn to play, step by step, in your DMs
+`/rummy notify` a DM with Join when a game opens in this channel (again: stop)
 Your cards come by DM: pick cards in the menu, then New group / Add to / Take from / Auto-place,
 and Done. You can also type moves there: `lay 7H 8H 9H` · `add B 10H` · `move B:QS A` ·
 `split B 4` · `take B QS` · `done` · `reset` · `draw` · `pass`.
@@ -129,6 +131,11 @@ def add_commands(tree: app_commands.CommandTree, adapter: SlashHost) -> None:
     @app_commands.choices(rulebook=lessons)
     async def lesson(interaction: discord.Interaction, rulebook: str | None = None) -> None:
         await adapter.lesson(interaction, rulebook or "")
+
+    @rummy.command(name="notify",
+                   description=N_("A DM when a game opens in this channel (again: stop)"))
+    async def notify(interaction: discord.Interaction) -> None:
+        await adapter.slash(interaction, "notify")
 
     @rummy.command(name="end", description=N_("End this channel's game (host only)"))
     async def end(interaction: discord.Interaction) -> None:

@@ -69,6 +69,7 @@ COMMANDS = [  # the command menu; descriptions in English, translated per langua
     ("leaderboard", N_("Leaderboard: /leaderboard [rulebook]")),
     ("stats", N_("My results")),
     ("season", N_("This chat's season: /season [last|hall]")),
+    ("notify", N_("Call me privately when a game opens here (again: stop)")),
     ("endgame", N_("End this chat's game (host)")),
     ("lesson", N_("Learn to play, step by step: /lesson [rulebook]")),
     ("language", N_("My language (in a group: the group's): /language en|he|ru")),
@@ -462,6 +463,7 @@ class TelegramAdapter:
             name,
             private=chat.type == "private",
             lang=(user.language_code or "") if user else "",
+            chat_name=chat.title or "",  # a group's title (a /notify call names it)
         )
 
     async def on_command(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -671,6 +673,9 @@ class _TelegramSender(Sender):
             await run.step(int(chat.id), step)
         except Unreachable:  # never started the bot, or blocked it: a deep link, once
             outcome, user = run.outcome, chat.id
+            if user in outcome.called:  # a /notify call, no seat: nothing to advise in the group
+                log.info("no private chat with %s: call to play not sent", user)
+                return
             if outcome.chat_id and not run.refs.get(f"advised:{user}"):
                 run.refs.set(f"advised:{user}", True)
                 name = outcome.names.get(user, "Player")

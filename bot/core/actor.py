@@ -18,8 +18,10 @@ class Actor:
     private: bool = False
     lang: str = ""  # the client's language (Telegram language_code, Discord locale); "" unknown
     admin: bool = False  # a chat admin (asked by the adapter only where a command needs it)
+    chat_name: str = ""  # the group's title as the platform gives it ("" : not known)
 
     def __post_init__(self) -> None:
         # A display name is the client's: no bidi tricks, no passing for a computer seat.
         self.name = clean_name(self.name)
+        self.chat_name = clean_name(self.chat_name) if self.chat_name else ""
         self.lang = i18n.normalize(self.lang) if self.lang else ""

@@ -1,5 +1,5 @@
 """Typed and slash commands: /help, /rules, /newgame, /join, /leave, /endgame, /table,
-/leaderboard, /stats, /language, and a game's typed moves (handed to the game)."""
+/leaderboard, /stats, /language, /notify, and a game's typed moves (handed to the game)."""
 
 from __future__ import annotations
 
@@ -63,6 +63,7 @@ class CommandHost(Protocol):
     lobby: Any
     reviews: Any  # bot/core/reviews.py
     seasons: Any  # bot/core/seasons.py
+    notify: Any  # bot/core/notify.py
     games: Mapping[str, HostedGame]
     default_game: HostedGame
 
@@ -106,6 +107,8 @@ class Commands:
             return Outcome(reply=game.rules_text(variant), alert=False)
         if verb in ("newgame", "new"):
             return await svc.new_game(actor, args or None)
+        if verb == "notify":  # a private call when a game opens in this chat (on/off)
+            return await svc.notify.command(actor)
         if verb == "leaderboard":
             return await self.board(actor, args or None)
         if verb == "stats":

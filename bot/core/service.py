@@ -27,6 +27,7 @@ from .commands import MAX_TYPED, TOO_LONG_VERB, Command, Commands
 from .fair_use import FairUse
 from .hosting import HostedGame
 from .lobby import Lobby
+from .notify import Notify
 from .persist import GameExists
 from .record import Record, SeatInfo
 from .rematch import Rematches
@@ -122,6 +123,7 @@ class GameService:
                                      f"{secrets.token_hex(3)}")
         self.scheduler.sweeps.append(self.seasons.sweep)
         self.rematches = Rematches(self)
+        self.notify = Notify(self)
 
     @property
     def store(self) -> Any:
@@ -265,6 +267,12 @@ class GameService:
             row = await self.store.create_game(actor.platform, actor.chat_id, record.to_dict())
         except GameExists:
             return Outcome(reply=narrate.GAME_HERE_SHORT, alert=True)
+        try:  # /notify's calls: a lobby opens whatever happens to them
+            calls = await self.notify.calls(actor, row.id, record, game)
+        except Exception:
+            log.exception("calls to play for game %s failed", row.id)
+            calls = {}
+        i18n.set_locale(lang)
         return Outcome(
             game_id=row.id,
             platform=actor.platform,
@@ -274,6 +282,8 @@ class GameService:
             reply=fill(narrate.NEW_GAME, title=settings.title),
             revision=row.version,
             refs={},
+            private_extras=calls,
+            called=set(calls),
         )
 
     async def play_computer(self, actor: Actor, variant: str, level: str = "medium") -> Outcome:
@@ -410,11 +420,14 @@ class GameService:
                 return await self.reviews.press(actor, press)
             if press.verb in ("rematch", "rmstart"):  # under a finished game's result
                 return await self.rematch(actor, press.game_id, start=press.verb == "rmstart")
+            invited = False
             if press.verb == "join":  # the seat reads the person's chosen language
                 player_id = await self.store.player(actor.platform, actor.user, actor.name)
                 i18n.set_locale(await self.speak_to(actor))
+                invited = await self.notify.invited(actor, press.game_id)  # a /notify call
             out = await self.unit.mutate(
-                press.game_id, lambda row, rec: self._press(row, rec, actor, press, player_id)
+                press.game_id,
+                lambda row, rec: self._press(row, rec, actor, press, player_id, invited),
             )
             if out.play_next:  # a finished lesson's [Play a real game], its row saved closed
                 return await self.play_computer(actor, out.play_next)
@@ -485,13 +498,16 @@ class GameService:
         return bool(record.lesson) and seat is not None and actor.platform == row.platform
 
     def _press(
-        self, row: Any, record: Record, actor: Actor, press: Press, player_id: int | None = None
+        self, row: Any, record: Record, actor: Actor, press: Press, player_id: int | None = None,
+        invited: bool = False,
     ) -> Outcome:
         verb = press.verb
         seat = record.seat_of(actor.user)
         if seat is not None:  # a seated person reads the language of their seat
             i18n.set_locale(record.lang_of(seat) or actor.lang)  # (none: the presser's own)
-        if not self.learner(row, record, actor, seat) and not self.from_here(
+        # `invited`: [Join] of the person's /notify call, in their private chat (notify.py)
+        called = invited and verb == "join"
+        if not called and not self.learner(row, record, actor, seat) and not self.from_here(
                 row, actor, seat if verb != "join" else None):
             raise Refusal(narrate.PLAYERS_ONLY if actor.private else narrate.OTHER_CHAT)
         if record.lesson and record.state is None:  # a lesson row not begun (or not carried)

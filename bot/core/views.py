@@ -238,6 +238,9 @@ class Outcome:
     # order after that person's private screen; never a live message that later edits.
     private_extras: dict[str, list[Screen]] = field(default_factory=dict)
     names: dict[str, str] = field(default_factory=dict)  # user id -> seat name
+    # persons whose `private_extras` are a /notify call (no seat: a closed DM of theirs is
+    # not the group's business — bot/core/notify.py)
+    called: set[str] = field(default_factory=set)
     # The game row's version the screens were built from: commit order. An adapter never shows
     # a screen older than the one it last showed in that message (None: no order, always show).
     revision: int | None = None

@@ -15,6 +15,8 @@ seats     who sits where in a game
 rounds / round_scores   per-round points and running totals, written once per round
 results / result_seats  a finished game, written once per game
 standings               rating + totals per (player, scope = chat id | "*", rulebook | "*")
+notify / notify_pings   /notify: who is called privately when a lobby opens in a chat, and
+                        when that chat's last call went out (one round per NOTIFY_EVERY)
 """
 
 from __future__ import annotations
@@ -303,4 +305,25 @@ standings = Table(
     Column("best_round", Integer, nullable=True),
     Column("updated_at", UTCDateTime, nullable=False),
     Index("ix_standings_board", "scope", "rulebook", "rating"),
+)
+
+# /notify (issue 41 item 2): a person asked to be called privately when a game opens in this
+# chat. A row is the flag on; /notify again deletes it.
+notify = Table(
+    "notify",
+    metadata,
+    Column("platform", String(16), primary_key=True),
+    Column("chat_id", String(64), primary_key=True),
+    Column("user_id", String(64), primary_key=True),
+    Column("created_at", UTCDateTime, nullable=False),
+)
+
+# When a chat's subscribers were last called (epoch s, the service's clock): one round of
+# calls per chat per NOTIFY_EVERY (bot/core/notify.py), whichever worker opens the lobby.
+notify_pings = Table(
+    "notify_pings",
+    metadata,
+    Column("platform", String(16), primary_key=True),
+    Column("chat_id", String(64), primary_key=True),
+    Column("at", Float, nullable=False),
 )

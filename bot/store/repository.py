@@ -10,7 +10,8 @@ gate, the row cache): games.py (game rows, saves, row locks, seats, the action l
 delivery_refs.py (message ids and the rest of delivery's state, out of the game row),
 jobs.py (due background work, claimed with a lease), outbox.py (the screens a save owes),
 updates.py (idempotency keys, the polling inbox), players.py (players and languages),
-scores.py (rounds, results, leaderboard, stats) and upkeep.py (due/idle games, pruning).
+scores.py (rounds, results, leaderboard, stats), upkeep.py (due/idle games, pruning) and
+notify.py (/notify's calls).
 Mixins rather than a facade of parts: the jobs share one engine, one write gate and one row
 cache, and a save writes several jobs' rows in one transaction; callers (and the tests'
 doubles) keep calling `store.x(...)` as before.
@@ -24,6 +25,7 @@ from .engine import make_engine
 from .games import KEEP, GamesStore, Held
 from .jobs import JOB_KINDS, Job, JobsStore
 from .migrate import run_migrations
+from .notify import NotifyStore
 from .players import PlayersStore, upsert_player
 from .scores import ScoresStore
 from .seasons import SeasonsStore
@@ -38,7 +40,7 @@ __all__ = [
 
 class Store(
     GamesStore, DeliveryRefsStore, JobsStore, UpdatesStore, PlayersStore, ScoresStore,
-    SeasonsStore, UpkeepStore, StoreBase,
+    SeasonsStore, UpkeepStore, NotifyStore, StoreBase,
 ):
     """Players, chats, games, seats, rounds and results; open with `await Store.open()`."""
 

@@ -15,6 +15,7 @@ HELP = N_("""🃏 Rummy Table — rearrangement rummy in this chat.
 /rules [rulebook] — the rules, sent here
 /leaderboard [rulebook] · /stats — scores that last
 /language en|he|ru — the language I speak to you (in a group: the group's)
+/notify — in a group: a private message with Join when a game opens there (again: stop)
 /endgame — the host ends the game
 In our private chat: tap cards to select them, then New group / Add to / Take from /
 Auto-place, and Done. Or type: /lay 7H 8H 9H · /add B 10H · /move B:QS A · /split B 4 ·
