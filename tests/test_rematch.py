@@ -201,3 +201,39 @@ async def test_not_before_the_end_nor_in_another_chat(env):
     await store.save_game(game, row.record, expected_version=row.version, status="ended")
     elsewhere = await press(service, Actor("test", "-2", "1", "Alice"), game)
     assert elsewhere.reply == narrate.OTHER_CHAT
+
+
+async def test_the_call_lapses_by_a_claimed_job_on_postgresql(postgres_url, tmp_path):
+    """Many workers: the finished game's jobs row (written with the call's save) is claimed
+    by a worker when the call lapses, and the lapse is said once."""
+    from sqlalchemy.engine import make_url
+    from store_fixtures import _pg_truncate
+
+    await _pg_truncate(make_url(postgres_url))
+    store = await Store.open(postgres_url)
+    clock, delivered = Clock(), []
+    service = service_of(store, clock, delivered)
+    await service.start()
+    try:
+        people = [(u, n, await store.player("test", u, n)) for u, n in (("1", "Alice"),
+                                                                       ("2", "Bob"))]
+        row = await store.create_game("test", "-1", record_near_end(people).to_dict(),
+                                      status="playing")
+        await store.save_game(row.id, row.record, expected_version=row.version,
+                              due_at=clock.now, job="computer")  # the computer's job row
+        for _ in range(500):
+            if (await store.get_game(row.id)).status == "finished":
+                break
+            await asyncio.sleep(0.01)
+        await press(service, ALICE, row.id)
+        assert [(j.game_id, j.due_at) for j in await store.jobs()] == [
+            (row.id, clock.now + REMATCH_SECONDS)]
+        clock.now += REMATCH_SECONDS + 1
+        await settle(delivered, lambda: any(
+            n.text == narrate.REMATCH_LAPSED for o in delivered for n in o.notes))
+        assert (await record(store, row.id)).rematch_call["lapsed"]
+        assert await store.jobs() == []
+        assert sum(n.text == narrate.REMATCH_LAPSED for o in delivered for n in o.notes) == 1
+    finally:
+        await service.stop()
+        await store.close()
