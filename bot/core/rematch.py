@@ -152,7 +152,14 @@ class Rematches:
         out = await svc.unit.mutate(game_id, confirm, status="finished")  # it stays finished
         if not go:
             return out
+        await self._settle(out)
         return await self._start(row, game_id, go[0])
+
+    async def _settle(self, out: Outcome) -> None:
+        """A save of the old game that shows nothing: delivered (empty) so that, with many
+        workers, no screen of it stays owed and is rebuilt later (bot/core/redelivery.py)."""
+        if self.service.delivered is not None and out.game_id is not None:
+            await self.service._deliver(out)
 
     async def _start(self, row: Any, game_id: int, confirmed: list[str]) -> Outcome:
         """The new game, started; the old one names it (every page of it follows, bot/web)."""
@@ -180,5 +187,5 @@ class Rematches:
             finished.rematch = new.id
             return Outcome()
 
-        await svc.unit.mutate(game_id, follow, status="finished")
+        await self._settle(await svc.unit.mutate(game_id, follow, status="finished"))
         return started
