@@ -237,3 +237,22 @@ async def test_the_call_lapses_by_a_claimed_job_on_postgresql(postgres_url, tmp_
     finally:
         await service.stop()
         await store.close()
+
+
+@pytest.mark.parametrize(("lang", "names"), [("he", ("דנה", "יוסי")), ("ru", ("Даша", "Юра"))])
+def test_the_call_speaks_the_groups_language(lang, names):
+    """The call and the result's button in the group's language: no English word in them."""
+    import re
+
+    from bot.core.record import SeatInfo
+    from bot.core.rematch import call_screen, result_buttons
+    from bot.i18n import strip_bidi
+
+    record = Record(host="1", lang=lang, seats=[
+        SeatInfo(names[0], "1", 1), SeatInfo(names[1], "2", 2), SeatInfo("🤖", None, None, "easy")],
+        rematch_call={"in": ["1"], "until": 0.0, "lapsed": False})
+    screen = call_screen(7, record)
+    words = strip_bidi(screen.text) + " ".join(
+        b.label for row in screen.buttons for b in row) + result_buttons(record).actions[0].label
+    assert names[0] in screen.text and names[1] in screen.text
+    assert not re.findall(r"[A-Za-z]{2,}", words), words
