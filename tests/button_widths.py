@@ -141,6 +141,17 @@ def buildten_rows(lang: str) -> list[list[str]]:
         return [[b.label for b in row] for row in phone_rows(rows)]
 
 
+def rematch_rows(lang: str) -> list[list[str]]:
+    """↻ Rematch under a finished game's result, and the call's ↻ Rematch · ▶ Start now
+    (bot/core/rematch.py)."""
+    from bot.core.record import Record
+    from bot.core.rematch import call_screen, result_buttons
+
+    record = Record(lang=lang, rematch_call={"in": [], "until": 0.0})
+    rows = result_buttons(record).phone_rows() + call_screen(1, record).buttons
+    return [[b.label for b in row] for row in rows]
+
+
 def _using(lang: str):
     from bot.i18n import using
 
@@ -150,7 +161,8 @@ def _using(lang: str):
 def measured(lang: str) -> list[tuple[str, int, float, float]]:
     """(label, buttons in its row, width, room) for every row above, each label once."""
     seen, out = set(), []
-    for row in lobby_rows(lang) + private_rows(lang) + lesson_rows(lang) + buildten_rows(lang):
+    for row in (lobby_rows(lang) + private_rows(lang) + lesson_rows(lang) + buildten_rows(lang)
+                + rematch_rows(lang)):
         for label in row:
             if (label, len(row)) not in seen:
                 seen.add((label, len(row)))
