@@ -1,6 +1,7 @@
 """/notify on Telegram (issue 41 item 2), end to end: the real python-telegram-bot Application
 against the fake Bot API server (the production limiter on the virtual clock), the real core and
-store. Bob and Carol ask for calls in the group (Carol never opened the bot's private chat);
+store. Bob and Carol ask for calls in the group (Carol never opened the bot's private chat: the
+group gets the link that opens it);
 Alice opens a lobby: Bob's call comes privately with [Join], which seats him in the group's
 lobby; Carol's closed chat costs nothing (no advice in the group); a second lobby within the
 meter calls nobody; /notify again turns Bob's calls off."""
@@ -45,7 +46,9 @@ async def test_a_lobby_calls_the_subscribers_and_no_more_within_the_meter(harnes
     await harness.say(group, bob, "/notify")
     await harness.expect(group, "I'll write to you privately")
     await harness.say(group, carol, "/notify")
-    await harness.expect(group, "I'll write to you privately")
+    # Carol never opened the bot's private chat: the group gets the link that opens it
+    await harness.expect(group, "Carol, open a private chat with me so I can call you")
+    assert f"t.me/{harness.adapter.username}?start=notify" in tg.transcript(group)
 
     await harness.say(group, alice, "/newgame machiavelli")
     await harness.expect(group, "Machiavelli")
@@ -57,7 +60,7 @@ async def test_a_lobby_calls_the_subscribers_and_no_more_within_the_meter(harnes
     assert calls(tg, carol) == [] and calls(tg, alice) == []
     refused = tg.calls("sendMessage", chat_id=13, ok=False)  # tried: 403, can't initiate
     assert refused and refused[0].status == 403, refused
-    assert "open a private chat" not in tg.transcript(group)
+    assert "so I can send your cards" not in tg.transcript(group)  # no seat: no advice
 
     # Join in Bob's private chat: his seat in the group's lobby
     query = await tg.press(tg.private_chat(bob), call.message_id, call.buttons[0][0][1], bob)

@@ -488,6 +488,8 @@ class TelegramAdapter:
         self._deliver_soon(outcome, by=actor.user)
         if verb == "join" and not outcome.alert:
             await self._check_private(outcome, actor)
+        if verb == "notify" and not actor.private and not outcome.alert:
+            await self._check_callable(actor)
         if verb == "start" and actor.private and args and not args.startswith("lesson"):
             again = await self.service.command(actor, "hand")
             if not again.alert:
@@ -549,6 +551,19 @@ class TelegramAdapter:
             await self.app.bot.send_chat_action(int(actor.user), "typing")
         except Forbidden:
             self._deep_link_advice(actor.chat_id, actor.name, outcome.game_id)
+        except TelegramError:
+            pass
+
+    async def _check_callable(self, actor: Actor) -> None:
+        """/notify from someone the bot can't write to privately (never opened its chat): the
+        calls could not reach them, so the group gets the link that opens it, once."""
+        try:
+            await self.app.bot.send_chat_action(int(actor.user), "typing")
+        except Forbidden:
+            link = f"https://t.me/{self.username}?start=notify"
+            text = _("{name}, open a private chat with me so I can call you when a game "
+                     "opens: {link}").format(name=isolate(actor.name), link=link)
+            self._send_text(int(actor.chat_id), text)
         except TelegramError:
             pass
 
