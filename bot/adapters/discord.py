@@ -508,6 +508,14 @@ class DiscordAdapter:
             if outcome.reply and outcome.alert and outcome.game_id is not None:
                 note = outcome.private_notes.get(ctx.user, "")
                 outcome.private_notes[ctx.user] = (note + "\n" + outcome.reply).strip()
+        if outcome.called:  # /notify's calls go out while the opener is answered, unwaited
+            calls = Outcome(
+                game_id=outcome.game_id, platform=outcome.platform, chat_id=outcome.chat_id,
+                private_extras={u: outcome.private_extras.pop(u) for u in outcome.called
+                                if u in outcome.private_extras},
+                called=outcome.called, revision=outcome.revision, refs=outcome.refs)
+            outcome.called = set()
+            self.delivery.soon(self.deliver(calls))
         await self.deliver(outcome, ctx)
         if not ctx.alive:
             return
