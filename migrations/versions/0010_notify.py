@@ -1,7 +1,7 @@
 """notify: /notify's calls to play (issue 41 item 2)
 
-Revision ID: 0009
-Revises: 0008
+Revision ID: 0010
+Revises: 0009
 Create Date: 2026-12-07
 
 `notify`: one row per (platform, chat, person) who asked, with /notify in that chat, to be
@@ -18,8 +18,8 @@ import sqlalchemy as sa
 from alembic import op
 
 # revision identifiers, used by Alembic.
-revision: str = "0009"
-down_revision: Union[str, Sequence[str], None] = "0008"
+revision: str = "0010"
+down_revision: Union[str, Sequence[str], None] = "0009"
 branch_labels: Union[str, Sequence[str], None] = None
 depends_on: Union[str, Sequence[str], None] = None
 
