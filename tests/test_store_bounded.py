@@ -156,12 +156,15 @@ async def test_due_scheduled_and_idle_games(store: Store) -> None:
     await store.save_game(b.id, {}, expected_version=1, due_at=100.0)
     await store.save_game(lobby.id, {}, expected_version=1, due_at=50.0)  # not playing
     await store.save_game(done.id, {}, expected_version=1, due_at=60.0)
-    await store.save_game(done.id, {}, expected_version=2, status="finished", due_at=60.0)
+    await store.save_game(done.id, {}, expected_version=2, status="finished")  # due cleared
+    # a finished game whose ↻ Rematch call will lapse is scheduled (bot/core/rematch.py)
+    call = await store.create_game("telegram", "call", {}, status="playing")
+    await store.save_game(call.id, {}, expected_version=1, status="finished", due_at=150.0)
 
     assert await store.due_games(99.9) == []
     assert await store.due_games(100.0) == [b.id]
     assert await store.due_games(1e12) == [b.id, a.id]  # soonest first
-    assert await store.scheduled_games() == [(b.id, 100.0), (a.id, 200.0)]
+    assert await store.scheduled_games() == [(b.id, 100.0), (call.id, 150.0), (a.id, 200.0)]
     assert c.id not in dict(await store.scheduled_games())
 
     await _age(store, a.id, 3)
