@@ -128,7 +128,9 @@ def versions(components: list[dict[str, Any]]) -> set[int]:
         comp = stack.pop()
         stack.extend(comp.get("components", []))
         custom = comp.get("custom_id") or ""
-        if custom.startswith("rt:") and ":review:" not in custom:  # 🔎 Review stays after the end
+        # 🔎 Review and ↻ Rematch (its call's ▶ Start now) stay after the end
+        if custom.startswith("rt:") and ":review:" not in custom \
+                and not custom.endswith((":rematch", ":rmstart")):
             found.add(int(custom[3:].removeprefix("L:").split(":")[1]))
     return found
 

@@ -104,7 +104,10 @@ class Rematches:
     def __init__(self, service: Any) -> None:
         self.service = service
 
-    async def press(self, actor: Actor, game_id: int, *, start: bool = False) -> Outcome:
+    async def press(self, actor: Actor, game_id: int, *, start: bool = False,
+                    lang: str = "") -> Outcome:
+        """A person's ↻ Rematch (`start`: the host's ▶ Start now). Answered in `lang` (a web
+        page's language) or the person's seat's."""
         svc = self.service
         row = await svc.store.get_game(game_id)
         if row is None:
@@ -114,7 +117,7 @@ class Rematches:
             raise Refusal(narrate.PLAYERS_ONLY)
         if not (actor.chat_id == row.chat_id or actor.private):
             raise Refusal(narrate.OTHER_CHAT)
-        i18n.set_locale(old.lang_of_user(actor.user) or actor.lang)
+        i18n.set_locale(lang or old.lang_of_user(actor.user) or actor.lang)
         if old.rematch is not None:
             return Outcome(reply=narrate.REMATCH_STARTED, alert=False)
         if row.status != "finished" or old.lesson:

@@ -316,15 +316,16 @@ class GameService:
     def fresh_seed(self) -> int:
         return new_seed(self.rng)
 
-    async def rematch(self, actor: Actor, game_id: int, *, start: bool = False) -> Outcome:
+    async def rematch(self, actor: Actor, game_id: int, *, start: bool = False,
+                      lang: str = "") -> Outcome:
         """↻ Rematch, once a game is over (a chat's button, the web table's result panel): the
         presser is in; the same seats (a person's seat taken over by the computer is the
         person's again), game, rulebook and options start in the same chat when every person
         is in, or at once with those who are when the host presses ▶ Start now (`start`).
         The call lapses after a few minutes. The old game names the new one, so every page of
         it follows (bot/web). Once started, a press finds it made: nothing more
-        (bot/core/rematch.py)."""
-        return await self.rematches.press(actor, game_id, start=start)
+        (bot/core/rematch.py). `lang`: answer in it (a web page's language)."""
+        return await self.rematches.press(actor, game_id, start=start, lang=lang)
 
     # -- lessons ------------------------------------------------------------------------
 

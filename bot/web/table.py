@@ -263,7 +263,7 @@ class WebTable:
         if row is None or row.platform != session.platform:
             raise Refusal(narrate.GONE)
         actor = Actor(row.platform, row.chat_id, session.user, session.name)
-        return await self.service.rematch(actor, session.game)
+        return await self.service.rematch(actor, session.game, lang=session.lang)
 
     # -- edits --------------------------------------------------------------------------
 
