@@ -127,7 +127,7 @@ class WebTable:
             frame["left"] = max(0, round(record.deadline - self.service.clock()))
         if record.rematch is not None:  # ↻ Rematch made: the page follows (Follow)
             frame["rematch"] = record.rematch
-        if seat is not None and hasattr(game, "review"):
+        if seat is not None and game.offers_review:
             # 🔎 Review once a round is over: the seat's own (a spectator is offered none)
             frame["review"] = len(game.rounds(record.state))
         return frame
