@@ -33,7 +33,7 @@ test-fast: $(STAMP)
 # The deep budgets the suite keeps small by default (each test says its variable): the issue's
 # 300 seeded Rummikub games for the joker referee, the long whole games. Slow; before a release.
 test-deep: $(STAMP)
-	RUMMY_JOKER_GAMES=300 RUMMY_E2E_ALL=1 $(BIN)/pytest -q -n $(JOBS) -m "not realtime" $(PYTEST_ARGS)
+	RUMMY_JOKER_GAMES=300 RUMMY_FUZZ_EXAMPLES=400 RUMMY_E2E_ALL=1 $(BIN)/pytest -q -n $(JOBS) -m "not realtime" $(PYTEST_ARGS)
 
 simulate: $(STAMP)
 	$(BIN)/rummy simulate $(ARGS)
