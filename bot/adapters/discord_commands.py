@@ -168,7 +168,7 @@ def _chat_commands(group: app_commands.Group, adapter: SlashHost,
 
 def _results_commands(adapter: SlashHost, rulebooks: list[app_commands.Choice[str]]
                       ) -> list[app_commands.Command]:
-    """/leaderboard and /stats (top-level: anyone reads them in the channel)."""
+    """/leaderboard, /stats and /season (top-level: anyone reads them in the channel)."""
     @app_commands.command(name="leaderboard", description=N_("Who wins here"))
     @app_commands.describe(rulebook=N_("Only games of this rulebook"))
     @app_commands.choices(rulebook=rulebooks)
@@ -188,5 +188,20 @@ def _results_commands(adapter: SlashHost, rulebooks: list[app_commands.Choice[st
                             name=clean_name(member.display_name))
         await adapter.slash(interaction, "stats", rulebook or "", public=True, about=about)
 
-    return [leaderboard, stats]
+    @app_commands.command(name="season",
+                          description=N_("This channel's season: standings, the last one, the "
+                                         "hall of fame"))
+    @app_commands.describe(show=N_("What to show (or, for admins, how long seasons last)"))
+    @app_commands.choices(show=[
+        app_commands.Choice(name=N_("standings now"), value="now"),
+        app_commands.Choice(name=N_("the last season"), value="last"),
+        app_commands.Choice(name=N_("hall of fame"), value="hall"),
+        app_commands.Choice(name=N_("seasons of a week"), value="weeks"),
+        app_commands.Choice(name=N_("seasons of a month"), value="months"),
+    ])
+    async def season(interaction: discord.Interaction, show: str | None = None) -> None:
+        await adapter.slash(interaction, "season", "" if show in (None, "now") else show,
+                            public=True)
+
+    return [leaderboard, stats, season]
 

@@ -375,4 +375,5 @@ async def _write_what_the_move_brought(
     for done in rounds:
         await write_round(conn, game_id, done)
     if result is not None:
-        await res.record_result(conn, game_id, result.rulebook, result.seats)
+        await res.record_result(conn, game_id, result.rulebook, result.seats,
+                                higher_is_better=result.higher_is_better)
