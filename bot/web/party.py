@@ -83,8 +83,7 @@ WORDS = {
     "join": N_("Take a seat"),
     "watch": N_("Watch"),
     "leave": N_("Leave the seat"),
-    "seats": N_("Seats ({n} of {most})"),
-    "host": N_("host"),
+    "seats": N_("Players ({n} of {most})"),
     "you": N_("you"),
     "no_game": N_("No game yet: the first to take a seat is the host."),
     "waiting_host": N_("Waiting for the host to start the game."),
@@ -104,7 +103,6 @@ WORDS = {
     "address": N_("Others join at"),
     "board": N_("Scores in this room"),
     "bad_name": N_("Pick a name first."),
-    "full": N_("Every seat is taken: you can watch."),
     "watching": N_("You are watching."),
 }
 
