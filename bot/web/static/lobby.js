@@ -52,9 +52,13 @@ let polling = false;
 async function poll() { // a long poll: the server answers at once, or when something changes
   if (polling) return;
   polling = true;
+  let fresh = true;
   for (;;) {
-    const body = { seen: S.state ? S.state.v : -1 };
+    const body = { seen: S.state && !fresh ? S.state.v : -1 };
+    const asked = S.key + "|" + S.lang;
     const { ok, status, data } = await post("/party/state", body);
+    fresh = asked !== S.key + "|" + S.lang; // sent before this device joined or changed language: ask again
+    if (fresh) continue;
     if (status === 403) { S.key = ""; store.set("key", ""); S.error = data.error || ""; }
     else if (ok) take(data);
     if (!ok) await new Promise((r) => setTimeout(r, status === 429 ? 2000 : 1500));
@@ -117,7 +121,7 @@ function render() {
     else body.push(h("p", { key: "wait", text: W("waiting_host") }));
     body.push(h("button", { key: "leave", type: "button", "data-do": "leave", text: W("leave") }));
   }
-  if (st.table) body.push(h("a", { key: "go", class: "go main", href: st.table, "data-table": true, text: me.seat !== null ? W("to_table") : W("to_watch") }));
+  if (st.table) body.push(h("a", { key: "go", class: "go main", href: st.table, "data-go": true, text: me.seat !== null ? W("to_table") : W("to_watch") }));
   if (S.claim) body.push(h("section", { key: "claim", class: "claim", "data-claim": true },
     h("p", { text: W("handover_help") }), h("img", { src: S.claim.qr, alt: S.claim.link, width: "180", height: "180" }),
     h("p", { class: "addr" }, h("bdi", { dir: "ltr", text: S.claim.link }))));
