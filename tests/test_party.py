@@ -56,7 +56,7 @@ async def open_room(path: Path, *, host: str = "127.0.0.1", delay: float = 0) ->
 
 
 async def close_room(room: Room) -> None:
-    await room.party.web.close_all()
+    await room.party.close()
     await room.runner.cleanup()
     await room.service.stop()
     await room.store.close()

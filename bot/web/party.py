@@ -231,6 +231,7 @@ class Party:
         self.waiting: Counter[str] = Counter()
         self.version = random.randrange(1 << 30)  # a restart never looks like "no change"
         self.changed = asyncio.Event()
+        self.closed = False
         service.watchers.append(self._saved)
         service.register(PLATFORM, self._deliver)
 
@@ -254,6 +255,13 @@ class Party:
         self.version += 1
         changed, self.changed = self.changed, asyncio.Event()
         changed.set()
+
+    async def close(self) -> None:
+        """Let every waiting poll go (the server's shutdown would wait for them) and close
+        the tables' sockets."""
+        self.closed = True
+        self._bump()
+        await self.web.close_all()
 
     # -- HTTP ---------------------------------------------------------------------------
 
@@ -322,7 +330,7 @@ class Party:
             if user is None:  # a key this party never made: forged, or another party's
                 return self._refused(lang)
         seen = data.get("seen")
-        if (type(seen) is int and seen == self.version
+        if (type(seen) is int and seen == self.version and not self.closed
                 and self.waiting[address] < WAITERS_PER_ADDRESS):
             self.waiting[address] += 1
             try:
@@ -628,7 +636,7 @@ async def run_party(*, data: Path, host: str = "0.0.0.0", port: int = 8765,
             ready(party, shown)
         await (stop or asyncio.Event()).wait()
     finally:
-        await party.web.close_all()
+        await party.close()
         if runner is not None:
             await runner.cleanup()
         await service.stop()
