@@ -585,7 +585,8 @@ class Party:
         for key, values in variant.options.items():
             labels = [game.settings(record.rulebook, {**settings.options, key: v}).label(key)
                       for v in values]
-            options.append({"key": key, "values": [
+            name = labels[0].partition(":")[0].strip() if labels else key
+            options.append({"key": key, "prompt": name[:1].upper() + name[1:], "values": [
                 {"v": str(v), "label": label, "on": v == settings.options[key]}
                 for v, label in zip(values, labels, strict=True)]})
         levels = [{"v": lv, "label": f"🤖 {narrate.level(lv)}"} for lv in game.levels]

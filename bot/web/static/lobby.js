@@ -80,7 +80,7 @@ function choices(c, g) {
   const picker = (key, label, list, what) => h("label", { key, class: "choice" }, h("span", { text: label }),
     h("select", { "data-choose": what }, list.map((x) => h("option", { key: x.v, value: x.v, selected: x.on || null, text: x.label }))));
   const out = [picker("game", W("game"), c.games.map((x) => ({ v: x.id, label: x.title, on: x.on })), "game")];
-  for (const o of c.options) out.push(picker("o-" + o.key, "", o.values.map((x) => ({ v: o.key + "=" + x.v, label: x.label, on: x.on })), "opt"));
+  for (const o of c.options) out.push(picker("o-" + o.key, o.prompt, o.values.map((x) => ({ v: o.key + "=" + x.v, label: x.label, on: x.on })), "opt"));
   out.push(picker("timer", W("timer"), c.timers.map((t) => ({ v: String(t), label: W("seconds", { s: t }), on: t === g.timer })), "timer"));
   out.push(h("div", { key: "cpu", class: "cpus" }, h("span", { text: W("add_computer") }),
     c.levels.map((l) => h("button", { key: l.v, type: "button", "data-do": "cpu", "data-arg": l.v, disabled: g.seats.length >= g.most || null, text: l.label }))));
