@@ -375,3 +375,58 @@ async def test_the_party_serves_on_this_machines_own_address(tmp_path, sqlite_te
         finally:
             await phone_a.close()
             await phone_b.close()
+
+
+# -- `rummy party` itself --------------------------------------------------------------------
+
+
+async def test_rummy_party_prints_its_address_and_a_restart_carries_on(tmp_path):
+    import asyncio
+
+    lines: list[str] = []
+    data = tmp_path / "data"
+    data.mkdir()
+
+    async def run(until) -> None:
+        stop = asyncio.Event()
+        ready = asyncio.Event()
+        seen: dict = {}
+
+        def on_ready(party, shown) -> None:
+            seen["party"], seen["shown"] = party, shown
+            ready.set()
+
+        task = asyncio.create_task(party_mod.run_party(
+            data=data, host="127.0.0.1", port=0, write=lines.append, stop=stop,
+            computer_delay=0, ready=on_ready))
+        await asyncio.wait_for(ready.wait(), 60)
+        try:
+            await until(seen["shown"][0])
+        finally:
+            stop.set()
+            await task
+
+    keys: dict[str, str] = {}
+
+    async def first(address: str) -> None:
+        assert address.startswith("http://127.0.0.1:")
+        body = {"do": "join", "arg": "Ann"}
+        async with aiohttp.ClientSession() as http, http.post(address + "party/do",
+                                                             json=body) as a:
+            assert a.status == 200
+            keys["ann"] = (await a.json())["key"]
+
+    await run(first)
+    assert any("Rummy party: open http://127.0.0.1:" in line for line in lines)
+    assert any("▀" in line or "█" in line for line in lines), "the QR code"
+    assert (data / "party.db").exists() and (data / "party-secret").stat().st_mode & 0o077 == 0
+
+    async def again(address: str) -> None:
+        async with aiohttp.ClientSession() as http, http.post(address + "party/state",
+                             json={"key": keys["ann"], "seen": -1}) as a:
+            assert a.status == 200
+            seen = await a.json()
+        assert seen["me"]["seat"] == 0 and seen["me"]["host"]
+        assert seen["game"]["status"] == "lobby"
+
+    await run(again)
