@@ -74,6 +74,7 @@ async def test_three_phones_a_round_by_dragging_scores_and_rematch(browser, room
     address = room.party.address  # what the terminal printed
     alice = await phone(browser)
     bob = await phone(browser)
+    carol = await phone(browser)
     watcher = await phone(browser)
     frames: dict[str, list[dict]] = {"bob": [], "watcher": []}
 
@@ -89,15 +90,16 @@ async def test_three_phones_a_round_by_dragging_scores_and_rematch(browser, room
     assert await alice.locator("[data-host]").count() == 1
     await join(bob, address, "Bob")
     assert await bob.locator("[data-host]").count() == 0
+    await join(carol, address, "Carol")
     await watcher.goto(address)
     await watcher.wait_for_selector('button[data-do="watch"]', timeout=WAIT)
     await watcher.locator('button[data-do="watch"]').tap()
-    await seats_shown(alice, 2)
+    await seats_shown(alice, 3)
     await alice.locator('select[data-choose="game"]').select_option("rummy/rummikub")
     await alice.wait_for_selector('[data-game-title]:text-matches("^Rummikub")', timeout=WAIT)
     await alice.locator('button[data-do="cpu"][data-arg="easy"]').tap()
-    await seats_shown(alice, 3)
-    await seats_shown(watcher, 3)
+    await seats_shown(alice, 4)
+    await seats_shown(watcher, 4)
     await alice.locator('button[data-do="start"]').tap()
     # every phone goes to its own table: rig the deal the moment the game is on
     for _ in range(100):
@@ -110,7 +112,8 @@ async def test_three_phones_a_round_by_dragging_scores_and_rematch(browser, room
     for _ in range(20):  # (the computer may have moved first: rig the newest version)
         try:
             await web.rig(game, {0: ["10R", "11R", "12R", "13R"], 1: ["1O", "2O", "3O", "7B"],
-                                 2: ["1K", "5O", "9B"]}, [], turn=0)
+                                 2: ["7B", "8B", "9B", "10B", "2K"], 3: ["1K", "5O", "9O"]},
+                          [], turn=0)
             break
         except StaleGame:
             await asyncio.sleep(0.05)
@@ -118,7 +121,7 @@ async def test_three_phones_a_round_by_dragging_scores_and_rematch(browser, room
         raise AssertionError("the deal could not be rigged")
     row = await room.store.get_game(game)
     room.party.table.saved(game, Record.from_dict(row.record))  # the pages hear of it
-    for page in (alice, bob, watcher):
+    for page in (alice, bob, carol, watcher):
         await page.wait_for_url("**/web/table?**", timeout=WAIT)
         await page.wait_for_selector("[data-status]", timeout=WAIT)
     await alice.wait_for_selector('[data-hand] [data-card="10R"]', timeout=WAIT)
@@ -156,6 +159,17 @@ async def test_three_phones_a_round_by_dragging_scores_and_rematch(browser, room
         await button.tap()
         await asyncio.sleep(0.4)
     assert await bob.evaluate("document.body.dataset.mine") == "no"
+    # Carol's first meld, all four tiles dragged (7 + 8 + 9 + 10 = 34)
+    await turn_is_mine(carol)
+    await touch_drag(carol, carol.locator('[data-hand] [data-card="7B"]'),
+                     carol.locator('[data-drop="new"]'))
+    await carol.wait_for_selector('[data-group="B"] [data-card="7B"]', timeout=WAIT)
+    for face in ("8B", "9B", "10B"):
+        await touch_drag(carol, carol.locator(f'[data-hand] [data-card="{face}"]'),
+                         carol.locator('[data-group="B"]'))
+        await carol.wait_for_selector(f'[data-group="B"] [data-card="{face}"]', timeout=WAIT)
+    await carol.locator('[data-action="done"]').tap()
+    await alice.wait_for_selector('[data-group="B"] [data-card="10B"]', timeout=WAIT)
     # the computer plays its turn; then Alice goes out by dragging her last tile onto her run
     await turn_is_mine(alice)
     await touch_drag(alice, alice.locator('[data-hand] [data-card="13R"]'),
@@ -163,10 +177,10 @@ async def test_three_phones_a_round_by_dragging_scores_and_rematch(browser, room
     await alice.wait_for_selector('[data-group="A"] [data-card="13R"]', timeout=WAIT)
     await alice.locator('[data-action="done"]').tap()
     # the scores, on every page
-    for page in (alice, bob, watcher):
+    for page in (alice, bob, carol, watcher):
         panel = await page.wait_for_selector("[data-result]", timeout=WAIT)
         assert "Alice" in await (await panel.query_selector("h2")).inner_text()
-        assert len(await panel.query_selector_all("tbody tr")) == 3
+        assert len(await panel.query_selector_all("tbody tr")) == 4
     record = Record.from_dict((await room.store.get_game(game)).record)
     assert record.state is not None and (await room.store.get_game(game)).status == "finished"
     before_rematch = len(frames["bob"])
@@ -175,14 +189,15 @@ async def test_three_phones_a_round_by_dragging_scores_and_rematch(browser, room
     await bob.wait_for_selector("#toast.alert", timeout=WAIT)
     assert "host" in await bob.locator("#toast").inner_text()
     await alice.locator('[data-result] [data-action="rematch"]').tap()
-    for page in (alice, bob, watcher):
+    for page in (alice, bob, carol, watcher):
         await page.wait_for_selector(f'body:not([data-game="{game}"])', timeout=WAIT)
         await page.wait_for_selector("[data-status]", timeout=WAIT)
     new = int(await alice.get_attribute("body", "data-game"))
     assert await bob.get_attribute("body", "data-game") == str(new)
     assert await watcher.get_attribute("body", "data-game") == str(new)
     again = Record.from_dict((await room.store.get_game(new)).record)
-    assert [s.name for s in again.seats][:2] == ["Alice", "Bob"] and again.rulebook == "rummikub"
+    assert [s.name for s in again.seats][:3] == ["Alice", "Bob", "Carol"]
+    assert again.rulebook == "rummikub"
     await bob.wait_for_selector("[data-hand] [data-card]", timeout=WAIT)
     # the watcher: every frame it got, and none held a hand (or anything but the public view)
     states = [f for f in frames["watcher"] if f.get("t") == "state" and f.get("view")]
