@@ -337,6 +337,12 @@ async def test_a_seat_handed_to_a_new_phone_and_one_taken_by_a_computer(
         assert status == 200, data
         _row, record = await room.record()
         assert record.seats[1].is_computer and record.seats[1].was_human
+        # only the host ends the room's game; then whoever joins first opens the next lobby
+        assert (await bob.do("end", key=new.key))[0] == 409
+        status, data = await alice.do("end")
+        assert status == 200 and data["game"]["status"] == "ended", data
+        status, data = await new.do("join", "Bob")
+        assert status == 200 and data["game"]["status"] == "lobby" and data["me"]["host"]
 
 
 # -- the network -----------------------------------------------------------------------------

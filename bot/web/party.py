@@ -70,8 +70,8 @@ POLL_SECONDS = 25.0  # a long poll's longest wait
 WAITERS_PER_ADDRESS = 8  # long polls one address may hold open
 LANGS = ("en", "he", "ru")
 DOES = frozenset({"join", "leave", "game", "opt", "cpu", "timer", "start", "computer",
-                  "handover", "claim"})
-HOST_DOES = frozenset({"game", "opt", "cpu", "timer", "start", "computer", "handover"})
+                  "handover", "claim", "end"})
+HOST_DOES = frozenset({"game", "opt", "cpu", "timer", "start", "computer", "handover", "end"})
 
 REFUSED = N_("This link is not valid or has expired. Open the party's address again.")
 # the lobby page's words (the page holds no sentence: they come in the reader's language)
@@ -97,6 +97,8 @@ WORDS = {
     "to_table": N_("Go to your table"),
     "to_watch": N_("Watch the game"),
     "computer_plays": N_("Computer plays this seat"),
+    "end": N_("End the game"),
+    "end_sure": N_("Tap again to end the game for everyone"),
     "handover": N_("Hand to a new phone"),
     "handover_help": N_("Open this on the new phone (within 15 minutes): it gets this seat, "
                         "and the old phone no longer does."),
@@ -489,6 +491,10 @@ class Party:
             await self._press(actor, row.id, f"timer:{arg}")
         elif what == "start":
             await self._press(actor, row.id, "start")
+        elif what == "end":  # the host closes the room's game (a new one may begin)
+            out = await self.service.commands.end(row.id, actor)
+            with contextlib.suppress(Exception):
+                await self.service._deliver(out)
         else:  # computer, handover: a seat of a person
             if seat is None or not 0 <= seat < len(record.seats) or (
                     record.seats[seat].is_computer or not record.seats[seat].user):

@@ -12,7 +12,7 @@ const LANGS = [["en", "English"], ["he", "עברית"], ["ru", "Русский"]
 const browserLang = () => { const l = (navigator.language || "en").slice(0, 2); return LANGS.some((x) => x[0] === l) ? l : "en"; };
 const S = {
   key: store.get("key"), name: store.get("name"), lang: store.get("lang") || browserLang(),
-  watching: !!store.get("watch"), state: null, error: "", reply: "", claim: null, busy: false,
+  watching: !!store.get("watch"), state: null, error: "", reply: "", claim: null, busy: false, arm: "",
 };
 const W = (k, p) => ((S.state && S.state.words[k]) || "").replace(/\{(\w+)\}/g, (m, x) => (p && x in p ? p[x] : m));
 
@@ -115,12 +115,15 @@ function render() {
     if (g.status === "playing") body.push(h("p", { key: "on", text: W("playing") }));
   }
   if (g && g.seats.length && (g.status === "lobby" || g.status === "playing")) body.push(seats(g));
-  if (me.seat === null && (!g || g.status !== "playing")) body.push(joinForm(g));
+  const open = g && (g.status === "lobby" || g.status === "playing");
+  // a seat of this room's game, or (none running) a new game's: joining opens its lobby
+  if (!open || (me.seat === null && g.status === "lobby")) body.push(joinForm(open ? g : null));
   if (me.seat !== null && g && g.status === "lobby") {
     if (st.choices) body.push(choices(st.choices, g));
     else body.push(h("p", { key: "wait", text: W("waiting_host") }));
     body.push(h("button", { key: "leave", type: "button", "data-do": "leave", text: W("leave") }));
   }
+  if (me.host && g && g.status === "playing") body.push(h("button", { key: "end", type: "button", "data-do": "end", class: S.arm === "end" ? "armed" : null, text: S.arm === "end" ? W("end_sure") : W("end") }));
   if (st.table) body.push(h("a", { key: "go", class: "go main", href: st.table, "data-go": true, text: me.seat !== null ? W("to_table") : W("to_watch") }));
   if (S.claim) body.push(h("section", { key: "claim", class: "claim", "data-claim": true },
     h("p", { text: W("handover_help") }), h("img", { src: S.claim.qr, alt: S.claim.link, width: "180", height: "180" }),
@@ -152,6 +155,8 @@ document.addEventListener("click", (e) => {
     S.watching = !S.watching; store.set("watch", S.watching ? "1" : "");
     S.reply = S.watching ? W("watching") : ""; render(); return;
   }
+  if (what === "end" && S.arm !== "end") { S.arm = "end"; render(); return; } // one tap more: it ends it for everyone
+  S.arm = "";
   if (what === "computer" || what === "handover") act(what, "", Number(b.dataset.arg));
   else act(what, b.dataset.arg);
 });
