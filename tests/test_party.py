@@ -378,6 +378,8 @@ async def test_the_party_serves_on_this_machines_own_address(tmp_path, sqlite_te
             assert seen["address"] == room.base + "/"
             frame = await phone_b.frame(seen["table"])
             assert frame["view"]["hand"] and frame["view"]["seat"] == 1
+            _row, record = await room.record()
+            assert [s.lang for s in record.seats[:2]] == ["en", "he"]  # each seat's own
         finally:
             await phone_a.close()
             await phone_b.close()

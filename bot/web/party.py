@@ -426,8 +426,7 @@ class Party:
         name = name.strip()
         if not name:
             raise Refusal(WORDS["bad_name"])
-        actor = self.actor(user, name, lang)
-        await self.service.store.set_language(PLATFORM, user, actor.name, lang)
+        actor = self.actor(user, name, lang)  # (its language is the seat's: nothing stored)
         row = await self.service.store.active_game(PLATFORM, ROOM)
         if row is None:
             out = await self.service.new_game(actor)
