@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
+import functools
 import hashlib
 import hmac
 import io
@@ -198,6 +199,7 @@ def qr_text(address: str) -> str:
     return out.getvalue()
 
 
+@functools.lru_cache(maxsize=16)  # the printed address's, asked by every lobby page
 def qr_svg(address: str) -> bytes:
     import segno
 
