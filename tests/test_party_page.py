@@ -245,7 +245,9 @@ async def test_hebrew_and_russian_lobbies_read_right(browser, room, locale, lang
     assert await host.title() == title
     # a Latin name in a Hebrew line is isolated (its own <bdi>), the address reads left to right
     name = host.locator("[data-seats] li.me bdi[data-name]")
-    assert (await name.inner_text()).startswith("Alice")
+    assert await name.inner_text() == "Alice"
+    mark = await host.locator("[data-seats] li.me [data-host-mark]").inner_text()
+    assert mark == ("(מארח/ת)" if lang == "he" else "(создатель игры)")
     assert await host.locator("[data-seats]").evaluate(
         "n => getComputedStyle(n).direction") == direction
     address = host.locator("bdi[data-address]")

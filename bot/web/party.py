@@ -45,7 +45,7 @@ from bot.core import narrate
 from bot.core.actor import Actor
 from bot.core.buttons import TIMER_CHOICES, press_of
 from bot.core.fair_use import SLOW_DOWN, Buckets
-from bot.core.lobby import most_seats, seat_names
+from bot.core.lobby import most_seats
 from bot.core.record import Record
 from bot.core.service import GameService
 from bot.core.unit import Refusal
@@ -167,6 +167,7 @@ def clean_lang(text: object) -> str:
 def words(lang: str) -> dict[str, str]:
     with i18n.using(lang):
         out = {k: i18n._(v) for k, v in WORDS.items()}
+        out["host_mark"] = narrate.HOST_MARK.strip()
         out["dir"] = "rtl" if i18n.is_rtl(lang) else "ltr"
         out["lang"] = lang
         return out
@@ -559,12 +560,13 @@ class Party:
         host = bool(user) and record.host == user
         with i18n.using(lang):
             settings = game.settings(record.rulebook, record.options)
-            names = seat_names(record)
             out["game"] = {
                 "id": row.id, "status": row.status, "title": settings.title,
                 "described": list(settings.describe()), "timer": record.turn_seconds,
                 "most": most_seats(game, record), "least": game.min_seats,
-                "seats": [{"name": names[i], "computer": s.is_computer,
+                # the name as typed (the page isolates it), the rest in the reader's words
+                "seats": [{"name": s.name,
+                           "computer": narrate.level(s.computer) if s.is_computer else None,
                            "host": s.user == record.host and not s.is_computer,
                            "me": i == me} for i, s in enumerate(record.seats)],
             }
