@@ -180,7 +180,11 @@ async def test_lobby_to_every_seats_own_table(tmp_path, sqlite_template):
         assert lobby["me"]["host"] and "choices" in lobby
         titles = [g["title"] for g in lobby["choices"]["games"]]
         assert "Rummikub" in titles and "Build-to-Ten" in titles  # every game, the registry's
-        assert lobby["choices"]["options"], "Rummikub's options"
+        options = {o["key"]: o for o in lobby["choices"]["options"]}
+        assert options, "Rummikub's options"
+        meld = options["initial_meld"]  # the option named once, each value alone
+        assert meld["prompt"] == "Initial meld" and "30" in [v["label"] for v in meld["values"]]
+        assert [v["on"] for v in meld["values"]].count(True) == 1
         _status, guest = await bob.state()
         assert not guest["me"]["host"] and "choices" not in guest
         status, data = await bob.do("start")

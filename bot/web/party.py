@@ -592,15 +592,24 @@ class Party:
         variant = next(v for v in game.variants() if v.name == settings.variant)
         options = []
         for key, values in variant.options.items():
-            labels = [game.settings(record.rulebook, {**settings.options, key: v}).label(key)
-                      for v in values]
-            name = labels[0].partition(":")[0].strip() if labels else key
+            each = [game.settings(record.rulebook, {**settings.options, key: v}) for v in values]
+            # the option named once (its prompt), each value alone where the game says it
+            name = settings.label(key).partition(":")[0].strip() or key
             options.append({"key": key, "prompt": name[:1].upper() + name[1:], "values": [
-                {"v": str(v), "label": label, "on": v == settings.options[key]}
-                for v, label in zip(values, labels, strict=True)]})
+                {"v": str(v), "label": _value_words(one, key), "on": v == settings.options[key]}
+                for v, one in zip(values, each, strict=True)]})
         levels = [{"v": lv, "label": f"🤖 {narrate.level(lv)}"} for lv in game.levels]
         return {"games": games, "options": options, "levels": levels,
                 "timers": list(TIMER_CHOICES)}
+
+
+def _value_words(settings: Any, key: str) -> str:
+    """An option's value as its menu says it, under the option's name: the game's own words
+    for the value alone, else its label without the name ("initial meld: 30" -> "30")."""
+    said = settings.choice(key)
+    if said == settings.label(key) and ":" in said:
+        said = said.partition(":")[2].strip() or said
+    return said
 
 
 # -- running it --------------------------------------------------------------------------------
