@@ -442,3 +442,18 @@ async def test_rummy_party_prints_its_address_and_a_restart_carries_on(tmp_path)
         assert seen["game"]["status"] == "lobby"
 
     await run(again)
+
+
+@pytest.mark.parametrize("argv", [["party"], ["play", "--party"]])
+def test_make_play_party_and_rummy_party_are_the_same_command(argv, tmp_path, monkeypatch):
+    from bot import cli
+
+    called: list[dict] = []
+
+    async def fake(**kw: Any) -> None:
+        called.append(kw)
+
+    monkeypatch.setattr(party_mod, "run_party", fake)
+    assert cli.main([*argv, "--data", str(tmp_path / "d"), "--port", "0"]) == 0
+    assert called and called[0]["host"] == "0.0.0.0" and called[0]["port"] == 0
+    assert called[0]["data"] == tmp_path / "d"

@@ -170,6 +170,11 @@ async def test_three_phones_a_round_by_dragging_scores_and_rematch(browser, room
         await carol.wait_for_selector(f'[data-group="B"] [data-card="{face}"]', timeout=WAIT)
     await carol.locator('[data-action="done"]').tap()
     await alice.wait_for_selector('[data-group="B"] [data-card="10B"]', timeout=WAIT)
+    # Carol's phone "died": she opens the printed address again and is back at her seat
+    await carol.goto(address)
+    go = await carol.wait_for_selector("a[data-go]", timeout=WAIT)
+    await go.tap()
+    await carol.wait_for_selector('[data-hand] [data-card="2K"]', timeout=WAIT)
     # the computer plays its turn; then Alice goes out by dragging her last tile onto her run
     await turn_is_mine(alice)
     await touch_drag(alice, alice.locator('[data-hand] [data-card="13R"]'),
