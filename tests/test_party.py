@@ -210,6 +210,18 @@ async def test_lobby_to_every_seats_own_table(tmp_path, sqlite_template):
         assert frame["view"]["hand"] is None
 
 
+async def test_two_first_joins_at_once_share_one_lobby(tmp_path, sqlite_template):
+    import asyncio
+
+    async with a_room(tmp_path, sqlite_template) as room, phones(room, "en", "en", "en") as (
+            a, b, c):
+        answers = await asyncio.gather(a.do("join", "A"), b.do("join", "B"), c.do("join", "C"))
+        assert [status for status, _data in answers] == [200, 200, 200], answers
+        _row, record = await room.record()
+        assert sorted(s.name for s in record.seats) == ["A", "B", "C"]
+        assert sum(data["me"]["host"] for _status, data in answers) == 1
+
+
 async def test_a_forged_key_is_refused_everywhere(tmp_path, sqlite_template):
     async with a_room(tmp_path, sqlite_template) as room, phones(room, "en", "en") as (
             alice, mallory):

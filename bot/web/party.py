@@ -433,9 +433,12 @@ class Party:
         row = await self.service.store.active_game(PLATFORM, ROOM)
         if row is None:
             out = await self.service.new_game(actor)
-            if out.alert or out.game_id is None:
-                raise Refusal(out.reply or "")
-            return None
+            if not out.alert and out.game_id is not None:
+                return None
+            # two first joins at once: the other made the lobby, this one takes a seat in it
+            row = await self.service.store.active_game(PLATFORM, ROOM)
+            if row is None:
+                raise Refusal(out.reply or narrate.SORRY)
         record = Record.from_dict(row.record)
         if record.seat_of(user) is not None:
             return None
