@@ -175,6 +175,8 @@ async def test_three_phones_a_round_by_dragging_scores_and_rematch(browser, room
     go = await carol.wait_for_selector("a[data-go]", timeout=WAIT)
     await go.tap()
     await carol.wait_for_selector('[data-hand] [data-card="2K"]', timeout=WAIT)
+    # and the table's way back to the lobby (the host's seat actions are there)
+    assert await carol.locator("a[data-home]").get_attribute("href") == "/"
     # the computer plays its turn; then Alice goes out by dragging her last tile onto her run
     await turn_is_mine(alice)
     await touch_drag(alice, alice.locator('[data-hand] [data-card="13R"]'),

@@ -74,6 +74,7 @@ DOES = frozenset({"join", "leave", "game", "opt", "cpu", "timer", "start", "comp
                   "handover", "claim", "end"})
 HOST_DOES = frozenset({"game", "opt", "cpu", "timer", "start", "computer", "handover", "end"})
 
+BACK_TO_LOBBY = N_("Back to the lobby")
 REFUSED = N_("This link is not valid or has expired. Open the party's address again.")
 # the lobby page's words (the page holds no sentence: they come in the reader's language)
 WORDS = {
@@ -211,7 +212,14 @@ def qr_svg(address: str) -> bytes:
 
 
 class PartyTable(WebTable):
-    """The web table of a party: ↻ Rematch is the host's (one tap, every page follows)."""
+    """The web table of a party: ↻ Rematch is the host's (one tap, every page follows), and
+    each frame carries the way back to the lobby (the host's seat actions are there)."""
+
+    def frame(self, session: auth.Session, record: Record) -> dict:
+        frame = super().frame(session, record)
+        with i18n.using(i18n.supported(session.lang) or record.lang or "en"):
+            frame["home"] = {"href": "/", "text": i18n._(BACK_TO_LOBBY)}
+        return frame
 
     async def rematch(self, session: auth.Session) -> Outcome:
         row = await self.service.store.get_game(session.game)
