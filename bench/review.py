@@ -11,6 +11,10 @@ Rows:
   reviewed too). Target: a round in ≤ 1 s median (issue 32).
 - one row per rulebook: real rounds of computer games (seats medium, hard, easy), the review of
   every seat's round 1 — replaying the record to collect the views, then the analysis.
+- "rummikub, never melds": real Rummikub games where seat 0 only draws (computers at the other
+  two seats), seat 0's round reviewed: some 30 turns of a rack that grows to 40-odd tiles with
+  the initial meld's exact search at every turn (issue 44: 1.27 s before its canonical jokers;
+  target ≤ 1 s).
 - "Build-to-Ten": real games of computers (seats easy, medium, hard), every seat's review as
   the chat gets it: the replay of the actions (engine/buildten/review.py's seat_decisions), the
   analysis, and the picture (bot/games/buildten/review.py's review_view, then
@@ -35,6 +39,8 @@ from engine.buildten import new_game as bt_new_game
 from engine.buildten.playout import play_game as bt_play_game
 from engine.buildten.review import review as bt_review
 from engine.buildten.review import seat_decisions as bt_decisions
+from engine.rummy.actions import Draw, Pass
+from engine.rummy.ai import choose_action
 from engine.rummy.game import PlayerView
 from engine.rummy.playout import play_game
 from engine.rummy.review import Decision, game_decisions, review
@@ -131,6 +137,7 @@ def main(argv: list[str] | None = None) -> dict:
                 missed += r.missed
                 exact += r.exact
         rows.append(_row(name, times, turns, missed, exact, statistics.median(replay)))
+    rows.append(never_melds_row(args.games * 3, args.seed))
     bt = buildten_row(args.bt_games, args.seed)
     rows.append(bt)
     head = rows[0]
@@ -151,6 +158,29 @@ def main(argv: list[str] | None = None) -> dict:
     if args.json:
         print(json.dumps(result))
     return result
+
+
+def _draws_only(view: PlayerView, level: str):
+    """Seat 0 never lays (its rack grows all round); the others play at `level`."""
+    if view.seat == 0:
+        return Draw(0) if "draw" in view.legal else Pass(0)
+    return choose_action(view, level)
+
+
+def never_melds_row(games: int, seed: int) -> dict:
+    rules = get_rulebook("rummikub")
+    times, replay, turns, missed, exact = [], [], 0, 0, 0
+    for g in range(games):
+        final = play_game(rules, ("medium",) * 3, seed=seed + g, choose=_draws_only,
+                          check=False).state
+        dt_replay, decisions = timed(lambda f=final: game_decisions(f, 0, 1))
+        dt, r = timed(lambda d=decisions: review(d))
+        times.append(dt + dt_replay)
+        replay.append(dt_replay)
+        turns += len(r.turns)
+        missed += r.missed
+        exact += r.exact
+    return _row("rummikub, never melds", times, turns, missed, exact, statistics.median(replay))
 
 
 def buildten_row(games: int, seed: int) -> dict:

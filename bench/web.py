@@ -51,8 +51,15 @@ def rss_kb(pid: int) -> int:
 # -- the worker (child process) ---------------------------------------------------------------
 
 
-def worker(conn, tables: int, db: str) -> None:
-    asyncio.run(_worker(conn, tables, db))
+def worker(conn, tables: int, db: str, profile: str | None = None) -> None:
+    if not profile:
+        asyncio.run(_worker(conn, tables, db))
+        return
+    import cProfile  # --profile: where the worker's time goes (the live part's edits and all)
+
+    with cProfile.Profile() as prof:
+        asyncio.run(_worker(conn, tables, db))
+    prof.dump_stats(profile)
 
 
 async def _scratch_postgres() -> tuple[str, str]:
@@ -350,6 +357,8 @@ def main() -> int:
     parser.add_argument("--db", default="sqlite", choices=("sqlite", "postgresql"))
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--profile", metavar="FILE",
+                        help="profile the worker (cProfile) into FILE: read with pstats")
     args = parser.parse_args()
     if args.quick:
         args.tables, args.seconds, args.idle = 20, 5, 500
@@ -357,7 +366,7 @@ def main() -> int:
         ours, theirs = multiprocessing.Pipe()
         child = multiprocessing.get_context("spawn").Process(
             target=worker, args=(theirs, args.tables, "postgresql" if args.db == "postgresql"
-                                 else str(Path(tmp) / "web.db")))
+                                 else str(Path(tmp) / "web.db"), args.profile))
         child.start()
         port, games, _version = ours.recv()
         base = f"http://127.0.0.1:{port}"

@@ -112,7 +112,7 @@ async def test_a_person_and_two_computers_finish_a_game_by_buttons(harness: Harn
     await harness.expect(group, "Game over")
     await harness.say(group, alice, "/leaderboard build-to-ten")
     await harness.expect(group, "Leaderboard")
-    board = tg.last_message(group, from_bot=True).text
+    board = tg.last_message(group, from_bot=True).caption  # a picture (issue 41)
     assert "Alice" in board and "1 game" in board
     # nothing of Alice's hand ever appeared in the group: its screens carry no "your hand"
     for message in tg.messages(group, include_deleted=True):

@@ -136,7 +136,7 @@ async def test_three_members_and_a_computer_play_machiavelli(harness: Harness) -
     carol = Person(harness, CAROL, "carol", dm_open=False, rulebook="machiavelli",
                    think=THINK)
     commands = {c["name"]: c for c in fake.guild_commands(GUILD)}
-    assert set(commands) == {"rummy", "leaderboard", "stats"}
+    assert set(commands) == {"rummy", "leaderboard", "stats", "season"}
     subcommands = {o["name"]: o for o in commands["rummy"]["options"]}
     assert set(subcommands) >= {"new", "join", "leave", "hand", "hint", "rules", "end"}
     (rulebook,) = subcommands["new"]["options"]
@@ -214,6 +214,18 @@ async def test_three_members_and_a_computer_play_machiavelli(harness: Harness) -
     assert all(name in board[0] for name in ("alice", "bob", "carol")), board
     stats = await harness.slash(ALICE, None, {"member": BOB}, name="stats")
     assert "bob" in stats[0] and "1 game" in stats[0], stats
+    # issue 41: Bob's best round of Machiavelli is the lowest he took in a round of this game
+    seat = record.seat_of(str(BOB))
+    rounds = await harness.store.rounds(row.id)
+    (machiavelli,) = (await harness.store.stats("discord", str(BOB))).by_rulebook
+    assert machiavelli.best_round == min(points[seat] for _, points, _ in rounds)
+    # ... and each answer carries its picture, the text beside it
+    for name in ("leaderboard", "stats"):
+        ix = await harness.fake.slash(TABLE, BOB, name)
+        await act(harness, ix)
+        (picture,) = ix.followups[-1].attachments
+        assert picture.filename == "stats.png" and picture.data.startswith(b"\x89PNG")
+        assert len(picture.data) < 200_000
     no_hand_in_public(fake)
     assert fake.unanswered == []
 

@@ -69,6 +69,62 @@ def test_initial_meld_is_the_most_valuable_and_none_is_a_proof(seed):
     assert anyone is not None and _value(rules, anyone) >= rules.first_lay_points
 
 
+def _oracle_most_tiles(rules, hand) -> tuple[int, int]:
+    """The most tiles an initial meld from `hand` lays that reaches the threshold, then the
+    most points among those: (tiles, points), (0, 0) for none; every set of groups tried."""
+    groups = []
+    for size in range(3, len(hand) + 1):
+        for combo in combinations(range(len(hand)), size):
+            cards = [hand[i] for i in combo]
+            for reading in readings(cards, rules.ace) if is_meld(rules, cards) else ():
+                value = sum(c.rank for c in cards if not c.is_joker)
+                value += sum(r for r, _ in reading.joker_faces)
+                groups.append((frozenset(combo), value))
+    best = (0, 0)
+
+    def search(start: int, used: frozenset, total: int) -> None:
+        nonlocal best
+        if total >= rules.first_lay_points:
+            best = max(best, (len(used), total))
+        for i in range(start, len(groups)):
+            tiles, value = groups[i]
+            if not tiles & used:
+                search(i + 1, used | tiles, total + value)
+
+    search(0, frozenset(), 0)
+    return best
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_initial_meld_with_jokers_in_the_rack_is_exact(seed):
+    """A rack with one or two jokers (the search lets a joker stand only for a tile the rack
+    lacks, a swap that keeps tiles and points): the most points, and the most tiles, exact."""
+    rng = random.Random(f"jokers/{seed}")
+    tiles = make_tiles(2, 2)
+    real = [t for t in tiles if not t.is_joker]
+    # tiles near each other in a colour or a rank, so groups and runs can be made
+    colour = rng.choice("SHDC")
+    near = [t for t in real if t.suit == colour and 3 <= t.rank <= 9]
+    near += [t for t in real if t.rank in (7, 8) and t.suit != colour]
+    hand = rng.sample(near, 8) + [t for t in tiles if t.is_joker][: 1 + seed % 2]
+    rules = get_rulebook("rummikub")
+    best = _oracle_best(rules, hand)
+    move = find_move(rules, [], hand, objective="max_points", first_lay_done=False)
+    if best < rules.first_lay_points:
+        assert move is None
+    else:
+        assert move is not None and _value(rules, move) == best
+        assert check_move(rules, [], hand, move.new_table, first_lay_done=False).ok
+    most = _oracle_most_tiles(rules, hand)
+    move = find_move(rules, [], hand, objective="max_cards", first_lay_done=False)
+    if most == (0, 0):
+        assert move is None
+        return
+    assert move is not None
+    assert check_move(rules, [], hand, move.new_table, first_lay_done=False).ok
+    assert (len(move.placed), _value(rules, move)) == most
+
+
 def test_initial_meld_seed_examples_and_jokers_valued_as_their_tile():
     move = find_move(RK, [], T("10R 11R 12R 2B 7O"), objective="max_points",
                      first_lay_done=False)

@@ -162,6 +162,37 @@ async def test_stats_and_history(season: Season) -> None:
     )
 
 
+async def test_stats_rating_curve_and_each_rulebook_best_round(season: Season) -> None:
+    """/stats' picture: the rating after each game (the overall ladder's, oldest first) and,
+    per rulebook, games, wins and the best round the game's own way (Carousel counts up)."""
+    store, alice, bob = season.store, season.ids["Alice"], season.ids["Bob"]
+    stats = await store.stats("telegram", "alice")
+    curve = [rating for _, rating in stats.ratings]
+    assert len(curve) == 4 and curve[-1] == pytest.approx(stats.rating)  # the season's games
+    for best in (12, 3, 7):  # penalty points: the lowest is the best
+        await finish(store, "telegram", "C", "vatican",
+                     [ResultSeat(0, alice, "Alice", None, best, 0, 2, best),
+                      ResultSeat(1, bob, "Bob", None, 0, 1, 1, 0)])
+        curve.append((await store.stats("telegram", "alice")).rating)
+    game = await store.create_game("telegram", "C", {"rulebook": "carousel"})
+    await store.record_result(game.id, "carousel", [
+        ResultSeat(0, alice, "Alice", None, 40, 1, 1, 25),
+        ResultSeat(1, bob, "Bob", None, 10, 0, 2, 10)], higher_is_better=True)
+    stats = await store.stats("telegram", "alice")
+    curve.append(stats.rating)
+    assert [rating for _, rating in stats.ratings] == pytest.approx(curve)
+    times = [when for when, _ in stats.ratings]
+    assert times == sorted(times)
+    books = {row.rulebook: row for row in stats.by_rulebook}
+    assert (books["vatican"].games, books["vatican"].best_round) == (3, 3)
+    assert (books["carousel"].wins, books["carousel"].best_round) == (1.0, 25)
+    assert (books["manipulation"].games, books["manipulation"].best_round) == (3, None)
+    assert [row.rulebook for row in stats.by_rulebook][:2] == ["manipulation", "vatican"]
+    bobs = {row.rulebook: row.best_round for row in (await store.stats("telegram", "bob"))
+            .by_rulebook}
+    assert (bobs["vatican"], bobs["carousel"]) == (0, 10)
+
+
 async def test_stats_reads_only_the_games_it_shows(season: Season) -> None:
     """Issue 31: /stats read a player's whole history to show 5 rows. The store returns the
     newest `recent` games (newest first) and the totals over all of them."""

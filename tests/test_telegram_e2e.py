@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 import os
 import random
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -17,9 +18,10 @@ from players.telegram import Person
 
 from bot.adapters.telegram import TelegramAdapter
 from bot.core.record import Record
+from bot.core.seasons import season_of
 from bot.core.service import GameService
 from bot.games import default_games
-from bot.store import Store
+from bot.store import ResultSeat, Store
 
 pytestmark = pytest.mark.e2e  # whole games through the fake server: `make test-fast` skips
 # Under Telegram's real limits a whole game takes minutes (a person's screen is edited about once
@@ -174,15 +176,100 @@ async def test_three_people_and_a_computer_play_manipulation(harness: Harness):
     # The leaderboard counts the game for every seat.
     await harness.say(group, alice, "/leaderboard")
     await harness.expect(group, "Leaderboard")
-    board = tg.last_message(group, from_bot=True).text
+    posted = tg.last_message(group, from_bot=True)
+    board = posted.caption  # issue 41: a picture, its text the caption (screen readers)
     for name in ("Alice", "Bob", "Carol"):
         assert name in board
     assert "1 game" in board
+    assert _png_width(posted.photo.data) == 800
+    await harness.say(group, bob, "/stats")
+    await harness.expect(group, "📊 Bob")
+    posted = tg.last_message(group, from_bot=True)
+    assert "1 game" in posted.caption and _png_width(posted.photo.data) == 800
+    assert len(posted.photo.data) < 200_000
     winners = {record.seats[w].name for w in result["winners"]}
     assert winners
     # No private hand ever appeared in the group.
     for message in tg.messages(group, include_deleted=True):
         assert "Hand:" not in (message.caption or "") + (message.text or "")
+
+
+def _png_width(data: bytes | None) -> int:
+    assert data is not None and data.startswith(b"\x89PNG")
+    return int.from_bytes(data[16:20], "big")
+
+
+async def test_stats_and_the_leaderboard_are_pictures(harness: Harness):
+    """Issue 41: /leaderboard and /stats answer with a picture, the text as its caption (a
+    screen reader's), in the group and in a private chat, in Hebrew too; nobody's stats are
+    posted where they are none."""
+    tg, store = harness.tg, harness.store
+    group = tg.group(GROUP, "Friday rummy")
+    alice = tg.user(21, "Alice", started=True)
+    dana = tg.user(22, "דנה", started=True, language_code="he")
+    ids = {"21": await store.player("telegram", "21", "Alice"),
+           "22": await store.player("telegram", "22", "דנה")}
+    for k, (first, second) in enumerate([("21", "22"), ("22", "21"), ("21", "22")]):
+        game = await store.create_game("telegram", str(GROUP), {"rulebook": "vatican"})
+        await store.record_result(game.id, "vatican", [
+            ResultSeat(0, ids[first], "x", None, 0, 1, 1, 0),
+            ResultSeat(1, ids[second], "y", None, 20 + k, 0, 2, 5 + k)])
+        await store.save_game(game.id, game.record, expected_version=1, status="finished")
+    await harness.say(group, alice, "/leaderboard")
+    await harness.expect(group, "Leaderboard")
+    posted = tg.last_message(group, from_bot=True)
+    assert "Alice" in posted.caption and "דנה" in posted.caption
+    assert _png_width(posted.photo.data) == 800 and len(posted.photo.data) < 200_000
+    await harness.say(group, alice, "/stats")
+    await harness.expect(group, "📊 Alice")
+    posted = tg.last_message(group, from_bot=True)
+    assert "3 games" in posted.caption and posted.photo is not None
+    private = tg.private_chat(dana)
+    await harness.say(private, dana, "/stats")
+    await harness.expect(private, "דנה")
+    posted = tg.last_message(private, from_bot=True)
+    assert "משחקים" in posted.caption and _png_width(posted.photo.data) == 800
+    stranger = tg.user(23, "Eve", started=True)
+    await harness.say(group, stranger, "/stats")
+    await harness.expect(group, "No finished games")
+    assert tg.last_message(group, from_bot=True).photo is None
+
+
+async def test_a_season_in_the_group(harness: Harness):
+    """Issue 41 item 3: /season as a picture; only an admin (Telegram says who) makes seasons a
+    week; the season's end is posted in the group once, and kept for /season last."""
+    tg, store, service = harness.tg, harness.store, harness.service
+    alice = tg.user(31, "Alice", started=True)
+    bob = tg.user(32, "Bob", started=True)
+    group = tg.group(GROUP, "Friday rummy", members=[(alice, "creator"), bob])
+    ids = {u: await store.player("telegram", str(u.id), u.first_name) for u in (alice, bob)}
+    for winner, loser in ((alice, bob), (alice, bob), (bob, alice)):
+        game = await store.create_game("telegram", str(GROUP), {"rulebook": "vatican"})
+        await store.record_result(game.id, "vatican", [
+            ResultSeat(0, ids[winner], winner.first_name, None, 0, 1, 1, 0),
+            ResultSeat(1, ids[loser], loser.first_name, None, 20, 0, 2, 5)])
+        await store.save_game(game.id, game.record, expected_version=1, status="finished")
+    now = datetime.fromtimestamp(harness.clock.now(), UTC)
+    await harness.say(group, bob, "/season")
+    await harness.expect(group, "Season " + now.strftime("%Y-%m"))
+    posted = tg.last_message(group, from_bot=True)
+    assert posted.caption.index("Alice") < posted.caption.index("Bob")  # 7 points to 5
+    assert _png_width(posted.photo.data) == 800
+    await harness.say(group, bob, "/season weeks")
+    await harness.expect(group, "Only the chat's admins")
+    await harness.say(group, alice, "/season weeks")
+    await harness.expect(group, "now last a week")
+    assert await store.season_kind("telegram", str(GROUP)) == "weeks"
+    # the week is over: the sweep (every worker's, every few minutes) posts its standings
+    later = season_of(now, "weeks").end.timestamp() + 1
+    before = len(tg.messages(group))
+    assert await service.seasons.sweep(later) == 1
+    await harness.expect(group, "is over: the final standings")
+    assert await service.seasons.sweep(later + 600) == 0
+    await tg.settle(quiet=0.3, timeout=20)
+    assert len(tg.messages(group)) == before + 1
+    final = tg.last_message(group, from_bot=True)
+    assert final.photo is not None and "Alice" in final.caption
 
 
 async def test_bad_input_is_answered_clearly(harness: Harness):

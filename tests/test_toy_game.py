@@ -163,7 +163,7 @@ async def test_the_toy_game_from_lobby_to_leaderboard_on_telegram(tmp_path, cloc
             assert over()
             await harness.say(group, alice, "/leaderboard ten")
             await harness.expect(group, "Leaderboard")
-            board = tg.last_message(group, from_bot=True).text
+            board = tg.last_message(group, from_bot=True).caption  # a picture (issue 41)
             assert "Race to ten" in board and "Alice" in board and "1 game" in board, board
         finally:
             await harness.down()

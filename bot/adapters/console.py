@@ -339,6 +339,8 @@ class ConsoleGame:
     async def _answer(self, out: Outcome, *, quiet: bool = False) -> None:
         """Show an outcome of the person's own call, and the core's reply to it."""
         await self.deliver(out)
+        if out.picture is not None:  # /stats, /leaderboard: the text here, the picture there
+            self._paint("stats", out.picture)
         mine = out.private.get(USER)
         notice = mine.notice.strip() if mine is not None else ""
         if notice and not self._will_show(mine, notice):

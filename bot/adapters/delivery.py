@@ -519,6 +519,13 @@ class Delivery:
         done.add_done_callback(_log_failure)
         return done
 
+    def show(self, chat: Chat, screens: list[Screen]) -> None:
+        """One-off pictures answering a command (/stats), through the chat's lane and inside
+        its budget, in order; nobody waits for them."""
+        run = Run(self.sender, Outcome(), Refs({}), None, self)
+        for screen in screens:
+            self.lane(chat).put(run, Step(NOTE, screen)).add_done_callback(_log_failure)
+
     def soon(self, delivering: Awaitable[None]) -> None:
         """Run a delivery without waiting for it (a handler answering a person): the lanes
         send it within their budgets while the handler is free for the next update."""
@@ -572,7 +579,11 @@ class Delivery:
         that waits — a computer seat — is paced by the people's screens, not by the group's
         budget. With a `context` (an interaction being answered) it waits for the group too:
         what went wrong there is told in the answer."""
-        if outcome.game_id is None or self.closed:
+        if self.closed:
+            return
+        if outcome.game_id is None:  # a chat's own post (a season's end): no game's refs
+            if outcome.chat_id and outcome.notes:
+                await self._deliver_chat_post(outcome, context)
             return
         game_id = outcome.game_id
         fresh = outcome.revision if self.lock is not None else None  # one process: its copy
@@ -601,6 +612,16 @@ class Delivery:
         for result in results:
             if isinstance(result, BaseException):
                 raise result
+
+    async def _deliver_chat_post(self, outcome: Outcome, context: Any) -> None:
+        """A chat's notes that belong to no game (a season's final standings), through the
+        chat's lane and budget; returns when all went (or failed: logged)."""
+        run = Run(self.sender, outcome, Refs({}), context, self)
+        lane = self.lane(Chat(outcome.chat_id))
+        waits = [lane.put(run, Step(NOTE, note)) for note in outcome.notes]
+        for result in await asyncio.gather(*waits, return_exceptions=True):
+            if isinstance(result, Exception):
+                log.error("a chat's post failed", exc_info=result)
 
     async def _finish(self, game_id: int, refs: Refs, waits: list[asyncio.Future[None]],
                       outcome: Outcome, private: list[Any]) -> None:

@@ -293,9 +293,12 @@ class DiscordAdapter:
         # The member's client language (Discord has no Hebrew: /rummy language chooses it).
         lang = str(getattr(interaction.locale, "value", "") or "")
         set_locale(lang)  # until the service knows better (a /language choice, a seat)
+        # a chat admin: who may manage the server (Discord computes the member's permissions
+        # in this channel and sends them with the interaction)
+        perms = interaction.permissions
         return Actor(PLATFORM, str(interaction.channel_id or 0), str(user.id),
                      clean_name(user.display_name), private=interaction.guild_id is None,
-                     lang=lang)
+                     lang=lang, admin=bool(perms.manage_guild or perms.administrator))
 
     @staticmethod
     async def _defer(interaction: discord.Interaction, **kwargs: Any) -> bool:
@@ -327,7 +330,7 @@ class DiscordAdapter:
                 elif about is not None:
                     slow = self.service.fair_use.check(actor.platform, actor.user, actor.chat_id)
                     outcome = (Outcome(reply=slow, alert=True) if slow else
-                               Outcome(reply=await self.service.stats(about, args or None)))
+                               await self.service.stats_of(about, args or None))
                 else:
                     outcome = await self.service.command(actor, Command.of(verb, args))
                 if verb == "join" and not outcome.alert and outcome.game_id is not None:
@@ -510,6 +513,11 @@ class DiscordAdapter:
         if outcome.reply in every("OK") or (ctx.showed_private and not outcome.alert):
             text = ""  # the private view itself is the answer
         text = "\n".join([text, *ctx.problems]).strip()
+        if outcome.picture is not None:  # /stats, /leaderboard: the text beside the picture
+            png = await asyncio.to_thread(lambda: outcome.picture.image)
+            if png:
+                await self._followup(ctx, text, files=[discord.File(io.BytesIO(png), PICTURE)])
+                return
         if text or (ctx.thinking and not ctx.answered):
             await self._followup(ctx, text or "Done.")
 
@@ -560,7 +568,7 @@ class DiscordAdapter:
         """Show an outcome: notes and the live message in the channel, then private views
         (through the shared delivery: one game at a time, never an older screen over a newer
         one, message ids saved once per delivery when they change)."""
-        if outcome.game_id is None:
+        if outcome.game_id is None and not outcome.notes:  # notes alone: a chat's post
             return
         async with self._working():
             await self.delivery.deliver(outcome, ctx)
@@ -752,6 +760,7 @@ class DiscordAdapter:
 
 
 FILES = {TABLE: "table.png", NOTE: "scores.png", PRIVATE: "hand.png"}
+PICTURE = "stats.png"  # a command's picture (/stats, /leaderboard)
 REVIEW_FILE = "review.png"
 
 

@@ -170,7 +170,23 @@ def add_commands(tree: app_commands.CommandTree, adapter: SlashHost) -> None:
                             name=clean_name(member.display_name))
         await adapter.slash(interaction, "stats", rulebook or "", public=True, about=about)
 
+    @app_commands.command(name="season",
+                          description=N_("This channel's season: standings, the last one, the "
+                                         "hall of fame"))
+    @app_commands.describe(show=N_("What to show (or, for admins, how long seasons last)"))
+    @app_commands.choices(show=[
+        app_commands.Choice(name=N_("standings now"), value="now"),
+        app_commands.Choice(name=N_("the last season"), value="last"),
+        app_commands.Choice(name=N_("hall of fame"), value="hall"),
+        app_commands.Choice(name=N_("seasons of a week"), value="weeks"),
+        app_commands.Choice(name=N_("seasons of a month"), value="months"),
+    ])
+    async def season(interaction: discord.Interaction, show: str | None = None) -> None:
+        await adapter.slash(interaction, "season", "" if show in (None, "now") else show,
+                            public=True)
+
     tree.add_command(rummy)
     tree.add_command(leaderboard)
     tree.add_command(stats)
+    tree.add_command(season)
 

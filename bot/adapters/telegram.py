@@ -14,7 +14,7 @@ import logging
 import os
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from aiohttp import web
@@ -50,6 +50,7 @@ from bot.core.commands import Command
 from bot.core.cut import ALERT_UNITS, CAPTION_UNITS, MESSAGE_UNITS, cut
 from bot.core.fair_use import SLOW_DOWN
 from bot.core.service import Actor, GameService, pack
+from bot.core.stat_pictures import as_messages
 from bot.core.unit import handling
 from bot.core.views import Outcome, Screen, phone_rows
 from bot.i18n import LANGUAGES, N_, _, isolate, using
@@ -67,6 +68,7 @@ COMMANDS = [  # the command menu; descriptions in English, translated per langua
     ("rules", N_("The rules: /rules [rulebook]")),
     ("leaderboard", N_("Leaderboard: /leaderboard [rulebook]")),
     ("stats", N_("My results")),
+    ("season", N_("This chat's season: /season [last|hall]")),
     ("endgame", N_("End this chat's game (host)")),
     ("lesson", N_("Learn to play, step by step: /lesson [rulebook]")),
     ("language", N_("My language (in a group: the group's): /language en|he|ru")),
@@ -471,10 +473,15 @@ class TelegramAdapter:
         command = Command.of(message.text.split()[0], args)  # decoded here, once
         verb = command.verb
         actor = self._actor(update)
+        if verb == "season" and args.strip().lower() in ("weeks", "months") and not actor.private:
+            actor = replace(actor, admin=await self._is_admin(int(actor.chat_id), actor.user))
         outcome = await self.service.command(actor, command)
         # in a private chat, a screen posted anew below the command is the answer (a lesson's)
         answered = actor.private and actor.user in outcome.private_new
-        if outcome.reply and (outcome.alert or (outcome.group is None and not answered)):
+        if outcome.picture is not None:  # its caption holds the reply
+            self.delivery.show(Chat(actor.chat_id, private=actor.private),
+                               as_messages(outcome.picture))
+        elif outcome.reply and (outcome.alert or (outcome.group is None and not answered)):
             self._send_text(int(actor.chat_id), outcome.reply)
         self._deliver_soon(outcome, by=actor.user)
         if verb == "join" and not outcome.alert:
@@ -483,6 +490,15 @@ class TelegramAdapter:
             again = await self.service.command(actor, "hand")
             if not again.alert:
                 self._deliver_soon(again, by=actor.user)
+
+    async def _is_admin(self, chat_id: int, user: str) -> bool:
+        """Is the person an admin (or the creator) of the group? Asked only for the commands
+        that need it; an error answers no."""
+        try:
+            member = await self.app.bot.get_chat_member(chat_id, int(user))
+        except TelegramError:
+            return False
+        return member.status in ("administrator", "creator")
 
     async def on_private_text(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         handling(update_key(update))

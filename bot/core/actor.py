@@ -17,6 +17,7 @@ class Actor:
     name: str
     private: bool = False
     lang: str = ""  # the client's language (Telegram language_code, Discord locale); "" unknown
+    admin: bool = False  # a chat admin (asked by the adapter only where a command needs it)
 
     def __post_init__(self) -> None:
         # A display name is the client's: no bidi tricks, no passing for a computer seat.

@@ -16,6 +16,7 @@ from .buttons import Press
 from .hosting import HostedGame, Refusal
 from .record import Record
 from .scheduler import close
+from .stat_pictures import board_screen, stats_screen
 from .views import Outcome
 
 MAX_VERB = 32
@@ -61,6 +62,7 @@ class CommandHost(Protocol):
     scheduler: Any
     lobby: Any
     reviews: Any  # bot/core/reviews.py
+    seasons: Any  # bot/core/seasons.py
     games: Mapping[str, HostedGame]
     default_game: HostedGame
 
@@ -105,9 +107,11 @@ class Commands:
         if verb in ("newgame", "new"):
             return await svc.new_game(actor, args or None)
         if verb == "leaderboard":
-            return Outcome(reply=await self.leaderboard(actor, args or None), alert=False)
+            return await self.board(actor, args or None)
         if verb == "stats":
-            return Outcome(reply=await self.stats(actor, args or None), alert=False)
+            return await self.player_stats(actor, args or None)
+        if verb == "season":
+            return await self.service.seasons.command(actor, args)
         if verb in ("join", "leave", "endgame", "end"):
             # In a private chat these mean the chat's own game (a finished lesson's [Play a
             # real game] opens one there): whoever can start a game there can end or leave it.
@@ -323,11 +327,15 @@ class Commands:
             return variant.title()
 
     async def leaderboard(self, actor: Actor, variant: str | None) -> str:
+        return (await self.board(actor, variant)).reply or ""
+
+    async def board(self, actor: Actor, variant: str | None) -> Outcome:
+        """The leaderboard as a picture with medals, its text the caption (screen readers)."""
         if variant:
             try:
                 game, words = self.service.game_named(variant)
             except Refusal as refusal:
-                return refusal.text
+                return Outcome(reply=refusal.text, alert=False)
             variant = game.settings(words, {}).variant
         chat = None if actor.private else actor.chat_id
         rows = await self.service.store.leaderboard(actor.platform, chat, variant)
@@ -336,7 +344,7 @@ class Commands:
             variant=self._title(variant) if variant else narrate.BOARD_ALL,
         )
         if not rows:
-            return title + "\n" + narrate.BOARD_EMPTY
+            return Outcome(reply=title + "\n" + narrate.BOARD_EMPTY, alert=False)
         lines = [title]
         for i, r in enumerate(rows, 1):
             lines.append(
@@ -346,12 +354,19 @@ class Commands:
                 )
             )
         lines.append(narrate.BOARD_MORE)
-        return "\n".join(lines)
+        text = "\n".join(lines)
+        return Outcome(reply=text, alert=False,
+                       picture=board_screen(rows, title, text, narrate.BOARD_EMPTY))
 
     async def stats(self, actor: Actor, variant: str | None) -> str:
+        return (await self.player_stats(actor, variant)).reply or ""
+
+    async def player_stats(self, actor: Actor, variant: str | None) -> Outcome:
+        """A player's numbers as a picture — rating over time, a row per game — its text the
+        caption."""
         stats = await self.service.store.stats(actor.platform, actor.user, variant)
         if stats is None:
-            return narrate.STATS_NONE
+            return Outcome(reply=narrate.STATS_NONE, alert=False)
         lines = [
             narrate.stats_line(
                 name=stats.name, rating=stats.rating, games=stats.games, wins=stats.wins,
@@ -363,4 +378,7 @@ class Commands:
                 fill(narrate.STATS_GAME, when=when, variant=self._title(rb), points=points,
                                           won=" 🏆" if won else "")
             )
-        return "\n".join(lines)
+        text = "\n".join(lines)
+        if not stats.games:
+            return Outcome(reply=text, alert=False)
+        return Outcome(reply=text, alert=False, picture=stats_screen(stats, text, self._title))

@@ -44,7 +44,10 @@ def new_result(game: HostedGame, before: dict | None, record: Record) -> GameRes
     if result is None:
         return None
     totals, winners = list(result.totals), list(result.winners)
-    ranks = _ranks(totals, winners, result.higher_is_better)
+    higher = result.higher_is_better
+    ranks = _ranks(totals, winners, higher)
+    rounds = game.rounds(record.state) if record.state is not None else []
+    best = max if higher else min
     return GameResult(
         record.rulebook,
         [
@@ -56,9 +59,11 @@ def new_result(game: HostedGame, before: dict | None, record: Record) -> GameRes
                 int(totals[k]),
                 (1 / len(winners)) if k in winners else 0.0,
                 ranks[k],
+                best((int(r[k]) for r in rounds if k < len(r)), default=None),
             )
             for k, info in enumerate(record.seats)
         ],
+        higher,
     )
 
 

@@ -73,6 +73,8 @@ class Scheduler:
         self.retention = retention  # seconds a finished game keeps its record
         self.lesson_retention = lesson_retention
         self._computer_tasks: dict[int, asyncio.Task] = {}
+        # more work for the idle sweep (a chat's ended season): each gets the sweep's time
+        self.sweeps: list[Callable[[float], Awaitable[Any]]] = []
         # game -> (turn deadline, when to send the half-time reminder or None): the ticker
         # reads the store only when one of them is due
         self.deadlines: dict[int, tuple[float, float | None]] = {}
@@ -174,6 +176,7 @@ class Scheduler:
                     await self.prune(now)
                 except Exception:
                     log.exception("closing idle games or pruning failed")
+                await self._sweep_more(now)
             for game_id, (deadline, warn) in list(self.deadlines.items()):
                 if now < deadline and (warn is None or now < warn):
                     continue  # nothing due: no store read
@@ -232,6 +235,13 @@ class Scheduler:
         return out
 
     # -- the store's daily care ---------------------------------------------------------
+
+    async def _sweep_more(self, now: float) -> None:
+        for sweep in self.sweeps:
+            try:
+                await sweep(now)
+            except Exception:
+                log.exception("a sweep failed")
 
     async def prune(self, now: float | None = None) -> dict[str, int]:
         """Slim finished games older than the retention period (their results stay) and drop
@@ -326,6 +336,7 @@ class JobScheduler(Scheduler):
                     await self.prune(now)
                 except Exception:
                     log.exception("closing idle games or pruning failed")
+                await self._sweep_more(now)
             try:
                 await self.redelivery.claim(now)
             except Exception:

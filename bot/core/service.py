@@ -9,8 +9,10 @@ timers). A running game's own presses go to the hosted game (hosting.py; bot/gam
 from __future__ import annotations
 
 import logging
+import os
 import random
 import secrets
+import socket
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
@@ -29,6 +31,7 @@ from .persist import GameExists
 from .record import Record, SeatInfo
 from .reviews import Reviews
 from .scheduler import IDLE_SECONDS, JobScheduler, Scheduler
+from .seasons import Seasons
 from .titles import Titles
 from .unit import WORK_TIMEOUT, Refusal, Reply, Unit, answer
 from .views import Outcome
@@ -113,6 +116,10 @@ class GameService:
         self.lobby = Lobby(self.unit)
         self.commands = Commands(self)
         self.reviews = Reviews(self)
+        self.seasons = Seasons(lambda: self.unit.store, self._deliver, clock,
+                               owner=f"{socket.gethostname()[:40]}:{os.getpid()}:"
+                                     f"{secrets.token_hex(3)}")
+        self.scheduler.sweeps.append(self.seasons.sweep)
 
     @property
     def store(self) -> Any:
@@ -570,3 +577,8 @@ class GameService:
     async def stats(self, actor: Actor, variant: str | None) -> str:
         await self.speak_to(actor)
         return await self.commands.stats(actor, variant)
+
+    async def stats_of(self, actor: Actor, variant: str | None) -> Outcome:
+        """/stats of `actor` (Discord's /stats @member): the picture and its caption."""
+        await self.speak_to(actor)
+        return await self.commands.player_stats(actor, variant)

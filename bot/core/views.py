@@ -252,6 +252,9 @@ class Outcome:
     # A finished lesson's [Play a real game]: the variant the platform starts against a
     # computer in this chat once this change is saved (bot/core/service.py).
     play_next: str | None = None
+    # A picture answering a command (/stats, /leaderboard): posted in the chat the command
+    # came from, its text (`reply`, also its caption) for screen readers and text clients.
+    picture: Screen | None = None
 
     def merge(self, other: Outcome) -> Outcome:
         """Later screens replace earlier ones; notes and replies add up."""

@@ -22,6 +22,8 @@ from .rows import (
     PlayerStats,
     ResultSeat,
     RoundRow,
+    RulebookStats,
+    SeasonRow,
     SeatRow,
     StaleGame,
 )
@@ -37,6 +39,8 @@ __all__ = [
     "PlayerStats",
     "ResultSeat",
     "RoundRow",
+    "RulebookStats",
+    "SeasonRow",
     "SeatRow",
     "StaleGame",
     "Store",

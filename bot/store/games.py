@@ -236,7 +236,8 @@ class GamesStore(StoreBase):
                 for done in rounds:
                     await write_round(conn, game_id, done)
                 if result is not None:
-                    await res.record_result(conn, game_id, result.rulebook, result.seats)
+                    await res.record_result(conn, game_id, result.rulebook, result.seats,
+                                            higher_is_better=result.higher_is_better)
         except IntegrityError as error:
             game = await self.get_game(game_id)
             if game is not None:

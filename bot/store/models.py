@@ -107,6 +107,7 @@ chats = Table(
     Column("chat_id", String(64), primary_key=True),
     Column("created_at", UTCDateTime, nullable=False),
     Column("language", String(8), nullable=True),  # /language in a group; NULL: the host's
+    Column("season", String(8), nullable=True),  # how long its seasons last: NULL months, weeks
 )
 
 games = Table(
@@ -250,6 +251,8 @@ results = Table(
     Column("chat_id", String(64), nullable=False),
     Column("rulebook", String(32), nullable=False),
     Column("finished_at", UTCDateTime, nullable=False),
+    Index("ix_results_chat", "platform", "chat_id", "finished_at"),  # a chat's season
+    Index("ix_results_finished_at", "finished_at"),  # the chats whose season just ended
 )
 
 result_seats = Table(
@@ -264,6 +267,23 @@ result_seats = Table(
     Column("points", Integer, nullable=False),
     Column("won", Float, nullable=False),
     Column("rank", Integer, nullable=False),
+    # /stats' curve: the competitor's rating over all chats and games after this game (NULL:
+    # a guest, or a game from before 0009)
+    Column("rating", Float, nullable=True),
+)
+
+# A chat's ended season, claimed by the worker that posts its final standings (one row per
+# chat and season: one poster), the standings kept for /season last and the hall of fame.
+seasons = Table(
+    "seasons",
+    metadata,
+    Column("platform", String(16), primary_key=True),
+    Column("chat_id", String(64), primary_key=True),
+    Column("season", String(16), primary_key=True),  # "2026-12", "2026-W49"
+    Column("standings", Json, nullable=False),  # [[name, points, games, wins], …] best first
+    Column("owner", String(64), nullable=True),  # the worker posting it
+    Column("lease_until", Float, nullable=True),  # epoch s; NULL once posted
+    Column("posted_at", UTCDateTime, nullable=True),
 )
 
 standings = Table(
@@ -278,6 +298,9 @@ standings = Table(
     Column("games", Integer, nullable=False),
     Column("wins", Float, nullable=False),
     Column("points", BigInteger, nullable=False),  # sum of final points over `games`
+    # the best round's points in this rulebook, its own way (lowest, or highest where the game
+    # counts up); NULL in the all-rulebooks ladders (no one way) and before 0009
+    Column("best_round", Integer, nullable=True),
     Column("updated_at", UTCDateTime, nullable=False),
     Index("ix_standings_board", "scope", "rulebook", "rating"),
 )

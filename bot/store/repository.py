@@ -26,6 +26,7 @@ from .jobs import JOB_KINDS, Job, JobsStore
 from .migrate import run_migrations
 from .players import PlayersStore, upsert_player
 from .scores import ScoresStore
+from .seasons import SeasonsStore
 from .updates import UpdatesStore
 from .upkeep import PRUNE_BATCH, UpkeepStore
 from .urls import database_url
@@ -37,7 +38,7 @@ __all__ = [
 
 class Store(
     GamesStore, DeliveryRefsStore, JobsStore, UpdatesStore, PlayersStore, ScoresStore,
-    UpkeepStore, StoreBase,
+    SeasonsStore, UpkeepStore, StoreBase,
 ):
     """Players, chats, games, seats, rounds and results; open with `await Store.open()`."""
 

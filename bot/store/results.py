@@ -18,10 +18,12 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from . import models as db
 from .models import ALL
 from .ratings import DEFAULT_MU, DEFAULT_SIGMA, display_rating, merge, rate_match
-from .rows import LeaderRow, PlayerStats, ResultSeat
+from .rows import LeaderRow, PlayerStats, ResultSeat, RulebookStats
 from .sql import insert_for
 
 COMPUTER_PREFIX = "computer:"  # pseudo-player user ids: "computer:medium"
+CURVE_GAMES = 30  # /stats' rating curve: the newest games
+RULEBOOK_ROWS = 8  # /stats' rows per rulebook, most played first
 
 
 def computer_name(level: str) -> str:
@@ -29,7 +31,8 @@ def computer_name(level: str) -> str:
 
 
 async def record_result(
-    conn: AsyncConnection, game_id: int, rulebook: str, seats: Sequence[ResultSeat]
+    conn: AsyncConnection, game_id: int, rulebook: str, seats: Sequence[ResultSeat], *,
+    higher_is_better: bool = False,
 ) -> bool:
     """Write the result and update the ladders; False (and no change) if already recorded."""
     _validate(rulebook, seats)
@@ -63,16 +66,18 @@ async def record_result(
             .order_by(db.players.c.id)
             .with_for_update()
         )
+    overall = await _update_ladders(conn, game.chat_id, rulebook, seats, competitors, now,
+                                    higher_is_better)
     await conn.execute(
         insert(db.result_seats),
         [
             {"game_id": game_id, "seat_no": seat.seat_no, "player_id": player,
              "name": seat.name[: db.NAME_MAX], "computer_level": seat.computer_level,
-             "points": int(seat.points), "won": float(seat.won), "rank": int(seat.rank)}
+             "points": int(seat.points), "won": float(seat.won), "rank": int(seat.rank),
+             "rating": overall.get(player) if player is not None else None}
             for seat, player in zip(seats, competitors, strict=True)
         ],
     )
-    await _update_ladders(conn, game.chat_id, rulebook, seats, competitors, now)
     return True
 
 
@@ -129,15 +134,17 @@ async def _update_ladders(
     seats: Sequence[ResultSeat],
     competitors: Sequence[int | None],
     now: datetime,
-) -> None:
+    higher_is_better: bool = False,
+) -> dict[int, float]:
     """Rate the game in its four ladders; guests (None) play at the default rating, unsaved.
+    Returns each rated player's overall rating (all chats, all games) after it.
 
     Three round trips whatever the seat count: create missing rows, read, update (executemany).
     """
     s = db.standings.c
     rated = sorted({player for player in competitors if player is not None})
     if not rated:
-        return
+        return {}
     ladders = [(chat_id, rulebook), (chat_id, ALL), (ALL, rulebook), (ALL, ALL)]
     default = (DEFAULT_MU, DEFAULT_SIGMA)
     await conn.execute(
@@ -150,16 +157,18 @@ async def _update_ladders(
             for scope, book in ladders
         ],
     )
-    current = {
-        (row.player_id, row.scope, row.rulebook): (row.mu, row.sigma)
+    rows = {
+        (row.player_id, row.scope, row.rulebook): row
         for row in await conn.execute(
-            select(s.player_id, s.scope, s.rulebook, s.mu, s.sigma).where(
+            select(s.player_id, s.scope, s.rulebook, s.mu, s.sigma, s.best_round).where(
                 s.player_id.in_(rated),
                 s.scope.in_([chat_id, ALL]),
                 s.rulebook.in_([rulebook, ALL]),
             )
         )
     }
+    current = {key: (row.mu, row.sigma) for key, row in rows.items()}
+    best = max if higher_is_better else min
     seats_of: dict[int, list[int]] = defaultdict(list)
     for index, player in enumerate(competitors):
         if player is not None:
@@ -180,6 +189,11 @@ async def _update_ladders(
                 "v_games": len(indexes),
                 "v_wins": sum(float(seats[i].won) for i in indexes),
                 "v_points": sum(int(seats[i].points) for i in indexes),
+                # a rulebook's ladder keeps its best round (the all-rulebooks one has no way)
+                "v_best": None if book == ALL else best(
+                    (b for b in (rows[player, scope, book].best_round,
+                                 *(seats[i].best_round for i in indexes)) if b is not None),
+                    default=None),
             })
     await conn.execute(
         update(db.standings)
@@ -195,10 +209,13 @@ async def _update_ladders(
             games=s.games + bindparam("v_games"),
             wins=s.wins + bindparam("v_wins"),
             points=s.points + bindparam("v_points"),
+            best_round=bindparam("v_best"),
             updated_at=now,
         ),
         changes,
     )
+    return {c["k_player"]: c["v_rating"] for c in changes
+            if c["k_scope"] == ALL and c["k_book"] == ALL}
 
 
 async def leaderboard(
@@ -248,17 +265,20 @@ async def stats(
             )
         )
     ).one_or_none()
-    query = (
-        select(r.finished_at, r.rulebook, rs.points, rs.won)
+    # the newest games, once: the history's `recent` and the curve's ratings (with a rulebook
+    # asked for, the history is that rulebook's and the curve still every game's)
+    newest = (
+        select(r.finished_at, r.rulebook, rs.points, rs.won, rs.rating)
         .join_from(db.result_seats, db.results, rs.game_id == r.game_id)
         .where(rs.player_id == player.id)
         .order_by(r.finished_at.desc(), r.game_id.desc(), rs.seat_no)
-        .limit(recent)
     )
+    rows = list(await conn.execute(newest.limit(max(recent, CURVE_GAMES))))
+    curve = rows
     if rulebook:
-        query = query.where(r.rulebook == rulebook)
-    rows = await conn.execute(query)
-    history = [(row.finished_at, row.rulebook, row.points, row.won) for row in rows]
+        rows = list(await conn.execute(newest.where(r.rulebook == rulebook).limit(recent)))
+    history = [(row.finished_at, row.rulebook, row.points, row.won) for row in rows[:recent]]
+    ratings = [(row.finished_at, row.rating) for row in curve if row.rating is not None][::-1]
     games = standing.games if standing else 0
     wins = standing.wins if standing else 0.0
     return PlayerStats(
@@ -269,4 +289,21 @@ async def stats(
         avg_points=standing.points / games if standing and games else 0.0,
         rating=standing.rating if standing else display_rating(DEFAULT_MU, DEFAULT_SIGMA),
         history=history,
+        ratings=ratings,
+        by_rulebook=await _by_rulebook(conn, player.id),
     )
+
+
+async def _by_rulebook(conn: AsyncConnection, player: int) -> list[RulebookStats]:
+    """The player's standing in each rulebook (over all chats), most played first, with the
+    best round the ladder keeps: one indexed read, whatever their history."""
+    s = db.standings.c
+    standings = await conn.execute(
+        select(s.rulebook, s.games, s.wins, s.points, s.best_round)
+        .where(s.player_id == player, s.scope == ALL, s.rulebook != ALL, s.games > 0)
+        .order_by(s.games.desc(), s.rulebook)
+        .limit(RULEBOOK_ROWS)
+    )
+    return [RulebookStats(row.rulebook, row.games, row.wins, row.points / row.games,
+                          row.best_round)
+            for row in standings]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 ACTIVE_STATUSES = ("lobby", "playing")
@@ -72,12 +72,35 @@ class ResultSeat:
     points: int
     won: float  # 1 win, 0.5 shared win, 0 loss
     rank: int  # 1 = best; tied seats share a rank
+    best_round: int | None = None  # the seat's best round of the game (the game's way)
 
 
 @dataclass(frozen=True)
 class GameResult:
     rulebook: str
     seats: list[ResultSeat]
+    higher_is_better: bool = False  # which way the points count
+
+
+@dataclass(frozen=True)
+class RulebookStats:
+    """A player's games of one rulebook (over all chats): /stats' rows."""
+
+    rulebook: str
+    games: int
+    wins: float
+    avg_points: float
+    best_round: int | None  # their best round in it, the rulebook's way; None: not known
+
+
+@dataclass(frozen=True)
+class SeasonRow:
+    """A person's season in a chat: points (1 a game, more a win), games, wins."""
+
+    name: str
+    points: float
+    games: int
+    wins: float
 
 
 @dataclass(frozen=True)
@@ -101,3 +124,6 @@ class PlayerStats:
     rating: float
     # (finished_at, rulebook, points, won), newest first
     history: list[tuple[datetime, str, int, float]]
+    # their rating after each of their newest games, oldest first (/stats' curve)
+    ratings: list[tuple[datetime, float]] = field(default_factory=list)
+    by_rulebook: list[RulebookStats] = field(default_factory=list)  # most played first

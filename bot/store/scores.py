@@ -41,10 +41,12 @@ class ScoresStore(StoreBase):
                 totals.append(row.total)
         return [(number, points, totals) for number, (points, totals) in out.items()]
 
-    async def record_result(self, game_id: int, rulebook: str, seats: list[ResultSeat]) -> None:
+    async def record_result(self, game_id: int, rulebook: str, seats: list[ResultSeat], *,
+                            higher_is_better: bool = False) -> None:
         """Store a finished game's result and update ratings; idempotent per game."""
         async with self._write() as conn:
-            await res.record_result(conn, game_id, rulebook, seats)
+            await res.record_result(conn, game_id, rulebook, seats,
+                                    higher_is_better=higher_is_better)
 
     async def leaderboard(
         self, platform: str, chat_id: str | None, rulebook: str | None, limit: int = 10

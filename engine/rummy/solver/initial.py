@@ -7,6 +7,12 @@ it on the rack), memoised on what is left. Each state answers with its Pareto fr
 each number of tiles laid, the most points — so "the most tiles among melds that reach the
 threshold" is exact as well as "the most points". A joker is scored by the slot it fills,
 which the column search (its jokers weigh the same everywhere) can't express.
+
+A joker stands only for a tile the rack lacks (once it holds none of that face): one standing
+for a tile the rack still holds swaps with that tile — laid in a later group, or left on the
+rack — for the same tiles and points, so each combination has one filling and far fewer states
+are searched (issue 44: a round's review of a rack that never melds, 3× faster;
+tests/test_rummikub_solver.py checks it against trying every set of groups).
 """
 
 from __future__ import annotations
@@ -66,73 +72,67 @@ def best_meld(
     return list(groups)
 
 
+@lru_cache(maxsize=8)
+def _masked(ace: AcePolicy) -> tuple[tuple[tuple[Template, int, int], ...], ...]:
+    """Per face, the templates that hold it: (template, its faces as bits, its points)."""
+    return tuple(tuple((t, sum(1 << g for g in t.faces), sum(face_rank(g) for g in t.faces))
+                       for t in ts) for ts in templates_by_face(ace))
+
+
 @lru_cache(maxsize=64)
 def _front(ace: AcePolicy, must: tuple, may: tuple, jm: int, jo: int) -> Front:
-    by_face = templates_by_face(ace)
+    by_face = _masked(ace)
     memo: dict[tuple, Front] = {}
 
-    def search(must: tuple, may: tuple, jm: int, jo: int) -> Front:
+    def search(must: tuple, may: tuple, held: int, jm: int, jo: int) -> Front:
+        # `held`: the faces the rack still holds, as bits (what must and may say, kept along)
         key = (must, may, jm, jo)
         got = memo.get(key)
         if got is not None:
             return got
-        f = next((g for g in range(NF) if must[g] or may[g]), None)
         front: Front = {}
-        if f is None:
+        if not held:
             if jm == 0:
                 front[0] = (0, ())
             memo[key] = front
             return front
+        f = (held & -held).bit_length() - 1
         if not must[f]:  # leave every copy of f on the rack
             rest = (*may[:f], 0, *may[f + 1:])
-            front = dict(search(must, rest, jm, jo))
-        for t in by_face[f]:
-            for used in _fillings(t, f, must, may, jm + jo):
-                m2, y2 = list(must), list(may)
-                jokers = 0
-                for slot, face in enumerate(t.faces):
-                    if used[slot]:
-                        jokers += 1
-                    elif m2[face]:
-                        m2[face] -= 1
-                    else:
-                        y2[face] -= 1
-                if jokers > jm + jo:
+            front = dict(search(must, rest, held & ~(1 << f), jm, jo))
+        jokers_left = jm + jo
+        for t, mask, gain in by_face[f]:
+            # A joker stands only for a tile the rack lacks: one standing for a tile the rack
+            # holds could swap with it (laid later in another group, or left on the rack) for
+            # the same tiles and points, so each template has one filling
+            missing = mask & ~held
+            jokers = missing.bit_count()
+            if jokers > jokers_left:
+                continue
+            m2, y2 = list(must), list(may)
+            left = held
+            for face in t.faces:
+                if missing >> face & 1:
                     continue
-                take_m = min(jokers, jm)
-                sub = search(tuple(m2), tuple(y2), jm - take_m, jo - (jokers - take_m))
-                gain = sum(face_rank(face) for face in t.faces)
-                for n, (pts, groups) in sub.items():
-                    total = n + len(t.faces)
-                    value = pts + gain
-                    if total not in front or front[total][0] < value:
-                        front[total] = (value, ((t, used), *groups))
+                if m2[face]:
+                    m2[face] -= 1
+                else:
+                    y2[face] -= 1
+                if not (m2[face] or y2[face]):
+                    left &= ~(1 << face)
+            take_m = min(jokers, jm)
+            sub = search(tuple(m2), tuple(y2), left, jm - take_m, jo - (jokers - take_m))
+            size = len(t.faces)
+            used = None
+            for n, (pts, groups) in sub.items():
+                total = n + size
+                value = pts + gain
+                if total not in front or front[total][0] < value:
+                    if used is None:
+                        used = tuple(bool(missing >> g & 1) for g in t.faces)
+                    front[total] = (value, ((t, used), *groups))
         memo[key] = front
         return front
 
-    return search(must, may, jm, jo)
-
-
-def _fillings(t: Template, f: int, must: tuple, may: tuple, jokers: int):
-    """Which slots of `t` jokers fill (a tuple of flags), the slot of face `f` by a tile of
-    the rack; a slot whose tile the rack lacks takes a joker, one it has takes either."""
-    slots: list[tuple[bool, ...]] = [()]
-    for face in t.faces:
-        have = must[face] + may[face]
-        if face == f:
-            options: tuple[bool, ...] = (False,)
-        elif have:
-            options = (False, True) if jokers else (False,)
-        else:
-            options = (True,)
-        slots = [(*s, o) for s in slots for o in options if sum(s) + o <= jokers]
-        if not slots:
-            return []
-    out = []
-    for s in slots:
-        # a face used twice in one group can't happen (templates hold distinct faces); the
-        # rack must still hold the tiles the real slots take
-        if all(must[face] + may[face] >= 1 for face, joker in zip(t.faces, s, strict=True)
-               if not joker):
-            out.append(s)
-    return out
+    held = sum(1 << g for g in range(NF) if must[g] or may[g])
+    return search(must, may, held, jm, jo)
