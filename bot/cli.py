@@ -288,7 +288,7 @@ def _party(args: argparse.Namespace) -> int:
     try:
         asyncio.run(run_party(data=data, host=host, port=args.port))
     except KeyboardInterrupt:
-        print("\nBye — the party is saved; `rummy party` carries on where it was.")
+        print("\nBye — the party is saved; `make play ARGS=--party` carries on where it was.")
     except OSError as error:  # the port taken, an address not this machine's
         print(f"rummy party: {error}", file=sys.stderr)
         return 1
