@@ -103,7 +103,11 @@ async def test_kill_9_loses_no_acknowledged_edit(store_url: str) -> None:
                 tables.append((table["game"], pages))
             drags = [asyncio.create_task(_drag(pages, acked, game, made))
                      for game, pages in tables]
-            await asyncio.sleep(random.uniform(0.5, 2.0))  # any moment will do
+            # kill at a moment of the run, not of the clock: after some edits went through
+            # everywhere (a busy machine makes them slow), and a random few more
+            target = 2 * TABLES + random.randrange(3 * TABLES)
+            while len(made) < target and not all(d.done() for d in drags):
+                await asyncio.sleep(0.01)
             os.kill(proc.pid, signal.SIGKILL)  # mid-stream: edits in flight at every table
             await proc.wait()
             await asyncio.wait(drags, timeout=10)

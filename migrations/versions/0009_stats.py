@@ -34,12 +34,11 @@ TIMESTAMP = sa.DateTime(timezone=True)
 
 def upgrade() -> None:
     """Upgrade schema."""
-    with op.batch_alter_table("result_seats") as batch:
-        batch.add_column(sa.Column("rating", sa.Float(), nullable=True))
-    with op.batch_alter_table("standings") as batch:
-        batch.add_column(sa.Column("best_round", sa.Integer(), nullable=True))
-    with op.batch_alter_table("chats") as batch:
-        batch.add_column(sa.Column("season", sa.String(length=8), nullable=True))
+    # plain ALTERs (SQLite >= 3.35 drops a column too): no table rebuild, no foreign key
+    # checked against a copy
+    op.add_column("result_seats", sa.Column("rating", sa.Float(), nullable=True))
+    op.add_column("standings", sa.Column("best_round", sa.Integer(), nullable=True))
+    op.add_column("chats", sa.Column("season", sa.String(length=8), nullable=True))
     op.create_table(
         "seasons",
         sa.Column("platform", sa.String(length=16), nullable=False),
@@ -60,9 +59,6 @@ def downgrade() -> None:
     op.drop_index("ix_results_finished_at", table_name="results")
     op.drop_index("ix_results_chat", table_name="results")
     op.drop_table("seasons")
-    with op.batch_alter_table("chats") as batch:
-        batch.drop_column("season")
-    with op.batch_alter_table("standings") as batch:
-        batch.drop_column("best_round")
-    with op.batch_alter_table("result_seats") as batch:
-        batch.drop_column("rating")
+    op.drop_column("chats", "season")
+    op.drop_column("standings", "best_round")
+    op.drop_column("result_seats", "rating")
