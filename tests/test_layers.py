@@ -159,6 +159,7 @@ PRODUCT_NAME = "the product's name (Rummy Table), not the game's"
 WORDS_DEBT: dict[tuple[str, str], tuple[int, str]] = {
     ("bot/web/server.py", "rummy"): (1, PRODUCT_NAME + ": the WebSocket subprotocol"),
     ("bot/web/static/socket.js", "rummy"): (1, PRODUCT_NAME + ": the WebSocket subprotocol"),
+    ("bot/web/party.py", "rummy"): (3, PRODUCT_NAME + ": 'Rummy party', the party page's title"),
     ("bot/adapters/discord_commands.py", "rummy"): (
         3, PRODUCT_NAME + ": the /rummy command group; issue 43: its help and description "
         "say 'rearrangement rummy' (the catalogs' msgids)"),
