@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: play test test-fast lint simulate bench clean locale
+.PHONY: play test test-fast test-deep lint simulate bench clean locale
 
 $(STAMP): pyproject.toml setup.py engine/rummy/solver/_c.c
 	$(PYTHON) -m venv $(VENV)
@@ -24,10 +24,16 @@ test: $(STAMP)
 	$(BIN)/pytest -q -n $(JOBS) -m "not realtime" $(PYTEST_ARGS)
 	$(BIN)/pytest -q -m realtime $(PYTEST_ARGS)
 
-# Everything but the whole-game end-to-end tests (marker e2e): the quick loop while working.
+# Everything but the whole-game end-to-end tests and the multi-process workers (marker e2e)
+# and the wall-clock tier (realtime, which `make test` runs alone): the quick loop while working.
 test-fast: $(STAMP)
 	$(BIN)/ruff check .
-	$(BIN)/pytest -q -n $(JOBS) -m "not e2e" $(PYTEST_ARGS)
+	$(BIN)/pytest -q -n $(JOBS) -m "not e2e and not realtime" $(PYTEST_ARGS)
+
+# The deep budgets the suite keeps small by default (each test says its variable): the issue's
+# 300 seeded Rummikub games for the joker referee, the long whole games. Slow; before a release.
+test-deep: $(STAMP)
+	RUMMY_JOKER_GAMES=300 RUMMY_FUZZ_EXAMPLES=400 RUMMY_E2E_ALL=1 $(BIN)/pytest -q -n $(JOBS) -m "not realtime" $(PYTEST_ARGS)
 
 simulate: $(STAMP)
 	$(BIN)/rummy simulate $(ARGS)

@@ -153,76 +153,15 @@ async def serve(url: str | None = None) -> None:
         lesson_retention_days=float(os.environ.get("RUMMY_LESSON_RETENTION_DAYS", 30)),
     )
     adapters: list[Any] = []
-    web_server, web_url = None, os.environ.get("RUMMY_WEB_URL", "").strip()
-    if web_url:
-        from bot.web.server import WebServer
-        from bot.web.table import WebTable
-
-        web_table = WebTable(service)
-        web_server = WebServer(web_table, web_secret(telegram_token or discord_token),
-                               bot_token=telegram_token or None,
-                               proxies=web_proxies())
-        if getattr(store, "row_locks", False):  # several workers: their pages hear each other
-            from bot.store.urls import database_url
-            from bot.web.notify import Notifier
-
-            notifier = Notifier(web_table, database_url(url).render_as_string(
-                hide_password=False))
-            await notifier.start()
-            adapters.append(notifier)
+    web_url = os.environ.get("RUMMY_WEB_URL", "").strip()
+    web_server = await _web_server(service, store, url, telegram_token or discord_token,
+                                   telegram_token, adapters) if web_url else None
     web_on_webhook = False
     if telegram_token:
-        from bot.adapters.telegram import TelegramAdapter
-
-        base = os.environ.get("TELEGRAM_BASE_URL", "").rstrip("/")
-        adapter = TelegramAdapter(
-            service,
-            telegram_token,
-            base_url=f"{base}/bot" if base else None,
-            base_file_url=f"{base}/file/bot" if base else None,
-        )
-        webhook = os.environ.get("TELEGRAM_WEBHOOK_URL", "").strip()
-        if web_server is not None:
-            from bot.adapters.telegram import WebEntry
-
-            adapter.web = WebEntry(web_url, os.environ.get("RUMMY_WEB_APP", "table").strip(),
-                                   watch=web_server.watch_param)
-            if webhook:  # the page on the webhook's port: one server per worker
-                adapter.web_routes.append(web_server.add_routes)
-                web_on_webhook = True
-        if webhook:
-            path, secret = webhook_settings(telegram_token)
-            logs.add_secret(secret)
-            owner = await webhook_owner(store)
-            log.info("Telegram webhook: %s", "registered here" if owner else "another worker's")
-            await adapter.start(
-                webhook_url=f"{webhook.rstrip('/')}/{path}",
-                webhook_path=path,
-                webhook_secret=secret,
-                port=int(os.environ.get("TELEGRAM_WEBHOOK_PORT") or 8443),
-                owner=owner,
-            )
-        else:
-            await adapter.start()
-        adapters.append(adapter)
-        log.info("Telegram: @%s", adapter.username)
+        web_on_webhook = await _start_telegram(service, store, telegram_token, web_server,
+                                               web_url, adapters)
     if discord_token:
-        from bot.adapters import discord as discord_adapter
-
-        adapter = discord_adapter.DiscordAdapter(
-            service,
-            discord_token,
-            guild_id=int(os.environ["DISCORD_GUILD_ID"])
-            if os.environ.get("DISCORD_GUILD_ID")
-            else None,
-            api_base=os.environ.get("DISCORD_API_BASE") or None,
-            gateway_url=os.environ.get("DISCORD_GATEWAY_URL") or None,
-            shards=discord_shards(),
-        )
-        if web_server is not None:  # /rummy web: a member's own signed link
-            adapter.web = web_link_maker(web_url, web_server.secret, service.clock)
-        await adapter.start()
-        adapters.append(adapter)
+        await _start_discord(service, discord_token, web_server, web_url, adapters)
     if web_server is not None and not web_on_webhook:
         from bot.web.server import serve as serve_web
 
@@ -233,6 +172,90 @@ async def serve(url: str | None = None) -> None:
         service, adapters, store,
         started=lambda: log.info("Rummy Table is running (database %s)", store.url),
     )
+
+
+async def _web_server(service: Any, store: Any, url: str | None, token: str,
+                      telegram_token: str, adapters: list[Any]) -> Any:
+    """The web table's server (RUMMY_WEB_URL); with several workers (PostgreSQL) also the
+    notifier that lets their pages hear each other, started and added to `adapters`."""
+    from bot.web.server import WebServer
+    from bot.web.table import WebTable
+
+    web_table = WebTable(service)
+    web_server = WebServer(web_table, web_secret(token), bot_token=telegram_token or None,
+                           proxies=web_proxies())
+    if getattr(store, "row_locks", False):  # several workers: their pages hear each other
+        from bot.store.urls import database_url
+        from bot.web.notify import Notifier
+
+        notifier = Notifier(web_table, database_url(url).render_as_string(
+            hide_password=False))
+        await notifier.start()
+        adapters.append(notifier)
+    return web_server
+
+
+async def _start_telegram(service: Any, store: Any, token: str, web_server: Any,
+                          web_url: str, adapters: list[Any]) -> bool:
+    """Telegram's adapter started (webhook or polling) and added to `adapters`; True when the
+    web table is served on the webhook's port."""
+    from bot.adapters.telegram import TelegramAdapter
+
+    base = os.environ.get("TELEGRAM_BASE_URL", "").rstrip("/")
+    adapter = TelegramAdapter(
+        service,
+        token,
+        base_url=f"{base}/bot" if base else None,
+        base_file_url=f"{base}/file/bot" if base else None,
+    )
+    webhook = os.environ.get("TELEGRAM_WEBHOOK_URL", "").strip()
+    web_on_webhook = False
+    if web_server is not None:
+        from bot.adapters.telegram import WebEntry
+
+        adapter.web = WebEntry(web_url, os.environ.get("RUMMY_WEB_APP", "table").strip(),
+                               watch=web_server.watch_param)
+        if webhook:  # the page on the webhook's port: one server per worker
+            adapter.web_routes.append(web_server.add_routes)
+            web_on_webhook = True
+    if webhook:
+        path, secret = webhook_settings(token)
+        logs.add_secret(secret)
+        owner = await webhook_owner(store)
+        log.info("Telegram webhook: %s", "registered here" if owner else "another worker's")
+        await adapter.start(
+            webhook_url=f"{webhook.rstrip('/')}/{path}",
+            webhook_path=path,
+            webhook_secret=secret,
+            port=int(os.environ.get("TELEGRAM_WEBHOOK_PORT") or 8443),
+            owner=owner,
+        )
+    else:
+        await adapter.start()
+    adapters.append(adapter)
+    log.info("Telegram: @%s", adapter.username)
+    return web_on_webhook
+
+
+async def _start_discord(service: Any, token: str, web_server: Any, web_url: str,
+                         adapters: list[Any]) -> None:
+    """Discord's adapter started and added to `adapters`."""
+    from bot.adapters import discord as discord_adapter
+
+    adapter = discord_adapter.DiscordAdapter(
+        service,
+        token,
+        guild_id=int(os.environ["DISCORD_GUILD_ID"])
+        if os.environ.get("DISCORD_GUILD_ID")
+        else None,
+        api_base=os.environ.get("DISCORD_API_BASE") or None,
+        gateway_url=os.environ.get("DISCORD_GATEWAY_URL") or None,
+        shards=discord_shards(),
+    )
+    if web_server is not None:  # /rummy web: a member's own signed link
+        adapter.web = web_link_maker(web_url, web_server.secret, service.clock)
+    await adapter.start()
+    adapters.append(adapter)
 
 
 async def run_until_stopped(

@@ -71,6 +71,10 @@ def main(argv: list[str] | None = None) -> int:
     play.add_argument("--web", action="store_true",
                       help="play on a web page served on 127.0.0.1 (prints its address)")
     play.add_argument("--port", type=int, default=8765, help="the --web page's port (0: any)")
+    play.add_argument("--party", action="store_true",
+                      help="host a game for a room instead: the same as `rummy party`")
+    play.add_argument("--host", default=None,
+                      help="--party: the address to listen on (default: every interface)")
     play.add_argument("--pictures", default=None, metavar="DIR",
                       help="also write the newest pictures (table.png, hand.png…) here")
 
@@ -105,6 +109,15 @@ def main(argv: list[str] | None = None) -> int:
     les.add_argument("--lang", default=None, choices=("en", "he", "ru"),
                      help="the language (default: the environment's locale, LC_ALL/LANG)")
 
+    party = sub.add_parser(
+        "party", help="host a game for a room: each player on their own phone, on this "
+        "network (no internet, no bot token); prints the address and a QR code")
+    party.add_argument("--host", default="0.0.0.0",
+                       help="the address to listen on (default: every interface)")
+    party.add_argument("--port", type=int, default=8765, help="the port (0: any)")
+    party.add_argument("--data", default="data", metavar="DIR",
+                       help="where the party keeps its games (DIR/party.db)")
+
     mig = sub.add_parser("migrate", help="bring the database to the newest schema")
     mig.add_argument("--url", default=None, help="database URL (default: DATABASE_URL or SQLite)")
 
@@ -114,6 +127,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "lesson":
         return _lesson(args)
+    if args.command == "party" or (args.command == "play" and args.party):
+        return _party(args)
     if args.command == "migrate":
         from bot.store import migrate
 
@@ -254,6 +269,30 @@ def _one_ctrl_c() -> Iterator[Callable[[str], str]]:
         signal.signal(signal.SIGINT, before)
         os.close(wake_r)
         os.close(wake_w)
+
+
+def _party(args: argparse.Namespace) -> int:
+    """`rummy party` (and `rummy play --party`): the lobby and the web table for a room, on
+    this machine's network, until Ctrl-C (every action is saved: a restart carries on)."""
+    import asyncio
+    import logging
+    from pathlib import Path
+
+    from bot.web.party import run_party
+
+    data = Path(args.data)
+    data.mkdir(parents=True, exist_ok=True)
+    logging.basicConfig(filename=data / "party.log", level=logging.WARNING,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    host = getattr(args, "host", None) or "0.0.0.0"
+    try:
+        asyncio.run(run_party(data=data, host=host, port=args.port))
+    except KeyboardInterrupt:
+        print("\nBye — the party is saved; `make play ARGS=--party` carries on where it was.")
+    except OSError as error:  # the port taken, an address not this machine's
+        print(f"rummy party: {error}", file=sys.stderr)
+        return 1
+    return 0
 
 
 def _say_bye(msgid: str, lang: str) -> None:

@@ -75,7 +75,7 @@ class SchedulerCollector(Collector):
         yield GaugeMetricFamily(
             "rummy_jobs_running",
             "Jobs this worker is running now",
-            value=len(s._computer_tasks),
+            value=len(s.pending_computers()),
         )
 
 

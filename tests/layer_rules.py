@@ -29,8 +29,11 @@ tree can be measured with the same rules.
 from __future__ import annotations
 
 import ast
+import io
 import json
+import re
 import sys
+import tokenize
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -429,9 +432,10 @@ def single_game_roots(tree: Tree) -> dict[str, list[str]]:
     return alone
 
 
-def report(root: Path) -> dict:
-    """The import table: files per layer, import loops, rule breaks (per rule and each)."""
-    tree = read_tree(root)
+def report(root: Path, tree: Tree | None = None) -> dict:
+    """The import table: files per layer, import loops, rule breaks (per rule and each);
+    `tree`: the checkout's, read already (`read_tree(root)`)."""
+    tree = tree or read_tree(root)
     per_layer: dict[str, int] = {}
     for layer in tree.layers.values():
         per_layer[layer] = per_layer.get(layer, 0) + 1
@@ -465,6 +469,141 @@ def print_table(table: dict) -> None:
     print(f"breaks: {len(table['breaks'])}")
     for line in table["breaks"]:
         print("  " + line)
+
+
+# -- the platform's code text names no game ----------------------------------------------------
+# The import rules keep the platform from importing a game; this keeps it from knowing one by
+# name. Read: the code text of every Python file, script and style sheet of the platform —
+# identifiers and string literals (what runs, what players read, what goes on the wire) — not
+# comments and docstrings: those explain the platform with a game as the example ("Rummikub is
+# for four"), which couples nothing. Telegram's vendored script is not ours.
+PLATFORM_TEXT = ("bot/core", "bot/web", "bot/adapters", "bot/store")
+TEXT_SUFFIXES = (".py", ".js", ".css")
+NOT_OURS = ("bot/web/static/telegram-web-app.js",)
+# The games' names and their variants (the rummy rulebooks; tests/test_layers.py checks every
+# rulebook is here), and the words only some of the games have. Not here: the words every
+# hosted card game shares with the platform's screens (card, hand, deck, turn, round, score,
+# pass) and "discard" (the platform discards stale updates and screens).
+GAME_NAMES = ("rummy", "rummikub", "buildten", "build-to-ten", "build_to_ten", "build to ten",
+              "manipulation", "machiavelli", "shanghai", "guadeloupe", "carousel", "vatican",
+              "tahiti")
+GAME_WORDS = ("joker", "meld", "knock", "tile", "suit", "rack", "stock")
+# Word forms counted with their stem (a plural, a past, a doer): "knocked", "melds", "jokers".
+_ENDINGS = "(?:s|es|ed|ing|er|ers)?"
+_GAME_TEXT = re.compile(
+    "|".join(
+        # a word starts where no letter is before it, or at a capital after a small letter
+        # (`drawTile`, `RummyClient`), and ends where no small letter follows
+        # (the word in any case, what is around it case-sensitively)
+        rf"(?:(?<![A-Za-z])|(?<=[a-z])(?=[A-Z]))"
+        rf"(?i:{'[-_ ]?'.join(map(re.escape, w.split('-')))}{_ENDINGS})(?![a-z])"
+        for w in sorted({*GAME_NAMES, *GAME_WORDS}, key=len, reverse=True)
+        if w not in ("build_to_ten", "build to ten")  # (the dash form matches them)
+    )
+)
+# The product is called Rummy Table: its name, its command (/rummy, `rummy play`) and the
+# prefix of its own names (rummy_update, rummy-lead:, rummy.db, RummyClient) are no game's.
+PRODUCT = re.compile(r"Rummy Table|/rummy\b|\brummy(?=[-_.:][a-z])|(?:Sharded)?RummyClient",
+                     re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class GameWord:
+    """A game's name or word in the platform's code text."""
+
+    path: str
+    line: int
+    word: str  # lower case, as the list has it ("knock" for "Knocked")
+    text: str  # the identifier or literal it is in
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}: {self.word!r} in {self.text[:60]!r}"
+
+
+def _stem(found: str) -> str:
+    plain = found.lower().replace("_", "-").replace(" ", "-")
+    for word in sorted({*GAME_NAMES, *GAME_WORDS}, key=len, reverse=True):
+        if plain.startswith(word) or plain.replace("-", "") == word:
+            return word
+    return plain
+
+
+def _words_in(text: str) -> Iterator[str]:
+    for found in _GAME_TEXT.finditer(PRODUCT.sub(" ", text)):
+        yield _stem(found.group(0))
+
+
+def _docstrings(tree: ast.AST) -> set[tuple[int, int]]:
+    """Where each docstring (module, class, function) starts."""
+    return {
+        (node.body[0].lineno, node.body[0].col_offset)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.body and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+        and isinstance(node.body[0].value.value, str)
+    }
+
+
+def _python_text(source: str) -> Iterator[tuple[int, str]]:
+    """(line, text) of every name and string literal but docstrings; comments left out."""
+    docs = _docstrings(ast.parse(source))
+    kinds = {tokenize.NAME, tokenize.STRING}
+    kinds |= {getattr(tokenize, "FSTRING_MIDDLE", tokenize.STRING)}  # Python 3.12's f-strings
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        if token.type in kinds and not (token.type == tokenize.STRING and token.start in docs):
+            yield token.start[0], token.string
+
+
+def _script_text(source: str) -> Iterator[tuple[int, str]]:
+    """(line, text) of a script's or style sheet's code with its comments (`//`, `/* */`)
+    blanked; strings kept (a regular expression's literal is read as code)."""
+    out: list[str] = []
+    i, quote = 0, ""
+    while i < len(source):
+        ch = source[i]
+        if quote:
+            out.append(ch)
+            if ch == "\\" and i + 1 < len(source):
+                out.append(source[i + 1])
+                i += 1
+            elif ch == quote:
+                quote = ""
+        elif ch in "\"'`":
+            quote = ch
+            out.append(ch)
+        elif source.startswith("//", i) and not source.startswith("://", i - 1):
+            end = source.find("\n", i)
+            i = len(source) if end < 0 else end
+            continue
+        elif source.startswith("/*", i):
+            end = source.find("*/", i + 2)
+            end = len(source) if end < 0 else end + 2
+            out.append("".join(c if c == "\n" else " " for c in source[i:end]))
+            i = end
+            continue
+        else:
+            out.append(ch)
+        i += 1
+    yield from enumerate("".join(out).split("\n"), start=1)
+
+
+def game_words(root: Path) -> list[GameWord]:
+    """Every game name or game word in the platform's code text (see PLATFORM_TEXT)."""
+    found = []
+    for folder in PLATFORM_TEXT:
+        base = root / folder
+        files = sorted(p for p in base.rglob("*") if p.suffix in TEXT_SUFFIXES) if (
+            base.is_dir()) else []
+        for path in files:
+            rel = path.relative_to(root).as_posix()
+            if rel in NOT_OURS:
+                continue
+            source = path.read_text(encoding="utf-8")
+            read = _python_text if path.suffix == ".py" else _script_text
+            for line, text in read(source):
+                found += [GameWord(rel, line, word, text.strip()) for word in _words_in(text)]
+    return found
 
 
 if __name__ == "__main__":

@@ -59,7 +59,7 @@ async def test_shutdown_stops_the_computers_before_the_adapters(sqlite_template,
     state = (await store.get_game(gid)).record["state"]
     if state["turn"] == 0:  # hand the turn to the computer: its task is now waiting to play
         await service.press(ALICE, pack(gid, state["version"], "draw"))
-    assert service._computer_tasks
+    assert service.scheduler.pending_computers()
     with caplog.at_level(logging.ERROR):
         await shutdown(service, [adapter], store)
     assert not adapter.late.is_set(), "a computer's move was delivered to a stopped adapter"

@@ -89,6 +89,7 @@ async def _play_to_the_end(service, store, clock, rulebook: str, options: list[s
     return Record.from_dict(row.record)
 
 
+@pytest.mark.e2e  # whole games through the service, to their end
 @pytest.mark.parametrize("rulebook", ["manipulation", "rummikub", "build-to-ten"])
 async def test_a_whole_hebrew_game_reads_right(env, no_takeover, rulebook):
     service, store, clock, delivered = env

@@ -45,7 +45,7 @@ def test_every_flag_has_help_and_options_list_keys_and_values(capsys, command):
 
 def test_the_top_help_lists_the_commands(capsys):
     text = help_of(capsys)
-    for command in ("play", "lesson", "simulate", "run", "migrate"):
+    for command in ("play", "lesson", "simulate", "run", "migrate", "party"):
         assert command in text
 
 

@@ -269,11 +269,14 @@ def test_every_view_field_is_classified():
     assert {f.name for f in fields(PlayerView)} == named
 
 
-@pytest.mark.parametrize(
-    ("name", "seats", "options"),
-    CASES,
-    ids=[f"{n}-{s}-{'-'.join(map(str, o.values())) or 'default'}" for n, s, o in CASES],
-)
+# Every rulebook's two-seat games in the quick loop; the longer games of more seats are whole-game
+# tests (e2e: `make test` plays them).
+PLAYOUTS = [pytest.param(n, s, o, marks=[pytest.mark.e2e] if s > 2 else [],
+                         id=f"{n}-{s}-{'-'.join(map(str, o.values())) or 'default'}")
+            for n, s, o in CASES]
+
+
+@pytest.mark.parametrize(("name", "seats", "options"), PLAYOUTS)
 def test_random_playout_to_the_end(name, seats, options):
     state = _playout(name, seats, options, seed=1000 + seats)
     assert state.result is not None and state.result["winners"]

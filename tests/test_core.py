@@ -41,7 +41,10 @@ async def env(sqlite_template, tmp_path):
     shutil.copy(sqlite_template, path)
     store = await Store.open(f"sqlite+aiosqlite:///{path}")
     clock = Clock()
-    service = GameService(store, games=default_games(), clock=clock, computer_delay=0, tick=0.02)
+    # the service's store counts its calls (tests/counting_store.py): the tests of how often
+    # a change reads and writes read `service.store.calls`
+    service = GameService(CountingStore(store), games=default_games(), clock=clock,
+                          computer_delay=0, tick=0.02)
     delivered = []
 
     async def deliver(outcome):
@@ -255,7 +258,7 @@ async def test_presses_that_change_nothing_write_nothing(env):
     await lp(service, ALICE, gid, "start")
     state = state_of(await record(store, gid))
     actor, other = (ALICE, BOB) if state.turn == 0 else (BOB, ALICE)
-    counted = service.store = CountingStore(store)
+    counted = service.store
     version = (await store.get_game(gid)).version
     for who, action in [(actor, "noop"), (actor, "cards"), (other, "cards"), (other, "draw"),
                         (EVE, "draw")]:
@@ -265,7 +268,7 @@ async def test_presses_that_change_nothing_write_nothing(env):
     out = await service.press(actor, pack(gid, state.version + 7, "draw"))
     assert "out of date" in out.reply and counted.calls["save_game"] == 0
     counted.reset()
-    out = await service._mutate(gid, service._computer_step)
+    out = await service.unit.mutate(gid, service.scheduler._computer_step)
     assert out.reply == "idle" and counted.calls == {"get_game": 1}
     assert (await store.get_game(gid)).version == version
     counted.reset()
@@ -307,7 +310,7 @@ async def test_a_stopped_service_starts_no_computer_turns(env):
     if state.turn == 0:
         await service.press(ALICE, pack(gid, state.version, "draw"))
     assert state_of(await record(store, gid)).turn == 1  # the computer's turn, not taken
-    assert not service._computer_tasks
+    assert not service.scheduler.pending_computers()
     await asyncio.sleep(0.1)
     assert state_of(await record(store, gid)).turn == 1
 

@@ -54,7 +54,9 @@ class Harness:
         self.store = await Store.open(self.url)
         seed = self.seed if self.seed is not None else int(
             os.environ.get("RUMMY_TEST_SEED", "3"))  # a fixed deal; vary it to explore
-        self.service = GameService(self.store, games=default_games(), computer_delay=0.0,
+        # the service's store counts its calls (tests/counting_store.py: `service.store.calls`)
+        self.service = GameService(CountingStore(self.store), games=default_games(),
+                                   computer_delay=0.0,
                                    tick=0.2, rng=random.Random(seed), clock=self.fake.clock)
         self.adapter = DiscordAdapter(self.service, self.fake.token, guild_id=self.guild_id,
                                       api_base=self.fake.api_base,
@@ -372,10 +374,10 @@ async def test_a_long_hand_pages_and_keeps_the_selection(harness: Harness) -> No
     menu = find(fake, view, lambda c: (c.custom_id or "").endswith("@cardsp"))
     assert menu is not None and len(menu.options) == 16 and find(fake, view, label("▶"))
     many = [o.value for o in menu.options[:12]]
-    counted = harness.service.store = CountingStore(harness.store)
+    counted = harness.service.store
+    counted.reset()
     await alice.pick(view, menu, many)  # 12 picks at once: one change, one save (issue 31)
     assert counted.calls["save_game"] == 1, counted.calls
-    harness.service.store = harness.store
     _, saved = await harness.state(row.id)
     assert saved.seat_ui(0).selected == many
     view = await alice.screen()
@@ -457,7 +459,8 @@ async def test_an_older_screen_never_replaces_a_newer_one(harness: Harness) -> N
     assert menu is not None
     first, second = menu.options[0].value, menu.options[1].value
 
-    counted = harness.service.store = CountingStore(harness.store)
+    counted = harness.service.store
+    counted.reset()
     await alice.pick(view, menu, [first])
     assert counted.calls == {"get_game": 1, "save_game": 1}
 

@@ -200,9 +200,11 @@ def _picture_words(screen) -> list[str]:
 
 
 @pytest.mark.parametrize("lang", OTHERS)
-@pytest.mark.parametrize(("name", "seats"), [("carousel", 3), ("machiavelli", 2),
-                                             ("manipulation", 2), ("tahiti", 2),
-                                             ("rummikub", 3)])
+@pytest.mark.parametrize(("name", "seats"), [
+    # two rulebooks' whole games in the quick loop, the other three in `make test` (e2e)
+    pytest.param("carousel", 3, marks=pytest.mark.e2e), ("machiavelli", 2),
+    pytest.param("manipulation", 2, marks=pytest.mark.e2e), ("tahiti", 2),
+    pytest.param("rummikub", 3, marks=pytest.mark.e2e)])
 def test_a_whole_game_has_no_english_word(lang, name, seats):
     rules = get_rulebook(name)
     record = Record(rulebook=name, options=dict(rules.options), lang=lang,

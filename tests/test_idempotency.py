@@ -41,7 +41,7 @@ async def _persons_turn(service: GameService, gid: int, timeout: float = 20) -> 
         row = await service.store.get_game(gid)
         record = Record.from_dict(row.record)
         persons = row.status != "playing" or state_of(record).turn == 0
-        if persons and not service._computer_tasks:
+        if persons and not service.scheduler.pending_computers():
             return record
         assert loop.time() < end, "the computer never handed the turn back"
         await asyncio.sleep(0.02)

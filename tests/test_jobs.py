@@ -168,6 +168,7 @@ async def pg_store(postgres_url: str):
         await store.close()
 
 
+@pytest.mark.e2e  # two worker processes on the wall clock: `make test`, not the quick loop
 async def test_two_workers_fire_every_timer_exactly_once(pg_store, postgres_url, tmp_path):
     workers = Workers(postgres_url, tmp_path)
     await workers.start(2)
@@ -185,6 +186,7 @@ async def test_two_workers_fire_every_timer_exactly_once(pg_store, postgres_url,
     assert not await pg_store.jobs()  # the games are over: nothing left due
 
 
+@pytest.mark.e2e  # two worker processes on the wall clock: `make test`, not the quick loop
 async def test_a_worker_killed_mid_job_leaves_its_work_to_the_other(
     pg_store, postgres_url, tmp_path
 ):

@@ -13,6 +13,10 @@ reads the source with `ast` and prints the import table: `python tests/layer_rul
 - no import loops (a module graph with every import, also those inside functions and
   TYPE_CHECKING blocks).
 
+- the platform's code text (bot/core, bot/web with its scripts and style sheet, bot/adapters,
+  bot/store) names no game and says no game's word (layer_rules.game_words: identifiers and
+  string literals, not comments or docstrings); what it still says is in `WORDS_DEBT`.
+
 What the tree still breaks is in `TODO`, one entry per (file, imported module) with its reason:
 each one is a to-do, and an entry that no longer matches fails the test (remove it). The
 planted-violation tests show that each rule fires.
@@ -22,6 +26,7 @@ Also here: the guard that makes the PostgreSQL store cases fail, not skip, under
 
 from __future__ import annotations
 
+import functools
 import re
 import sys
 from pathlib import Path
@@ -30,8 +35,11 @@ import pytest
 import store_fixtures
 from layer_rules import (
     ENGINE_STDLIB,
+    GAME_NAMES,
     RULES,
+    Tree,
     Violation,
+    game_words,
     games,
     layer_of,
     loops,
@@ -65,8 +73,14 @@ def _todo(v: Violation) -> tuple[str, str] | None:
 # -- the repository ---------------------------------------------------------------------------
 
 
+@functools.cache
+def _repo() -> Tree:
+    """The checkout, read once per test process (reading it takes seconds)."""
+    return read_tree(ROOT)
+
+
 def test_every_layer_is_scanned():
-    tree = read_tree(ROOT)
+    tree = _repo()
     assert games(ROOT) >= {"rummy", "buildten"}
     expect = {
         "engine.cards": "engine",
@@ -91,7 +105,7 @@ def test_every_layer_is_scanned():
 
 
 def test_the_layers_hold():
-    found = read_tree(ROOT).violations
+    found = _repo().violations
     new = [v for v in found if _todo(v) is None]
     assert not new, "layer rules broken (fix, or list in TODO with a reason):\n" + "\n".join(
         map(str, new)
@@ -101,13 +115,13 @@ def test_the_layers_hold():
 
 
 def test_no_import_loops():
-    assert loops(read_tree(ROOT).edges) == []
+    assert loops(_repo().edges) == []
 
 
 def test_no_game_sits_at_a_shared_root():
     """The shared roots hold what more than one game (or the platform: the lobby picture)
     uses: no module at the root of engine/ or render/ serves one game's wing alone."""
-    assert single_game_roots(read_tree(ROOT)) == {}
+    assert single_game_roots(_repo()) == {}
 
 
 def test_a_game_piece_at_a_shared_root_is_found(tmp_path):
@@ -128,11 +142,140 @@ def test_the_engine_allow_list_is_pure_stdlib():
 def test_the_import_table_prints(capsys):
     import layer_rules
 
-    table = report(ROOT)
+    table = report(ROOT, _repo())
     layer_rules.print_table(table)
     out = capsys.readouterr().out
     assert "files per layer" in out and f"import loops: {len(table['loops'])}" in out
     assert table["rules"] == len(RULES)
+
+
+# -- the platform's code text names no game ---------------------------------------------------
+
+# Where the platform's code text still names a game or says a game's word: (file, word) -> (how
+# many times, why). Two kinds: the product's own name where it is a bare "rummy" (not debt), and
+# issue 43's known debt — game knowledge that belongs in a game's wing. The count is exact: a new
+# use fails the test, and so does one removed (lower the count, or remove the entry).
+PRODUCT_NAME = "the product's name (Rummy Table), not the game's"
+WORDS_DEBT: dict[tuple[str, str], tuple[int, str]] = {
+    ("bot/web/server.py", "rummy"): (1, PRODUCT_NAME + ": the WebSocket subprotocol"),
+    ("bot/web/static/socket.js", "rummy"): (1, PRODUCT_NAME + ": the WebSocket subprotocol"),
+    ("bot/web/party.py", "rummy"): (3, PRODUCT_NAME + ": 'Rummy party', the party page's title"),
+    ("bot/adapters/discord_commands.py", "rummy"): (
+        3, PRODUCT_NAME + ": the /rummy command group; issue 43: its help and description "
+        "say 'rearrangement rummy' (the catalogs' msgids)"),
+    ("bot/core/record.py", "rummy"): (
+        1, "issue 43: records saved before Build-to-Ten have no game_name, all rummy's"),
+    ("bot/core/record.py", "manipulation"): (
+        1, "issue 43: Record.rulebook's default is the rummy family's first rulebook"),
+    ("bot/core/record.py", "joker"): (
+        8, "issue 43: SeatUI.joker_group and joker_options, a rummy screen's state in the "
+        "platform's record (a game's own per-seat UI state belongs to its wing)"),
+    ("bot/core/record.py", "suit"): (1, "issue 43: SeatUI.sort defaults to the rummy sort"),
+    ("bot/core/hosting.py", "tile"): (
+        1, "issue 43: Settings.tiles, Rummikub's lobby picture flag (a game's picture words)"),
+    ("bot/core/lobby.py", "tile"): (2, "issue 43: the lobby passes Settings.tiles on"),
+    ("bot/core/views.py", "tile"): (
+        1, "issue 43: Screen.tiles, a client's 'Select tiles…' (should be the game's word)"),
+    ("bot/core/narrate.py", "rummikub"): (
+        2, "issue 43: the welcome names Rummikub as the example (catalog msgids)"),
+    ("bot/core/narrate.py", "tahiti"): (
+        1, "issue 43: /help's leaderboard example names Tahiti (a catalog msgid)"),
+    ("bot/web/protocol.py", "knock"): (
+        1, "issue 43: protocol.ACTS lists rummy's actions (a game's edits belong to its wing)"),
+    ("bot/web/protocol.py", "joker"): (1, "issue 43: protocol.OPS' joker meaning, rummy's"),
+    ("bot/web/words.py", "tile"): (2, "issue 43: the page's words for rummy's board"),
+    ("bot/web/words.py", "knock"): (2, "issue 43: the page's words for rummy's board"),
+    ("bot/web/words.py", "rack"): (2, "issue 43: the page's words for rummy's board"),
+    ("bot/web/words.py", "stock"): (2, "issue 43: the page's words for rummy's board"),
+    ("bot/web/words.py", "suit"): (3, "issue 43: the page's card names, rummy's suits"),
+    ("bot/web/words.py", "joker"): (3, "issue 43: the page's card names, rummy's joker"),
+    ("bot/web/static/page.js", "suit"): (3, "issue 43: the shared page sorts a hand by suit"),
+    ("bot/web/static/page.js", "stock"): (3, "issue 43: the shared page shows rummy's stock"),
+    ("bot/web/static/page.js", "tile"): (
+        3, "issue 43: the shared page's Rummikub words (draw a tile, rack)"),
+    ("bot/web/static/page.js", "rack"): (1, "issue 43: the shared page's Rummikub rack"),
+    ("bot/web/static/table.css", "tile"): (
+        2, "issue 43: Rummikub's tile look in the shared style sheet"),
+    ("bot/adapters/discord_layout.py", "tile"): (
+        3, "issue 43: 'Select tiles…' for Screen.tiles (the game's word, see views.py)"),
+    ("bot/adapters/discord_commands.py", "build-to-ten"): (
+        2, "issue 43: the Discord help text lists the games (a catalog msgid)"),
+    ("bot/adapters/discord_commands.py", "joker"): (
+        1, "issue 43: the Discord help text explains rummy's moves (a catalog msgid)"),
+    ("bot/adapters/discord_commands.py", "manipulation"): (
+        2, "issue 43: the slash options' descriptions name the default rulebook (msgids)"),
+    # the terminal: its help and its screens are rummy's and Build-to-Ten's
+    ("bot/adapters/console.py", "build-to-ten"): (2, "issue 43: the terminal's help text"),
+    ("bot/adapters/console.py", "joker"): (3, "issue 43: the terminal's help text"),
+    ("bot/adapters/console.py", "knock"): (1, "issue 43: the terminal's help text"),
+    ("bot/adapters/console.py", "manipulation"): (
+        1, "issue 43: the terminal's default rulebook"),
+    ("bot/adapters/console.py", "rack"): (10, "issue 43: the terminal's Rummikub screens"),
+    ("bot/adapters/console.py", "rummikub"): (1, "issue 43: the terminal's Rummikub screens"),
+    ("bot/adapters/console.py", "rummy"): (1, "issue 43: the terminal's help text"),
+    ("bot/adapters/console.py", "stock"): (1, "issue 43: the terminal's help text"),
+    ("bot/adapters/console.py", "tile"): (18, "issue 43: the terminal's Rummikub screens"),
+    ("bot/adapters/console_lesson.py", "joker"): (2, "issue 43: the terminal's lesson, rummy's"),
+    ("bot/adapters/console_lesson.py", "knock"): (3, "issue 43: the terminal's lesson, rummy's"),
+    ("bot/adapters/console_lesson.py", "manipulation"): (
+        2, "issue 43: the terminal's lesson, rummy's"),
+    ("bot/adapters/console_lesson.py", "rack"): (1, "issue 43: the terminal's lesson, rummy's"),
+    ("bot/adapters/console_lesson.py", "tile"): (3, "issue 43: the terminal's lesson, rummy's"),
+}
+
+
+def test_the_platform_code_names_no_game():
+    """No game's name or word in the code text of bot/core, bot/web (its scripts and style
+    included), bot/adapters, bot/store beyond WORDS_DEBT, which must be exact."""
+    found: dict[tuple[str, str], list[str]] = {}
+    for word in game_words(ROOT):
+        found.setdefault((word.path, word.word), []).append(str(word))
+    new = [line for key, lines in found.items() if key not in WORDS_DEBT for line in lines]
+    assert not new, ("a game's name or word in the platform's code (move it to the game's "
+                     "wing, or list it in WORDS_DEBT with a reason):\n" + "\n".join(new))
+    changed = {key: f"{len(found.get(key, []))} now, {listed} listed"
+               for key, (listed, _) in WORDS_DEBT.items() if len(found.get(key, [])) != listed}
+    assert not changed, ("WORDS_DEBT's counts are off (a new use, or one removed: update the "
+                         f"entry): {changed}")
+    assert all(why.startswith((PRODUCT_NAME, "issue 43")) for _, why in WORDS_DEBT.values())
+
+
+def test_every_rulebook_and_game_is_a_game_name():
+    from engine.rummy.rulebooks import RULEBOOKS
+
+    assert set(RULEBOOKS) <= set(GAME_NAMES) and set(games(ROOT)) <= set(GAME_NAMES)
+
+
+GAME_TEXT_CASES = [  # (file, its text, the words found)
+    ("bot/core/x.py", "def knock(): pass\n", ["knock"]),
+    ("bot/core/x.py", "class RummikubView: pass\n", ["rummikub"]),
+    ("bot/core/x.py", "def draw_tiles(): pass\n", ["tile"]),
+    ("bot/core/x.py", "x = 'the Jokers'\n", ["joker"]),
+    ("bot/core/x.py", "x = f'{n} melds'\n", ["meld"]),
+    ("bot/store/x.py", "GAME = 'build-to-ten'\n", ["build-to-ten"]),
+    ("bot/store/x.py", "from x import buildten\n", ["buildten"]),
+    ("bot/adapters/x.py", "drawTile = 1\n", ["tile"]),
+    ("bot/web/static/x.js", "const s = v.suits; // a tile\n", ["suit"]),
+    ("bot/web/static/x.js", "/* Rummikub */ let a = 'shanghai';\n", ["shanghai"]),
+    ("bot/web/static/x.css", ".tile { color: red } /* joker */\n", ["tile"]),
+    # comments, docstrings, the product's name and words that only contain a game word: none
+    ("bot/core/x.py", '"""Rummikub: a tile game."""\n# a joker\nx = 1\n', []),
+    ("bot/core/x.py", 'def f():\n    """knock"""\n    return "Rummy Table"\n', []),
+    ("bot/core/x.py", "URL = 'sqlite:///data/rummy.db'\nCHANNEL = 'rummy_web'\n", []),
+    ("bot/adapters/x.py", "HELP = '/rummy new'\nclass RummyClient: pass\n", []),
+    ("bot/core/x.py", "x = 'suitable stockings, knockout'\n", []),
+    ("bot/web/static/x.js", "const u = 'https://x.org/a'; // rummy\n", []),
+    ("bot/web/static/telegram-web-app.js", "var joker = 1;\n", []),  # not ours
+]
+
+
+@pytest.mark.parametrize(("rel", "source", "words"), GAME_TEXT_CASES,
+                         ids=[f"{c[0]}:{c[1][:24]}" for c in GAME_TEXT_CASES])
+def test_game_words_are_found_in_code_not_in_comments(tmp_path, rel, source, words):
+    path = tmp_path / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(source, encoding="utf-8")
+    assert [w.word for w in game_words(tmp_path)] == words
 
 
 # -- the checker reports planted violations ---------------------------------------------------

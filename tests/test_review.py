@@ -167,8 +167,9 @@ def test_going_out_missed():
 
 # -- never a secret ----------------------------------------------------------------------
 
-GAMES = [("manipulation", 3), ("carousel", 2), ("vatican", 3), ("tahiti", 3), ("rummikub", 3),
-         ("machiavelli", 2)]
+# (the two longest whole games, over 10 s each, are e2e: `make test` plays them)
+GAMES = [pytest.param("manipulation", 3, marks=pytest.mark.e2e), ("carousel", 2), ("vatican", 3),
+         ("tahiti", 3), pytest.param("rummikub", 3, marks=pytest.mark.e2e), ("machiavelli", 2)]
 
 
 def _scrambled(state: GameState, seat: int, rng: random.Random) -> GameState:

@@ -27,7 +27,10 @@ OPTIONS = [
     {"rounds": "3", "initial_turn": "may_add", "wrap": "on"},
 ]
 LEVELS = ["easy", "medium", "hard"]
-GAMES = int(os.environ.get("RUMMY_JOKER_GAMES", "300"))  # the issue asks for 300 at least
+# The issue asks for 300 games at least: `make test-deep` plays them (RUMMY_JOKER_GAMES=300,
+# about 4 CPU-minutes); the default 60 (every option with every seat count and level mix,
+# 21 kinds, each two or three times) keeps the suite's quick loop quick.
+GAMES = int(os.environ.get("RUMMY_JOKER_GAMES", "60"))
 CHUNKS = 10
 SEEN: Counter[str] = Counter()
 

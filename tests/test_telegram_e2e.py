@@ -355,5 +355,5 @@ async def test_one_person_and_computers_play_each_rulebook(harness: Harness, rul
     # Nothing of a finished game stays behind in the process (months of games would pile up).
     await tg.settle(quiet=0.2, timeout=20)
     await harness.adapter.delivery.idle()
-    assert len(harness.adapter.delivery.lanes) == 0 and len(harness.service._locks) == 0
-    assert row.id not in harness.service._computer_tasks
+    assert len(harness.adapter.delivery.lanes) == 0 and len(harness.service.unit.locks) == 0
+    assert row.id not in harness.service.scheduler.pending_computers()

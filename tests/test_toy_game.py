@@ -77,11 +77,15 @@ async def test_the_toy_game_from_lobby_to_leaderboard_in_the_terminal(url):
         assert opened, out
         await console.run()
         await console.handle("leaderboard twenty")
+        played = len(out)
+        # a game that does not offer a review (the contract's `offers_review`) is told so
+        await console.handle("review")
     finally:
         await service.stop()
         await store.close()
-    text = "\n".join(out)
+    text = "\n".join(out[:played])
     assert "Traceback" not in text and "✗" not in text, text
+    assert out[played:] == ["✗ This game has no review yet."], out[played:]
     assert "Players: Ada (host), 🤖 Computer 1 (easy)" in text
     assert "🏁 Ada wins the race" in text and "Thanks for playing!" in text
     board = text.rpartition("Thanks for playing!")[2]

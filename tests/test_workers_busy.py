@@ -13,6 +13,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from sqlalchemy.engine import make_url
 from store_fixtures import _pg_truncate
 
@@ -76,6 +77,7 @@ async def _game(store: Store, chat: str) -> int:
     return gid
 
 
+@pytest.mark.e2e  # two worker processes on the wall clock: `make test`, not the quick loop
 async def test_two_workers_pressing_in_one_game_are_never_busy(postgres_url: str) -> None:
     await _pg_truncate(make_url(postgres_url))
     store = await Store.open(postgres_url)

@@ -81,73 +81,87 @@ def add_commands(tree: app_commands.CommandTree, adapter: SlashHost) -> None:
         # the lesson service's lessons are the default game's (the variants that have one)
         lessons = [app_commands.Choice(name=v.title, value=v.name)
                    for v in adapter.service.default_game.variants() if v.lesson][:25]
-    rummy = app_commands.Group(name="rummy", description=N_("Rearrangement rummy in this channel"))
+    group = app_commands.Group(name="rummy", description=N_("Rearrangement rummy in this channel"))
 
-    @rummy.command(name="new", description=N_("Open a game in this channel"))
+    _game_commands(group, adapter, rulebooks)
+    _chat_commands(group, adapter, lessons)
+    tree.add_command(group)
+    for command in _results_commands(adapter, rulebooks):
+        tree.add_command(command)
+
+
+def _game_commands(group: app_commands.Group, adapter: SlashHost,
+                   rulebooks: list[app_commands.Choice[str]]) -> None:
+    """/rummy new, join, leave, hand, table, web, review, hint, rules: a game in a channel."""
+    @group.command(name="new", description=N_("Open a game in this channel"))
     @app_commands.describe(rulebook=N_("The rules to play (default: Manipulation)"))
     @app_commands.choices(rulebook=rulebooks)
     async def new(interaction: discord.Interaction, rulebook: str | None = None) -> None:
         await adapter.slash(interaction, "newgame", rulebook or "")
 
-    @rummy.command(name="join", description=N_("Take a seat in this channel's game"))
+    @group.command(name="join", description=N_("Take a seat in this channel's game"))
     async def join(interaction: discord.Interaction) -> None:
         await adapter.slash(interaction, "join")
 
-    @rummy.command(name="leave", description=N_("Leave the game (a computer takes your seat)"))
+    @group.command(name="leave", description=N_("Leave the game (a computer takes your seat)"))
     async def leave(interaction: discord.Interaction) -> None:
         await adapter.slash(interaction, "leave")
 
-    @rummy.command(name="hand", description=N_("Show my cards again"))
+    @group.command(name="hand", description=N_("Show my cards again"))
     async def hand(interaction: discord.Interaction) -> None:
         await adapter.slash(interaction, "hand")
 
-    @rummy.command(name="table", description=N_("Show the table again, with its buttons"))
+    @group.command(name="table", description=N_("Show the table again, with its buttons"))
     async def table(interaction: discord.Interaction) -> None:
         await adapter.slash(interaction, "table")
 
-    @rummy.command(name="web", description=N_("The table on a web page: a link for you only"))
+    @group.command(name="web", description=N_("The table on a web page: a link for you only"))
     async def web(interaction: discord.Interaction) -> None:
         await adapter.web_link(interaction)
 
-    @rummy.command(name="review",
+    @group.command(name="review",
                    description=N_("My turns of the last round, reviewed: /review [round]"))
     @app_commands.describe(round=N_("Which round (the last one over if left out)"))
     async def review(interaction: discord.Interaction,
                      round: app_commands.Range[int, 1, 199] | None = None) -> None:
         await adapter.slash(interaction, "review", str(round) if round else "")
 
-    @rummy.command(name="hint", description=N_("Show a whole move I can make"))
+    @group.command(name="hint", description=N_("Show a whole move I can make"))
     async def hint(interaction: discord.Interaction) -> None:
         await adapter.slash(interaction, "hint")
 
-    @rummy.command(name="rules", description=N_("How to play"))
+    @group.command(name="rules", description=N_("How to play"))
     @app_commands.describe(rulebook=N_("One rulebook's rules"))
     @app_commands.choices(rulebook=rulebooks)
     async def rules(interaction: discord.Interaction, rulebook: str | None = None) -> None:
         await adapter.slash(interaction, "rules", rulebook or "")
 
-    @rummy.command(name="lesson", description=N_("Learn to play, step by step, in your DMs"))
+
+def _chat_commands(group: app_commands.Group, adapter: SlashHost,
+                   lessons: list[app_commands.Choice[str]]) -> None:
+    """/rummy lesson, notify, end, help, language."""
+    @group.command(name="lesson", description=N_("Learn to play, step by step, in your DMs"))
     @app_commands.describe(rulebook=N_("The rules to learn (default: Manipulation)"))
     @app_commands.choices(rulebook=lessons)
     async def lesson(interaction: discord.Interaction, rulebook: str | None = None) -> None:
         await adapter.lesson(interaction, rulebook or "")
 
-    @rummy.command(name="notify",
+    @group.command(name="notify",
                    description=N_("A DM when a game opens in this channel (again: stop)"))
     async def notify(interaction: discord.Interaction) -> None:
         await adapter.slash(interaction, "notify")
 
-    @rummy.command(name="end", description=N_("End this channel's game (host only)"))
+    @group.command(name="end", description=N_("End this channel's game (host only)"))
     async def end(interaction: discord.Interaction) -> None:
         await adapter.slash(interaction, "endgame")
 
-    @rummy.command(name="help", description=N_("The commands and how to play here"))
+    @group.command(name="help", description=N_("The commands and how to play here"))
     async def help_(interaction: discord.Interaction) -> None:
         with using(adapter.actor(interaction).lang):
             text = _(HELP)
         await interaction.response.send_message(text, ephemeral=True)
 
-    @rummy.command(name="language", description=N_("The language I speak to you (in a channel: "
+    @group.command(name="language", description=N_("The language I speak to you (in a channel: "
                                                    "the channel's)"))
     @app_commands.describe(language=N_("English, Hebrew or Russian"))
     @app_commands.choices(language=[
@@ -158,6 +172,10 @@ def add_commands(tree: app_commands.CommandTree, adapter: SlashHost) -> None:
     async def language(interaction: discord.Interaction, language: str | None = None) -> None:
         await adapter.slash(interaction, "language", language or "")
 
+
+def _results_commands(adapter: SlashHost, rulebooks: list[app_commands.Choice[str]]
+                      ) -> list[app_commands.Command]:
+    """/leaderboard, /stats and /season (top-level: anyone reads them in the channel)."""
     @app_commands.command(name="leaderboard", description=N_("Who wins here"))
     @app_commands.describe(rulebook=N_("Only games of this rulebook"))
     @app_commands.choices(rulebook=rulebooks)
@@ -192,8 +210,5 @@ def add_commands(tree: app_commands.CommandTree, adapter: SlashHost) -> None:
         await adapter.slash(interaction, "season", "" if show in (None, "now") else show,
                             public=True)
 
-    tree.add_command(rummy)
-    tree.add_command(leaderboard)
-    tree.add_command(stats)
-    tree.add_command(season)
+    return [leaderboard, stats, season]
 

@@ -140,9 +140,20 @@ class HostedGame(Protocol):
     typed_verbs: frozenset[str]  # typed commands the game reads (/lay, /draw …)
     # button verbs after the game has started: name -> argument kinds (bot.core.buttons)
     vocabulary: Mapping[str, tuple[Kind, ...]]  # a kind: a platform name or a game's pattern
+    # Optional features, declared here so the platform reads them and never probes a game for
+    # a method (TurnFlow's defaults offer none): `review` below works (else the platform says
+    # there is none yet, and the web table offers none); `lesson_options` and `lesson` work
+    # (the platform's /lesson reaches the first game that offers them).
+    offers_review: bool
+    offers_lessons: bool
 
     # -- rules ------------------------------------------------------------------------
     def variants(self) -> Sequence[Variant]: ...
+
+    def seats_for(self, variant: str | None) -> int:
+        """The seats `variant` takes, for the lobby (TurnFlow's: `max_seats`; Rummikub is for
+        four of the rummy family's five)."""
+        ...
 
     def settings(self, variant: str | None, options: Mapping[str, Any]) -> Settings:
         """The variant with these options (defaults for the rest); ValueError with a
@@ -217,17 +228,18 @@ class HostedGame(Protocol):
     def review(self, table: Table, seat: int, round: int | None) -> Screen:
         """Issue 32: `seat`'s own review of a finished `round` (None: the last one over) — a
         picture and its text in the seat's language, made from that seat's views only; never
-        changes the game. Refusal with a sentence when there is nothing to review. A game
-        without a review leaves this out (the platform says so)."""
+        changes the game. Refusal with a sentence when there is nothing to review. Called only
+        when the game `offers_review`."""
         ...
 
     def help_text(self) -> str: ...
 
     def rules_text(self, variant: str | None) -> str: ...
 
-    # -- guided lessons (optional): a lesson is a variant of the hosted game, in a row of the
-    # learner's private chat marked `record.lesson` (never rated; kept lesson_retention_days).
-    # The platform's /lesson reaches the first game that has these two (service.lesson).
+    # -- guided lessons (optional: `offers_lessons`): a lesson is a variant of the hosted game,
+    # in a row of the learner's private chat marked `record.lesson` (never rated; kept
+    # lesson_retention_days). The platform's /lesson reaches the first game that offers them
+    # (service.lesson).
     def lesson_options(self, words: str | None) -> dict[str, Any] | None:
         """The lesson `words` name, as the lesson row's options (None: no words); ValueError
         with a sentence for a person when there is no such lesson."""

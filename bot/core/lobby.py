@@ -45,8 +45,7 @@ def _option_prompt(choices: list[Choice], key: str) -> str:
 def most_seats(game: HostedGame, record: Record) -> int:
     """The seats the lobby's variant takes: a game may say per variant (`seats_for`: Rummikub
     is for four of the rummy family's five)."""
-    seats_for = getattr(game, "seats_for", None)
-    return seats_for(record.rulebook) if seats_for is not None else game.max_seats
+    return game.seats_for(record.rulebook)
 
 
 def seat_names(record: Record) -> list[str]:

@@ -105,9 +105,10 @@ class Rematches:
         self.service = service
 
     async def press(self, actor: Actor, game_id: int, *, start: bool = False,
-                    lang: str = "") -> Outcome:
-        """A person's ↻ Rematch (`start`: the host's ▶ Start now). Answered in `lang` (a web
-        page's language) or the person's seat's."""
+                    lang: str = "", everyone: bool = False) -> Outcome:
+        """A person's ↻ Rematch (`start`: the host's ▶ Start now; `everyone`: with every seat,
+        as the host of a party in one room does). Answered in `lang` (a web page's language)
+        or the person's seat's."""
         svc = self.service
         row = await svc.store.get_game(game_id)
         if row is None:
@@ -139,6 +140,8 @@ class Rematches:
                 raise Refusal(narrate.HOST_ONLY)
             fresh = actor.user not in call["in"]
             inside = [*call["in"], actor.user] if fresh else list(call["in"])
+            if start and everyone:
+                inside = people(record)
             waiting = [u for u in people(record) if u not in inside]
             if start or not waiting:
                 if len(new_seats(record, inside)) < game.min_seats:

@@ -87,7 +87,7 @@ class Reviews:
             raise Refusal(narrate.ANOTHER_CHAT)
         unit = self.service.unit
         game = unit.game_of(record)
-        if not hasattr(game, "review"):
+        if not game.offers_review:
             raise Refusal(_("This game has no review yet."))
         if record.state is not None:  # the action log lives in its own table (bot/core/unit.py)
             logged = await self.service.store.game_actions(row.id)

@@ -162,6 +162,11 @@ class Scheduler:
             except Exception:  # the move is saved; a screen lost here must not stop the game
                 log.exception("delivering a computer's move in game %s failed", game_id)
 
+    def pending_computers(self) -> frozenset[int]:
+        """The games whose computer turns (or, with jobs, claimed jobs) this worker is running
+        now: for the metrics page and tests."""
+        return frozenset(self._computer_tasks)
+
     def _computer_step(self, row: Any, record: Record) -> Outcome:
         if row.status != "playing":
             return Outcome(reply="idle")

@@ -129,10 +129,6 @@ class GameService:
     def store(self) -> Any:
         return self.unit.store
 
-    @store.setter
-    def store(self, store: Any) -> None:  # tests wrap it to count calls
-        self.unit.store = store
-
     def game_named(self, words: str | None) -> tuple[HostedGame, str | None]:
         """The hosted game and variant `words` name in any language (`build-to-ten`,
         `rummy carousel`, `רמיקוב`, `Руммикуб`); no words: the default game. Words naming
@@ -161,18 +157,9 @@ class GameService:
         """Every typed move some hosted game reads (adapters route these to `command`)."""
         return frozenset().union(*(g.typed_verbs for g in self.games.values()))
 
-    # what tests and tools look at
     @property
     def retention(self) -> float:
         return self.scheduler.retention
-
-    @property
-    def _computer_tasks(self) -> dict:
-        return self.scheduler._computer_tasks
-
-    @property
-    def _locks(self) -> Any:
-        return self.unit.locks
 
     # -- life cycle ---------------------------------------------------------------------
 
@@ -204,12 +191,6 @@ class GameService:
             await deliver(outcome)
         except Exception:  # a failed delivery must not stop the game loop
             log.exception("delivery failed for game %s", outcome.game_id)
-
-    async def _mutate(self, game_id: int, change: Any, *, status: str | None = None) -> Outcome:
-        return await self.unit.mutate(game_id, change, status=status)
-
-    def _computer_step(self, row: Any, record: Record) -> Outcome:
-        return self.scheduler._computer_step(row, record)
 
     async def get_refs(self, game_id: int) -> dict[str, Any]:
         """The game's delivery refs (message ids, posted-at, tokens…) as saved."""
@@ -317,7 +298,7 @@ class GameService:
         return new_seed(self.rng)
 
     async def rematch(self, actor: Actor, game_id: int, *, start: bool = False,
-                      lang: str = "") -> Outcome:
+                      lang: str = "", everyone: bool = False) -> Outcome:
         """↻ Rematch, once a game is over (a chat's button, the web table's result panel): the
         presser is in; the same seats (a person's seat taken over by the computer is the
         person's again), game, rulebook and options start in the same chat when every person
@@ -325,13 +306,14 @@ class GameService:
         The call lapses after a few minutes. The old game names the new one, so every page of
         it follows (bot/web). Once started, a press finds it made: nothing more
         (bot/core/rematch.py). `lang`: answer in it (a web page's language)."""
-        return await self.rematches.press(actor, game_id, start=start, lang=lang)
+        return await self.rematches.press(actor, game_id, start=start, lang=lang,
+                                          everyone=everyone)
 
     # -- lessons ------------------------------------------------------------------------
 
     def lesson_game(self) -> HostedGame | None:
-        """The first hosted game with guided lessons (`lesson_options` and `lesson`)."""
-        return next((g for g in self.games.values() if hasattr(g, "lesson_options")), None)
+        """The first hosted game that offers guided lessons (`offers_lessons`)."""
+        return next((g for g in self.games.values() if g.offers_lessons), None)
 
     async def lesson(self, actor: Actor, words: str | None = None) -> Outcome:
         """/lesson [name] (and Telegram's ?start=lesson-<name>): a lesson is a variant of a
@@ -489,8 +471,6 @@ class GameService:
         if actor.chat_id == row.chat_id and actor.platform == row.platform:
             return True
         return actor.private and seat is not None and actor.platform == row.platform
-
-    _from_here = from_here
 
     @staticmethod
     def learner(row: Any, record: Record, actor: Actor, seat: int | None) -> bool:

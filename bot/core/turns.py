@@ -31,8 +31,28 @@ class TurnFlow:
 
     rules: PlayedRules
     default_level: str
+    max_seats: int
     # a computer finishing a person's turn takes a few actions; this bounds the loop
     max_timeout_actions = 200
+    # the optional features (HostedGame): none unless the host offers them
+    offers_review = False
+    offers_lessons = False
+
+    def seats_for(self, variant: str | None) -> int:
+        """The seats `variant` takes, for the lobby: every variant the most the game seats."""
+        return self.max_seats
+
+    def review(self, table: Table, seat: int, round: int | None) -> Any:
+        """Offered only with `offers_review` (the platform asks nothing else)."""
+        raise NotImplementedError
+
+    def lesson_options(self, words: str | None) -> dict[str, Any] | None:
+        """Offered only with `offers_lessons` (the platform asks nothing else)."""
+        raise NotImplementedError
+
+    def lesson(self, table: Table, options: dict[str, Any] | None) -> Outcome:
+        """Offered only with `offers_lessons` (the platform asks nothing else)."""
+        raise NotImplementedError
 
     # -- the game's side ------------------------------------------------------------------
     def load(self, record: Record) -> Any:

@@ -11,7 +11,7 @@ import contextlib
 import enum
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, NoReturn
 
 from sqlalchemy import ColumnElement, Integer, Row, bindparam, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
@@ -180,18 +180,7 @@ class GamesStore(StoreBase):
         LookupError if there is no such game; GameExists if reactivating it would give its
         chat two active games.
         """
-        values: dict[str, Any] = {
-            "record": record,
-            "version": db.games.c.version + 1,
-            "updated_at": db.utcnow(),
-        }
-        if status is not None:
-            _check_status(status)
-            values["status"] = status
-        if due_at is not KEEP:
-            values["due_at"] = None if due_at is None else float(due_at)
-        elif status in DONE_STATUSES:
-            values["due_at"] = None  # nothing more to do for it
+        values = _save_values(record, status, due_at)
         # The version check lives in the UPDATE's WHERE, so the database decides the race:
         # a concurrent writer blocks on the row lock, then finds the version moved on.
         stmt = (
@@ -212,32 +201,14 @@ class GamesStore(StoreBase):
                     await remember_update(conn, update_key)
                 row = (await conn.execute(stmt)).one_or_none()
                 if row is None:
-                    current = await conn.execute(
-                        select(db.games.c.platform, db.games.c.chat_id).where(
-                            db.games.c.id == game_id
-                        )
-                    )
-                    if current.one_or_none() is None:
-                        raise LookupError(f"no game {game_id}")
-                    raise StaleGame(game_id, expected_version)
+                    await _raise_missing_or_stale(conn, game_id, expected_version)
                 if "due_at" in values and self.row_locks:
                     # Only many workers claim jobs rows; one SQLite process schedules from
                     # games.due_at (a statement a press saved).
                     await write_job(conn, game_id, job, values["due_at"])
                 if self.row_locks:  # the screens owed, redelivered by another worker if we die
                     await self.outbox.owe(conn, game_id, expected_version + 1)
-                if actions:
-                    # Safe to number after the current last: the UPDATE above holds the row
-                    # lock (SQLite: the write lock) until commit, so no other save of this
-                    # game is between this read and the insert.
-                    await _append_actions(conn, game_id, actions)
-                if seats is not None:
-                    await write_seats(conn, game_id, seats)
-                for done in rounds:
-                    await write_round(conn, game_id, done)
-                if result is not None:
-                    await res.record_result(conn, game_id, result.rulebook, result.seats,
-                                            higher_is_better=result.higher_is_better)
+                await _write_what_the_move_brought(conn, game_id, actions, seats, rounds, result)
         except IntegrityError as error:
             game = await self.get_game(game_id)
             if game is not None:
@@ -357,3 +328,52 @@ def game_row(row: Row[Any], record: dict | None = None) -> GameRow:
         created_at=m["created_at"],
         updated_at=m["updated_at"], due_at=m.get("due_at"),
     )
+
+
+def _save_values(record: dict, status: str | None,
+                 due_at: float | Literal[_Keep.KEEP] | None) -> dict[str, Any]:
+    """The games row's new values for `save_game` (its version one up, in the UPDATE)."""
+    values: dict[str, Any] = {
+        "record": record,
+        "version": db.games.c.version + 1,
+        "updated_at": db.utcnow(),
+    }
+    if status is not None:
+        _check_status(status)
+        values["status"] = status
+    if due_at is not KEEP:
+        values["due_at"] = None if due_at is None else float(due_at)
+    elif status in DONE_STATUSES:
+        values["due_at"] = None  # nothing more to do for it
+    return values
+
+
+async def _raise_missing_or_stale(
+    conn: AsyncConnection, game_id: int, expected_version: int
+) -> NoReturn:
+    """The UPDATE matched no row: LookupError without the game, else StaleGame."""
+    current = await conn.execute(
+        select(db.games.c.platform, db.games.c.chat_id).where(db.games.c.id == game_id)
+    )
+    if current.one_or_none() is None:
+        raise LookupError(f"no game {game_id}")
+    raise StaleGame(game_id, expected_version)
+
+
+async def _write_what_the_move_brought(
+    conn: AsyncConnection, game_id: int, actions: Sequence[dict], seats: list[SeatRow] | None,
+    rounds: Sequence[RoundRow], result: GameResult | None,
+) -> None:
+    """In `save_game`'s transaction: the new actions, seats, finished rounds and result."""
+    if actions:
+        # Safe to number after the current last: the UPDATE holds the row lock (SQLite: the
+        # write lock) until commit, so no other save of this game is between this read and
+        # the insert.
+        await _append_actions(conn, game_id, actions)
+    if seats is not None:
+        await write_seats(conn, game_id, seats)
+    for done in rounds:
+        await write_round(conn, game_id, done)
+    if result is not None:
+        await res.record_result(conn, game_id, result.rulebook, result.seats,
+                                higher_is_better=result.higher_is_better)

@@ -71,8 +71,29 @@ class UpkeepStore(StoreBase):
         is_lesson = lesson_rows()
         done = g.status.in_(DONE_STATUSES)
         counts = {"games_pruned": 0, "actions_deleted": 0, "lessons_deleted": 0}
+        counts["lessons_deleted"] = await self._delete_lessons(
+            done & (g.updated_at < lessons_before) & is_lesson)
+        prunable = (
+            done
+            & (g.updated_at < finished_before)
+            & g.record["pruned"].as_string().is_(None)
+            & ~is_lesson  # a lesson is kept whole until lessons_before, then deleted
+        )
+        await self._prune_games(prunable, counts)
+        async with self._write() as conn:  # a late delivery's refs of a game deleted meanwhile
+            r = db.delivery_refs.c
+            await conn.execute(
+                delete(db.delivery_refs).where(
+                    ~select(g.id).where(g.id == r.game_id).exists()
+                )
+            )
+        return counts
 
-        old_lessons = done & (g.updated_at < lessons_before) & is_lesson
+    async def _delete_lessons(self, old_lessons: ColumnElement[bool]) -> int:
+        """Delete the lesson rows `old_lessons` picks with their delivery refs, a batch per
+        transaction; how many."""
+        g = db.games.c
+        deleted = 0
         while True:
             async with self._write() as conn:
                 ids = await _locked_ids(conn, old_lessons)
@@ -82,16 +103,14 @@ class UpkeepStore(StoreBase):
                         delete(db.delivery_refs).where(db.delivery_refs.c.game_id.in_(ids))
                     )
             self._forget(ids)
-            counts["lessons_deleted"] += len(ids)
+            deleted += len(ids)
             if len(ids) < PRUNE_BATCH:
-                break
+                return deleted
 
-        prunable = (
-            done
-            & (g.updated_at < finished_before)
-            & g.record["pruned"].as_string().is_(None)
-            & ~is_lesson  # a lesson is kept whole until lessons_before, then deleted
-        )
+    async def _prune_games(self, prunable: ColumnElement[bool], counts: dict[str, int]) -> None:
+        """The games `prunable` picks lose their action log and delivery refs, their record
+        becomes a stub; a batch per transaction, counted in `counts`."""
+        g = db.games.c
         last = 0
         while True:
             async with self._write() as conn:
@@ -130,15 +149,7 @@ class UpkeepStore(StoreBase):
             self._forget(row[0] for row in rows)
             counts["games_pruned"] += len(rows)
             if len(rows) < PRUNE_BATCH:
-                break
-        async with self._write() as conn:  # a late delivery's refs of a game deleted meanwhile
-            r = db.delivery_refs.c
-            await conn.execute(
-                delete(db.delivery_refs).where(
-                    ~select(g.id).where(g.id == r.game_id).exists()
-                )
-            )
-        return counts
+                return
 
 
 async def _locked_ids(conn: AsyncConnection, where: ColumnElement[bool]) -> list[int]:

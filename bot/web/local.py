@@ -34,15 +34,16 @@ LOCAL_REFUSED = N_("This link is not valid or has expired. Open the address prin
                    "terminal.")
 
 
-def local_secret(data: Path) -> bytes:
+def local_secret(data: Path, name: str = SECRET_FILE) -> bytes:
     """The local table's signing secret, kept in `data` (readable by its owner alone): made
-    once, whole or not at all (a new file is linked into place only once written)."""
-    path = data / SECRET_FILE
+    once, whole or not at all (a new file is linked into place only once written). `name`:
+    the file (`rummy party` keeps its own)."""
+    path = data / name
     kept = _read_secret(path)
     if kept is not None:
         return kept
     secret = secrets.token_bytes(32)
-    draft = data / f".{SECRET_FILE}.{secrets.token_hex(4)}"
+    draft = data / f".{name}.{secrets.token_hex(4)}"
     fd = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     try:
         with os.fdopen(fd, "w", encoding="ascii") as out:

@@ -127,7 +127,7 @@ class WebTable:
             frame["left"] = max(0, round(record.deadline - self.service.clock()))
         if record.rematch is not None:  # ↻ Rematch made: the page follows (Follow)
             frame["rematch"] = record.rematch
-        if seat is not None and hasattr(game, "review"):
+        if seat is not None and game.offers_review:
             # 🔎 Review once a round is over: the seat's own (a spectator is offered none)
             frame["review"] = len(game.rounds(record.state))
         return frame
@@ -257,13 +257,19 @@ class WebTable:
             return None
         return replace(session, game=following)
 
+    # A page's ↻ Rematch is the person's "I'm in" (the chats' call, bot/core/rematch.py);
+    # True: it starts the rematch at once with every seat (a party's host, bot/web/party.py)
+    rematch_at_once = False
+
     async def rematch(self, session: Session) -> Outcome:
         """↻ Rematch from the page: the platform's own (bot/core/service.py)."""
         row = await self.service.store.get_game(session.game)
         if row is None or row.platform != session.platform:
             raise Refusal(narrate.GONE)
         actor = Actor(row.platform, row.chat_id, session.user, session.name)
-        return await self.service.rematch(actor, session.game, lang=session.lang)
+        return await self.service.rematch(actor, session.game, lang=session.lang,
+                                          start=self.rematch_at_once,
+                                          everyone=self.rematch_at_once)
 
     # -- edits --------------------------------------------------------------------------
 

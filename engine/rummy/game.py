@@ -386,10 +386,34 @@ def _knock(s: GameState, rules: Rulebook, seat: int, arrangement, choices) -> li
 def _commit(
     s: GameState, rules: Rulebook, seat: int, arrangement, choices, *, knock: bool
 ) -> list[Event]:
-    style = rules.turn_style
-    if style.draw_first and s.final_turns is None and s.draws == 0:
+    """Lay (Done, or a knock that lays). Each step raises before anything changes, in this
+    order: the draw, the arrangement, the jokers' meanings and the judge, the knock limit;
+    then the table changes, and the turn (or the round) ends."""
+    if rules.turn_style.draw_first and s.final_turns is None and s.draws == 0:
         raise IllegalAction("Draw a card first", code="draw_first")
+    groups, unused_singles = _arrangement(s, seat, arrangement)
+    groups, check = _judged(s, rules, seat, groups, unused_singles, choices)
     hand = s.hands[seat]
+    placed_ids = {c.ident for g in groups for c in g} & {c.ident for c in hand}
+    remaining = [c for c in hand if c.ident not in placed_ids]
+    if knock:
+        _check_knock_limit(rules, remaining)
+    placed, new_groups = _lay(s, rules, seat, groups, unused_singles, placed_ids, remaining)
+    events = [
+        Event(
+            "laid",
+            seat,
+            {"placed": list(placed), "groups": new_groups, "rearranged": check.needs_rearranging},
+        )
+    ]
+    return events + _after_lay(s, rules, seat, len(placed), knock)
+
+
+def _arrangement(
+    s: GameState, seat: int, arrangement
+) -> tuple[list[list[Card]], list[Card]]:
+    """The groups the player lays and the singles left alone: the draft's (Done), or the
+    typed arrangement resolved against the table, the singles and the hand."""
     if arrangement is None:
         if s.draft is None or not drafts.draft_differs(s):
             raise IllegalAction("You must add at least one card from your hand",
@@ -400,22 +424,30 @@ def _commit(
                 code="loose_cards",
                 cards=[c.token for c in s.draft.loose],
             )
-        groups = [list(g) for g in s.draft.groups]
-        unused_singles = list(s.draft.singles)
-    else:
-        table_pool = [c for g in s.table for c in g]
-        singles_pool = list(s.singles)
-        hand_pool = list(hand)
-        groups = drafts.resolve_all(arrangement, table_pool, singles_pool, hand_pool)
-        groups, unused_singles = drafts.keep_singles(groups, s.singles, singles_pool)
-        if table_pool:
-            raise IllegalAction(
-                f"{format_cards(table_pool, pretty=True)} must stay on the "
-                "table: a card on the table can never go back into a hand",
-                code="table_card_to_hand",
-                cards=[c.token for c in table_pool],
-            )
+        return [list(g) for g in s.draft.groups], list(s.draft.singles)
+    table_pool = [c for g in s.table for c in g]
+    singles_pool = list(s.singles)
+    hand_pool = list(s.hands[seat])
+    groups = drafts.resolve_all(arrangement, table_pool, singles_pool, hand_pool)
+    groups, unused_singles = drafts.keep_singles(groups, s.singles, singles_pool)
+    if table_pool:
+        raise IllegalAction(
+            f"{format_cards(table_pool, pretty=True)} must stay on the "
+            "table: a card on the table can never go back into a hand",
+            code="table_card_to_hand",
+            cards=[c.token for c in table_pool],
+        )
+    return groups, unused_singles
+
+
+def _judged(
+    s: GameState, rules: Rulebook, seat: int, groups: list[list[Card]],
+    unused_singles: list[Card], choices
+) -> tuple[list[list[Card]], MoveCheck]:
+    """The groups with their jokers' meanings (the player's choices, else the one legal
+    reading), judged as a move from the table as it is; IllegalAction when it is not one."""
     old = s.table + [[c] for c in s.singles]
+    hand = s.hands[seat]
 
     def judge(groups: list[list[Card]]) -> MoveCheck:
         new = groups + [[c] for c in unused_singles]
@@ -430,9 +462,12 @@ def _commit(
     check = judge(groups)
     if not check.ok:
         raise check.error()
-    placed_ids = {c.ident for g in groups for c in g} & {c.ident for c in hand}
-    remaining = [c for c in hand if c.ident not in placed_ids]
-    if knock and remaining and rules.hand_value(remaining) > rules.knock_limit:
+    return groups, check
+
+
+def _check_knock_limit(rules: Rulebook, remaining: list[Card]) -> None:
+    """A knock that lays leaves at most the knock limit's points in hand."""
+    if remaining and rules.hand_value(remaining) > rules.knock_limit:
         left = rules.hand_value(remaining)
         raise IllegalAction(
             f"You can knock only with {rules.knock_limit} points or fewer left "
@@ -442,6 +477,14 @@ def _commit(
             left=left,
         )
 
+
+def _lay(
+    s: GameState, rules: Rulebook, seat: int, groups: list[list[Card]],
+    unused_singles: list[Card], placed_ids: set[tuple[int, str, int]], remaining: list[Card]
+) -> tuple[list[str], list[int]]:
+    """The judged move made: the table, the singles and the hand change; the laid cards'
+    tokens (in table order) and the new groups' indices, as `s.last` tells them."""
+    hand = s.hands[seat]
     table_before = s.table
     s.table = groups
     s.singles = unused_singles
@@ -458,30 +501,23 @@ def _commit(
         for i, c in enumerate(canonical(rules, group))
     }
     placed = sorted((c for c in hand if c.ident in placed_ids), key=lambda c: where[c.ident])
-    s.last = {
-        "seat": seat,
-        "kind": "laid",
-        "groups": new_groups,
-        "placed": [c.token for c in placed],
-    }
-    events = [
-        Event(
-            "laid",
-            seat,
-            {
-                "placed": [c.token for c in placed],
-                "groups": new_groups,
-                "rearranged": check.needs_rearranging,
-            },
-        )
-    ]
-    if not remaining:
-        return events + _end_round(s, rules, went_out=seat)
+    tokens = [c.token for c in placed]
+    s.last = {"seat": seat, "kind": "laid", "groups": new_groups, "placed": tokens}
+    return tokens, new_groups
+
+
+def _after_lay(
+    s: GameState, rules: Rulebook, seat: int, laid: int, knock: bool
+) -> list[Event]:
+    """After a lay: out of cards ends the round, a knock too; else the draw after laying
+    (where the rules have one) and the next turn."""
+    if not s.hands[seat]:
+        return _end_round(s, rules, went_out=seat)
     if knock:
-        knocked = Event("knocked", seat, {"laid": len(placed)})
-        return [*events, knocked, *_end_round(s, rules, knocker=seat)]
-    if style.draw_after_lay:
-        drawn = _draw_cards(s, seat, style.draw_after_lay)
+        return [Event("knocked", seat, {"laid": laid}), *_end_round(s, rules, knocker=seat)]
+    events = []
+    if rules.turn_style.draw_after_lay:
+        drawn = _draw_cards(s, seat, rules.turn_style.draw_after_lay)
         if drawn:
             events.append(_drew(seat, drawn))
     return events + _end_turn(s, rules)

@@ -105,6 +105,41 @@ def check_move(
     """Check a lay. `table` and `new_table` are lists of groups; Tahiti's unused singles are
     1-card groups in both. Jokers in `new_table` should be designated; a free joker counts as
     newly placed (it may stand for anything that makes its group valid)."""
+    placed_faces = _placed_faces(table, hand, new_table)
+    if isinstance(placed_faces, MoveCheck):
+        return placed_faces
+    refused = _group_fault(rulebook, new_table, singles)
+    if refused is not None:
+        return refused
+
+    if rulebook.first_lay_points and not first_lay_done:
+        fault = initial_meld_fault(rulebook, table, new_table, placed_faces)
+        if fault is not None:
+            return _refused(fault)
+    refused = _joker_rules(rulebook, table, new_table, placed_faces)
+    if refused is not None:
+        return refused
+    if (
+        rulebook.first_lay_run3
+        and not first_lay_done
+        and not _has_run3_from_hand(rulebook, new_table, placed_faces)
+    ):
+        return _fail(
+            "first_lay_run3",
+            "Your first lay must include a run of three cards of one suit from your "
+            "hand (a joker doesn't count as one of the three)"
+        )
+
+    placed = _pick(hand, placed_faces)
+    changed = _changed_groups(table, new_table)
+    kept_as_is_or_extended = all(_is_extended(table[i], new_table, placed_faces) for i in changed)
+    return MoveCheck(True, None, tuple(placed), not kept_as_is_or_extended, tuple(changed))
+
+
+def _placed_faces(table: Sequence[Group], hand: Sequence[Card], new_table: Sequence[Group]
+                  ) -> Counter[str] | MoveCheck:
+    """The faces the lay brings from the hand (how many of each), or the refusal when a table
+    card went back into a hand, a card is not in the hand, or nothing was added."""
     old_cards = [c for g in table for c in g]
     new_cards = [c for g in new_table for c in g]
     old_faces, new_faces, hand_faces = _faces(old_cards), _faces(new_cards), _faces(hand)
@@ -132,7 +167,13 @@ def check_move(
             placed_faces[face] = diff
     if not placed_faces:
         return _fail("nothing_added", "You must add at least one card from your hand")
+    return placed_faces
 
+
+def _group_fault(rulebook: Rulebook, new_table: Sequence[Group], singles: Sequence[Card]
+                 ) -> MoveCheck | None:
+    """The refusal of the first group of `new_table` that is no set or run (Tahiti's unused
+    singles stay alone), else None."""
     single_faces = _faces(singles)
     for i, group in enumerate(new_table):
         label = group_label(i)
@@ -158,29 +199,7 @@ def check_move(
                 return _fail("group_invalid_with_ace", text + note, group=i, cards=cards,
                              ace=rulebook.ace)
             return _fail("group_invalid", text, group=i, cards=cards)
-
-    if rulebook.first_lay_points and not first_lay_done:
-        fault = initial_meld_fault(rulebook, table, new_table, placed_faces)
-        if fault is not None:
-            return _refused(fault)
-    refused = _joker_rules(rulebook, table, new_table, placed_faces)
-    if refused is not None:
-        return refused
-    if (
-        rulebook.first_lay_run3
-        and not first_lay_done
-        and not _has_run3_from_hand(rulebook, new_table, placed_faces)
-    ):
-        return _fail(
-            "first_lay_run3",
-            "Your first lay must include a run of three cards of one suit from your "
-            "hand (a joker doesn't count as one of the three)"
-        )
-
-    placed = _pick(hand, placed_faces)
-    changed = _changed_groups(table, new_table)
-    kept_as_is_or_extended = all(_is_extended(table[i], new_table, placed_faces) for i in changed)
-    return MoveCheck(True, None, tuple(placed), not kept_as_is_or_extended, tuple(changed))
+    return None
 
 
 def _ace_note(rulebook: Rulebook, group: Group) -> str:

@@ -81,6 +81,8 @@ class RummyGame(TurnFlow):
     vocabulary = RUMMY_VERBS
     rules = RummyRules()
     max_timeout_actions = MAX_TIMEOUT_ACTIONS
+    offers_review = True
+    offers_lessons = True
 
     # -- rules ------------------------------------------------------------------------
 

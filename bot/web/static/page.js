@@ -76,6 +76,7 @@ function keepOrder() { try { sessionStorage.setItem(storageKey(), JSON.stringify
 // -- frames ------------------------------------------------------------------------------------
 async function onState(m) {
   S.review = m.review || 0;
+  S.home = m.home || null; // a way back where the page was opened from (the party's lobby)
   // the turn timer: the server's seconds left, counted down by this page's clock
   S.deadline = typeof m.left === "number" ? Date.now() / 1000 + m.left : null;
   if (m.rematch && m.rematch !== S.rematch) { S.rematch = m.rematch; socket.send({ t: "follow", v: 0 }); }
@@ -200,6 +201,7 @@ function view() {
     h("summary", { text: (log.length ? log[log.length - 1] + " · " : "") + W("log") }),
     h("ol", {}, log.map((line, i) => h("li", { key: "l" + i, text: line })))));
   side.push(h("details", { key: "keys", class: "keys" }, h("summary", { text: W("keys") }), h("p", { text: W("keys_help") })));
+  if (S.home) side.push(h("a", { key: "home", class: "home", href: S.home.href, "data-home": true, text: S.home.text }));
   if (!inTelegram() && v.hand !== null) side.push(h("button", { key: "signal", type: "button", class: "signal", "data-press": "signal", "data-signal": true, "aria-pressed": S.signal ? "true" : "false", text: W("signal") }));
   out.push(h("div", { key: "play", class: "play" }, board, h("div", { class: "side" }, side)));
   return out;

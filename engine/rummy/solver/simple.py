@@ -45,6 +45,11 @@ def score_key(objective: str, count: int, value: int, matched: int, n_old: int) 
 def solve_simple(p: Problem, objective: str, card_value: list[int], joker_value: int
                  ) -> Solution | None:
     """The best partition of `p` under `objective`; None if nothing can be laid."""
+    # Long on purpose (issue 43 item 6): a measured hot loop. `search` and `fills` are closures
+    # over the problem's constants (memo, fixed, max_j, by_face) so that each of the search's
+    # millions of calls reads them as cells, not arguments; bench/solver.py's `reference`
+    # column times this function (the exhaustive search, and the exact answer for small cases
+    # the fast search can't express). Split it only with that column measured before and after.
     keys = sorted(p.old_keys)
     key_index = {k: i for i, k in enumerate(keys)}
     need_flag = objective in ("hint", "any")
