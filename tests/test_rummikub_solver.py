@@ -20,8 +20,8 @@ def T(text: str):
     return parse_cards(text, RK)
 
 
-def _oracle_best(rules, hand) -> int:
-    """The most an initial meld from `hand` is worth, by trying every set of groups."""
+def _groups(rules, hand) -> list[tuple[frozenset, int]]:
+    """Every combination `hand` holds, as (its tiles' indexes, its value), one per reading."""
     groups = []
     for size in range(3, len(hand) + 1):
         for combo in combinations(range(len(hand)), size):
@@ -30,6 +30,12 @@ def _oracle_best(rules, hand) -> int:
                 value = sum(c.rank for c in cards if not c.is_joker)
                 value += sum(r for r, _ in reading.joker_faces)
                 groups.append((frozenset(combo), value))
+    return groups
+
+
+def _oracle_best(rules, hand) -> int:
+    """The most an initial meld from `hand` is worth, by trying every set of groups."""
+    groups = _groups(rules, hand)
     best = 0
 
     def search(start: int, used: frozenset, total: int) -> None:
@@ -72,14 +78,7 @@ def test_initial_meld_is_the_most_valuable_and_none_is_a_proof(seed):
 def _oracle_most_tiles(rules, hand) -> tuple[int, int]:
     """The most tiles an initial meld from `hand` lays that reaches the threshold, then the
     most points among those: (tiles, points), (0, 0) for none; every set of groups tried."""
-    groups = []
-    for size in range(3, len(hand) + 1):
-        for combo in combinations(range(len(hand)), size):
-            cards = [hand[i] for i in combo]
-            for reading in readings(cards, rules.ace) if is_meld(rules, cards) else ():
-                value = sum(c.rank for c in cards if not c.is_joker)
-                value += sum(r for r, _ in reading.joker_faces)
-                groups.append((frozenset(combo), value))
+    groups = _groups(rules, hand)
     best = (0, 0)
 
     def search(start: int, used: frozenset, total: int) -> None:
