@@ -138,6 +138,36 @@ def tokens(cards) -> set[str]:
     return {f'"{c.token}"' for c in cards}
 
 
+async def test_pages_alike_share_one_view_and_each_gets_its_own(web, monkeypatch):
+    """Issue 38: a save builds one frame per seat and language, not one per page — twelve
+    watchers in two languages and the two seats cost four views — and every page gets the
+    frame its own session would (no seat's hand reaches a watcher)."""
+    from bot.web.table import Page
+
+    game = await manipulation(web)
+    table = web.server.table
+    record = await web.record(game)
+    sessions = [Session("test", "1", "Alice", game, "en", 0),
+                Session("test", "2", "Bob", game, "he", 0)]
+    sessions += [Session("test", str(100 + k), f"W{k}", game, "en" if k % 2 else "ru", 0)
+                 for k in range(12)]
+    pages = [Page(session, send=None) for session in sessions]
+    made = []
+    rummy = table.service.unit.game_of(record)
+    real = type(rummy).web_view
+    monkeypatch.setattr(type(rummy), "web_view",
+                        lambda self, rec, seat: made.append(seat) or real(self, rec, seat))
+    table.pages[game] = set(pages)
+    try:
+        table.saved(game, record)
+    finally:
+        del table.pages[game]
+    assert sorted(made, key=str) == sorted([0, 1, None, None], key=str)
+    for page in pages:
+        assert json.loads(page.owed_text) == table.frame(page.session, record)
+        assert page.owed_text == json.dumps(page.owed)
+
+
 async def test_a_view_holds_no_other_hand_no_stock_and_no_one_elses_working_copy(web):
     game = await manipulation(web)
     table = web.server.table

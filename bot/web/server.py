@@ -307,7 +307,7 @@ class WebServer:
             if page.evicted:  # the same seat opened a newer page
                 await ws.close(code=4009, message=b"opened elsewhere")
                 return
-            frame, page.owed = page.owed, None
+            frame, text, page.owed, page.owed_text = page.owed, page.owed_text, None, None
             if frame is None:
                 continue
             version = (frame.get("view") or {}).get("version", -1)
@@ -315,10 +315,10 @@ class WebServer:
                 continue
             page.sent_version = version
             with contextlib.suppress(ConnectionError, RuntimeError):
-                await ws.send_json(frame)
+                await ws.send_str(text if text is not None else json.dumps(frame))
 
     def _owe(self, page: Page, frame: dict) -> None:
-        page.owed = frame
+        page.owed, page.owed_text = frame, None
         page.sent_version = -1 if frame.get("t") != "state" else page.sent_version
         page.wake.set()
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
+import json
 import logging
 from collections import Counter
 from collections.abc import Callable
@@ -73,6 +74,7 @@ class Page:
     send: Callable[[dict], Any]  # an async sender of one JSON frame
     address: str = ""
     owed: dict | None = None
+    owed_text: str | None = None  # `owed` as JSON, when it was written once for many pages
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     sent_version: int = -1
     seated: bool = False
@@ -196,10 +198,17 @@ class WebTable:
             self.seats.pop(key, None)
 
     def saved(self, game_id: int, record: Record) -> None:
-        """A change of `game_id` was saved: every page of it is owed its new frame."""
+        """A change of `game_id` was saved: every page of it is owed its new frame. A frame
+        depends on the page's seat and language alone, so pages alike (a group's watchers, a
+        seat open twice) share one view, built and written as JSON once (issue 38)."""
+        built: dict[tuple[int | None, str], tuple[dict, str]] = {}
         for page in list(self.pages.get(game_id, ())):
+            key = (self.seat_of(page.session, record), page.session.lang)
             try:
-                page.owed = self.frame(page.session, record)
+                if key not in built:
+                    frame = self.frame(page.session, record)
+                    built[key] = frame, json.dumps(frame)
+                page.owed, page.owed_text = built[key]
             except Exception:
                 log.exception("web view of game %s failed", game_id)
                 continue
