@@ -26,7 +26,7 @@ async def main(url: str, now: float, go: Path, log: Path) -> None:
         with open(log, "a", encoding="utf-8") as out:  # O_APPEND: whole lines
             out.write(line)
 
-    seasons = Seasons(lambda: store, post, lambda: now, owner=f"worker-{os.getpid()}")
+    seasons = Seasons(store, post, lambda: now, owner=f"worker-{os.getpid()}")
     while not go.exists():  # all three start their sweep together
         time.sleep(0.005)
     print(await seasons.sweep(now), flush=True)

@@ -6,37 +6,16 @@ lobby within the meter calls nobody; /rummy notify again turns bob's calls off."
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
 from fakes.discord_server import FakeDiscord
 from players.discord import act, controls, find
-from test_discord_e2e import ALICE, BOB, CAROL, GUILD, TABLE, Harness
+from test_discord_e2e import ALICE, BOB, CAROL, GUILD, TABLE, Harness, harness  # noqa: F401
 
-from bot.clock import Clock
 from bot.core.record import Record
 
 pytestmark = pytest.mark.e2e
 
 CALL = "🃏 A game of"
-
-
-@pytest.fixture
-async def harness(tmp_path: Path, clock: Clock) -> AsyncIterator[Harness]:
-    async with FakeDiscord(token="discord-e2e-token", clock=clock) as fake, \
-            fake.configure_discord_py():
-        guild = fake.guild(GUILD, "Card Room")
-        fake.text_channel(guild, TABLE, "rummy-table")
-        fake.member(guild, ALICE, "alice")
-        fake.member(guild, BOB, "bob")
-        fake.member(guild, CAROL, "carol", dm_open=False)
-        h = Harness(fake, tmp_path / "rummy.db")
-        await h.up()
-        try:
-            yield h
-        finally:
-            await h.down()
 
 
 def calls(fake: FakeDiscord, who: int) -> list:

@@ -10,24 +10,13 @@ from __future__ import annotations
 
 import pytest
 from fakes.telegram_server import FakeTelegram
-from test_telegram_e2e import GROUP, Harness
+from test_telegram_e2e import GROUP, Harness, harness  # noqa: F401  (its fixture)
 
 from bot.core.record import Record
 
 pytestmark = pytest.mark.e2e
 
 CALL = "🃏 A game of"
-
-
-@pytest.fixture
-async def harness(tmp_path, clock):
-    async with FakeTelegram(clock=clock) as tg:
-        h = Harness(tg, tmp_path / "rummy.db")
-        await h.up()
-        try:
-            yield h
-        finally:
-            await h.down()
 
 
 def calls(tg: FakeTelegram, user) -> list:

@@ -6,36 +6,15 @@ the second game starts in the channel with the same seats, each hand in its DM."
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
 from fakes.discord_server import FakeDiscord, FakeMessage
 from players.discord import act, controls, find, game_of
 from rematch_games import record_near_end
-from test_discord_e2e import ALICE, BOB, EVE, GUILD, TABLE, Harness
+from test_discord_e2e import ALICE, BOB, EVE, GUILD, TABLE, Harness, harness  # noqa: F401
 
-from bot.clock import Clock
 from bot.core.record import Record
 
 pytestmark = pytest.mark.e2e
-
-
-@pytest.fixture
-async def harness(tmp_path: Path, clock: Clock) -> AsyncIterator[Harness]:
-    async with FakeDiscord(token="discord-e2e-token", clock=clock) as fake, \
-            fake.configure_discord_py():
-        guild = fake.guild(GUILD, "Card Room")
-        fake.text_channel(guild, TABLE, "rummy-table")
-        fake.member(guild, ALICE, "alice")
-        fake.member(guild, BOB, "bob")
-        fake.member(guild, EVE, "eve")
-        h = Harness(fake, tmp_path / "rummy.db")
-        await h.up()
-        try:
-            yield h
-        finally:
-            await h.down()
 
 
 def newest_with(fake: FakeDiscord, text: str) -> FakeMessage | None:

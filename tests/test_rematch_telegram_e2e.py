@@ -7,24 +7,12 @@ starts in the group, with the same seats, each person's hand in their private ch
 from __future__ import annotations
 
 import pytest
-from fakes.telegram_server import FakeTelegram
 from rematch_games import record_near_end
-from test_telegram_e2e import GROUP, Harness
+from test_telegram_e2e import GROUP, Harness, harness  # noqa: F401  (its fixture)
 
 from bot.core.record import Record
 
 pytestmark = pytest.mark.e2e
-
-
-@pytest.fixture
-async def harness(tmp_path, clock):
-    async with FakeTelegram(clock=clock) as tg:
-        h = Harness(tg, tmp_path / "rummy.db")
-        await h.up()
-        try:
-            yield h
-        finally:
-            await h.down()
 
 
 async def near_end(harness: Harness) -> int:

@@ -87,7 +87,7 @@ async def test_a_seasons_end_is_posted_once_by_three_workers(store_url: str) -> 
         await _november(stores[0])
         posts = Posts()
         now = DEC.timestamp()
-        workers = [Seasons(lambda s=s: s, posts, lambda: now, owner=f"w{k}")
+        workers = [Seasons(s, posts, lambda: now, owner=f"w{k}")
                    for k, s in enumerate(stores)]
         done = await asyncio.gather(*(w.sweep(now) for w in workers))
         assert sum(done) == 2  # chats "g" and "other", each once
@@ -116,7 +116,7 @@ async def test_a_claim_let_lapse_is_taken_over(store: Store) -> None:
     now = DEC.timestamp()
     assert await store.claim_season("telegram", "g", nov.key, rows, "dead", now, LEASE)
     posts = Posts()
-    other = Seasons(lambda: store, posts, lambda: now, owner="alive")
+    other = Seasons(store, posts, lambda: now, owner="alive")
     assert await other.sweep(now + 1) == 1  # only "other": "g" is still the dead one's
     assert [o.chat_id for o in posts.outcomes] == ["other"]
     assert await other.sweep(now + LEASE + 1) == 1  # the lease ran out: "g" now
@@ -127,7 +127,7 @@ async def test_a_claim_let_lapse_is_taken_over(store: Store) -> None:
 async def test_season_command_and_who_chooses_weeks(store: Store) -> None:
     await _november(store)
     now = (NOV + timedelta(hours=2)).timestamp()  # a Saturday of ISO week 46
-    seasons = Seasons(lambda: store, Posts(), lambda: now, owner="w")
+    seasons = Seasons(store, Posts(), lambda: now, owner="w")
     ann = Actor("telegram", "g", "ann", "Ann")
     current = await seasons.command(ann, "")
     assert "2026-11" in current.reply and "Ann" in current.reply

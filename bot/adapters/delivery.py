@@ -519,12 +519,16 @@ class Delivery:
         done.add_done_callback(_log_failure)
         return done
 
-    def show(self, chat: Chat, screens: list[Screen]) -> None:
-        """One-off pictures answering a command (/stats), through the chat's lane and inside
-        its budget, in order; nobody waits for them."""
-        run = Run(self.sender, Outcome(), Refs({}), None, self)
-        for screen in screens:
-            self.lane(chat).put(run, Step(NOTE, screen)).add_done_callback(_log_failure)
+    def show(self, chat: Chat, screens: list[Screen], outcome: Outcome | None = None,
+             context: Any = None) -> list[asyncio.Future[None]]:
+        """One-off messages that belong to no game (/stats' picture, a season's end), through
+        the chat's lane and inside its budget, in order; a failure is logged, and a caller may
+        wait for them."""
+        run = Run(self.sender, outcome or Outcome(), Refs({}), context, self)
+        done = [self.lane(chat).put(run, Step(NOTE, screen)) for screen in screens]
+        for future in done:
+            future.add_done_callback(_log_failure)
+        return done
 
     def soon(self, delivering: Awaitable[None]) -> None:
         """Run a delivery without waiting for it (a handler answering a person): the lanes
@@ -582,8 +586,9 @@ class Delivery:
         if self.closed:
             return
         if outcome.game_id is None:  # a chat's own post (a season's end): no game's refs
-            if outcome.chat_id and outcome.notes:
-                await self._deliver_chat_post(outcome, context)
+            if outcome.chat_id and outcome.notes:  # returns when they went (or failed)
+                await asyncio.gather(*self.show(Chat(outcome.chat_id), outcome.notes,
+                                                outcome, context), return_exceptions=True)
             return
         game_id = outcome.game_id
         fresh = outcome.revision if self.lock is not None else None  # one process: its copy
@@ -612,16 +617,6 @@ class Delivery:
         for result in results:
             if isinstance(result, BaseException):
                 raise result
-
-    async def _deliver_chat_post(self, outcome: Outcome, context: Any) -> None:
-        """A chat's notes that belong to no game (a season's final standings), through the
-        chat's lane and budget; returns when all went (or failed: logged)."""
-        run = Run(self.sender, outcome, Refs({}), context, self)
-        lane = self.lane(Chat(outcome.chat_id))
-        waits = [lane.put(run, Step(NOTE, note)) for note in outcome.notes]
-        for result in await asyncio.gather(*waits, return_exceptions=True):
-            if isinstance(result, Exception):
-                log.error("a chat's post failed", exc_info=result)
 
     async def _finish(self, game_id: int, refs: Refs, waits: list[asyncio.Future[None]],
                       outcome: Outcome, private: list[Any]) -> None:

@@ -173,19 +173,25 @@ def too_few(seats: int) -> str:
     )
 
 
+def games_text(games: int) -> str:
+    return tn("{n} game", "{n} games", games)
+
+
+def wins_text(wins: float) -> str:
+    """"3 wins"; a draw counts half a win: a fraction takes the form Russian uses for 2-4
+    ("1,5 победы")."""
+    whole = float(wins).is_integer()
+    return fill(ngettext("{count} win", "{count} wins", int(wins) if whole else 2),
+                count=f"{wins:g}")
+
+
 def _record(rating: float, games: int, wins: float, rate: float, points: float) -> str:
     """rating · games · wins (rate) · average points: a leaderboard line's and /stats' tail."""
-    whole = float(wins).is_integer()
-    # A draw counts half a win: a fraction takes the form Russian uses for 2-4 ("1,5 победы").
-    won = fill(
-        ngettext("{count} win", "{count} wins", int(wins) if whole else 2),
-        count=f"{wins:g}",
-    )
     return fill(
         _("rating {rating:.1f} · {games} · {won} ({rate:.0%}) · avg {points:.0f} pts"),
         rating=rating,
-        games=tn("{n} game", "{n} games", games),
-        won=won,
+        games=games_text(games),
+        won=wins_text(wins),
         rate=rate,
         points=points,
     )

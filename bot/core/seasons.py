@@ -22,8 +22,9 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
-from bot.i18n import N_, _, fill, ngettext, tn, using
+from bot.i18n import N_, _, fill, using
 
+from . import narrate
 from .actor import Actor
 from .hosting import Refusal
 from .stat_pictures import season_screen
@@ -85,18 +86,9 @@ def standings_text(title: str, rows: list[Any]) -> str:
     lines = [title]
     for rank, row in enumerate(rows, 1):
         lines.append(fill(_(SEASON_LINE), rank=rank, name=row.name, points=f"{row.points:g}",
-                          games=_games(row.games), wins=_wins(row.wins)))
+                          games=narrate.games_text(row.games),
+                          wins=narrate.wins_text(row.wins)))
     return "\n".join(lines)
-
-
-def _games(n: int) -> str:
-    return tn("{n} game", "{n} games", n)
-
-
-def _wins(wins: float) -> str:
-    whole = float(wins).is_integer()
-    return fill(ngettext("{count} win", "{count} wins", int(wins) if whole else 2),
-                count=f"{wins:g}")
 
 
 def standings_screen(title: str, rows: list[Any], lang: str) -> Screen:
@@ -108,16 +100,12 @@ class Seasons:
     """/season and the sweep that closes ended seasons. `store`: the store; `post`: deliver an
     outcome (the service's deliver); `clock`: epoch seconds."""
 
-    def __init__(self, store: Callable[[], Any], post: Callable[[Outcome], Awaitable[None]],
+    def __init__(self, store: Any, post: Callable[[Outcome], Awaitable[None]],
                  clock: Callable[[], float], owner: str) -> None:
-        self._store = store
+        self.store = store
         self.post = post
         self.clock = clock
         self.owner = owner
-
-    @property
-    def store(self) -> Any:
-        return self._store()
 
     async def command(self, actor: Actor, args: str) -> Outcome:
         if actor.private:

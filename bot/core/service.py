@@ -118,7 +118,7 @@ class GameService:
         self.lobby = Lobby(self.unit)
         self.commands = Commands(self)
         self.reviews = Reviews(self)
-        self.seasons = Seasons(lambda: self.unit.store, self._deliver, clock,
+        self.seasons = Seasons(self.unit.store, self._deliver, clock,
                                owner=f"{socket.gethostname()[:40]}:{os.getpid()}:"
                                      f"{secrets.token_hex(3)}")
         self.scheduler.sweeps.append(self.seasons.sweep)
