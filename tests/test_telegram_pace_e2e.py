@@ -119,7 +119,7 @@ async def test_three_people_and_a_computer_see_their_own_screens_at_once(tmp_pat
             assert len(waits) >= 8
             print(f"press → own screen: median {statistics.median(waits):.2f} s, "
                   f"p95 {p95(waits):.2f} s over {len(waits)} presses; "
-                  f"429s {tg.flood.refused}")
+                  f"429s {tg.flood.refusals}")
             print([round(w, 2) for w in waits])
             assert p95(waits) <= 1.0, f"own screen waited: {sorted(waits)}"
             assert tg.flood.refused == 0, "the bot ran into Telegram's flood control"

@@ -602,6 +602,10 @@ class TelegramAdapter:
         await self.delivery.deliver(outcome, by=by)
 
 
+# A private chat's updates leave one request of its burst for its person's own next press.
+PRIVATE_RESERVE = 1
+
+
 class _TelegramSender(Sender):
     """Bot API calls for the shared delivery: a screen is a photo with a caption and an inline
     keyboard (a text message without a picture); a private chat's id is the user's id."""
@@ -620,8 +624,8 @@ class _TelegramSender(Sender):
         limiter = self.bot.rate_limiter
         if not isinstance(limiter, ChatRateLimiter):
             return 0.0
-        # A private chat keeps one request of its burst for its person's own next press.
-        return limiter.delay(int(chat.id), reserve=0 if urgent or not chat.private else 1)
+        return limiter.delay(int(chat.id),
+                             reserve=0 if urgent or not chat.private else PRIVATE_RESERVE)
 
     def web_row(self, screen: Screen, role: str) -> list[InlineKeyboardButton] | None:
         entry = self.adapter.web

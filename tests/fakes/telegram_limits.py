@@ -62,6 +62,7 @@ class FloodControl:
     limits: FloodLimits = field(default_factory=FloodLimits)
     clock: Callable[[], float] = time.monotonic
     refused: int = 0  # 429s answered
+    refusals: list[tuple[ChatId, float]] = field(default_factory=list)  # (chat, wait) of each
     _groups: dict[ChatId, deque[float]] = field(default_factory=dict)
     _private: dict[ChatId, _Bucket] = field(default_factory=dict)
     _overall: deque[float] = field(default_factory=deque)

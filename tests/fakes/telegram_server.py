@@ -755,6 +755,7 @@ class FakeTelegram(BotApiMethods):
             wait = self.flood.wait(chat)
             if wait > 0:
                 self.flood.refused += 1
+                self.flood.refusals.append((chat, wait))
                 seconds = retry_after(wait)
                 return 429, ApiError(
                     429, f"Too Many Requests: retry after {seconds}", {"retry_after": seconds}
