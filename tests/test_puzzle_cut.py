@@ -35,7 +35,7 @@ def test_a_missed_rearrangement_is_a_puzzle() -> None:
     found = puzzle._best_of([_moment("4H 4D 8H 8D KC", ["4S 5S 6S 7S 8S"])])
     assert found is not None
     assert (found.most, found.laid, found.rearranged) == (4, 0, 1)
-    assert sorted(found.hand) == sorted("4H 4D 8H 8D KC".split())
+    assert sorted(found.hand) == sorted(["4H", "4D", "8H", "8D", "KC"])
     assert found.table == (("4S", "5S", "6S", "7S", "8S"),)
     assert sorted(map(sorted, found.solution)) == sorted(
         map(sorted, [["5S", "6S", "7S"], ["4S", "4H", "4D"], ["8S", "8H", "8D"]]))

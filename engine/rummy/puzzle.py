@@ -20,11 +20,11 @@ from typing import Any
 
 from .game import new_game, unmatched_groups
 from .review import Decision, seats_rounds
-from .rulebooks import get_rulebook
+from .rulebooks import Rulebook, get_rulebook
 from .scenario import deal_scenario
-from .tiles import parse_cards
 from .solver import find_move
 from .state import GameState
+from .tiles import parse_cards
 
 MIN_GAIN = 3  # "far more": the best lay puts down at least this many cards more than the seat did
 MIN_HAND = 4  # a hand smaller than this makes no puzzle worth a day
@@ -64,6 +64,13 @@ class Puzzle:
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
+    def solution_laid(self) -> list[str]:
+        """The hand's cards the solution lays (faces; a joker as `*`)."""
+        before = Counter(_bare(f) for g in self.table for f in g)
+        before.update(_bare(f) for f in self.singles)
+        after = Counter(_bare(f) for g in self.solution for f in g)
+        return sorted((after - before).elements())
+
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Puzzle:
         tup = tuple
@@ -84,6 +91,19 @@ class Puzzle:
             turn=int(data.get("turn", 0)),
             source=dict(data.get("source") or {}),
         )
+
+
+def _bare(face: str) -> str:
+    """A face without a joker's meaning: `*7H` is the joker `*`."""
+    return "*" if face.startswith("*") else face
+
+
+def rules_of(puzzle: Puzzle) -> Rulebook:
+    return get_rulebook(puzzle.rulebook, **puzzle.options)
+
+
+def is_tiles(puzzle: Puzzle) -> bool:
+    return bool(rules_of(puzzle).tiles)
 
 
 def finished_rounds(state: GameState) -> range:
@@ -171,7 +191,7 @@ def position(puzzle: Puzzle, seed: int = 0) -> GameState:
     """The puzzle dealt as a game of its round's seats, seat 0 to play: its table and hand as they
     were; the other seats hold strangers' cards (never the round's other hands: a puzzle knows
     none) and the rest is the stock, both shuffled by `seed`."""
-    rules = get_rulebook(puzzle.rulebook, **puzzle.options)
+    rules = rules_of(puzzle)
     faces = [*puzzle.hand, *puzzle.singles, *(f for g in puzzle.table for f in g)]
     shown = Counter(card.face for card in parse_cards(" ".join(faces), rules))
     rest: list[str] = []
