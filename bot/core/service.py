@@ -29,8 +29,8 @@ from .hosting import HostedGame
 from .lobby import Lobby
 from .notify import Notify
 from .persist import GameExists
-from .record import Record, SeatInfo
 from .puzzles import Puzzles
+from .record import Record, SeatInfo
 from .rematch import Rematches
 from .reviews import Reviews
 from .scheduler import IDLE_SECONDS, JobScheduler, Scheduler
