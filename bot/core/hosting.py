@@ -146,7 +146,7 @@ class HostedGame(Protocol):
     # (the platform's /lesson reaches the first game that offers them).
     offers_review: bool
     offers_lessons: bool
-    offers_puzzles: bool  # the puzzle of the day: `puzzle_cut`, `puzzle_post`, `puzzle_solution`
+    offers_puzzles: bool  # the puzzle of the day: the `puzzle_*` methods below
 
     # -- rules ------------------------------------------------------------------------
     def variants(self) -> Sequence[Variant]: ...
@@ -250,6 +250,15 @@ class HostedGame(Protocol):
 
     def puzzle_solution(self, data: dict[str, Any], day: str) -> Screen:
         """The next day's answer to the puzzle."""
+        ...
+
+    def puzzle_try(self, table: Table, data: dict[str, Any]) -> Outcome:
+        """Deal the puzzle in this new row of the person's private chat (its one seat: the
+        person) as the game's own puzzle variant, and show it: one turn, judged when it ends."""
+        ...
+
+    def puzzle_verdict(self, record: Record) -> tuple[bool, int] | None:
+        """A finished try: (solved, cards laid); None when the row holds no try."""
         ...
 
     # -- guided lessons (optional: `offers_lessons`): a lesson is a variant of the hosted game,

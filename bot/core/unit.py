@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Awaitable, Callable, Iterator, Mapping
 from contextvars import ContextVar
 from typing import Any
 
@@ -83,6 +83,8 @@ class Unit:
         self.clock = clock
         self.after_save = after_save
         self.locks = GameLocks()
+        # called after the save that finished a game (bot/core/puzzles.py: a try's verdict)
+        self.finished: list[Callable[[Record], Awaitable[None]]] = []
 
     def game_of(self, record: Record) -> HostedGame:
         return self.games[record.game_name]
@@ -216,6 +218,8 @@ class Unit:
             )
         if new_status == "finished" and row.status == "playing":  # its result offers ↻ Rematch
             rematch.offer(record, outcome)
+            for listener in self.finished:  # (a puzzle's try: its verdict on the board)
+                await listener(record)
         outcome.game_id = game_id
         outcome.names = {s.user: s.name for s in record.seats if s.user}
         outcome.platform = saved.platform
