@@ -206,6 +206,17 @@ class RummyGame(TurnFlow):
 
         return puzzle.solution_screen(data, day)
 
+    def puzzle_try(self, table: Table, data: dict[str, Any]) -> Outcome:
+        from . import puzzle_host
+
+        state = puzzle_host.deal(table, data)
+        return self._everything(table, state, reply=None, new=True)
+
+    def puzzle_verdict(self, record: Record) -> tuple[bool, int] | None:
+        from . import puzzle_host
+
+        return puzzle_host.verdict(record)
+
     def press(self, table: Table, seat: int | None, user: str, press: Press) -> Outcome:
         record, verb = table.record, press.verb
         if lesson.is_lesson(record):
