@@ -105,6 +105,11 @@ class Table:
             ui.selected = []
 
 
+def hosted(game: HostedGame, record: Record) -> HostedGame:
+    """The definition a record is played by: its game's, or the game's variant it names."""
+    return game.played_variants.get(record.rulebook, game)
+
+
 class PlayedRules(Protocol):
     """What the platform plays of a game's rules (engine/contract.py's GameRules; the core
     imports no engine module): bot/core/turns.py plays it."""
@@ -146,6 +151,11 @@ class HostedGame(Protocol):
     # (the platform's /lesson reaches the first game that offers them).
     offers_review: bool
     offers_lessons: bool
+    # Variants that play otherwise (a lesson; issue 41's puzzle): each is this game's own
+    # definition with some methods overridden (a subclass: boardgame.io's `{...game, moves}`),
+    # by the variant's name, which a record carries as its `rulebook`. The platform hosts such
+    # a record through its variant (`hosted`), never asks a game which one it is.
+    played_variants: Mapping[str, HostedGame]
 
     # -- rules ------------------------------------------------------------------------
     def variants(self) -> Sequence[Variant]: ...
