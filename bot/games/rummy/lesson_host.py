@@ -1,18 +1,19 @@
-"""Guided lessons of the rummy family (UX.md §5) as a variant of the hosted rummy game: the
-pure runner of lessons/runner.py judges every move with the real engine; this module keeps its
-progress in the hosted state and shows it as screens. The platform reaches it through the rummy
-host (host.py) like any game: `service.press` -> fair use -> the unit of work (row lock or
-version, idempotency keys) -> `RummyGame.press`/`typed`/`select`, which hand a lesson's to here.
+"""Guided lessons of the rummy family (UX.md §5) as a variant of the hosted rummy game
+(bot/core/hosting.py `played_variants`): `RummyLesson` is RummyGame's own definition with the
+methods a lesson plays otherwise overridden, and a script of steps (lessons/content/, data) that
+the pure runner (lessons/runner.py) judges with the real engine. The platform hosts a lesson row
+through it like any game (`unit.game_of` finds the variant by the row's `rulebook`):
+`service.press` -> fair use -> the unit of work (row lock or version, idempotency keys) ->
+`RummyLesson.press`/`typed`/`select`, the press already typed by `buttons.parse`.
 
-A lesson is a rummy game row in the learner's private chat: `rulebook` "lesson", `options`
-{"lesson": <lesson name>}, `lesson` {"form": 2} (the platform's mark: never rated, kept
+A lesson is a rummy game row in the learner's private chat: `rulebook` "lesson" (the variant),
+`options` {"lesson": <lesson name>}, `lesson` {"form": 2} (the platform's mark: never rated, kept
 `lesson_retention_days`), one seat (the learner), and the hosted state
 {"progress": LessonState dict, "ver": n, "last": {result, key}}; the selection, menu and notice
 are the seat's UI (record.ui). `ver` goes into the buttons; it changes whenever the lesson or its
 menu does (not on card selection, which is idempotent: s1 selects, s0 deselects), so a stale
 button gets a fresh screen instead of acting twice.
 """
-
 from __future__ import annotations
 
 import contextvars
@@ -23,7 +24,7 @@ from typing import Any
 
 from bot.core.buttons import Press
 from bot.core.cut import CAPTION_UNITS, cut
-from bot.core.hosting import Refusal, Table
+from bot.core.hosting import Refusal, Results, Table
 from bot.core.record import Record
 from bot.core.titles import key_named
 from bot.core.views import (
@@ -42,23 +43,18 @@ from engine.cards import Card, suit_order
 from engine.rummy import (
     Action,
     Commit,
-    Draw,
-    Finish,
-    GiveUp,
-    Knock,
-    NextRound,
-    Pass,
     Place,
-    Reset,
     Split,
     Take,
     group_label,
     legal_actions,
     player_view,
 )
+from engine.rummy.actions import TYPED_WORDS
 from engine.rummy.tiles import piece_from_token
 from render.rummy import render_private
 
+from .host import RummyGame
 from .lessons import (
     LEARNER,
     LESSONS,
@@ -89,10 +85,10 @@ from .screens import (
     private_picture,
 )
 from .typed import TypedError, parse_typed
-from .vocabulary import LESSON_ONLY
+from .vocabulary import LESSON, LESSON_VERBS
 from .words import TITLES
 
-KIND = "lesson"  # a lesson's variant (record.rulebook): never a rulebook's name
+KIND = LESSON  # a lesson's variant (record.rulebook): never a rulebook's name
 MARK = {"form": 2}  # record.lesson of a lesson hosted as a game (the old form kept "progress")
 DEFAULT = "manipulation"  # /lesson with no name and no lesson to resume
 WELCOME_BACK = N_("Welcome back — here is where you left off.")
@@ -110,49 +106,7 @@ lesson_words.install(
 )
 CARDS_PER_ROW = 8
 MAX_CARD_BUTTONS = 24
-# Typed commands a lesson answers in its private chat (besides /lesson itself).
-VERBS = frozenset(
-    {
-        "lay",
-        "add",
-        "take",
-        "move",
-        "split",
-        "done",
-        "reset",
-        "draw",
-        "pass",
-        "knock",
-        "giveup",
-        "give",
-        "hint",
-        "show",
-        "skip",
-        "quit",
-        "next",
-        "finish",
-        "choose",
-        "joker",
-        "restart",
-    }
-)
-
-
-ONLY = frozenset(LESSON_ONLY)  # button verbs no real game's screen has
-
-
-def is_lesson(record: Record) -> bool:
-    """A lesson hosted as a rummy game (its state the lesson's progress)."""
-    return record.rulebook == KIND
-
-
-def lesson_options(words: str | None) -> dict[str, Any] | None:
-    """The lesson `words` name in any language (`/lesson רמיקוב`) as the row's options; None
-    for no words; ValueError with a sentence for a lesson we don't have."""
-    if not (words or "").strip():
-        return None
-    wanted = key_named(str(words), TITLES) or str(words)
-    return {"lesson": get_lesson(wanted).name}
+VERBS = LESSON_VERBS  # typed commands a lesson answers in its private chat
 
 
 class _Reply(Exception):
@@ -213,35 +167,124 @@ class _Ctx:
 
 
 Change = Callable[[_Ctx, _Lesson], tuple[Outcome, str | None]]
-SIMPLE: dict[str, type[Action]] = {
-    "done": Commit,
-    "reset": Reset,
-    "giveup": GiveUp,
-    "draw": Draw,
-    "pass": Pass,
-    "knock": Knock,
-    "next": NextRound,
-    "finish": Finish,
-}
+# the one-word actions, the engine's (a lesson's 💡 Show me stands for the game's hint)
+SIMPLE: dict[str, type[Action]] = {k: v for k, v in TYPED_WORDS.items() if k != "hint"}
 # what a closed lesson (stopped, or finished) still answers: its menus and its hand-offs
 CLOSED_OK = ("s0", "s1", "noop", "cancel", "addm", "takem", "splm", "take", "spl", "more",
              "go", "play")
 
 
-# -- what the host hands over (run in the unit of work's thread) -------------------------------
+# -- the variant ---------------------------------------------------------------------------------
 
 
-def is_closed(record: Record) -> bool:
+class RummyLesson(RummyGame):
+    """The rummy game as a lesson: one seat, no turn timer, no computer on move, no score; its
+    one screen is the step's; its presses, typed moves and menus are judged by the script."""
+
+    def to_move(self, state: Any) -> int | None:
+        return None  # nobody's turn timer, no computer: the runner plays the computers
+
+    def is_over(self, state: Any) -> bool:
+        return bool(state.get("progress", {}).get("finished"))
+
+    def rounds(self, state: Any) -> Sequence[Sequence[int]]:
+        return []  # a lesson counts in no score
+
+    def results(self, record: Record) -> Results | None:
+        return None  # never in scores, ratings, leaderboards or titles
+
+    def lesson_options(self, words: str | None) -> dict[str, Any] | None:
+        """The lesson `words` name in any language (`/lesson רמיקוב`) as the row's options;
+        None for no words; ValueError with a sentence for a lesson we don't have."""
+        if not (words or "").strip():
+            return None
+        wanted = key_named(str(words), TITLES) or str(words)
+        return {"lesson": get_lesson(wanted).name}
+
+    def lesson(self, table: Table, options: dict[str, Any] | None) -> Outcome:
+        """Begin the lesson `options` name in this row (None: resume the one it holds)."""
+        record = table.record
+        if options is None and record.rulebook == KIND and record.state:
+            return _resume(table)
+        record.rulebook = KIND
+        record.lesson = dict(MARK)
+        return _begin(table, options)
+
+    def screens(self, table: Table, *, new: bool = False) -> Outcome:
+        """The learner's screen as it is now, as an outcome (/table, a redelivery)."""
+        user = _learner(table.record)
+        out = Outcome(private={user: self.private_screen(table, LEARNER)})
+        if new:
+            out.private_new.add(user)
+        return out
+
+    def table_screen(self, table: Table) -> Screen:
+        return self.private_screen(table, LEARNER)  # a lesson has no table: its one screen
+
+    def private_screen(self, table: Table, seat: int) -> Screen:
+        lesson = _Lesson.load(table.record)
+        _TILES.set(lesson_game(lesson.progress).rules.tiles)
+        return lesson_screen(table.game_id, lesson)
+
+    def review(self, table: Table, seat: int, round: int | None) -> Screen:
+        raise Refusal(_("This is a lesson: /quit stops it."))
+
+    def web_view(self, record: Record, seat: int | None) -> dict[str, Any]:
+        raise Refusal(_("This is a lesson: /quit stops it."))  # it lives in its chat only
+
+    def web_edit(self, table: Table, seat: int, user: str, edit: Any) -> Outcome:
+        raise Refusal(_("This is a lesson: /quit stops it."))
+
+    def press(self, table: Table, seat: int | None, user: str, press: Press) -> Outcome:
+        """A button of a lesson screen (an ordinary game button: game:version:action)."""
+        record = table.record
+        head = press.verb
+        if head in ("go", "play") and seat != LEARNER:  # the learner's hand-offs only
+            raise Refusal(_("These buttons belong to the learner."))
+        _mine(record, seat)
+        if head == "go":  # another lesson, in this row
+            try:
+                return _begin(table, self.lesson_options(press.str()))
+            except ValueError as error:  # (a forged name: the menu offers only ours)
+                raise Refusal(str(error)) from None
+        if head == "play":  # [Play a real game]: the platform starts it once this is saved
+            if not self.is_over(record.state or {}):
+                record.ended = True  # the chat must be free for the real game
+            return Outcome(play_next=_Lesson.load(record).progress.lesson)
+        if _is_closed(record) and head not in CLOSED_OK:
+            raise Refusal(_("This lesson is over. Send /lesson to start another."))
+        return _change(table, user, lambda ctx, les: _press(ctx, les, press))
+
+    def typed(self, table: Table, seat: int, user: str, verb: str, args: str) -> Outcome:
+        """Typed in the lesson's chat: /lay 5H 6H 7H, /done, /skip, /quit…"""
+        _mine(table.record, seat)
+        if verb not in VERBS:
+            raise Refusal(t("Unknown command /{verb} in a lesson.", verb=verb))
+        if _is_closed(table.record):
+            raise Refusal(_("This lesson is over. Send /lesson to start another."))
+        out = _change(table, user, lambda ctx, les: _typed(ctx, les, verb, args.strip()))
+        if out.private:  # a typed move scrolled the lesson up: post it again below (the answer)
+            out.private_new.add(user)
+        return out
+
+    def select(self, table: Table, seat: int, user: str, version: int,
+               items: Sequence[str]) -> Outcome:
+        """A card menu (Discord): exactly these cards selected, as one change."""
+        _mine(table.record, seat)
+        lesson = _Lesson.load(table.record)
+        tokens = {c.token for c in _selectable(lesson.progress)}
+        lesson.selected = [x for x in dict.fromkeys(items) if x in tokens]
+        lesson.save(table.record)
+        return _Ctx(user, table.game_id).outcome(lesson)
+
+
+def _is_closed(record: Record) -> bool:
     """Stopped (/quit, idle) or finished: only its menus and hand-offs answer."""
     state = record.state or {}
     return record.ended or bool(state.get("progress", {}).get("finished"))
 
 
-def is_over(state: dict[str, Any]) -> bool:
-    return bool(state.get("progress", {}).get("finished"))
-
-
-def begin(table: Table, options: dict[str, Any] | None) -> Outcome:
+def _begin(table: Table, options: dict[str, Any] | None) -> Outcome:
     """Lesson `options["lesson"]` (None: the default) from its first step in this row, which
     may have held another lesson: a higher `ver`, so that lesson's buttons are out of date."""
     record = table.record
@@ -258,76 +301,13 @@ def begin(table: Table, options: dict[str, Any] | None) -> Outcome:
     return _Ctx(_learner(record), table.game_id).outcome(lesson, new=True)
 
 
-def resume(table: Table) -> Outcome:
+def _resume(table: Table) -> Outcome:
     """/lesson again (or with the running lesson's name): where the learner left off, anew."""
     lesson = _Lesson.load(table.record)
     lesson.notice = _(WELCOME_BACK)
     lesson.mode = "main"
     lesson.save(table.record)
     return _Ctx(_learner(table.record), table.game_id).outcome(lesson, new=True)
-
-
-def press(table: Table, seat: int | None, user: str, pressed: Press) -> Outcome:
-    """A button of a lesson screen (an ordinary game button: game:version:action)."""
-    record = table.record
-    action = pressed.action
-    head = pressed.verb
-    if head in ("go", "play") and seat != LEARNER:  # the learner's hand-offs only
-        raise Refusal(_("These buttons belong to the learner."))
-    _mine(record, seat)
-    if head == "go":  # another lesson, in this row
-        try:
-            return begin(table, lesson_options(pressed.str()))
-        except ValueError as error:  # (a forged name: the menu offers only ours)
-            raise Refusal(str(error)) from None
-    if head == "play":  # [Play a real game]: the platform starts it once this is saved
-        if not is_over(record.state or {}):
-            record.ended = True  # the chat must be free for the real game
-        out = Outcome(play_next=_Lesson.load(record).progress.lesson)
-        return out
-    closed = is_closed(record)
-    if closed and head not in CLOSED_OK:
-        raise Refusal(_("This lesson is over. Send /lesson to start another."))
-    return _change(table, user, lambda ctx, les: _press(ctx, les, pressed.version, action))
-
-
-def typed(table: Table, seat: int, user: str, verb: str, args: str) -> Outcome:
-    """Typed in the lesson's chat: /lay 5H 6H 7H, /done, /skip, /quit…"""
-    _mine(table.record, seat)
-    if verb not in VERBS:
-        raise Refusal(t("Unknown command /{verb} in a lesson.", verb=verb))
-    if is_closed(table.record):
-        raise Refusal(_("This lesson is over. Send /lesson to start another."))
-    out = _change(table, user, lambda ctx, les: _typed(ctx, les, verb, args.strip()))
-    if out.private:  # a typed move scrolled the lesson up: post it again below (the answer)
-        out.private_new.add(user)
-    return out
-
-
-def select(table: Table, seat: int, user: str, version: int, items: Sequence[str]) -> Outcome:
-    """A card menu (Discord): exactly these cards selected, as one change."""
-    _mine(table.record, seat)
-    lesson = _Lesson.load(table.record)
-    tokens = {c.token for c in _selectable(lesson.progress)}
-    lesson.selected = [x for x in dict.fromkeys(items) if x in tokens]
-    lesson.save(table.record)
-    return _Ctx(user, table.game_id).outcome(lesson)
-
-
-def screen(table: Table) -> Screen:
-    """The learner's lesson screen as it is now."""
-    lesson = _Lesson.load(table.record)
-    _TILES.set(lesson_game(lesson.progress).rules.tiles)
-    return lesson_screen(table.game_id, lesson)
-
-
-def screens(table: Table, *, new: bool = False) -> Outcome:
-    """The learner's screen as it is now, as an outcome (/table, a redelivery)."""
-    user = _learner(table.record)
-    out = Outcome(private={user: screen(table)})
-    if new:
-        out.private_new.add(user)
-    return out
 
 
 def _learner(record: Record) -> str:
@@ -355,20 +335,21 @@ def _change(table: Table, user: str, change: Change) -> Outcome:
     return outcome
 
 
-def _press(ctx: _Ctx, lesson: _Lesson, version: int, action: str) -> tuple[Outcome, str | None]:
-    head, _sep, arg = action.partition(":")
-    if version != lesson.ver and head not in ("s0", "s1", "noop"):
+def _press(ctx: _Ctx, lesson: _Lesson, press: Press) -> tuple[Outcome, str | None]:
+    head = press.verb
+    if press.version != lesson.ver and head not in ("s0", "s1", "noop"):
         raise _Reply(
             _("That button is out of date — here is a fresh screen."), alert=False, screen=True
         )
     progress = lesson.progress
     if head in ("s0", "s1"):
+        token = press.str()
         tokens = {c.token for c in _selectable(progress)}
-        if arg not in tokens:
+        if token not in tokens:
             raise _Reply(_("That card is no longer yours to place."), alert=False, screen=True)
-        lesson.selected = [t for t in lesson.selected if t in tokens and t != arg]
+        lesson.selected = [t for t in lesson.selected if t in tokens and t != token]
         if head == "s1":
-            lesson.selected.append(arg)
+            lesson.selected.append(token)
         return ctx.outcome(lesson), None
     if head == "noop":
         return ctx.outcome(lesson), None
@@ -382,7 +363,7 @@ def _press(ctx: _Ctx, lesson: _Lesson, version: int, action: str) -> tuple[Outco
         else:
             lesson.mode = {"addm": "add", "takem": "take", "splm": "split", "more": "more"}[head]
     elif head in ("take", "spl"):
-        lesson.mode = f"{'take' if head == 'take' else 'split'}:{int(arg)}"
+        lesson.mode = f"{'take' if head == 'take' else 'split'}:{press.int()}"
     if head in ("cancel", "addm", "takem", "splm", "more", "take", "spl"):
         lesson.ver += 1
         return ctx.outcome(lesson), None
@@ -409,16 +390,13 @@ def _press(ctx: _Ctx, lesson: _Lesson, version: int, action: str) -> tuple[Outco
         if not selected:
             lesson.notice = _("Select cards first (tap them).")
             return ctx.outcome(lesson), None
-        act = Place(LEARNER, tuple(selected), None if head == "new" else int(arg))
+        act = Place(LEARNER, tuple(selected), None if head == "new" else press.int())
     elif head == "tc":
-        group, _sep, token = arg.partition(":")
-        act = Take(LEARNER, int(group), piece_from_token(token))
+        act = Take(LEARNER, press.int(0), piece_from_token(press.str(1)))
     elif head == "spa":
-        group, _sep, at = arg.partition(":")
-        act = Split(LEARNER, int(group), int(at))
+        act = Split(LEARNER, press.int(0), press.int(1))
     elif head == "jk":
-        group, _sep, faces = arg.partition(":")
-        act = Commit(LEARNER, None, {int(group): tuple(faces.split(","))})
+        act = Commit(LEARNER, None, {press.int(0): tuple(press.str(1).split(","))})
     elif head in SIMPLE:
         act = SIMPLE[head](LEARNER)
     else:
@@ -429,7 +407,8 @@ def _press(ctx: _Ctx, lesson: _Lesson, version: int, action: str) -> tuple[Outco
 def _typed(ctx: _Ctx, lesson: _Lesson, verb: str, args: str) -> tuple[Outcome, str | None]:
     progress = lesson.progress
     if verb in ("show", "hint", "skip", "quit", "restart"):
-        return _press(ctx, lesson, lesson.ver, "show" if verb == "hint" else verb)
+        said = Press(ctx.game_id, lesson.ver, "show" if verb == "hint" else verb)
+        return _press(ctx, lesson, said)
     if verb in ("next", "finish"):
         return _act(ctx, lesson, [SIMPLE[verb](LEARNER)])
     if verb in ("choose", "joker"):
@@ -685,7 +664,4 @@ def _buttons(
     return [*parts, tail]
 
 
-__all__ = [
-    "KIND", "MARK", "VERBS", "begin", "is_lesson", "lesson_options", "lesson_screen", "press",
-    "resume", "screen", "select", "typed",
-]
+__all__ = ["KIND", "MARK", "VERBS", "RummyLesson", "lesson_screen"]
