@@ -3,9 +3,7 @@ engine/buildten; screens.py, typed.py, narrate.py and texts.py are its chat part
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping, Sequence
-from types import MappingProxyType
 from typing import Any, ClassVar
 
 from bot.core.buttons import IDX, Kind, Press
@@ -139,10 +137,6 @@ class BuildTenGame(TurnFlow):
         return [[len(s) for s in state["stocks"]]] if state["over"] else []
 
     # -- a game in a chat ---------------------------------------------------------------
-
-    @property
-    def played_variants(self) -> Mapping[str, Any]:
-        return _played_variants()
 
     def start(self, table: Table) -> Outcome:
         record = table.record
@@ -362,14 +356,8 @@ class BuildTenGame(TurnFlow):
                             name=screens.seat_label(record, seat)))
         if state.stuck:
             lines.append(_("(stuck: nothing left to draw and a full round without a build)"))
-        # 🔎 Review: each player's own turns, sent to them alone (issue 32; not in a lesson)
+        # 🔎 Review: each player's own turns, sent to them alone (issue 32; a lesson: none)
         review = [ActionRow([Button(_("🔎 Review"), "review:1")])]
         return Screen("\n".join(lines), review, game_id=table.game_id, version=state.version,
                       phase="game_over", lang=current())
 
-
-@functools.cache
-def _played_variants() -> Mapping[str, Any]:
-    from .lesson_host import BuildTenLesson  # (it extends BuildTenGame)
-
-    return MappingProxyType({LESSON: BuildTenLesson()})

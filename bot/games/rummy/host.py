@@ -3,9 +3,7 @@ game. Rules come from the engine; screens.py, typed.py and narrate.py are its ch
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping, Sequence
-from types import MappingProxyType
 from typing import Any
 
 from bot.core.buttons import Press
@@ -119,10 +117,6 @@ class RummyGame(TurnFlow):
         return [r["points"] for r in state["rounds"]]
 
     # -- lessons: a variant of this game (bot/games/rummy/lesson_host.py) --------------------
-
-    @property
-    def played_variants(self) -> Mapping[str, Any]:
-        return _played_variants()
 
     def lesson_options(self, words: str | None) -> dict[str, Any] | None:
         """The lesson `words` name as a lesson row's options (None: no words); ValueError
@@ -408,9 +402,3 @@ class RummyGame(TurnFlow):
                     )
         return out
 
-
-@functools.cache
-def _played_variants() -> Mapping[str, Any]:
-    from .lesson_host import RummyLesson  # (it extends RummyGame)
-
-    return MappingProxyType({LESSON: RummyLesson()})
