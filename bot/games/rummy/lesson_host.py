@@ -25,7 +25,7 @@ from typing import Any
 from bot.core.buttons import Press
 from bot.core.cut import CAPTION_UNITS, cut
 from bot.core.hosting import Refusal, Results, Table
-from bot.core.record import Record
+from bot.core.record import Record, SeatUI
 from bot.core.titles import key_named
 from bot.core.views import (
     PRIMARY,
@@ -42,16 +42,12 @@ from bot.i18n import N_, _, current, fill, isolate, ngettext, t
 from engine.cards import Card, suit_order
 from engine.rummy import (
     Action,
-    Commit,
-    Place,
     Split,
-    Take,
     group_label,
     legal_actions,
     player_view,
 )
-from engine.rummy.actions import TYPED_WORDS
-from engine.rummy.tiles import piece_from_token
+from engine.rummy.actions import TYPED_WORDS, WORD_ACTIONS
 from render.rummy import render_private
 
 from .host import RummyGame
@@ -82,8 +78,10 @@ from .screens import (
     group_choices,
     groups_text,
     joker_face,
+    placeable,
     private_picture,
 )
+from .turns import turn_action
 from .typed import TypedError, parse_typed
 from .vocabulary import LESSON, LESSON_VERBS
 from .words import TITLES
@@ -169,6 +167,9 @@ class _Ctx:
 Change = Callable[[_Ctx, _Lesson], tuple[Outcome, str | None]]
 # the one-word actions, the engine's (a lesson's 💡 Show me stands for the game's hint)
 SIMPLE: dict[str, type[Action]] = {k: v for k, v in TYPED_WORDS.items() if k != "hint"}
+# a turn's buttons the game's own mapping reads (rummy/turns.py): placing, taking, a joker's
+# meaning and the one-word actions of a turn
+TURN_VERBS = frozenset({"new", "add", "tc", "jk", *(v for v in WORD_ACTIONS if v != "hint")})
 # what a closed lesson (stopped, or finished) still answers: its menus and its hand-offs
 CLOSED_OK = ("s0", "s1", "noop", "cancel", "addm", "takem", "splm", "take", "spl", "more",
              "go", "play")
@@ -384,24 +385,18 @@ def _press(ctx: _Ctx, lesson: _Lesson, press: Press) -> tuple[Outcome, str | Non
         out.private[ctx.user].buttons = []
         out.reply, out.alert = _("Lesson stopped."), False
         return out, "ended"
-    act: Action
-    selected = _selected_cards(progress, lesson.selected)
-    if head in ("new", "add"):
-        if not selected:
-            lesson.notice = _("Select cards first (tap them).")
+    if head in TURN_VERBS:  # the game's own turn buttons: the game's own press -> action
+        ui = SeatUI(selected=list(lesson.selected), mode=lesson.mode)
+        act = turn_action(lesson_game(progress), LEARNER, ui, press)
+        if act is None:  # nothing selected: the game's notice, nothing else changes
+            lesson.notice = ui.notice
             return ctx.outcome(lesson), None
-        act = Place(LEARNER, tuple(selected), None if head == "new" else press.int())
-    elif head == "tc":
-        act = Take(LEARNER, press.int(0), piece_from_token(press.str(1)))
-    elif head == "spa":
-        act = Split(LEARNER, press.int(0), press.int(1))
-    elif head == "jk":
-        act = Commit(LEARNER, None, {press.int(0): tuple(press.str(1).split(","))})
-    elif head in SIMPLE:
-        act = SIMPLE[head](LEARNER)
-    else:
-        raise _Reply(_("Unknown button."), screen=True)
-    return _act(ctx, lesson, [act])
+        return _act(ctx, lesson, [act])
+    if head == "spa":
+        return _act(ctx, lesson, [Split(LEARNER, press.int(0), press.int(1))])
+    if head in SIMPLE:
+        return _act(ctx, lesson, [SIMPLE[head](LEARNER)])
+    raise _Reply(_("Unknown button."), screen=True)
 
 
 def _typed(ctx: _Ctx, lesson: _Lesson, verb: str, args: str) -> tuple[Outcome, str | None]:
@@ -460,16 +455,9 @@ def _after(ctx: _Ctx, lesson: _Lesson, feedback: Feedback) -> tuple[Outcome, str
 
 
 def _selectable(progress: LessonState) -> list[Card]:
-    """Cards the learner may select: the hand, loose table cards, and Tahiti's singles."""
-    view = player_view(lesson_game(progress), LEARNER)
-    loose = view.draft.loose if view.draft else []
-    singles = view.draft.singles if view.draft else list(view.singles)
-    return [*sorted(view.draft_hand, key=suit_order), *loose, *singles]
-
-
-def _selected_cards(progress: LessonState, tokens: list[str]) -> list[Card]:
-    by_token = {c.token: c for c in _selectable(progress)}
-    return [by_token[t] for t in tokens if t in by_token]
+    """Cards the learner may select, as the game's screen has them: the hand (by suit), loose
+    table cards, and Tahiti's singles."""
+    return placeable(player_view(lesson_game(progress), LEARNER), "suit")
 
 
 def _key(*parts: object) -> str:
