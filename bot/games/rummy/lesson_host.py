@@ -17,70 +17,37 @@ button gets a fresh screen instead of acting twice.
 from __future__ import annotations
 
 import contextvars
-import hashlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.core.buttons import Press
-from bot.core.cut import CAPTION_UNITS, cut
 from bot.core.hosting import Refusal, Results, Table
 from bot.core.record import Record, SeatUI
 from bot.core.titles import key_named
-from bot.core.views import (
-    PRIMARY,
-    ActionRow,
-    Button,
-    Choice,
-    ChoiceGroup,
-    HandPicker,
-    Outcome,
-    Part,
-    Screen,
-)
-from bot.i18n import N_, _, current, fill, isolate, ngettext, t
-from engine.cards import Card, suit_order
-from engine.rummy import (
-    Action,
-    Split,
-    group_label,
-    legal_actions,
-    player_view,
-)
+from bot.core.views import Outcome, Screen
+from bot.i18n import N_, _, fill, ngettext, t
+from engine.cards import suit_order
+from engine.rummy import Action, Split, player_view
 from engine.rummy.actions import TYPED_WORDS, WORD_ACTIONS
-from render.rummy import render_private
 
 from .host import RummyGame
+from .lesson_view import LessonSeat, lesson_screen, selectable
 from .lessons import (
     LEARNER,
-    LESSONS,
     Feedback,
-    LessonState,
     choose_joker,
     get_lesson,
     lesson_act,
     lesson_game,
-    lesson_step,
-    outline,
     restart_step,
     show,
     skip_step,
     start_lesson,
-    step_label,
 )
 from .lessons import words as lesson_words
 from .narrate import hint_line
 from .refusals import refusal
-from .screens import (
-    JOKER_MEANS,
-    action_rows,
-    card_label,
-    group_choices,
-    groups_text,
-    joker_face,
-    placeable,
-    private_picture,
-)
 from .turns import turn_action
 from .typed import TypedError, parse_typed
 from .vocabulary import LESSON, LESSON_VERBS
@@ -102,8 +69,6 @@ lesson_words.install(
     lambda hint: hint_line(hint, _TILES.get()),
     fill,
 )
-CARDS_PER_ROW = 8
-MAX_CARD_BUTTONS = 24
 VERBS = LESSON_VERBS  # typed commands a lesson answers in its private chat
 
 
@@ -115,39 +80,6 @@ class _Reply(Exception):
         self.text, self.alert, self.screen = text, alert, screen
 
 
-@dataclass
-class _Lesson:
-    """A lesson's part of the record, decoded: its hosted state and the learner's UI."""
-
-    progress: LessonState
-    selected: list[str] = field(default_factory=list)  # card tokens
-    mode: str = "main"  # main | add | take | take:<g> | split | split:<g> | more
-    notice: str = ""
-    ver: int = 1
-    last: dict[str, str] = field(default_factory=dict)  # the last feedback: result and key
-
-    @classmethod
-    def load(cls, record: Record) -> _Lesson:
-        state = record.state or {}
-        if "progress" not in state:
-            raise Refusal(_("That lesson no longer exists. Send /lesson."))
-        ui = record.seat_ui(LEARNER)
-        return cls(
-            LessonState.from_dict(state["progress"]),
-            list(ui.selected),
-            ui.mode,
-            ui.notice,
-            int(state.get("ver", 1)),
-            dict(state.get("last", {})),
-        )
-
-    def save(self, record: Record) -> None:
-        """Into the record: a new state (the core replaces it, never edits it) and the UI."""
-        record.state = {"progress": self.progress.to_dict(), "ver": self.ver, "last": self.last}
-        ui = record.seat_ui(LEARNER)
-        ui.selected, ui.mode, ui.notice = list(self.selected), self.mode, self.notice
-
-
 @dataclass(frozen=True)
 class _Ctx:
     """Who pressed, in which lesson row: what a screen and an outcome need."""
@@ -155,7 +87,7 @@ class _Ctx:
     user: str
     game_id: int
 
-    def outcome(self, lesson: _Lesson | None = None, *, new: bool = False) -> Outcome:
+    def outcome(self, lesson: LessonSeat | None = None, *, new: bool = False) -> Outcome:
         out = Outcome()
         if lesson is not None:
             out.private[self.user] = lesson_screen(self.game_id, lesson)
@@ -164,7 +96,7 @@ class _Ctx:
         return out
 
 
-Change = Callable[[_Ctx, _Lesson], tuple[Outcome, str | None]]
+Change = Callable[[_Ctx, LessonSeat], tuple[Outcome, str | None]]
 # the one-word actions, the engine's (a lesson's 💡 Show me stands for the game's hint)
 SIMPLE: dict[str, type[Action]] = {k: v for k, v in TYPED_WORDS.items() if k != "hint"}
 # a turn's buttons the game's own mapping reads (rummy/turns.py): placing, taking, a joker's
@@ -223,7 +155,7 @@ class RummyLesson(RummyGame):
         return self.private_screen(table, LEARNER)  # a lesson has no table: its one screen
 
     def private_screen(self, table: Table, seat: int) -> Screen:
-        lesson = _Lesson.load(table.record)
+        lesson = LessonSeat.load(table.record)
         _TILES.set(lesson_game(lesson.progress).rules.tiles)
         return lesson_screen(table.game_id, lesson)
 
@@ -251,7 +183,7 @@ class RummyLesson(RummyGame):
         if head == "play":  # [Play a real game]: the platform starts it once this is saved
             if not self.is_over(record.state or {}):
                 record.ended = True  # the chat must be free for the real game
-            return Outcome(play_next=_Lesson.load(record).progress.lesson)
+            return Outcome(play_next=LessonSeat.load(record).progress.lesson)
         if _is_closed(record) and head not in CLOSED_OK:
             raise Refusal(_("This lesson is over. Send /lesson to start another."))
         return _change(table, user, lambda ctx, les: _press(ctx, les, press))
@@ -272,8 +204,8 @@ class RummyLesson(RummyGame):
                items: Sequence[str]) -> Outcome:
         """A card menu (Discord): exactly these cards selected, as one change."""
         _mine(table.record, seat)
-        lesson = _Lesson.load(table.record)
-        tokens = {c.token for c in _selectable(lesson.progress)}
+        lesson = LessonSeat.load(table.record)
+        tokens = {c.token for c in selectable(lesson.progress)}
         lesson.selected = [x for x in dict.fromkeys(items) if x in tokens]
         lesson.save(table.record)
         return _Ctx(user, table.game_id).outcome(lesson)
@@ -294,7 +226,7 @@ def _begin(table: Table, options: dict[str, Any] | None) -> Outcome:
     record.options = {"lesson": get_lesson(name).name}
     record.ended = False
     record.log = []
-    lesson = _Lesson(start_lesson(name), notice=lesson_words._(get_lesson(name).intro))
+    lesson = LessonSeat(start_lesson(name), notice=lesson_words._(get_lesson(name).intro))
     lesson.ver = int(before) + 1
     record.ui = {}
     _TILES.set(lesson_game(lesson.progress).rules.tiles)
@@ -304,7 +236,7 @@ def _begin(table: Table, options: dict[str, Any] | None) -> Outcome:
 
 def _resume(table: Table) -> Outcome:
     """/lesson again (or with the running lesson's name): where the learner left off, anew."""
-    lesson = _Lesson.load(table.record)
+    lesson = LessonSeat.load(table.record)
     lesson.notice = _(WELCOME_BACK)
     lesson.mode = "main"
     lesson.save(table.record)
@@ -323,7 +255,7 @@ def _mine(record: Record, seat: int | None) -> None:
 def _change(table: Table, user: str, change: Change) -> Outcome:
     """`change` on the decoded lesson, saved into the record; a `_Reply` changes nothing."""
     ctx = _Ctx(user, table.game_id)
-    lesson = _Lesson.load(table.record)
+    lesson = LessonSeat.load(table.record)
     _TILES.set(lesson_game(lesson.progress).rules.tiles)
     try:
         outcome, status = change(ctx, lesson)
@@ -336,7 +268,7 @@ def _change(table: Table, user: str, change: Change) -> Outcome:
     return outcome
 
 
-def _press(ctx: _Ctx, lesson: _Lesson, press: Press) -> tuple[Outcome, str | None]:
+def _press(ctx: _Ctx, lesson: LessonSeat, press: Press) -> tuple[Outcome, str | None]:
     head = press.verb
     if press.version != lesson.ver and head not in ("s0", "s1", "noop"):
         raise _Reply(
@@ -345,7 +277,7 @@ def _press(ctx: _Ctx, lesson: _Lesson, press: Press) -> tuple[Outcome, str | Non
     progress = lesson.progress
     if head in ("s0", "s1"):
         token = press.str()
-        tokens = {c.token for c in _selectable(progress)}
+        tokens = {c.token for c in selectable(progress)}
         if token not in tokens:
             raise _Reply(_("That card is no longer yours to place."), alert=False, screen=True)
         lesson.selected = [t for t in lesson.selected if t in tokens and t != token]
@@ -399,7 +331,7 @@ def _press(ctx: _Ctx, lesson: _Lesson, press: Press) -> tuple[Outcome, str | Non
     raise _Reply(_("Unknown button."), screen=True)
 
 
-def _typed(ctx: _Ctx, lesson: _Lesson, verb: str, args: str) -> tuple[Outcome, str | None]:
+def _typed(ctx: _Ctx, lesson: LessonSeat, verb: str, args: str) -> tuple[Outcome, str | None]:
     progress = lesson.progress
     if verb in ("show", "hint", "skip", "quit", "restart"):
         said = Press(ctx.game_id, lesson.ver, "show" if verb == "hint" else verb)
@@ -419,7 +351,7 @@ def _typed(ctx: _Ctx, lesson: _Lesson, verb: str, args: str) -> tuple[Outcome, s
     return _act(ctx, lesson, actions)
 
 
-def _act(ctx: _Ctx, lesson: _Lesson, actions: list[Action]) -> tuple[Outcome, str | None]:
+def _act(ctx: _Ctx, lesson: LessonSeat, actions: list[Action]) -> tuple[Outcome, str | None]:
     feedback = Feedback("progress", "")
     texts: list[str] = []
     for act in actions:
@@ -433,7 +365,7 @@ def _act(ctx: _Ctx, lesson: _Lesson, actions: list[Action]) -> tuple[Outcome, st
     return _after(ctx, lesson, feedback)
 
 
-def _after(ctx: _Ctx, lesson: _Lesson, feedback: Feedback) -> tuple[Outcome, str | None]:
+def _after(ctx: _Ctx, lesson: LessonSeat, feedback: Feedback) -> tuple[Outcome, str | None]:
     """Update the lesson's UI state after a lesson action, and answer."""
     lesson.ver += 1
     lesson.mode = "main"
@@ -452,204 +384,6 @@ def _after(ctx: _Ctx, lesson: _Lesson, feedback: Feedback) -> tuple[Outcome, str
     elif feedback.result == "choose":
         out.reply = short
     return out, "finished" if lesson.progress.finished else None
-
-
-def _selectable(progress: LessonState) -> list[Card]:
-    """Cards the learner may select, as the game's screen has them: the hand (by suit), loose
-    table cards, and Tahiti's singles."""
-    return placeable(player_view(lesson_game(progress), LEARNER), "suit")
-
-
-def _key(*parts: object) -> str:
-    return hashlib.blake2b(repr(parts).encode(), digest_size=10).hexdigest()
-
-
-def lesson_screen(game_id: int, lesson: _Lesson) -> Screen:
-    """The lesson message: picture (step cards outlined), step and instruction, buttons."""
-    progress = lesson.progress
-    step = lesson_step(progress)
-    game = lesson_game(progress)
-    view = player_view(game, LEARNER)
-    hint_cards, hint_groups = outline(progress)
-    label = (
-        t("🎓 {title} — lesson complete", title=_(get_lesson(progress.lesson).title))
-        if progress.finished
-        else step_label(progress)
-    )
-    picture = private_picture(view, label, "suit", hint_cards, hint_groups)
-    hand, groups, singles, loose = picture.hand, picture.groups, picture.singles, picture.loose
-    tiles = game.rules.tiles  # a tile rulebook's screens say rack and tiles, as the game's do
-    lines = [label]
-    if not progress.finished:
-        lines.append(lesson_words._(step.text))
-    if lesson.notice:
-        lines.append(lesson.notice)
-    lines.append(t("Table: {groups}", groups=groups_text(groups, singles)))
-    if loose:
-        shown = " ".join(c.pretty() for c in loose)
-        lines.append(
-            t("Loose tiles (place before Done): {tiles}", tiles=shown)
-            if tiles
-            else t("Loose (place before Done): {cards}", cards=shown)
-        )
-    numbered = "  ".join(f"{i + 1} {c.pretty()}" for i, c in enumerate(hand)) or _("empty")
-    lines.append(
-        t("Rack: {tiles}", tiles=numbered) if tiles else t("Hand: {cards}", cards=numbered)
-    )
-    text = cut("\n".join(lines), CAPTION_UNITS)  # a photo caption's limit
-
-    def button(label_: str, action: str) -> Button:
-        return Button(label_, action)
-
-    buttons = _buttons(lesson, game, groups, button)
-    return Screen(
-        text,
-        buttons,
-        _key("lesson", picture),
-        lambda: render_private(picture),
-        game_id,
-        lesson.ver,
-        detail=_detail(view, picture, hint_cards, hint_groups, tiles, set(lesson.selected)),
-        notice=lesson.notice,
-        lang=current(),
-        phase="game_over" if progress.finished else "",  # a client can tell it is over
-    )
-
-
-def _detail(
-    view: Any,
-    picture: Any,
-    marked: frozenset[int],
-    groups_marked: frozenset[int],
-    tiles: bool = False,
-    selected: frozenset[str] | set[str] = frozenset(),
-) -> str:
-    """The position as text, one group a line: the step's cards in [brackets], its groups
-    marked >, the changed ones *; the hand (a tile game's rack) numbered as typed moves count
-    it (`lay 1 2 3`), a selected card ticked as its button is (✓)."""
-
-    def card(c: Card) -> str:
-        name = c.marked()  # no picture beside it: a tile's colour mark (7🟥), as the log
-        face = f"[{name}]" if c.ident in marked else name
-        return "✓" + face if c.token in selected else face
-
-    lines = []
-    for i, group in enumerate(picture.groups):
-        mark = "*" if i in view.changed else ">" if i in groups_marked else " "
-        lines.append(f" {mark}{group_label(i):>2}  {' '.join(card(c) for c in group)}")
-    if not picture.groups:
-        lines.append("    " + _("(the table is empty)"))
-    if picture.singles:
-        lines.append("  " + t("singles: {cards}", cards=" ".join(card(c) for c in picture.singles)))
-    if picture.loose:
-        loose = " ".join(card(c) for c in picture.loose)
-        lines.append(
-            "  "
-            + (
-                t("loose tiles (place before Done): {tiles}", tiles=loose)
-                if tiles
-                else t("loose (place these before done): {cards}", cards=loose)
-            )
-        )
-    hand = "  ".join(f"{i + 1}:{card(c)}" for i, c in enumerate(picture.hand)) or _("(empty)")
-    lines.append(
-        t("Your rack: {tiles}", tiles=hand) if tiles else t("Your hand: {cards}", cards=hand)
-    )
-    return "\n".join(lines)
-
-
-CHOOSE = N_("Choose…")
-
-
-def _buttons(
-    lesson: _Lesson, game: Any, groups: list[list[Card]], button: Callable[[str, str], Button]
-) -> list[Part]:
-    """What a lesson's screen offers, by meaning (bot/core/views.py): its hand picker, the
-    question of the moment (which group, which card, where to split, the joker's meaning, the
-    next lesson) and its actions; each adapter lays them out."""
-    progress = lesson.progress
-    if progress.finished:
-        if lesson.mode == "more":
-            return [
-                ChoiceGroup(_(CHOOSE), [Choice(_(get_lesson(n).title), f"go:{n}")
-                                        for n in LESSONS], 2),
-                ActionRow([button(_("◀ Back"), "cancel")]),
-            ]
-        return [ActionRow([Button(_("▶ Play a real game"), "play", PRIMARY),
-                           button(_("📚 Another lesson"), "more")])]
-    step = lesson_step(progress)
-    tail = ActionRow([
-        button(_("💡 Show me"), "show"),
-        button(_("⏭ Skip"), "skip"),
-        button(_("✖ Quit"), "quit"),
-    ])
-    cancel = ActionRow([button(_("Cancel"), "cancel")])
-    if progress.joker:
-        g = progress.joker["group"]
-        options = [
-            Choice(
-                isolate(" ".join(joker_face(f) for f in opt)),  # a tile's 7R; a card's 7♥
-                f"jk:{g}:{','.join(opt)}",
-            )
-            for opt in progress.joker["options"]
-        ]
-        return [
-            ChoiceGroup(_(JOKER_MEANS), options, 4,
-                        heading=t("Joker in {group} stands for:", group=group_label(g))),
-            cancel,
-            tail,
-        ]
-    legal = legal_actions(game, LEARNER)
-    if game.phase == "round_over":
-        row = [Button(_("▶ Next round"), "next", PRIMARY)]
-        if "finish" in legal:
-            row.append(button(_("■ Finish"), "finish"))
-        return [ActionRow(row), tail]
-    selected = set(lesson.selected)
-    hand = {c.ident for c in game.hands[LEARNER]}
-    pieces = [
-        Choice(
-            card_label(c) if c.ident in hand else f"({card_label(c)})",
-            f"s{0 if c.token in selected else 1}:{c.token}",
-            c.token in selected,
-            c.token,
-        )
-        for c in _selectable(progress)[:MAX_CARD_BUTTONS]
-    ]
-    parts: list[Part] = [HandPicker(pieces, per_row=CARDS_PER_ROW,
-                                    rows=-(-MAX_CARD_BUTTONS // CARDS_PER_ROW),
-                                    tiles=game.rules.tiles)]
-    asked = group_choices(lesson.mode, groups, cancel)
-    if asked is not None:
-        parts += asked
-    elif lesson.mode == "split":
-        parts += [ChoiceGroup(_(CHOOSE), [Choice(group_label(i), f"spl:{i}")
-                                          for i in range(len(groups))], CARDS_PER_ROW), cancel]
-    elif lesson.mode.startswith("split:"):
-        g = int(lesson.mode.split(":")[1])
-        if g < len(groups):
-            parts.append(ChoiceGroup(
-                _(CHOOSE),
-                [Choice(t("after {card}", card=c.pretty()), f"spa:{g}:{i + 1}")
-                 for i, c in enumerate(groups[g][:-1])],
-                3,  # "после 10♠": uncut on a phone
-            ))
-        parts.append(cancel)
-    else:
-        tools = {
-            "new": Button(_("New group"), "new", PRIMARY),
-            "add": Button(_("Add to ▸"), "addm"),
-            "take": Button(_("Take from ▸"), "takem"),
-            "split": Button(_("✂ Split ▸"), "splm"),
-        }
-        shown = list(step.tools)
-        if groups and "add" not in shown:  # a half-built group can always be finished
-            shown.insert(1, "add")
-        parts.append(ActionRow([tools[t] for t in shown], 2))  # uncut on a phone
-    _table, turn = action_rows(tiles=game.rules.tiles, legal=legal,
-                               give_up_draw=game.rules.give_up_draw, hint=False)
-    parts += [ActionRow(row) for row in turn]
-    return [*parts, tail]
 
 
 __all__ = ["KIND", "MARK", "VERBS", "RummyLesson", "lesson_screen"]
