@@ -49,6 +49,16 @@ class Variant:
 
 
 @dataclass(frozen=True)
+class LessonTerminal:
+    """A game's lessons at a terminal, which knows no game: the help for its typed moves, and
+    the screen lines the position (`Screen.detail`) shows too, left out of the step's heading —
+    msgids, said in the learner's language where they are shown."""
+
+    help: str
+    position_lines: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Settings:
     """A variant with every option set (validated by the game, defaults filled in)."""
 
@@ -258,4 +268,9 @@ class HostedGame(Protocol):
     def lesson(self, table: Table, options: dict[str, Any] | None) -> Outcome:
         """Begin the lesson `options` name in this row (a new row, or the learner's old
         lesson row taken up again), or with None resume the lesson the row holds."""
+        ...
+
+    def lesson_terminal(self) -> LessonTerminal:
+        """What the terminal's lesson needs of this game's lessons (bot/adapters/
+        console_lesson.py): it names no game."""
         ...

@@ -56,6 +56,10 @@ class TurnFlow:
         """Offered only with `offers_lessons` (the platform asks nothing else)."""
         raise NotImplementedError
 
+    def lesson_terminal(self) -> Any:
+        """Offered only with `offers_lessons` (the platform asks nothing else)."""
+        raise NotImplementedError
+
     # -- the game's side ------------------------------------------------------------------
     def load(self, record: Record) -> Any:
         """The engine's state of the hosted game (Refusal when it hasn't started)."""

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.core.buttons import Press
-from bot.core.hosting import Refusal, Settings, Table, Variant
+from bot.core.hosting import LessonTerminal, Refusal, Settings, Table, Variant
 from bot.core.record import TIMEOUTS_BEFORE_COMPUTER, Record, SeatInfo
 from bot.core.turns import TurnFlow
 from bot.core.views import Outcome, Screen
@@ -126,6 +126,9 @@ class RummyGame(TurnFlow):
     def lesson(self, table: Table, options: dict[str, Any] | None) -> Outcome:
         """Begin the lesson `options` name in this row (None: resume the one it holds)."""
         return self.played_variants[LESSON].lesson(table, options)
+
+    def lesson_terminal(self) -> LessonTerminal:
+        return self.played_variants[LESSON].lesson_terminal()
 
     # -- a game in a chat ---------------------------------------------------------------
 

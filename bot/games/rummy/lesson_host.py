@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.core.buttons import Press
-from bot.core.hosting import Refusal, Results, Table
+from bot.core.hosting import LessonTerminal, Refusal, Results, Table
 from bot.core.record import Record, SeatUI
 from bot.core.titles import key_named
 from bot.core.views import Outcome, Screen
@@ -70,6 +70,23 @@ lesson_words.install(
     fill,
 )
 VERBS = LESSON_VERBS  # typed commands a lesson answers in its private chat
+# The terminal's lesson (bot/adapters/console_lesson.py): the typed moves' help, and the screen
+# lines its position shows too (a tile lesson's loose tiles and rack too).
+TERMINAL = LessonTerminal(
+    N_("""Type moves as in the game (cards like 7H 10S QD, * for a joker; or hand numbers 1 2 3):
+  lay 5H 6H 7H   new group        add A 8H    add to group A     take A 5S   take a card out
+  split A 3      split group A after its 3rd card                 move A:5S B  move a card
+  done · reset · draw · pass · knock · giveup · next · finish · choose 9C (a joker's card)
+  show   explain this step        skip   do it for me            restart  the step again
+  quit   stop here (the lesson is saved)"""),
+    (
+        "Table: {groups}",
+        "Loose (place before Done): {cards}",
+        "Loose tiles (place before Done): {tiles}",
+        "Hand: {cards}",
+        "Rack: {tiles}",
+    ),
+)
 
 
 class _Reply(Exception):
@@ -142,6 +159,9 @@ class RummyLesson(RummyGame):
         record.rulebook = KIND
         record.lesson = dict(MARK)
         return _begin(table, options)
+
+    def lesson_terminal(self) -> LessonTerminal:
+        return TERMINAL
 
     def screens(self, table: Table, *, new: bool = False) -> Outcome:
         """The learner's screen as it is now, as an outcome (/table, a redelivery)."""
