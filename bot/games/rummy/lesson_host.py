@@ -226,7 +226,7 @@ class RummyLesson(RummyGame):
         _mine(table.record, seat)
         lesson = LessonSeat.load(table.record)
         tokens = {c.token for c in selectable(lesson.progress)}
-        lesson.selected = [x for x in dict.fromkeys(items) if x in tokens]
+        lesson.ui.selected = [x for x in dict.fromkeys(items) if x in tokens]
         lesson.save(table.record)
         return _Ctx(user, table.game_id).outcome(lesson)
 
@@ -246,9 +246,9 @@ def _begin(table: Table, options: dict[str, Any] | None) -> Outcome:
     record.options = {"lesson": get_lesson(name).name}
     record.ended = False
     record.log = []
-    lesson = LessonSeat(start_lesson(name), notice=lesson_words._(get_lesson(name).intro))
-    lesson.ver = int(before) + 1
     record.ui = {}
+    lesson = LessonSeat(start_lesson(name), record.seat_ui(LEARNER), int(before) + 1)
+    lesson.ui.notice = lesson_words._(get_lesson(name).intro)
     _TILES.set(lesson_game(lesson.progress).rules.tiles)
     lesson.save(record)
     return _Ctx(_learner(record), table.game_id).outcome(lesson, new=True)
@@ -257,8 +257,8 @@ def _begin(table: Table, options: dict[str, Any] | None) -> Outcome:
 def _resume(table: Table) -> Outcome:
     """/lesson again (or with the running lesson's name): where the learner left off, anew."""
     lesson = LessonSeat.load(table.record)
-    lesson.notice = _(WELCOME_BACK)
-    lesson.mode = "main"
+    lesson.ui.notice = _(WELCOME_BACK)
+    lesson.ui.mode = "main"
     lesson.save(table.record)
     return _Ctx(_learner(table.record), table.game_id).outcome(lesson, new=True)
 
@@ -300,23 +300,23 @@ def _press(ctx: _Ctx, lesson: LessonSeat, press: Press) -> tuple[Outcome, str | 
         tokens = {c.token for c in selectable(progress)}
         if token not in tokens:
             raise _Reply(_("That card is no longer yours to place."), alert=False, screen=True)
-        lesson.selected = [t for t in lesson.selected if t in tokens and t != token]
+        lesson.ui.selected = [t for t in lesson.ui.selected if t in tokens and t != token]
         if head == "s1":
-            lesson.selected.append(token)
+            lesson.ui.selected.append(token)
         return ctx.outcome(lesson), None
     if head == "noop":
         return ctx.outcome(lesson), None
     # A menu change bumps the version too: a button of the old menu can't act afterwards.
     if head == "cancel":
-        lesson.mode = "main"
+        lesson.ui.mode = "main"
         lesson.progress = replace(progress, joker=None)
     elif head in ("addm", "takem", "splm", "more"):
-        if head == "addm" and not lesson.selected:
-            lesson.notice = _("Select the cards to add first (tap them).")
+        if head == "addm" and not lesson.ui.selected:
+            lesson.ui.notice = _("Select the cards to add first (tap them).")
         else:
-            lesson.mode = {"addm": "add", "takem": "take", "splm": "split", "more": "more"}[head]
+            lesson.ui.mode = {"addm": "add", "takem": "take", "splm": "split", "more": "more"}[head]
     elif head in ("take", "spl"):
-        lesson.mode = f"{'take' if head == 'take' else 'split'}:{press.int()}"
+        lesson.ui.mode = f"{'take' if head == 'take' else 'split'}:{press.int()}"
     if head in ("cancel", "addm", "takem", "splm", "more", "take", "spl"):
         lesson.ver += 1
         return ctx.outcome(lesson), None
@@ -330,18 +330,19 @@ def _press(ctx: _Ctx, lesson: LessonSeat, press: Press) -> tuple[Outcome, str | 
         lesson.progress = restart_step(progress)
         return _after(ctx, lesson, Feedback("progress", _("The step starts again."), "restart"))
     if head == "quit":
-        lesson.notice = _("Lesson stopped. Send /lesson to start again.")
-        lesson.mode = "main"
+        lesson.ui.notice = _("Lesson stopped. Send /lesson to start again.")
+        lesson.ui.mode = "main"
         lesson.ver += 1
         out = ctx.outcome(lesson)
         out.private[ctx.user].buttons = []
         out.reply, out.alert = _("Lesson stopped."), False
         return out, "ended"
     if head in TURN_VERBS:  # the game's own turn buttons: the game's own press -> action
-        ui = SeatUI(selected=list(lesson.selected), mode=lesson.mode)
-        act = turn_action(lesson_game(progress), LEARNER, ui, press)
+        # (on a copy: the game clears the notice for a move, a lesson's Show me stays shown)
+        scratch = SeatUI(selected=list(lesson.ui.selected), mode=lesson.ui.mode)
+        act = turn_action(lesson_game(progress), LEARNER, scratch, press)
         if act is None:  # nothing selected: the game's notice, nothing else changes
-            lesson.notice = ui.notice
+            lesson.ui.notice = scratch.notice
             return ctx.outcome(lesson), None
         return _act(ctx, lesson, [act])
     if head == "spa":
@@ -388,12 +389,12 @@ def _act(ctx: _Ctx, lesson: LessonSeat, actions: list[Action]) -> tuple[Outcome,
 def _after(ctx: _Ctx, lesson: LessonSeat, feedback: Feedback) -> tuple[Outcome, str | None]:
     """Update the lesson's UI state after a lesson action, and answer."""
     lesson.ver += 1
-    lesson.mode = "main"
+    lesson.ui.mode = "main"
     if feedback.result != "wrong":
-        lesson.selected = []
+        lesson.ui.selected = []
     # "Show me" stays on screen while the learner follows it; any other text replaces it.
     if feedback.text or feedback.result != "progress" or lesson.last.get("key") != "show":
-        lesson.notice = feedback.text
+        lesson.ui.notice = feedback.text
         lesson.last = {"result": feedback.result, "key": feedback.key}
     out = ctx.outcome(lesson)
     short = feedback.text.split("\n", 1)[0]

@@ -11,7 +11,7 @@ from typing import Any
 
 from bot.core.cut import CAPTION_UNITS, cut
 from bot.core.hosting import Refusal
-from bot.core.record import Record
+from bot.core.record import Record, SeatUI
 from bot.core.views import (
     PRIMARY,
     ActionRow,
@@ -55,12 +55,11 @@ MAX_CARD_BUTTONS = 24
 
 @dataclass
 class LessonSeat:
-    """A lesson's part of the record, decoded: its hosted state and the learner's UI."""
+    """A lesson's part of the record, decoded: its hosted state, and the learner's UI — the
+    record's own (selection, menu, notice), as a game's seat has it."""
 
     progress: LessonState
-    selected: list[str] = field(default_factory=list)  # card tokens
-    mode: str = "main"  # main | add | take | take:<g> | split | split:<g> | more
-    notice: str = ""
+    ui: SeatUI = field(default_factory=SeatUI)  # mode: main | add | take[:<g>] | split[:<g>] | more
     ver: int = 1
     last: dict[str, str] = field(default_factory=dict)  # the last feedback: result and key
 
@@ -69,22 +68,13 @@ class LessonSeat:
         state = record.state or {}
         if "progress" not in state:
             raise Refusal(_("That lesson no longer exists. Send /lesson."))
-        ui = record.seat_ui(LEARNER)
-        return cls(
-            LessonState.from_dict(state["progress"]),
-            list(ui.selected),
-            ui.mode,
-            ui.notice,
-            int(state.get("ver", 1)),
-            dict(state.get("last", {})),
-        )
+        return cls(LessonState.from_dict(state["progress"]), record.seat_ui(LEARNER),
+                   int(state.get("ver", 1)), dict(state.get("last", {})))
 
     def save(self, record: Record) -> None:
-        """Into the record: a new state (the core replaces it, never edits it) and the UI."""
+        """Into the record: a new state (the core replaces it, never edits it); the UI is the
+        record's already."""
         record.state = {"progress": self.progress.to_dict(), "ver": self.ver, "last": self.last}
-        ui = record.seat_ui(LEARNER)
-        ui.selected, ui.mode, ui.notice = list(self.selected), self.mode, self.notice
-
 
 
 def selectable(progress: LessonState) -> list[Card]:
@@ -115,8 +105,8 @@ def lesson_screen(game_id: int, lesson: LessonSeat) -> Screen:
     lines = [label]
     if not progress.finished:
         lines.append(lesson_words._(step.text))
-    if lesson.notice:
-        lines.append(lesson.notice)
+    if lesson.ui.notice:
+        lines.append(lesson.ui.notice)
     lines.append(t("Table: {groups}", groups=groups_text(groups, singles)))
     if loose:
         shown = " ".join(c.pretty() for c in loose)
@@ -142,8 +132,8 @@ def lesson_screen(game_id: int, lesson: LessonSeat) -> Screen:
         lambda: render_private(picture),
         game_id,
         lesson.ver,
-        detail=_detail(view, picture, hint_cards, hint_groups, tiles, set(lesson.selected)),
-        notice=lesson.notice,
+        detail=_detail(view, picture, hint_cards, hint_groups, tiles, set(lesson.ui.selected)),
+        notice=lesson.ui.notice,
         lang=current(),
         phase="game_over" if progress.finished else "",  # a client can tell it is over
     )
@@ -202,7 +192,7 @@ def _buttons(
     next lesson) and its actions; each adapter lays them out."""
     progress = lesson.progress
     if progress.finished:
-        if lesson.mode == "more":
+        if lesson.ui.mode == "more":
             return [
                 ChoiceGroup(_(CHOOSE), [Choice(_(get_lesson(n).title), f"go:{n}")
                                         for n in LESSONS], 2),
@@ -238,7 +228,7 @@ def _buttons(
         if "finish" in legal:
             row.append(button(_("■ Finish"), "finish"))
         return [ActionRow(row), tail]
-    selected = set(lesson.selected)
+    selected = set(lesson.ui.selected)
     hand = {c.ident for c in game.hands[LEARNER]}
     pieces = [
         Choice(
@@ -252,14 +242,14 @@ def _buttons(
     parts: list[Part] = [HandPicker(pieces, per_row=CARDS_PER_ROW,
                                     rows=-(-MAX_CARD_BUTTONS // CARDS_PER_ROW),
                                     tiles=game.rules.tiles)]
-    asked = group_choices(lesson.mode, groups, cancel)
+    asked = group_choices(lesson.ui.mode, groups, cancel)
     if asked is not None:
         parts += asked
-    elif lesson.mode == "split":
+    elif lesson.ui.mode == "split":
         parts += [ChoiceGroup(_(CHOOSE), [Choice(group_label(i), f"spl:{i}")
                                           for i in range(len(groups))], CARDS_PER_ROW), cancel]
-    elif lesson.mode.startswith("split:"):
-        g = int(lesson.mode.split(":")[1])
+    elif lesson.ui.mode.startswith("split:"):
+        g = int(lesson.ui.mode.split(":")[1])
         if g < len(groups):
             parts.append(ChoiceGroup(
                 _(CHOOSE),
