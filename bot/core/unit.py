@@ -16,7 +16,7 @@ from contextvars import ContextVar
 from typing import Any
 
 from . import narrate, rematch
-from .hosting import HostedGame, Refusal, Table
+from .hosting import HostedGame, Refusal, Table, hosted
 from .per_game import GameLocks
 from .persist import new_result, new_rounds, seat_rows
 from .record import Record
@@ -87,7 +87,7 @@ class Unit:
         self.finished: list[Callable[[Record], Awaitable[None]]] = []
 
     def game_of(self, record: Record) -> HostedGame:
-        return self.games[record.game_name]
+        return hosted(self.games[record.game_name], record)  # a lesson: its game's variant
 
     def table(self, row: Any, record: Record) -> Table:
         return Table(row.id, record, self.clock)
