@@ -173,7 +173,7 @@ class RummyGame(TurnFlow):
     def puzzle_cut(self, record: Record) -> tuple[int, dict[str, Any]] | None:
         from . import puzzle
 
-        return None if lesson.is_lesson(record) else puzzle.cut(record)
+        return puzzle.cut(record)
 
     def puzzle_post(self, data: dict[str, Any], day: str) -> Screen:
         from . import puzzle

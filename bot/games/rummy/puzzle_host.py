@@ -29,6 +29,7 @@ from .puzzle import task
 
 KIND = "puzzle"  # the variant's name: a try's record carries it as its rulebook
 DATA = "puzzle"  # record.options[DATA]: the puzzle's data
+GIVE_UP = ("draw", "pass")  # a puzzle's Draw or Pass: the try ends as it stands
 STRANGER = "·"  # the other seats' name: nobody's (their cards are strangers')
 
 
@@ -57,8 +58,11 @@ def deal(table: Table, data: dict[str, Any]) -> GameState:
 
 
 def verdict(record: Record) -> tuple[bool, int] | None:
-    """(solved, cards laid) of a try whose turn is over; None while it goes on."""
-    if record.state is None or DATA not in record.options or not _over(record.state):
+    """(solved, cards laid) of a try whose turn is over (or that was given up); None while it
+    goes on."""
+    if record.state is None or DATA not in record.options:
+        return None
+    if not (record.ended or _over(record.state)):
         return None
     p = _puzzle(record)
     laid = puzzles.laid(p, GameState.from_dict(record.state))
@@ -101,12 +105,23 @@ class RummyPuzzle(RummyGame):
     def press(self, table: Table, seat: int | None, user: str, press: Press) -> Outcome:
         if press.verb == "hint":
             raise Refusal(_("No hints in a puzzle: it is yours to find."))
+        if press.verb in GIVE_UP and seat == 0 and not _over(table.record.state or {}):
+            return self._give_up(table, user)
         return super().press(table, seat, user, press)
 
     def typed(self, table: Table, seat: int, user: str, verb: str, args: str) -> Outcome:
         if verb == "hint":
             raise Refusal(_("No hints in a puzzle: it is yours to find."))
+        if verb in GIVE_UP and seat == 0 and not _over(table.record.state or {}):
+            return self._give_up(table, user)
         return super().typed(table, seat, user, verb, args)
+
+    def _give_up(self, table: Table, user: str) -> Outcome:
+        """Draw or Pass ends the try as it stands (a puzzle is laid from its own hand: no card
+        of the stock belongs to it; Manipulation would draw until it can lay): the row ends,
+        judged by what its turn has put on the table so far."""
+        table.record.ended = True
+        return self.screens(table)
 
     def table_screen(self, table: Table) -> Screen:
         return self._judged(super().table_screen(table), table.record)
