@@ -186,15 +186,15 @@ class RummyGame(TurnFlow):
         return puzzle.solution_screen(data, day)
 
     def puzzle_try(self, table: Table, data: dict[str, Any]) -> Outcome:
-        from . import puzzle_host
+        from . import puzzle
 
-        state = puzzle_host.deal(table, data)
+        state = puzzle.deal(table, data)
         return self._everything(table, state, reply=None, new=True)
 
     def puzzle_verdict(self, record: Record) -> tuple[bool, int] | None:
-        from . import puzzle_host
+        from . import puzzle
 
-        return puzzle_host.verdict(record)
+        return puzzle.verdict(record)
 
     def press(self, table: Table, seat: int | None, user: str, press: Press) -> Outcome:
         record, verb = table.record, press.verb
