@@ -16,7 +16,7 @@ from typing import Any
 from bot.core.hosting import Table
 from bot.core.record import Record, SeatInfo
 from bot.core.views import Screen
-from bot.i18n import current, t, tn
+from bot.i18n import _, current, t, tn
 from engine.cards import Card
 from engine.rummy import GameState
 from engine.rummy import puzzle as cut_puzzle
@@ -98,7 +98,8 @@ def solution_screen(data: dict[str, Any], key: str) -> Screen:
         line = tn("Yesterday's puzzle: {n} card could go down, like this.",
                   "Yesterday's puzzle: {n} cards could go down, like this.", p.most)
         label = tn("From the hand: {n} card", "From the hand: {n} cards", p.most)
-    picture = PrivateView(line, tuple(placed), "suit", table, words=picture_words(rules.tiles),
+    picture = PrivateView(_("Yesterday's puzzle: a solution"), tuple(placed), "suit", table,
+                          words=picture_words(rules.tiles),
                           placed=frozenset(c.ident for c in placed), hand_label=label)
     return Screen(line, image_key=f"solution:{key}", painter=lambda: render_private(picture),
                   lang=current())
