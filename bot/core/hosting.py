@@ -57,7 +57,8 @@ class Settings:
     options: Mapping[str, Any]
     # key -> "must lay: remind", in the language the settings were made in (the game's words)
     labels: Mapping[str, str] = field(default_factory=dict)
-    tiles: bool = False  # played with tiles (Rummikub): the lobby picture shows tiles
+    # the lobby picture's own arguments (render.views.LobbyView's), the game's: passed on
+    picture: Mapping[str, Any] = field(default_factory=dict)
     # key -> "remind, with a hint": the value alone, for a button in the option's own row
     choices: Mapping[str, str] = field(default_factory=dict)
 

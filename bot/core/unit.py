@@ -85,7 +85,7 @@ class Unit:
         self.locks = GameLocks()
 
     def game_of(self, record: Record) -> HostedGame:
-        return self.games[record.game_name]
+        return self.games[record.game_name or next(iter(self.games))]  # "": the first
 
     def table(self, row: Any, record: Record) -> Table:
         return Table(row.id, record, self.clock)

@@ -61,7 +61,9 @@ class HandPicker:
     rows: int = 2
     page_verb: str = "pg"
     tick: str = "✓"  # the selection mark on a phone, before the label
-    tiles: bool = False  # tiles rather than cards (a client's own words: "Select tiles…")
+    # the game's words for a menu of the pieces: the whole hand, a page of it ("": a client's
+    # own, "Select cards…")
+    menu: tuple[str, str] = ("", "")
 
     @property
     def per_page(self) -> int:

@@ -33,7 +33,7 @@ from engine.rummy.rulebooks import option_choices
 from . import lesson_host as lesson
 from . import narrate, screens, web, words
 from .lessons import LESSONS
-from .records import rules_of
+from .records import SeatAsk, rules_of
 from .refusals import refusal
 from .texts import help_text, rules_text
 from .turns import turn_action
@@ -106,7 +106,7 @@ class RummyGame(TurnFlow):
         labels = {k: words.option(k, v) for k, v in rules.options.items()}
         choices = {k: words.choice(k, v) for k, v in rules.options.items()}
         return Settings(rules.name, words.title(rules.name), dict(rules.options), labels,
-                        tiles=rules.tiles, choices=choices)
+                        picture={"tiles": True} if rules.tiles else {}, choices=choices)
 
     def to_move(self, state: Mapping[str, Any]) -> int | None:
         if "progress" in state:  # a lesson: nobody's turn timer, no computer
@@ -208,7 +208,7 @@ class RummyGame(TurnFlow):
         if verb in ("sort", "pg"):  # how I look at my hand, any time
             ui = record.seat_ui(seat)
             if verb == "sort":
-                ui.sort = "rank" if ui.sort == "suit" else "suit"
+                ui.sort = "suit" if ui.sort == "rank" else "rank"  # "": by suit
             else:
                 ui.page = press.int()
             return self._mine(table, state, seat, user)
@@ -343,8 +343,7 @@ class RummyGame(TurnFlow):
             new_state, events = apply(state, act)
         except JokerChoiceNeeded as ask:
             ui.mode = "joker"
-            ui.joker_group = ask.group
-            ui.joker_options = [list(o) for o in ask.options]
+            SeatAsk(joker_group=ask.group, joker_options=[list(o) for o in ask.options]).keep(ui)
             ui.notice = refusal(ask)
             out = self._mine(table, state, seat, user)
             out.reply, out.alert = refusal(ask), False
@@ -357,7 +356,7 @@ class RummyGame(TurnFlow):
             return out
         if clear_selection:
             ui.selected = []
-        ui.joker_options = []
+        SeatAsk().keep(ui)  # a joker's readings asked before are answered or gone
         table.record.seats[seat].timeouts = 0
         return self.advance(table, state, new_state, events)
 
