@@ -33,7 +33,7 @@ from engine.buildten.contract import BuildTenRules
 from engine.buildten.state import free_place
 from engine.errors import IllegalAction
 
-from . import narrate, screens
+from . import narrate, screens, web  # (web registers the page's ops: loaded with the game)
 from .narrate import card_name
 from .records import state_of as _state
 from .texts import help_text, lesson_text, rules_text
@@ -246,13 +246,9 @@ class BuildTenGame(TurnFlow):
         raise Refusal(_("Build-to-Ten has no menus: tap a card, then where it goes."))
 
     def web_view(self, record: Record, seat: int | None) -> dict[str, Any]:
-        from . import web  # (web imports this module)
-
         return web.web_view(record, seat)
 
     def web_edit(self, table: Table, seat: int, user: str, edit: Any) -> Outcome:
-        from . import web
-
         return web.web_edit(self, table, seat, user, edit)
 
     def review(self, table: Table, seat: int, round: int | None) -> Screen:
