@@ -173,17 +173,6 @@ WORDS_DEBT: dict[tuple[str, str], tuple[int, str]] = {
         1, "issue 43: the Discord help text explains rummy's moves (a catalog msgid)"),
     ("bot/adapters/discord_commands.py", "manipulation"): (
         2, "issue 43: the slash options' descriptions name the default rulebook (msgids)"),
-    # the terminal: its help and its screens are rummy's and Build-to-Ten's
-    ("bot/adapters/console.py", "build-to-ten"): (2, "issue 43: the terminal's help text"),
-    ("bot/adapters/console.py", "joker"): (3, "issue 43: the terminal's help text"),
-    ("bot/adapters/console.py", "knock"): (1, "issue 43: the terminal's help text"),
-    ("bot/adapters/console.py", "manipulation"): (
-        1, "issue 43: the terminal's default rulebook"),
-    ("bot/adapters/console.py", "rack"): (10, "issue 43: the terminal's Rummikub screens"),
-    ("bot/adapters/console.py", "rummikub"): (1, "issue 43: the terminal's Rummikub screens"),
-    ("bot/adapters/console.py", "rummy"): (1, "issue 43: the terminal's help text"),
-    ("bot/adapters/console.py", "stock"): (1, "issue 43: the terminal's help text"),
-    ("bot/adapters/console.py", "tile"): (18, "issue 43: the terminal's Rummikub screens"),
     ("bot/adapters/console_lesson.py", "joker"): (2, "issue 43: the terminal's lesson, rummy's"),
     ("bot/adapters/console_lesson.py", "knock"): (3, "issue 43: the terminal's lesson, rummy's"),
     ("bot/adapters/console_lesson.py", "manipulation"): (

@@ -237,6 +237,11 @@ class HostedGame(Protocol):
 
     def rules_text(self, variant: str | None) -> str: ...
 
+    def terminal_help(self, variant: str | None) -> str:
+        """The terminal's commands for `variant` (None: the default) in the current language:
+        the game's typed moves as typed there (no slash), and a button's number to press it."""
+        ...
+
     # -- guided lessons (optional: `offers_lessons`): a lesson is a variant of the hosted game,
     # in a row of the learner's private chat marked `record.lesson` (never rated; kept
     # lesson_retention_days). The platform's /lesson reaches the first game that offers them

@@ -36,7 +36,7 @@ from engine.errors import IllegalAction
 from . import narrate, screens, web  # (web registers the page's ops: loaded with the game)
 from .narrate import card_name
 from .records import state_of as _state
-from .texts import help_text, lesson_text, rules_text
+from .texts import help_text, lesson_text, rules_text, terminal_help
 from .typed import TYPED_VERBS, TypedError, parse_typed
 
 NAME = "build-to-ten"  # the game's name: /newgame build-to-ten
@@ -261,6 +261,9 @@ class BuildTenGame(TurnFlow):
 
     def rules_text(self, variant: str | None) -> str:
         return rules_text(variant)
+
+    def terminal_help(self, variant: str | None) -> str:
+        return terminal_help(variant)
 
     # -- the turn flow's hooks (bot/core/turns.py) -------------------------------------------
 

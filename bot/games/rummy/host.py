@@ -35,7 +35,7 @@ from . import narrate, screens, web, words
 from .lessons import LESSONS
 from .records import SeatAsk, rules_of
 from .refusals import refusal
-from .texts import help_text, rules_text
+from .texts import help_text, rules_text, terminal_help
 from .turns import turn_action
 from .typed import TYPED_VERBS, TypedError, cards_arg, parse_typed
 from .vocabulary import RUMMY_VERBS
@@ -313,6 +313,9 @@ class RummyGame(TurnFlow):
 
     def rules_text(self, variant: str | None) -> str:
         return rules_text(variant)
+
+    def terminal_help(self, variant: str | None) -> str:
+        return terminal_help(variant)
 
     # -- the turn flow's hooks (bot/core/turns.py) -------------------------------------------
 

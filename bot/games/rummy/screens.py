@@ -508,8 +508,10 @@ def _private_screen(game_id: int, record: Record, state: GameState, seat: int) -
     detail_hand = (t("Rack: {tiles}", tiles=numbered) if rules_of(record).tiles
                    else hand_line)
     lines = [title, hand_line]
+    repeats = [] if hand else [hand_line]  # (a client listing the pieces: nothing to list)
     if draft is not None and view.changed:
         lines.append(t("Working copy: {groups}", groups=groups_text(groups, ())))
+        repeats.append(lines[-1])  # (the detail's table marks the working copy)
     if loose:
         lines.append(t("Loose tiles (place before Done): {tiles}", tiles=pretty(loose))
                      if rules_of(record).tiles
@@ -538,6 +540,8 @@ def _private_screen(game_id: int, record: Record, state: GameState, seat: int) -
         phase=state.phase,
         notice=ui.notice,
         lang=current(),
+        hand_lines=(hand_line, detail_hand),
+        repeats=tuple(repeats),
     )
 
 
@@ -626,7 +630,8 @@ def _private_buttons(
             cancel,
         ]
     tiles = rules_of(record).tiles
-    parts: list[Part] = [HandPicker(hand, ui.page, CARDS_PER_ROW, CARD_ROWS,
+    label = (_("Rack: {tiles}") if tiles else _("Hand: {cards}")).partition("{")[0].rstrip()
+    parts: list[Part] = [HandPicker(hand, ui.page, CARDS_PER_ROW, CARD_ROWS, label=label,
                                     menu=picker_menu(tiles))]
     actions, turn = action_rows(
         tiles=tiles, legal=legal, give_up_draw=rules_of(record).give_up_draw,
