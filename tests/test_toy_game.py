@@ -140,14 +140,17 @@ async def test_the_toy_game_from_lobby_to_leaderboard_on_telegram(tmp_path, cloc
             await harness.press_group(alice, "Start")
             mine = tg.private_chat(alice)
 
+            def words(m) -> str:  # (the table and the hand are pictures: their text a caption)
+                return m.text or m.caption or ""
+
             def over() -> bool:
-                return any("Alice wins the race" in (m.text or "") for m in tg.messages(group))
+                return any("Alice wins the race" in words(m) for m in tg.messages(group))
 
             def my_turn():
                 """Alice's private message with her +n buttons at a total not played yet."""
                 for m in reversed(tg.messages(mine)):
                     if m.from_bot and m.buttons:
-                        total = TOTAL.search(m.text or "")
+                        total = TOTAL.search(words(m))
                         return m if total and total[1] not in played else None
                 return None
 
@@ -157,8 +160,8 @@ async def test_the_toy_game_from_lobby_to_leaderboard_on_telegram(tmp_path, cloc
                 if over():
                     break
                 message = my_turn()
-                played.add(TOTAL.search(message.text)[1])
-                n = best(message.text)
+                played.add(TOTAL.search(words(message))[1])
+                n = best(words(message))
                 data = next(d for row in tg.buttons(message) for label, d in row
                             if label == f"+{n}")
                 query = await tg.press(mine, message.message_id, data, alice)

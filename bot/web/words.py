@@ -3,6 +3,8 @@ server in the reader's language: the page itself holds no sentence)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+
 from bot.i18n import N_, _, is_rtl, using
 
 # key -> msgid: the shared page's words; a game's own (its actions, its places) are its web
@@ -32,20 +34,21 @@ WORDS = {
     "left": N_("⏱ {s} s left in this turn"),
     "signal": N_("🔔 Signal my turn"),
 }
-# each hosted game's page words by the name its view gives ("game"): key -> msgid
-GAME_WORDS: dict[str, dict[str, str]] = {}
+# each hosted game's page words by the name its view gives ("game"): key -> msgid, and the
+# game's way to say a msgid in the current language (the catalogs', unless it keeps its own)
+GAME_WORDS: dict[str, tuple[dict[str, str], Callable[[str], str]]] = {}
 
 
-def register(game: str, words: dict[str, str]) -> None:
+def register(game: str, words: Mapping[str, str], say: Callable[[str], str] = _) -> None:
     """A hosted game's page words (its web part's, loaded with the game, as its page ops)."""
-    GAME_WORDS.setdefault(game, {}).update(words)
+    GAME_WORDS[game] = ({**GAME_WORDS.get(game, ({}, say))[0], **words}, say)
 
 
 def page_words(lang: str) -> dict[str, str]:
     with using(lang):
         out = {key: _(msgid) for key, msgid in WORDS.items()}
-        for game, words in GAME_WORDS.items():
-            out.update({f"{game}:{key}": _(msgid) for key, msgid in words.items()})
+        for game, (words, say) in GAME_WORDS.items():
+            out.update({f"{game}:{key}": say(msgid) for key, msgid in words.items()})
         out["dir"] = "rtl" if is_rtl(lang) else "ltr"
         out["lang"] = lang
         return out
