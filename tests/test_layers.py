@@ -163,10 +163,6 @@ WORDS_DEBT: dict[tuple[str, str], tuple[int, str]] = {
     ("bot/adapters/discord_commands.py", "rummy"): (
         3, PRODUCT_NAME + ": the /rummy command group; issue 43: its help and description "
         "say 'rearrangement rummy' (the catalogs' msgids)"),
-    ("bot/core/narrate.py", "rummikub"): (
-        2, "issue 43: the welcome names Rummikub as the example (catalog msgids)"),
-    ("bot/core/narrate.py", "tahiti"): (
-        1, "issue 43: /help's leaderboard example names Tahiti (a catalog msgid)"),
     ("bot/adapters/discord_commands.py", "build-to-ten"): (
         2, "issue 43: the Discord help text lists the games (a catalog msgid)"),
     ("bot/adapters/discord_commands.py", "joker"): (

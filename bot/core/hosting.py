@@ -147,6 +147,9 @@ class HostedGame(Protocol):
     # (the platform's /lesson reaches the first game that offers them).
     offers_review: bool
     offers_lessons: bool
+    # the variant the platform's sentences name as an example (/lesson rummikub, /newgame
+    # Rummikub, /leaderboard rummikub): the platform names none itself
+    example_variant: str
 
     # -- rules ------------------------------------------------------------------------
     def variants(self) -> Sequence[Variant]: ...

@@ -32,6 +32,7 @@ class RaceGame(TurnFlow):
     levels = rules.levels
     default_level = "perfect"
     default_variant = "ten"
+    example_variant = "twenty"
     typed_verbs = frozenset({"plus"})
     vocabulary: ClassVar = {"plus": (IDX,)}
 

@@ -112,6 +112,7 @@ class BuildTenGame(TurnFlow):
     typed_verbs = TYPED_VERBS
     rules = BuildTenRules()
     max_timeout_actions = MAX_TIMEOUT_ACTIONS
+    example_variant = "buildten"  # named in the platform's examples (/newgame buildten)
     offers_review = True  # (no lessons: TurnFlow's default)
     vocabulary: ClassVar[dict[str, tuple[Kind, ...]]] = {
         "bsrc": (IDX,), "bpile": (IDX,), "bdisc": (IDX,), "bjk": (IDX,), "bpass": (),

@@ -81,6 +81,7 @@ class RummyGame(TurnFlow):
     vocabulary = RUMMY_VERBS
     rules = RummyRules()
     max_timeout_actions = MAX_TIMEOUT_ACTIONS
+    example_variant = "rummikub"  # named in the platform's examples (/newgame rummikub)
     offers_review = True
     offers_lessons = True
 
