@@ -160,15 +160,7 @@ WORDS_DEBT: dict[tuple[str, str], tuple[int, str]] = {
     ("bot/web/server.py", "rummy"): (1, PRODUCT_NAME + ": the WebSocket subprotocol"),
     ("bot/web/static/socket.js", "rummy"): (1, PRODUCT_NAME + ": the WebSocket subprotocol"),
     ("bot/web/party.py", "rummy"): (3, PRODUCT_NAME + ": 'Rummy party', the party page's title"),
-    ("bot/adapters/discord_commands.py", "rummy"): (
-        3, PRODUCT_NAME + ": the /rummy command group; issue 43: its help and description "
-        "say 'rearrangement rummy' (the catalogs' msgids)"),
-    ("bot/adapters/discord_commands.py", "build-to-ten"): (
-        2, "issue 43: the Discord help text lists the games (a catalog msgid)"),
-    ("bot/adapters/discord_commands.py", "joker"): (
-        1, "issue 43: the Discord help text explains rummy's moves (a catalog msgid)"),
-    ("bot/adapters/discord_commands.py", "manipulation"): (
-        2, "issue 43: the slash options' descriptions name the default rulebook (msgids)"),
+    ("bot/adapters/discord_commands.py", "rummy"): (1, PRODUCT_NAME + ": the /rummy command group"),
     ("bot/adapters/console_lesson.py", "joker"): (2, "issue 43: the terminal's lesson, rummy's"),
     ("bot/adapters/console_lesson.py", "knock"): (3, "issue 43: the terminal's lesson, rummy's"),
     ("bot/adapters/console_lesson.py", "manipulation"): (

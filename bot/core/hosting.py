@@ -240,6 +240,11 @@ class HostedGame(Protocol):
 
     def rules_text(self, variant: str | None) -> str: ...
 
+    def discord_help(self) -> str:
+        """This game's lines of Discord's /rummy help (after the platform's commands), in the
+        current language."""
+        ...
+
     def terminal_help(self, variant: str | None) -> str:
         """The terminal's commands for `variant` (None: the default) in the current language:
         the game's typed moves as typed there (no slash), and a button's number to press it."""

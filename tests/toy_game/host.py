@@ -205,6 +205,9 @@ class RaceGame(TurnFlow):
     def rules_text(self, variant: str | None) -> str:
         return say("Add 1 or 2; reach the target to win.")
 
+    def discord_help(self) -> str:
+        return self.help_text()
+
     def terminal_help(self, variant: str | None) -> str:
         return say("Commands: press a button's number, or type plus 1\n"
                    "  table · rules · leaderboard · stats · help · quit (the game is saved)")

@@ -33,7 +33,7 @@ from engine.buildten.contract import BuildTenRules
 from engine.buildten.state import free_place
 from engine.errors import IllegalAction
 
-from . import narrate, screens, web  # (web registers the page's ops: loaded with the game)
+from . import narrate, screens, texts, web  # (web registers its page ops: loaded with it)
 from .narrate import card_name
 from .records import state_of as _state
 from .texts import help_text, lesson_text, rules_text, terminal_help
@@ -265,6 +265,9 @@ class BuildTenGame(TurnFlow):
 
     def terminal_help(self, variant: str | None) -> str:
         return terminal_help(variant)
+
+    def discord_help(self) -> str:
+        return _(texts.DISCORD)
 
     # -- the turn flow's hooks (bot/core/turns.py) -------------------------------------------
 

@@ -71,3 +71,9 @@ TERMINAL = N_("""Commands: press a card's number, then its target's; or type
 def terminal_help(variant: str | None) -> str:
     """The terminal's help, in the current language."""
     return _(TERMINAL)
+
+
+# Discord's /rummy help: this game's lines after the platform's commands
+DISCORD = N_("Also here: **Build-to-Ten** (`/rummy new` → Build-to-Ten, or its lesson): a card, "
+             "then where it\ngoes; typed: `play 7h 2` · `discard 9c 1` · `joker shift 2` · "
+             "`hint`.")

@@ -31,7 +31,7 @@ from engine.rummy.contract import RummyRules
 from engine.rummy.rulebooks import option_choices
 
 from . import lesson_host as lesson
-from . import narrate, screens, web, words
+from . import narrate, screens, texts, web, words
 from .lessons import LESSONS
 from .records import SeatAsk, rules_of
 from .refusals import refusal
@@ -317,6 +317,9 @@ class RummyGame(TurnFlow):
 
     def terminal_help(self, variant: str | None) -> str:
         return terminal_help(variant)
+
+    def discord_help(self) -> str:
+        return _(texts.DISCORD)
 
     # -- the turn flow's hooks (bot/core/turns.py) -------------------------------------------
 

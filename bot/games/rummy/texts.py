@@ -138,3 +138,10 @@ def terminal_help(variant: str | None) -> str:
     except ValueError:
         tiles = False
     return _(TERMINAL_TILES if tiles else TERMINAL)
+
+
+# Discord's /rummy help: this game's lines after the platform's commands
+DISCORD = N_("Your cards come by DM: pick cards in the menu, then New group / Add to / Take from "
+             "/ Auto-place,\nand Done. You can also type moves there: `lay 7H 8H 9H` · `add B "
+             "10H` · `move B:QS A` ·\n`split B 4` · `take B QS` · `done` · `reset` · `draw` · "
+             "`pass`.")
