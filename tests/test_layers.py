@@ -161,12 +161,6 @@ WORDS_DEBT: dict[tuple[str, str], tuple[int, str]] = {
     ("bot/web/static/socket.js", "rummy"): (1, PRODUCT_NAME + ": the WebSocket subprotocol"),
     ("bot/web/party.py", "rummy"): (3, PRODUCT_NAME + ": 'Rummy party', the party page's title"),
     ("bot/adapters/discord_commands.py", "rummy"): (1, PRODUCT_NAME + ": the /rummy command group"),
-    ("bot/adapters/console_lesson.py", "joker"): (2, "issue 43: the terminal's lesson, rummy's"),
-    ("bot/adapters/console_lesson.py", "knock"): (3, "issue 43: the terminal's lesson, rummy's"),
-    ("bot/adapters/console_lesson.py", "manipulation"): (
-        2, "issue 43: the terminal's lesson, rummy's"),
-    ("bot/adapters/console_lesson.py", "rack"): (1, "issue 43: the terminal's lesson, rummy's"),
-    ("bot/adapters/console_lesson.py", "tile"): (3, "issue 43: the terminal's lesson, rummy's"),
 }
 
 

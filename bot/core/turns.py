@@ -13,6 +13,7 @@ it plays.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from bot.i18n import _
@@ -37,6 +38,8 @@ class TurnFlow:
     # the optional features (HostedGame): none unless the host offers them
     offers_review = False
     offers_lessons = False
+    offers_puzzles = False
+    played_variants: Mapping[str, Any] = MappingProxyType({})  # none that play otherwise
 
     def seats_for(self, variant: str | None) -> int:
         """The seats `variant` takes, for the lobby: every variant the most the game seats."""
@@ -51,6 +54,10 @@ class TurnFlow:
         raise NotImplementedError
 
     def lesson(self, table: Table, options: dict[str, Any] | None) -> Outcome:
+        """Offered only with `offers_lessons` (the platform asks nothing else)."""
+        raise NotImplementedError
+
+    def lesson_terminal(self) -> Any:
         """Offered only with `offers_lessons` (the platform asks nothing else)."""
         raise NotImplementedError
 

@@ -11,12 +11,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Awaitable, Callable, Iterator, Mapping
 from contextvars import ContextVar
 from typing import Any
 
 from . import narrate, rematch
-from .hosting import HostedGame, Refusal, Table
+from .hosting import HostedGame, Refusal, Table, hosted
 from .per_game import GameLocks
 from .persist import new_result, new_rounds, seat_rows
 from .record import Record
@@ -83,9 +83,14 @@ class Unit:
         self.clock = clock
         self.after_save = after_save
         self.locks = GameLocks()
+        # called after the save that finished or ended a running game (bot/core/puzzles.py: a
+        # try's verdict)
+        self.finished: list[Callable[[Record], Awaitable[None]]] = []
 
     def game_of(self, record: Record) -> HostedGame:
-        return self.games[record.game_name or next(iter(self.games))]  # "": the first
+        # "": the registry's first game (records saved before a second game have no name);
+        # a lesson's or a puzzle's record: its game's variant
+        return hosted(self.games[record.game_name or next(iter(self.games))], record)
 
     def table(self, row: Any, record: Record) -> Table:
         return Table(row.id, record, self.clock)
@@ -216,6 +221,9 @@ class Unit:
             )
         if new_status == "finished" and row.status == "playing":  # its result offers ↻ Rematch
             rematch.offer(record, outcome)
+        if new_status in ("finished", "ended") and row.status == "playing":
+            for listener in self.finished:  # (a puzzle's try: its verdict on the board)
+                await listener(record)
         outcome.game_id = game_id
         outcome.names = {s.user: s.name for s in record.seats if s.user}
         outcome.platform = saved.platform

@@ -11,7 +11,6 @@ from bot.core.hosting import Refusal, Settings, Table, Variant
 from bot.core.record import Record, SeatInfo
 from bot.core.turns import TurnFlow
 from bot.core.views import ActionRow, Button, Outcome, Screen
-from bot.games.buildten import lesson as lesson
 from bot.i18n import N_, _, current, t, tn, using
 from engine.buildten import (
     Action,
@@ -35,34 +34,28 @@ from engine.errors import IllegalAction
 
 from . import narrate, screens, texts, web  # (web registers its page ops: loaded with it)
 from .narrate import card_name
+from .records import HOST_KEYS
 from .records import state_of as _state
-from .texts import help_text, lesson_text, rules_text, terminal_help
+from .texts import help_text, rules_text, terminal_help
 from .typed import TYPED_VERBS, TypedError, parse_typed
 
 NAME = "build-to-ten"  # the game's name: /newgame build-to-ten
 VARIANT = "buildten"  # the game (a button word: letters, digits, _), for leaderboards
 LESSON = screens.LESSON_VARIANT  # the lesson: the worked example in a real game against a computer
 LESSON_WORDS = ("lesson", LESSON)
-SETTLE = -1  # advance's lesson step: the current one, passed over where it can't be met
 MAX_TIMEOUT_ACTIONS = 200  # a computer finishing a person's turn: far above a real turn
 LESSON_TITLE = N_("Build-to-Ten lesson")
 
 
-def _lesson(record: Record) -> int | None:
-    """The lesson step the learner is at (None: no lesson, or it is over)."""
-    return record.state.get("lesson") if record.state else None
-
-
-def _save(record: Record, state: BuildState, lesson: int | None,
-          acts: Sequence[Action] = ()) -> None:
-    """The hosted state: the engine's, plus the lesson step in a lesson game, plus the actions
-    applied since the last save (the platform moves them to the game's action log: the review
-    replays them from the deal, bot/games/buildten/review.py)."""
-    pending = record.state.get("actions", []) if record.state else []
+def _save(record: Record, state: BuildState, acts: Sequence[Action] = ()) -> None:
+    """The hosted state: the engine's, plus the actions applied since the last save (the
+    platform moves them to the game's action log: the review replays them from the deal,
+    bot/games/buildten/review.py), plus a variant's own keys as it left them (a lesson's step:
+    lesson_host.py)."""
+    old = record.state or {}
     record.state = state.to_dict()
-    record.state["actions"] = [*pending, *(action_dict(a) for a in acts)]
-    if record.rulebook == LESSON:
-        record.state["lesson"] = lesson
+    record.state["actions"] = [*old.get("actions", []), *(action_dict(a) for a in acts)]
+    record.state.update({k: old[k] for k in HOST_KEYS if k != "actions" and k in old})
 
 
 def _names(record: Record) -> dict[int, str]:
@@ -113,7 +106,7 @@ class BuildTenGame(TurnFlow):
     rules = BuildTenRules()
     max_timeout_actions = MAX_TIMEOUT_ACTIONS
     example_variant = "buildten"  # named in the platform's examples (/newgame buildten)
-    offers_review = True  # (no lessons: TurnFlow's default)
+    offers_review = True  # (no /lesson: TurnFlow's default; its lesson is a lobby variant)
     vocabulary: ClassVar[dict[str, tuple[Kind, ...]]] = {
         "bsrc": (IDX,), "bpile": (IDX,), "bdisc": (IDX,), "bjk": (IDX,), "bpass": (),
         "hint": (), "cancel": (),
@@ -148,23 +141,12 @@ class BuildTenGame(TurnFlow):
 
     def start(self, table: Table) -> Outcome:
         record = table.record
-        if record.rulebook == LESSON:
-            seats = record.seats
-            if len(seats) != 2 or seats[0].is_computer or not seats[1].is_computer:
-                raise Refusal(_("The lesson is for one person and one computer: add a computer "
-                                "(🤖), then Start."))
-            state = lesson.lesson_position(record.seed)
-            _save(record, state, 0)
-            with using(record.lang_of(lesson.LEARNER)):  # the notice is the learner's
-                record.seat_ui(lesson.LEARNER).notice = lesson_text(lesson.INTRO)
-            record.add_log("Build-to-Ten lesson: the worked example, then a real game")
-        else:
-            state = new_game(len(record.seats), record.seed)
-            _save(record, state, None)
-            first = screens.seat_label(record, state.first)
-            with using(screens.group_lang(record)):  # the log is the group's
-                record.add_log(t("Build-to-Ten for {n}: {first} shows the highest card and "
-                                 "starts", n=state.players, first=first))
+        state = new_game(len(record.seats), record.seed)
+        _save(record, state)
+        first = screens.seat_label(record, state.first)
+        with using(screens.group_lang(record)):  # the log is the group's
+            record.add_log(t("Build-to-Ten for {n}: {first} shows the highest card and "
+                             "starts", n=state.players, first=first))
         table.turn_started(self.to_move(record.state))
         return self._everything(table, state, reply=_("The game starts!"), new=True)
 
@@ -302,16 +284,8 @@ class BuildTenGame(TurnFlow):
         return out
 
     def _act(self, table: Table, state: BuildState, act: Action, user: str) -> Outcome:
-        """Apply one action for a person and describe what changed (in a lesson: only the
-        moves the step takes; the engine judges them, the step says when its goal is met)."""
+        """Apply one action for a person and describe what changed."""
         ui = table.record.seat_ui(act.seat)
-        step_no = _lesson(table.record) if act.seat == lesson.LEARNER else None
-        step = lesson.STEPS[step_no] if step_no is not None else None
-        if step is not None and not step.allows(act):
-            ui.notice = "📘 " + lesson_text(step.nudge)
-            out = self._mine(table, state, act.seat, user)
-            out.reply, out.alert = lesson_text(step.nudge), False
-            return out
         try:
             new, events = apply(state, act)
         except IllegalAction as error:
@@ -321,27 +295,18 @@ class BuildTenGame(TurnFlow):
             return out
         ui.selected, ui.mode = [], "main"
         table.record.seats[act.seat].timeouts = 0
-        if step is None or step_no is None:
-            return self.advance(table, state, new, events, acts=[act])
-        done = lesson.met(step, new, events)
-        after = lesson.settle(step_no + 1 if done else step_no, new)
-        out = self.advance(table, state, new, events, lesson_step=after, acts=[act])
-        if done:
-            done_line = "\n" + lesson_text(lesson.DONE) if after is None else ""
-            ui.notice = lesson_text(step.success) + done_line
-            out.private[user] = screens.private_screen(table.game_id, table.record, new,
-                                                       act.seat)
-        return out
+        return self._moved(table, state, new, events, act, user)
+
+    def _moved(self, table: Table, old: BuildState, new: BuildState, events: list[Event],
+               act: Action, user: str) -> Outcome:
+        """A person's move the engine took (a variant judges it here: a lesson's step)."""
+        return self.advance(table, old, new, events, acts=[act])
 
     def advance(self, table: Table, old: BuildState, new: BuildState,
-                 events: list[Event], *, lesson_step: int | None = SETTLE,
-                 acts: Sequence[Action] = ()) -> Outcome:
-        """Store the new state and build the screens that changed (a lesson's step: given,
-        or the current one passed over where it can't be met any more)."""
+                events: list[Event], acts: Sequence[Action] = ()) -> Outcome:
+        """Store the new state and build the screens that changed."""
         record, game_id = table.record, table.game_id
-        if lesson_step == SETTLE:
-            lesson_step = lesson.settle(_lesson(record), new)
-        _save(record, new, lesson_step, acts)
+        _save(record, new, acts)
         with using(screens.group_lang(record)):  # the log is the group's
             lines = narrate.log_lines(events, _names(record))
         for line in lines:
@@ -394,8 +359,8 @@ class BuildTenGame(TurnFlow):
                             name=screens.seat_label(record, seat)))
         if state.stuck:
             lines.append(_("(stuck: nothing left to draw and a full round without a build)"))
-        # 🔎 Review: each player's own turns, sent to them alone (issue 32; not in a lesson)
-        review = ([] if record.rulebook == LESSON
-                  else [ActionRow([Button(_("🔎 Review"), "review:1")])])
+        # 🔎 Review: each player's own turns, sent to them alone (issue 32; a lesson: none)
+        review = [ActionRow([Button(_("🔎 Review"), "review:1")])]
         return Screen("\n".join(lines), review, game_id=table.game_id, version=state.version,
                       phase="game_over", lang=current())
+

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.core.buttons import Press
-from bot.core.hosting import Refusal, Settings, Table, Variant
+from bot.core.hosting import LessonTerminal, Refusal, Settings, Table, Variant
 from bot.core.record import TIMEOUTS_BEFORE_COMPUTER, Record, SeatInfo
 from bot.core.turns import TurnFlow
 from bot.core.views import Outcome, Screen
@@ -30,7 +30,6 @@ from engine.rummy.ai import LEVELS
 from engine.rummy.contract import RummyRules
 from engine.rummy.rulebooks import option_choices
 
-from . import lesson_host as lesson
 from . import narrate, screens, texts, web, words
 from .lessons import LESSONS
 from .records import SeatAsk, rules_of
@@ -38,7 +37,7 @@ from .refusals import refusal
 from .texts import help_text, rules_text, terminal_help
 from .turns import turn_action
 from .typed import TYPED_VERBS, TypedError, cards_arg, parse_typed
-from .vocabulary import RUMMY_VERBS
+from .vocabulary import LESSON, LESSON_ONLY, LESSON_VERBS, RUMMY_VERBS
 
 MAX_TIMEOUT_ACTIONS = 60  # a computer finishing a turn takes a few actions; this bounds a loop
 
@@ -77,12 +76,13 @@ class RummyGame(TurnFlow):
     default_level = "medium"
     default_variant = "manipulation"
     # (with /hint: a one-word action; `auto 5H 6H`: select exactly these, then Auto-place)
-    typed_verbs = TYPED_VERBS | {"auto"} | lesson.VERBS
+    typed_verbs = TYPED_VERBS | {"auto"} | LESSON_VERBS  # (its lesson's: the variant reads them)
     vocabulary = RUMMY_VERBS
     rules = RummyRules()
     max_timeout_actions = MAX_TIMEOUT_ACTIONS
     example_variant = "rummikub"  # named in the platform's examples (/newgame rummikub)
     offers_review = True
+    offers_puzzles = True
     offers_lessons = True
 
     # -- rules ------------------------------------------------------------------------
@@ -110,39 +110,27 @@ class RummyGame(TurnFlow):
                         picture={"tiles": True} if rules.tiles else {}, choices=choices)
 
     def to_move(self, state: Mapping[str, Any]) -> int | None:
-        if "progress" in state:  # a lesson: nobody's turn timer, no computer
-            return None
         return state["turn"] if state["phase"] == "play" else None
 
     def is_over(self, state: Mapping[str, Any]) -> bool:
-        if "progress" in state:
-            return lesson.is_over(dict(state))
         return state["phase"] == "game_over"
 
     def rounds(self, state: Mapping[str, Any]) -> Sequence[Sequence[int]]:
-        if "progress" in state:  # a lesson counts in no score
-            return []
         return [r["points"] for r in state["rounds"]]
 
-    def results(self, record: Record) -> Any:
-        if lesson.is_lesson(record):  # never in scores, ratings, leaderboards or titles
-            return None
-        return super().results(record)
-
-    # -- lessons (a variant of this game: bot/games/rummy/lesson_host.py) ------------------
+    # -- lessons: a variant of this game (bot/games/rummy/lesson_host.py) --------------------
 
     def lesson_options(self, words: str | None) -> dict[str, Any] | None:
         """The lesson `words` name as a lesson row's options (None: no words); ValueError
         with a sentence for a lesson we don't have."""
-        return lesson.lesson_options(words)
+        return self.played_variants[LESSON].lesson_options(words)
 
     def lesson(self, table: Table, options: dict[str, Any] | None) -> Outcome:
         """Begin the lesson `options` name in this row (None: resume the one it holds)."""
-        if options is None and lesson.is_lesson(table.record) and table.record.state:
-            return lesson.resume(table)
-        table.record.rulebook = lesson.KIND
-        table.record.lesson = dict(lesson.MARK)
-        return lesson.begin(table, options)
+        return self.played_variants[LESSON].lesson(table, options)
+
+    def lesson_terminal(self) -> LessonTerminal:
+        return self.played_variants[LESSON].lesson_terminal()
 
     # -- a game in a chat ---------------------------------------------------------------
 
@@ -169,32 +157,49 @@ class RummyGame(TurnFlow):
         return self._everything(table, state, reply=_("The game starts!"), new=True)
 
     def screens(self, table: Table, *, new: bool = False) -> Outcome:
-        if lesson.is_lesson(table.record):
-            return lesson.screens(table, new=new)
         return self._everything(table, _state(table.record), new=new)
 
     def table_screen(self, table: Table) -> Screen:
-        if lesson.is_lesson(table.record):  # a lesson has no table: its one screen
-            return lesson.screen(table)
         return screens.table_screen(table.game_id, table.record, _state(table.record))
 
     def private_screen(self, table: Table, seat: int) -> Screen:
-        if lesson.is_lesson(table.record):
-            return lesson.screen(table)
         return screens.private_screen(table.game_id, table.record, _state(table.record), seat)
 
     def review(self, table: Table, seat: int, round: int | None) -> Screen:
-        if lesson.is_lesson(table.record):
-            raise Refusal(_("This is a lesson: /quit stops it."))
         from .review import review_screen  # the solver's analysis: loaded when first asked
 
         return review_screen(table.game_id, table.record, seat, round)
 
+    # -- the puzzle of the day (puzzle.py: loaded when first asked, as the review) ----
+    def puzzle_cut(self, record: Record) -> tuple[int, dict[str, Any]] | None:
+        from . import puzzle
+
+        return puzzle.cut(record)
+
+    def puzzle_post(self, data: dict[str, Any], day: str) -> Screen:
+        from . import puzzle
+
+        return puzzle.post_screen(data, day)
+
+    def puzzle_solution(self, data: dict[str, Any], day: str) -> Screen:
+        from . import puzzle
+
+        return puzzle.solution_screen(data, day)
+
+    def puzzle_try(self, table: Table, data: dict[str, Any]) -> Outcome:
+        from . import puzzle
+
+        state = puzzle.deal(table, data)
+        return self._everything(table, state, reply=None, new=True)
+
+    def puzzle_verdict(self, record: Record) -> tuple[bool, int] | None:
+        from . import puzzle
+
+        return puzzle.verdict(record)
+
     def press(self, table: Table, seat: int | None, user: str, press: Press) -> Outcome:
         record, verb = table.record, press.verb
-        if lesson.is_lesson(record):
-            return lesson.press(table, seat, user, press)
-        if verb in lesson.ONLY:
+        if verb in LESSON_ONLY:
             raise Refusal(_("Unknown button."))
         state = _state(record)
         if verb in ("next", "finish"):
@@ -236,8 +241,6 @@ class RummyGame(TurnFlow):
 
     def typed(self, table: Table, seat: int, user: str, verb: str, args: str) -> Outcome:
         record = table.record
-        if lesson.is_lesson(record):
-            return lesson.typed(table, seat, user, verb, args)
         state = _state(record)
         self.check_turn(state, seat)
         ui = record.seat_ui(seat)
@@ -284,8 +287,6 @@ class RummyGame(TurnFlow):
         self, table: Table, seat: int, user: str, version: int, items: Sequence[str]
     ) -> Outcome:
         record = table.record
-        if lesson.is_lesson(record):
-            return lesson.select(table, seat, user, version, items)
         state = _state(record)
         if version != state.version or state.turn != seat or state.phase != "play":
             raise Refusal(
@@ -300,13 +301,9 @@ class RummyGame(TurnFlow):
         return self._mine(table, state, seat, user)
 
     def web_view(self, record: Record, seat: int | None) -> dict[str, Any]:
-        if lesson.is_lesson(record):  # a lesson lives in its chat only
-            raise Refusal(_("This is a lesson: /quit stops it."))
         return web.web_view(record, seat)
 
     def web_edit(self, table: Table, seat: int, user: str, edit: Any) -> Outcome:
-        if lesson.is_lesson(table.record):
-            raise Refusal(_("This is a lesson: /quit stops it."))
         return web.web_edit(self, table, seat, user, edit)
 
     def help_text(self) -> str:
@@ -441,3 +438,4 @@ class RummyGame(TurnFlow):
                         game_id, record, state, event.seat
                     )
         return out
+
