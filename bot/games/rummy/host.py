@@ -30,11 +30,11 @@ from engine.rummy.ai import LEVELS
 from engine.rummy.contract import RummyRules
 from engine.rummy.rulebooks import option_choices
 
-from . import narrate, screens, web, words
+from . import narrate, screens, texts, web, words
 from .lessons import LESSONS
-from .records import rules_of
+from .records import SeatAsk, rules_of
 from .refusals import refusal
-from .texts import help_text, rules_text
+from .texts import help_text, rules_text, terminal_help
 from .turns import turn_action
 from .typed import TYPED_VERBS, TypedError, cards_arg, parse_typed
 from .vocabulary import LESSON, LESSON_ONLY, LESSON_VERBS, RUMMY_VERBS
@@ -80,6 +80,7 @@ class RummyGame(TurnFlow):
     vocabulary = RUMMY_VERBS
     rules = RummyRules()
     max_timeout_actions = MAX_TIMEOUT_ACTIONS
+    example_variant = "rummikub"  # named in the platform's examples (/newgame rummikub)
     offers_review = True
     offers_puzzles = True
     offers_lessons = True
@@ -106,7 +107,7 @@ class RummyGame(TurnFlow):
         labels = {k: words.option(k, v) for k, v in rules.options.items()}
         choices = {k: words.choice(k, v) for k, v in rules.options.items()}
         return Settings(rules.name, words.title(rules.name), dict(rules.options), labels,
-                        tiles=rules.tiles, choices=choices)
+                        picture={"tiles": True} if rules.tiles else {}, choices=choices)
 
     def to_move(self, state: Mapping[str, Any]) -> int | None:
         return state["turn"] if state["phase"] == "play" else None
@@ -213,7 +214,7 @@ class RummyGame(TurnFlow):
         if verb in ("sort", "pg"):  # how I look at my hand, any time
             ui = record.seat_ui(seat)
             if verb == "sort":
-                ui.sort = "rank" if ui.sort == "suit" else "suit"
+                ui.sort = "suit" if ui.sort == "rank" else "rank"  # "": by suit
             else:
                 ui.page = press.int()
             return self._mine(table, state, seat, user)
@@ -311,6 +312,12 @@ class RummyGame(TurnFlow):
     def rules_text(self, variant: str | None) -> str:
         return rules_text(variant)
 
+    def terminal_help(self, variant: str | None) -> str:
+        return terminal_help(variant)
+
+    def discord_help(self) -> str:
+        return _(texts.DISCORD)
+
     # -- the turn flow's hooks (bot/core/turns.py) -------------------------------------------
 
     def load(self, record: Record) -> GameState:
@@ -340,8 +347,7 @@ class RummyGame(TurnFlow):
             new_state, events = apply(state, act)
         except JokerChoiceNeeded as ask:
             ui.mode = "joker"
-            ui.joker_group = ask.group
-            ui.joker_options = [list(o) for o in ask.options]
+            SeatAsk(joker_group=ask.group, joker_options=[list(o) for o in ask.options]).keep(ui)
             ui.notice = refusal(ask)
             out = self._mine(table, state, seat, user)
             out.reply, out.alert = refusal(ask), False
@@ -354,7 +360,7 @@ class RummyGame(TurnFlow):
             return out
         if clear_selection:
             ui.selected = []
-        ui.joker_options = []
+        SeatAsk().keep(ui)  # a joker's readings asked before are answered or gone
         table.record.seats[seat].timeouts = 0
         return self.advance(table, state, new_state, events)
 
