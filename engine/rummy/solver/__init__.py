@@ -13,8 +13,9 @@ from __future__ import annotations
 import gc
 import threading
 from collections import Counter, OrderedDict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from engine.cards import Card
 
@@ -520,17 +521,7 @@ def _rebuild(rulebook: Rulebook, pos: Position, p: Problem, sol: Solution, objec
     locked = {lc.group: lc for lc in p.locked}
     fixed_ids = {id(fj.card) for fj in p.fixed}
     freed_ids = {id(c) for c in p.freed_tables}
-    # Pools of physical cards per face, in table / hand order.
-    table_pool: dict[int, list[Card]] = {}
-    single_pool: dict[int, list[Card]] = {}
-    for gi, group in enumerate(pos.table):
-        if gi in locked:
-            continue
-        pool = single_pool if gi in singles else table_pool
-        for card in group:
-            if not card.rank:  # a joker
-                continue
-            pool.setdefault(card_face(card), []).append(card)
+    table_pool, single_pool = _table_pools(pos, singles, locked)
     hand_cards = pos.select if pos.select is not None else pos.hand
     hand_pool: dict[int, list[Card]] = {}
     hand_jokers: list[Card] = []
@@ -600,6 +591,30 @@ def _rebuild(rulebook: Rulebook, pos: Position, p: Problem, sol: Solution, objec
             extra.append(_arrange(cards, t))
         else:
             successors[gi] = _arrange(cards, t)
+    return _move(pos, successors, extra, single_pool, locked,
+                 tuple(c for c in pos.hand if id(c) in placed_ids), objective)
+
+
+def _table_pools(pos: Position, singles: set[int], locked: Mapping[int, Any]
+                 ) -> tuple[dict[int, list[Card]], dict[int, list[Card]]]:
+    """The table's physical cards per face, in table order: the groups', the singles'."""
+    table_pool: dict[int, list[Card]] = {}
+    single_pool: dict[int, list[Card]] = {}
+    for gi, group in enumerate(pos.table):
+        if gi in locked:
+            continue
+        pool = single_pool if gi in singles else table_pool
+        for card in group:
+            if not card.rank:  # a joker
+                continue
+            pool.setdefault(card_face(card), []).append(card)
+    return table_pool, single_pool
+
+
+def _move(pos: Position, successors: dict[int, list[Card]], extra: list[list[Card]],
+          single_pool: dict[int, list[Card]], locked: Mapping[int, Any],
+          placed: tuple[Card, ...], objective: str) -> Move:
+    """The new table in the old groups' order (new ones after), and what the lay changed."""
     for gi in pos.singles_idx:  # unused singles stay alone
         card = pos.table[gi][0]
         if card.is_joker:  # a joker dealt as a single stays alone unless a group took it
@@ -616,7 +631,6 @@ def _rebuild(rulebook: Rulebook, pos: Position, p: Problem, sol: Solution, objec
         order = sorted(order, key=lambda gi: gi not in locked)
     new_table = [tuple(successors[gi]) for gi in order]
     new_table += [tuple(g) for g in extra]
-    placed = tuple(c for c in pos.hand if id(c) in placed_ids)
     changed = _changed(pos.table, new_table)
     if changed:
         placed_faces = Counter(_face_id(c) for c in placed)

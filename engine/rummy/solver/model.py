@@ -222,25 +222,7 @@ def build_problems(
     rule = rulebook.joker_rule
     one_joker = 1 if rulebook.one_joker_per_group else 99
 
-    table = [0] * NF
-    single = [0] * NF
-    jokers: list[tuple[int, Card]] = []  # (group index, designated table joker)
-    loose_wild: list[Card] = []  # undesignated table jokers (should not happen): wild
-    single_jokers: list[Card] = []  # Tahiti: a joker dealt as a single (may stay alone)
-    for gi, group in enumerate(table_groups):
-        for card in group:
-            if not card.rank:  # a joker
-                if card.as_rank:  # designated
-                    jokers.append((gi, card))
-                elif gi in singles_set:
-                    single_jokers.append(card)
-                else:
-                    loose_wild.append(card)
-            elif gi in singles_set:
-                single[card_face(card)] += 1
-            else:
-                table[card_face(card)] += 1
-
+    table, single, jokers, loose_wild, single_jokers = _count_table(table_groups, singles_set)
     hand_cards = pos.select if pos.select is not None else pos.hand
     hand = [0] * NF
     hand_jokers = 0
@@ -265,16 +247,8 @@ def build_problems(
         elif freeing:
             freeable += [(f, g) for g in (f, *sorted(others.get(f, ()))) if hand[g]]
 
-    triples: list[tuple[int, int] | None] = [None]
-    if rulebook.first_lay_run3 and not first_lay_done:
-        triples = []
-        low, high = value_range(ace)
-        for s in range(4):
-            for v in range(low, high - 1):
-                faces = [value_face(v + i, s) for i in range(3)]
-                if all(hand[f] for f in faces):
-                    triples.append((s, v))
-
+    triples = _first_lay_runs(ace, hand) if rulebook.first_lay_run3 and not first_lay_done \
+        else [None]
     group_keys = [None if gi in singles_set else
                   tuple(sorted(card_face(c) for c in group if c.rank or c.as_rank))
                   for gi, group in enumerate(table_groups)]
@@ -307,6 +281,42 @@ def build_problems(
     for p in problems:
         prune_unplaceable(p)
     return problems
+
+
+def _count_table(table_groups, singles_set: set[int]) -> tuple[
+        list[int], list[int], list[tuple[int, Card]], list[Card], list[Card]]:
+    """The table's cards per face (groups', singles'), its designated jokers (group index,
+    joker), its undesignated ones (wild: should not happen) and Tahiti's joker singles."""
+    table = [0] * NF
+    single = [0] * NF
+    jokers: list[tuple[int, Card]] = []
+    loose_wild: list[Card] = []
+    single_jokers: list[Card] = []  # Tahiti: a joker dealt as a single (may stay alone)
+    for gi, group in enumerate(table_groups):
+        for card in group:
+            if not card.rank:  # a joker
+                if card.as_rank:  # designated
+                    jokers.append((gi, card))
+                elif gi in singles_set:
+                    single_jokers.append(card)
+                else:
+                    loose_wild.append(card)
+            elif gi in singles_set:
+                single[card_face(card)] += 1
+            else:
+                table[card_face(card)] += 1
+    return table, single, jokers, loose_wild, single_jokers
+
+
+def _first_lay_runs(ace, hand: list[int]) -> list[tuple[int, int] | None]:
+    """Vatican's first lay: every run of three of one suit the hand holds (suit, low value)."""
+    triples: list[tuple[int, int] | None] = []
+    low, high = value_range(ace)
+    for s in range(4):
+        for v in range(low, high - 1):
+            if all(hand[value_face(v + i, s)] for i in range(3)):
+                triples.append((s, v))
+    return triples
 
 
 def _other_missing_colours(table_groups, jokers) -> dict[int, set[int]]:

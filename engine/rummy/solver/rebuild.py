@@ -14,8 +14,18 @@ from .simple import Fill, Solution
 def rebuild_solution(p, chosen, vmin, vmax, card_value, joker_value, sets_old, olds
                       ) -> Solution:
     """The groups of the chosen path: first their shape, then which card fills each slot."""
+    groups, slots, wilds_at, used_at = _shapes(p, chosen, vmin, vmax, sets_old, olds)
+    fills = _cards(p, groups, slots, wilds_at, used_at, vmin, vmax)
+    finished = [(g[0], fills[i]) for i, g in enumerate(groups)]
+    sol = _solution_from_groups(p, finished, card_value, joker_value)
+    return sol if sol.count else None
+
+
+def _shapes(p, chosen, vmin, vmax, sets_old, olds):
+    """1. Shapes: runs and sets, and the slots (group, position) of each face; which groups
+    are unchanged old ones. (groups: [template, faces, unchanged?]; per face its slots, its
+    jokers and its cards used.)"""
     tindex = template_index(p.ace)
-    # 1. Shapes: runs and sets, and the slots (group, position) of each face.
     groups: list[list] = []  # [template, faces, unchanged old group?]
     slots: list[list[tuple[int, int]]] = [[] for _ in range(NF)]
     wilds_at = [0] * NF
@@ -71,8 +81,12 @@ def rebuild_solution(p, chosen, vmin, vmax, card_value, joker_value, sets_old, o
         if avail[g[0].key] > 0:  # an unchanged old group: it takes real table cards first
             avail[g[0].key] -= 1
             g[2] = True
-    # 2. Cards: per face, jokers first to the groups with fewest jokers (and, for Vatican, beside
-    # a neighbour); real cards to Vatican's first-lay run and to unchanged groups first.
+    return groups, slots, wilds_at, used_at
+
+
+def _cards(p, groups, slots, wilds_at, used_at, vmin, vmax) -> list[list]:
+    """2. Cards: per face, jokers first to the groups with fewest jokers (and, for Vatican,
+    beside a neighbour); real cards to Vatican's first-lay run and to unchanged groups first."""
     fills: list[list] = [[None] * len(g[1]) for g in groups]
     jokers_in = [0] * len(groups)
     triple_slots = _triple_slots(p.triple, groups)
@@ -125,9 +139,7 @@ def rebuild_solution(p, chosen, vmin, vmax, card_value, joker_value, sets_old, o
         free.sort(key=lambda gs: (gs not in triple_slots, not groups[gs[0]][2]))
         for gs, u in zip(free, reals, strict=True):
             fills[gs[0]][gs[1]] = u
-    finished = [(g[0], fills[i]) for i, g in enumerate(groups)]
-    sol = _solution_from_groups(p, finished, card_value, joker_value)
-    return sol if sol.count else None
+    return fills
 
 
 @cache
