@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 from bot.core.buttons import IDX, Kind, Press
 from bot.core.hosting import Refusal, Settings, Table, Variant
 from bot.core.record import Record, SeatInfo
-from bot.core.turns import TurnFlow
+from bot.core.turns import Refused, ToPlay, TurnFlow
 from bot.core.views import ActionRow, Button, Outcome, Screen
 from bot.games.buildten import lesson as lesson
 from bot.i18n import N_, _, current, t, tn, using
@@ -21,7 +21,6 @@ from engine.buildten import (
     Joker,
     Pass,
     Play,
-    apply,
     new_game,
     player_view,
     standings,
@@ -176,50 +175,48 @@ class BuildTenGame(TurnFlow):
     def private_screen(self, table: Table, seat: int) -> Screen:
         return screens.private_screen(table.game_id, table.record, _state(table.record), seat)
 
-    def press(self, table: Table, seat: int | None, user: str, press: Press) -> Outcome:
-        record = table.record
-        state = _state(record)
-        if seat is None:
-            raise Refusal(_("These buttons belong to a player of this game."))
-        if press.verb not in self.vocabulary:
+    def any_time(self, table: Table, state: BuildState, seat: int | None, user: str,
+                 press: Press) -> Outcome | None:
+        if seat is not None and press.verb not in self.vocabulary:
             raise Refusal(_("Not a button of this game."))
-        self.check_version(state, press.version, lambda: self._mine(table, state, seat, user))
-        self.check_turn(state, seat)
-        ui = record.seat_ui(seat)
+        return None
+
+    def turn_press(self, table: Table, state: BuildState, seat: int, user: str,
+                   press: Press) -> ToPlay | Outcome:
+        """The two taps: a card (`bsrc`), then where it goes (a pile, a discard pile, a seat
+        for a joker); Pass, Hint and Cancel."""
+        ui = table.record.seat_ui(seat)
         ui.notice = ""
         view = player_view(state, seat)
         verb = press.verb
         if verb == "cancel":
             ui.selected, ui.mode = [], "main"
-            return self._mine(table, state, seat, user)
+            return self.mine(table, state, seat, user)
         if verb == "hint":
             return self._hint(table, state, seat, user)
         if verb == "bsrc":
             card = screens.source_card(view, press.int())
             if card is None:
                 raise Refusal(_("That card isn't there any more."),
-                              outcome=self._mine(table, state, seat, user))
+                              outcome=self.mine(table, state, seat, user))
             if card not in view.hand and not screens.fitting_piles(view, card):
                 needs = ", ".join(t("pile {n} needs {needed}", n=i + 1, needed=len(b) + 1)
                                   for i, b in enumerate(view.builds) if b) or _("no pile yet")
                 raise Refusal(t("The {card} fits no build pile now ({needs}).",
                                 card=card_name(card), needs=needs))
             ui.selected, ui.mode = [card], "target"
-            return self._mine(table, state, seat, user)
+            return self.mine(table, state, seat, user)
         if verb == "bpass":
-            return self._act(table, state, Pass(seat), user)
+            return ToPlay(Pass(seat))
         if not ui.selected:
-            raise Refusal(_("Tap a card first."), outcome=self._mine(table, state, seat, user))
+            raise Refusal(_("Tap a card first."), outcome=self.mine(table, state, seat, user))
         card, n = ui.selected[0], press.int()
         pile = NEW_PILE if n == screens.NEW else n
-        act: Action
         if verb == "bpile":
-            act = Play(seat, card, pile)
-        elif verb == "bdisc":
-            act = Discard(seat, card, pile)
-        else:
-            act = Joker(seat, card, n)
-        return self._act(table, state, act, user)
+            return ToPlay(Play(seat, card, pile))
+        if verb == "bdisc":
+            return ToPlay(Discard(seat, card, pile))
+        return ToPlay(Joker(seat, card, n))
 
     def typed(self, table: Table, seat: int, user: str, verb: str, args: str) -> Outcome:
         record = table.record
@@ -236,7 +233,7 @@ class BuildTenGame(TurnFlow):
             act = parse_typed(player_view(state, seat), verb, args, names)
         except TypedError as error:
             raise Refusal(str(error)) from None
-        out = self._act(table, state, act, user)
+        out = self.move(table, state, seat, act, user)
         if not out.reply:
             out.reply, out.alert = _("OK"), False
         return out
@@ -281,9 +278,11 @@ class BuildTenGame(TurnFlow):
 
     # -- inside -------------------------------------------------------------------------
 
-    def _mine(self, table: Table, state: BuildState, seat: int, user: str) -> Outcome:
-        return Outcome(private={
-            user: screens.private_screen(table.game_id, table.record, state, seat)})
+    def seat_screen(self, table: Table, state: BuildState, seat: int) -> Screen:
+        return screens.private_screen(table.game_id, table.record, state, seat)
+
+    def refused(self, table: Table, seat: int, error: Exception) -> Refused | None:
+        return Refused(narrate.refusal(error)) if isinstance(error, IllegalAction) else None
 
     def _hint(self, table: Table, state: BuildState, seat: int, user: str) -> Outcome:
         ui = table.record.seat_ui(seat)
@@ -294,40 +293,41 @@ class BuildTenGame(TurnFlow):
         card = getattr(act, "card", None)
         ui.selected = []
         ui.mode = screens.hint_mode(card, hint_target(act, state)) if card else "main"
-        out = self._mine(table, state, seat, user)
+        out = self.mine(table, state, seat, user)
         out.reply, out.alert = ui.notice, False
         return out
 
-    def _act(self, table: Table, state: BuildState, act: Action, user: str) -> Outcome:
-        """Apply one action for a person and describe what changed (in a lesson: only the
-        moves the step takes; the engine judges them, the step says when its goal is met)."""
-        ui = table.record.seat_ui(act.seat)
-        step_no = _lesson(table.record) if act.seat == lesson.LEARNER else None
-        step = lesson.STEPS[step_no] if step_no is not None else None
-        if step is not None and not step.allows(act):
-            ui.notice = "📘 " + lesson_text(step.nudge)
-            out = self._mine(table, state, act.seat, user)
-            out.reply, out.alert = lesson_text(step.nudge), False
-            return out
-        try:
-            new, events = apply(state, act)
-        except IllegalAction as error:
-            ui.notice = f"✗ {narrate.refusal(error)}"
-            out = self._mine(table, state, act.seat, user)
-            out.reply, out.alert = narrate.refusal(error), True
-            return out
+    # (in a lesson: only the moves the step takes; the engine judges them, the step says when
+    # its goal is met)
+    def _step(self, record: Record, seat: int) -> tuple[int, lesson.Step] | None:
+        """The lesson step the learner's move answers (None: no lesson, or not the learner)."""
+        step_no = _lesson(record) if seat == lesson.LEARNER else None
+        return None if step_no is None else (step_no, lesson.STEPS[step_no])
+
+    def gate(self, table: Table, state: BuildState, seat: int,
+             action: Action) -> Refused | None:
+        step = self._step(table.record, seat)
+        if step is not None and not step[1].allows(action):
+            return Refused(lesson_text(step[1].nudge), alert=False, mark="📘 ")
+        return None
+
+    def clear_seat(self, table: Table, seat: int, keep_selection: bool) -> None:
+        ui = table.record.seat_ui(seat)
         ui.selected, ui.mode = [], "main"
-        table.record.seats[act.seat].timeouts = 0
-        if step is None or step_no is None:
-            return self.advance(table, state, new, events, acts=[act])
+
+    def moved(self, table: Table, old: BuildState, new: BuildState, events: list[Event],
+              seat: int, action: Action, user: str) -> Outcome:
+        at = self._step(table.record, seat) if user else None
+        if at is None:
+            return self.advance(table, old, new, events, acts=[action])
+        step_no, step = at
         done = lesson.met(step, new, events)
         after = lesson.settle(step_no + 1 if done else step_no, new)
-        out = self.advance(table, state, new, events, lesson_step=after, acts=[act])
+        out = self.advance(table, old, new, events, lesson_step=after, acts=[action])
         if done:
             done_line = "\n" + lesson_text(lesson.DONE) if after is None else ""
-            ui.notice = lesson_text(step.success) + done_line
-            out.private[user] = screens.private_screen(table.game_id, table.record, new,
-                                                       act.seat)
+            table.record.seat_ui(seat).notice = lesson_text(step.success) + done_line
+            out.private[user] = screens.private_screen(table.game_id, table.record, new, seat)
         return out
 
     def advance(self, table: Table, old: BuildState, new: BuildState,
