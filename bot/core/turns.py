@@ -123,6 +123,12 @@ class TurnFlow:
         changed (a selection, a mode: nothing played). A game that plays presses."""
         raise NotImplementedError
 
+    def typed_moves(self, table: Table, state: Any, seat: int, user: str, verb: str,
+                    args: str) -> Sequence[Any] | Outcome:
+        """A typed move of the seat on move: the actions to play in order, or the seat's
+        screen changed (a hint). A game that plays typed moves."""
+        raise NotImplementedError
+
     def gate(self, table: Table, state: Any, seat: int, action: Any) -> Refused | None:
         """A variant's word on a person's move before it is played (a lesson's step that
         doesn't take it); None: play it."""
@@ -171,6 +177,26 @@ class TurnFlow:
             return answer
         return self.move(table, state, seat, answer.action, user,
                          keep_selection=answer.keep_selection)
+
+    def typed(self, table: Table, seat: int, user: str, verb: str, args: str) -> Outcome:
+        """A typed move: the turn check, the game's reading of it, each action played in turn
+        (the first refused stops them), "OK" when nothing else was said."""
+        record = table.record
+        state = self.load(record)
+        self.check_turn(state, seat)
+        record.seat_ui(seat).notice = ""  # as for a button: an old notice would read as this
+        answer = self.typed_moves(table, state, seat, user, verb, args)  # move's answer
+        if isinstance(answer, Outcome):
+            return answer
+        out = Outcome()
+        for action in answer:
+            out = self.move(table, state, seat, action, user)
+            if out.alert:
+                return out
+            state = self.load(record)
+        if not out.reply:
+            out.reply, out.alert = _("OK"), False
+        return out
 
     def move(self, table: Table, state: Any, seat: int, action: Any, user: str, *,
              keep_selection: bool = False) -> Outcome:

@@ -219,24 +219,21 @@ class BuildTenGame(TurnFlow):
         return ToPlay(Joker(seat, card, n))
 
     def typed(self, table: Table, seat: int, user: str, verb: str, args: str) -> Outcome:
-        record = table.record
-        state = _state(record)
         if verb not in self.typed_verbs:
+            _state(table.record)  # (a game not started says so first)
             raise Refusal(t("/{verb} is not a move of Build-to-Ten: see /help build-to-ten.",
                             verb=verb))
-        self.check_turn(state, seat)
-        record.seat_ui(seat).notice = ""
+        return super().typed(table, seat, user, verb, args)
+
+    def typed_moves(self, table: Table, state: BuildState, seat: int, user: str, verb: str,
+                    args: str) -> Sequence[Action] | Outcome:
         if verb == "hint":
             return self._hint(table, state, seat, user)
-        names = [s.name for s in record.seats]
+        names = [s.name for s in table.record.seats]
         try:
-            act = parse_typed(player_view(state, seat), verb, args, names)
+            return [parse_typed(player_view(state, seat), verb, args, names)]
         except TypedError as error:
             raise Refusal(str(error)) from None
-        out = self.move(table, state, seat, act, user)
-        if not out.reply:
-            out.reply, out.alert = _("OK"), False
-        return out
 
     def select(self, table: Table, seat: int, user: str, version: int,
                items: Sequence[str]) -> Outcome:

@@ -225,30 +225,22 @@ class RummyGame(TurnFlow):
         return ToPlay(act, keep_selection=press.verb == "hint")
 
     def typed(self, table: Table, seat: int, user: str, verb: str, args: str) -> Outcome:
-        record = table.record
-        if lesson.is_lesson(record):
+        if lesson.is_lesson(table.record):
             return lesson.typed(table, seat, user, verb, args)
-        state = _state(record)
-        self.check_turn(state, seat)
-        ui = record.seat_ui(seat)
-        ui.notice = ""  # as for a button: an old notice would read as this move's answer
+        return super().typed(table, seat, user, verb, args)
+
+    def typed_moves(self, table: Table, state: GameState, seat: int, user: str, verb: str,
+                    args: str) -> Sequence[Action] | Outcome:
+        """`lay 7H 8H 9H`, `take B QS`, `done`…: the engine actions, in order; `auto 5H 6H`
+        selects these cards and presses Auto-place."""
+        record = table.record
         if verb == "auto":
             return self._auto(table, state, seat, user, args)
-        hand = screens.sorted_hand(player_view(state, seat).draft_hand, ui.sort)
+        hand = screens.sorted_hand(player_view(state, seat).draft_hand, record.seat_ui(seat).sort)
         try:
-            actions = parse_typed(seat, verb, args, hand, rules_of(record).tiles)
+            return parse_typed(seat, verb, args, hand, rules_of(record).tiles)
         except TypedError as error:
             raise Refusal(str(error)) from None
-        out = Outcome()
-        for act in actions:
-            out = self.move(table, state, seat, act, user)
-            if out.alert:
-                return out
-            state = GameState.from_dict(record.state)
-        if not out.reply:
-            out.reply = _("OK")
-            out.alert = False
-        return out
 
     def _auto(self, table: Table, state: GameState, seat: int, user: str, args: str) -> Outcome:
         """`auto 5H 6H` (or card numbers, as the card buttons count): select exactly these
