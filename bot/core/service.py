@@ -36,7 +36,7 @@ from .scheduler import IDLE_SECONDS, JobScheduler, Scheduler
 from .seasons import Seasons
 from .titles import Titles
 from .unit import WORK_TIMEOUT, Refusal, Reply, Unit, answer
-from .views import Outcome
+from .views import Outcome, Where
 
 log = logging.getLogger(__name__)
 
@@ -255,14 +255,10 @@ class GameService:
             calls = {}
         i18n.set_locale(lang)
         return Outcome(
-            game_id=row.id,
-            platform=actor.platform,
-            chat_id=actor.chat_id,
+            where=Where(row.id, actor.platform, actor.chat_id, row.version, refs={}),
             group=self.lobby.screen(row.id, record),
             group_new=True,
             reply=fill(narrate.NEW_GAME, title=settings.title),
-            revision=row.version,
-            refs={},
             private_extras=calls,
             called=set(calls),
         )
