@@ -532,8 +532,11 @@ class GameService:
         verb and its arguments as strings — a test's, a tool's — are decoded here alike)."""
         if isinstance(command, str):
             command = Command.of(command, args)
+        return await guard.guarded(actor.lang, f"command /{command.verb}",
+                                   lambda: self._command(actor, command))
+
+    async def _command(self, actor: Actor, command: Command) -> Outcome:
         verb, args = command.verb, command.args
-        i18n.set_locale(actor.lang)
         if verb == TOO_LONG_VERB:
             return Outcome(reply=narrate.UNKNOWN_COMMAND, alert=False)
         if command.length > MAX_TYPED:
@@ -543,13 +546,7 @@ class GameService:
         slow = self.fair_use.check(actor.platform, actor.user, actor.chat_id)
         if slow:
             return Outcome(reply=slow, alert=True)
-        try:
-            return await self.commands.run(actor, verb, args)
-        except Refusal as refusal:
-            return answer(refusal)
-        except Exception:  # never a traceback in chat; the game is as it was saved
-            log.exception("command /%s failed", verb)
-            return Outcome(reply=narrate.SORRY, alert=True)
+        return await self.commands.run(actor, verb, args)
 
     async def leaderboard(self, actor: Actor, variant: str | None) -> str:
         await self.speak_to(actor)
