@@ -56,7 +56,7 @@ async def _tables(url: str) -> set[str]:
 async def test_migrations_empty_to_head_and_down_to_base(empty_store_url: str) -> None:
     url = empty_store_url
     assert not await _tables(url)
-    assert await upgrade(url) == head_revision() == "0010"
+    assert await upgrade(url) == head_revision() == "0011"
     assert await _tables(url) == {*APP_TABLES, "alembic_version"}
 
     assert await downgrade(url, "base") is None

@@ -58,7 +58,7 @@ async def test_default_store_is_a_sqlite_file_under_data(
 
 def test_migrate_entry_point_for_the_cli(tmp_path: Path) -> None:
     line = migrate(f"sqlite:///{tmp_path / 'm.db'}")
-    assert line.endswith("is at revision 0010")
+    assert line.endswith("is at revision 0011")
     assert migrate(f"sqlite:///{tmp_path / 'm.db'}") == line  # already at head: a no-op
 
 

@@ -210,5 +210,18 @@ def _results_commands(adapter: SlashHost, rulebooks: list[app_commands.Choice[st
         await adapter.slash(interaction, "season", "" if show in (None, "now") else show,
                             public=True)
 
-    return [leaderboard, stats, season]
+    @app_commands.command(name="puzzle",
+                          description=N_("The puzzle of the day from this channel's games"))
+    @app_commands.describe(show=N_("What to show (or, for admins, turn it on or off)"))
+    @app_commands.choices(show=[
+        app_commands.Choice(name=N_("today's puzzle"), value="today"),
+        app_commands.Choice(name=N_("the puzzle board"), value="board"),
+        app_commands.Choice(name=N_("turn it on"), value="on"),
+        app_commands.Choice(name=N_("turn it off"), value="off"),
+    ])
+    async def puzzle(interaction: discord.Interaction, show: str | None = None) -> None:
+        await adapter.slash(interaction, "puzzle", "" if show in (None, "today") else show,
+                            public=True)
+
+    return [leaderboard, stats, season, puzzle]
 

@@ -70,6 +70,7 @@ COMMANDS = [  # the command menu; descriptions in English, translated per langua
     ("stats", N_("My results")),
     ("season", N_("This chat's season: /season [last|hall]")),
     ("notify", N_("Call me privately when a game opens here (again: stop)")),
+    ("puzzle", N_("The puzzle of the day: /puzzle [board|on|off]")),
     ("endgame", N_("End this chat's game (host)")),
     ("lesson", N_("Learn to play, step by step: /lesson [rulebook]")),
     ("language", N_("My language (in a group: the group's): /language en|he|ru")),
@@ -475,7 +476,8 @@ class TelegramAdapter:
         command = Command.of(message.text.split()[0], args)  # decoded here, once
         verb = command.verb
         actor = self._actor(update)
-        if verb == "season" and args.strip().lower() in ("weeks", "months") and not actor.private:
+        admin_words = {"season": ("weeks", "months"), "puzzle": ("on", "off")}.get(verb, ())
+        if args.strip().lower() in admin_words and not actor.private:
             actor = replace(actor, admin=await self._is_admin(int(actor.chat_id), actor.user))
         outcome = await self.service.command(actor, command)
         # in a private chat, a screen posted anew below the command is the answer (a lesson's)

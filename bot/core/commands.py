@@ -115,6 +115,8 @@ class Commands:
             return await self.player_stats(actor, args or None)
         if verb == "season":
             return await self.service.seasons.command(actor, args)
+        if verb == "puzzle":
+            return await self.service.puzzles.command(actor, args)
         if verb in ("join", "leave", "endgame", "end"):
             # In a private chat these mean the chat's own game (a finished lesson's [Play a
             # real game] opens one there): whoever can start a game there can end or leave it.

@@ -146,6 +146,7 @@ class HostedGame(Protocol):
     # (the platform's /lesson reaches the first game that offers them).
     offers_review: bool
     offers_lessons: bool
+    offers_puzzles: bool  # the puzzle of the day: `puzzle_cut`, `puzzle_post`, `puzzle_solution`
 
     # -- rules ------------------------------------------------------------------------
     def variants(self) -> Sequence[Variant]: ...
@@ -235,6 +236,21 @@ class HostedGame(Protocol):
     def help_text(self) -> str: ...
 
     def rules_text(self, variant: str | None) -> str: ...
+
+    # -- the puzzle of the day (optional: `offers_puzzles`; bot/core/puzzles.py) ---------
+    def puzzle_cut(self, record: Record) -> tuple[int, dict[str, Any]] | None:
+        """A finished game's best puzzle from its people's own views, as (score, JSON-safe
+        data) — a higher score, a better puzzle — or None. Pure CPU (run off the loop)."""
+        ...
+
+    def puzzle_post(self, data: dict[str, Any], day: str) -> Screen:
+        """The puzzle as its chat sees it (a picture and its text, in the current language);
+        no names, nothing of the game but the puzzle's own position."""
+        ...
+
+    def puzzle_solution(self, data: dict[str, Any], day: str) -> Screen:
+        """The next day's answer to the puzzle."""
+        ...
 
     # -- guided lessons (optional: `offers_lessons`): a lesson is a variant of the hosted game,
     # in a row of the learner's private chat marked `record.lesson` (never rated; kept

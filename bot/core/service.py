@@ -29,6 +29,7 @@ from .hosting import HostedGame, Table
 from .lobby import Lobby
 from .notify import Notify
 from .persist import GameExists
+from .puzzles import Puzzles
 from .record import Record, SeatInfo
 from .rematch import Rematches
 from .reviews import Reviews
@@ -118,10 +119,12 @@ class GameService:
         self.lobby = Lobby(self.unit)
         self.commands = Commands(self)
         self.reviews = Reviews(self)
-        self.seasons = Seasons(self.unit.store, self.deliver, clock,
-                               owner=f"{socket.gethostname()[:40]}:{os.getpid()}:"
-                                     f"{secrets.token_hex(3)}")
+        owner = f"{socket.gethostname()[:40]}:{os.getpid()}:{secrets.token_hex(3)}"
+        self.seasons = Seasons(self.unit.store, self.deliver, clock, owner=owner)
         self.scheduler.sweeps.append(self.seasons.sweep)
+        self.puzzles = Puzzles(self.unit.store, self.deliver, clock, owner, self.games,
+                               self.unit.game_of)
+        self.scheduler.sweeps.append(self.puzzles.sweep)
         self.rematches = Rematches(self)
         self.notify = Notify(self)
 

@@ -64,6 +64,7 @@ class TurnFlow:
     # the optional features (HostedGame): none unless the host offers them
     offers_review = False
     offers_lessons = False
+    offers_puzzles = False
 
     def seats_for(self, variant: str | None) -> int:
         """The seats `variant` takes, for the lobby: every variant the most the game seats."""

@@ -110,6 +110,7 @@ chats = Table(
     Column("created_at", UTCDateTime, nullable=False),
     Column("language", String(8), nullable=True),  # /language in a group; NULL: the host's
     Column("season", String(8), nullable=True),  # how long its seasons last: NULL months, weeks
+    Column("puzzle", Boolean, nullable=True),  # the puzzle of the day is on (an admin's /puzzle)
 )
 
 games = Table(
@@ -326,4 +327,52 @@ notify_pings = Table(
     Column("platform", String(16), primary_key=True),
     Column("chat_id", String(64), primary_key=True),
     Column("at", Float, nullable=False),
+)
+
+
+# The puzzle of the day (issue 41 item 5, bot/core/puzzles.py). What a finished game of a chat
+# with puzzles on offers, cut once after it ends (data NULL: nothing worth a day); it goes with
+# its game.
+puzzle_cuts = Table(
+    "puzzle_cuts",
+    metadata,
+    Column("game_id", ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("platform", String(16), nullable=False),
+    Column("chat_id", String(64), nullable=False),
+    Column("finished_at", UTCDateTime, nullable=False),
+    Column("game_name", String(32), nullable=False),  # the hosted game that cut it
+    Column("score", Integer, nullable=True),  # higher: a better puzzle (the game's own order)
+    Column("data", Json, nullable=True),
+    Column("used_on", String(10), nullable=True),  # the day it was posted
+    Index("ix_puzzle_cuts_chat", "platform", "chat_id", "finished_at"),
+)
+
+# A chat's puzzle of a day (UTC "2026-12-07"), claimed by the worker that posts it (one row per
+# chat and day), kept for the tries and the next day's solution.
+puzzles = Table(
+    "puzzles",
+    metadata,
+    Column("platform", String(16), primary_key=True),
+    Column("chat_id", String(64), primary_key=True),
+    Column("day", String(10), primary_key=True),
+    Column("game_name", String(32), nullable=True),  # the hosted game that cut it
+    Column("data", Json, nullable=True),  # NULL: the chat had no puzzle that day
+    Column("owner", String(64), nullable=True),
+    Column("lease_until", Float, nullable=True),  # epoch s; NULL once posted
+    Column("posted_at", UTCDateTime, nullable=True),
+)
+
+# One try per person and puzzle: solved or not (NULL: begun, not ended), the cards laid.
+puzzle_tries = Table(
+    "puzzle_tries",
+    metadata,
+    Column("platform", String(16), primary_key=True),
+    Column("chat_id", String(64), primary_key=True),
+    Column("day", String(10), primary_key=True),
+    Column("user_id", String(64), primary_key=True),
+    Column("name", String(NAME_MAX), nullable=False),
+    Column("solved", Boolean, nullable=True),
+    Column("cards", Integer, nullable=True),
+    Column("game_id", Integer, nullable=True),  # the try's own game (a row of the solver's chat)
+    Column("at", UTCDateTime, nullable=False),
 )

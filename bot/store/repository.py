@@ -27,6 +27,7 @@ from .jobs import JOB_KINDS, Job, JobsStore
 from .migrate import run_migrations
 from .notify import NotifyStore
 from .players import PlayersStore, upsert_player
+from .puzzles import PuzzlesStore
 from .scores import ScoresStore
 from .seasons import SeasonsStore
 from .updates import UpdatesStore
@@ -40,7 +41,7 @@ __all__ = [
 
 class Store(
     GamesStore, DeliveryRefsStore, JobsStore, UpdatesStore, PlayersStore, ScoresStore,
-    SeasonsStore, UpkeepStore, NotifyStore, StoreBase,
+    SeasonsStore, UpkeepStore, NotifyStore, PuzzlesStore, StoreBase,
 ):
     """Players, chats, games, seats, rounds and results; open with `await Store.open()`."""
 

@@ -136,20 +136,29 @@ def seat_rounds(
     start: GameState, actions: Iterable[dict[str, Any] | Action], seat: int
 ) -> dict[int, list[Decision]]:
     """`seat`'s decisions in every round the actions reach, by round."""
+    return seats_rounds(start, actions, (seat,))[seat]
+
+
+def seats_rounds(
+    start: GameState, actions: Iterable[dict[str, Any] | Action], seats: Iterable[int]
+) -> dict[int, dict[int, list[Decision]]]:
+    """Each of `seats`' decisions in every round the actions reach (seat -> round -> list), from
+    one replay."""
+    wanted = set(seats)
     state = start
-    found: dict[int, list[Decision]] = {}
-    turns: Counter[int] = Counter()  # round -> the seat's turns begun
-    active = False  # inside one of the seat's turns
+    found: dict[int, dict[int, list[Decision]]] = {seat: {} for seat in wanted}
+    turns: Counter[tuple[int, int]] = Counter()  # (seat, round) -> the seat's turns begun
+    previous: int | None = None  # the seat on turn at the action before (None: not in play)
     for data in actions:
         action = data if isinstance(data, Action) else action_from_dict(data)
         before = state
         state, events = apply(before, action)
-        if before.phase != "play" or before.turn != seat:
-            active = False
+        seat = before.turn if before.phase == "play" else None
+        begun, previous = seat != previous, seat
+        if seat is None or seat not in wanted:
             continue
-        if not active:
-            turns[before.round] += 1
-            active = True
+        if begun:
+            turns[seat, before.round] += 1
         if action.seat != seat:
             continue
         if before.rules.turn_style.draw_first and before.final_turns is None \
@@ -168,7 +177,8 @@ def seat_rounds(
         if did in ("laid", "knocked"):
             kept = {c.ident for c in state.hands[seat]}
             placed = tuple(c for c in before.hands[seat] if c.ident not in kept)
-        found.setdefault(r, []).append(Decision(turns[r], player_view(before, seat), did, placed))
+        found[seat].setdefault(r, []).append(
+            Decision(turns[seat, r], player_view(before, seat), did, placed))
     return found
 
 

@@ -81,6 +81,7 @@ class RummyGame(TurnFlow):
     rules = RummyRules()
     max_timeout_actions = MAX_TIMEOUT_ACTIONS
     offers_review = True
+    offers_puzzles = True
     offers_lessons = True
 
     # -- rules ------------------------------------------------------------------------
@@ -187,6 +188,22 @@ class RummyGame(TurnFlow):
         from .review import review_screen  # the solver's analysis: loaded when first asked
 
         return review_screen(table.game_id, table.record, seat, round)
+
+    # -- the puzzle of the day (puzzle.py: loaded when first asked, as the review) ----
+    def puzzle_cut(self, record: Record) -> tuple[int, dict[str, Any]] | None:
+        from . import puzzle
+
+        return None if lesson.is_lesson(record) else puzzle.cut(record)
+
+    def puzzle_post(self, data: dict[str, Any], day: str) -> Screen:
+        from . import puzzle
+
+        return puzzle.post_screen(data, day)
+
+    def puzzle_solution(self, data: dict[str, Any], day: str) -> Screen:
+        from . import puzzle
+
+        return puzzle.solution_screen(data, day)
 
     def press(self, table: Table, seat: int | None, user: str, press: Press) -> Outcome:
         if lesson.is_lesson(table.record):
