@@ -34,7 +34,7 @@ from bot.adapters.discord_layout import layout  # noqa: E402
 from bot.adapters.telegram import keyboard  # noqa: E402
 from bot.core import buttons  # noqa: E402
 from bot.core.buttons import Press  # noqa: E402
-from bot.core.hosting import Refusal, Table  # noqa: E402
+from bot.core.hosting import Refusal, Table, hosted  # noqa: E402
 from bot.core.lobby import MENUS, lobby_screen  # noqa: E402
 from bot.core.record import Record, SeatInfo  # noqa: E402
 from bot.core.views import Screen  # noqa: E402
@@ -169,6 +169,7 @@ def lessons(out: list, seed: int, steps: int, lang: str = "en") -> None:
         table = Table(5, record, lambda: 0.0)
         tag = f"lesson/{name}/{seed}" + ("" if lang == "en" else f"/{lang}")
         outcome = game.lesson(table, game.lesson_options(name))
+        game = hosted(_games()["rummy"], record)  # the lesson variant, as the platform finds it
         for n in range(steps):
             for user, screen in outcome.private.items():
                 out.append((f"{tag}/{n}/{user}", screen))

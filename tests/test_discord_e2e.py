@@ -138,7 +138,7 @@ async def test_three_members_and_a_computer_play_machiavelli(harness: Harness) -
     carol = Person(harness, CAROL, "carol", dm_open=False, rulebook="machiavelli",
                    think=THINK)
     commands = {c["name"]: c for c in fake.guild_commands(GUILD)}
-    assert set(commands) == {"rummy", "leaderboard", "stats", "season"}
+    assert set(commands) == {"rummy", "leaderboard", "stats", "season", "puzzle"}
     subcommands = {o["name"]: o for o in commands["rummy"]["options"]}
     assert set(subcommands) >= {"new", "join", "leave", "hand", "hint", "rules", "end"}
     (rulebook,) = subcommands["new"]["options"]

@@ -215,12 +215,6 @@ WORDS_DEBT: dict[tuple[str, str], tuple[int, str]] = {
     ("bot/adapters/console.py", "rummy"): (1, "issue 43: the terminal's help text"),
     ("bot/adapters/console.py", "stock"): (1, "issue 43: the terminal's help text"),
     ("bot/adapters/console.py", "tile"): (18, "issue 43: the terminal's Rummikub screens"),
-    ("bot/adapters/console_lesson.py", "joker"): (2, "issue 43: the terminal's lesson, rummy's"),
-    ("bot/adapters/console_lesson.py", "knock"): (3, "issue 43: the terminal's lesson, rummy's"),
-    ("bot/adapters/console_lesson.py", "manipulation"): (
-        2, "issue 43: the terminal's lesson, rummy's"),
-    ("bot/adapters/console_lesson.py", "rack"): (1, "issue 43: the terminal's lesson, rummy's"),
-    ("bot/adapters/console_lesson.py", "tile"): (3, "issue 43: the terminal's lesson, rummy's"),
 }
 
 

@@ -364,7 +364,7 @@ def test_a_tile_lessons_joker_choice_names_tiles(lang):
     notation (11O), as the game's screen has it (a card's faces would not parse a tile)."""
     from dataclasses import replace
 
-    from bot.games.rummy.lesson_host import _Lesson, lesson_screen
+    from bot.games.rummy.lesson_view import LessonSeat, lesson_screen
     from bot.games.rummy.lessons import skip_step, start_lesson
 
     progress = start_lesson("rummikub")
@@ -372,7 +372,7 @@ def test_a_tile_lessons_joker_choice_names_tiles(lang):
         progress, _feedback = skip_step(progress)
     waiting = replace(progress, joker={"group": 1, "options": [["1B"], ["4B"]]})
     with using(lang):
-        screen = lesson_screen(7, _Lesson(waiting))
+        screen = lesson_screen(7, LessonSeat(waiting))
         asked = _("Joker in {group} stands for:").partition("{")[0]
     labels = [i18n.strip_bidi(b.label) for row in screen.buttons for b in row]
     assert labels[0].startswith(asked) and labels[1:3] == ["1B", "4B"], labels

@@ -22,7 +22,7 @@ from typing import Any
 
 from bot.core.buttons import parse, press_of
 from bot.core.fair_use import FairUse
-from bot.core.hosting import HostedGame
+from bot.core.hosting import HostedGame, LessonTerminal
 from bot.core.service import Actor, GameService
 from bot.core.views import Button, Outcome, Screen
 from bot.i18n import N_, _, t, using
@@ -31,42 +31,15 @@ from .console import PLATFORM, USER, pieces, plain_commands
 
 # What README.md tells a newcomer to type (`rummy` is not on PATH: it is .venv/bin/rummy).
 LESSON_BYE = N_("Bye — the lesson is saved; `.venv/bin/rummy lesson` picks it up again.")
-HELP = N_("""Type moves as in the game (cards like 7H 10S QD, * for a joker; or hand numbers 1 2 3):
-  lay 5H 6H 7H   new group        add A 8H    add to group A     take A 5S   take a card out
-  split A 3      split group A after its 3rd card                 move A:5S B  move a card
-  done · reset · draw · pass · knock · giveup · next · finish · choose 9C (a joker's card)
-  show   explain this step        skip   do it for me            restart  the step again
-  quit   stop here (the lesson is saved)""")
-# The lesson screens' buttons a person types instead (the card and menu buttons are typed
-# moves here), by their action.
-WORDS = {
-    "done": "done",
-    "reset": "reset",
-    "giveup": "giveup",
-    "knock": "knock",
-    "draw": "draw",
-    "pass": "pass",
-    "next": "next",
-    "finish": "finish",
-}
-# The screen lines the detail shows too, by their msgids (their labels are compared); a tile
-# lesson's loose tiles and rack too.
-SHOWN_ELSEWHERE = (
-    "Table: {groups}",
-    "Loose (place before Done): {cards}",
-    "Loose tiles (place before Done): {tiles}",
-    "Hand: {cards}",
-    "Rack: {tiles}",
-)
-
-
+# A lesson's own typed words (every game's lesson has them), listed after the game's moves
+OWN = ("show", "skip", "help", "quit")
 # Where a learner's lesson stands: the game's own JSON (its lesson name, step, finished).
 Progress = Any
 
 
-def _prefixes() -> tuple[str, ...]:
-    """The labels of `SHOWN_ELSEWHERE` in the current language ("Hand: ")."""
-    return tuple(_(msgid).partition("{")[0] for msgid in SHOWN_ELSEWHERE)
+def _prefixes(words: LessonTerminal) -> tuple[str, ...]:
+    """The labels of the lines the position shows too, in the current language ("Hand: ")."""
+    return tuple(_(msgid).partition("{")[0] for msgid in words.position_lines)
 
 
 class ConsoleLesson:
@@ -90,6 +63,10 @@ class ConsoleLesson:
         self.screen: Screen | None = None
         self._heading: list[str] = []  # the step heading and instructions last printed
         self._notice = ""
+        game = service.lesson_game()
+        assert game is not None  # (`lesson` checks it)
+        self.game = game
+        self.words = game.lesson_terminal()  # its help and position lines: it knows no game
 
     def write(self, text: str) -> None:
         self._print(plain_commands(text))  # moves as the terminal takes them: no slash
@@ -108,9 +85,9 @@ class ConsoleLesson:
             return None
         self.game_id = out.game_id
         state = await self.service.lesson_progress(self.me)
-        name = state["lesson"] if state is not None else rulebook or "manipulation"
-        game = self.service.lesson_game()  # the lesson's title in the learner's words
-        title = next((v.title for v in game.variants() if v.name == name), name) if game else name
+        name = state["lesson"] if state is not None else rulebook or self.game.default_variant
+        # the lesson's title in the learner's words
+        title = next((v.title for v in self.game.variants() if v.name == name), name)
         self.write(
             t("Rummy Table — {rulebook} lesson. Type 'help' for the commands.", rulebook=title)
         )
@@ -132,7 +109,7 @@ class ConsoleLesson:
                 self.write(_(LESSON_BYE))
                 break
             if verb in ("help", "h", "?"):
-                self.write(_(HELP))
+                self.write(_(self.words.help))
                 continue
             if verb.isascii() and verb.isdecimal() and not rest.strip():
                 await self._press_number(int(verb))  # as in the game: `1` selects card 1
@@ -162,7 +139,8 @@ class ConsoleLesson:
         self._notice = notice
         said = set(notice.splitlines())
         heading = [
-            x for x in screen.text.splitlines() if not x.startswith(_prefixes()) and x not in said
+            x for x in screen.text.splitlines()
+            if not x.startswith(_prefixes(self.words)) and x not in said
         ]
         if heading[:1] != self._heading[:1]:  # a new step (its label is the first line)
             self.write("")
@@ -215,14 +193,14 @@ class ConsoleLesson:
                 if press is None:
                     continue
                 head, _sep, arg = press.action.partition(":")
-                if head in WORDS:
-                    actions.append(WORDS[head])
+                if not press.args and head in self.game.typed_verbs and head not in OWN:
+                    actions.append(head)  # a one-word move, typed as its button's verb
                 elif head == "jk":  # jk:<group>:<faces>
                     choices.append(arg.partition(":")[2].replace(",", " "))
         if choices:
             self.write(t("Type: {choices}", choices=_(" or ").join(f"choose {c}" for c in choices)))
         self.write(
-            t("Actions: {actions}", actions=" · ".join([*actions, "show", "skip", "help", "quit"]))
+            t("Actions: {actions}", actions=" · ".join([*actions, *OWN]))
         )
 
 
@@ -256,7 +234,7 @@ async def lesson(
 
 
 def run_lesson(
-    rulebook: str | None = "manipulation",
+    rulebook: str | None = None,
     read: Callable[[str], str] | None = None,
     write: Callable[[str], None] | None = None,
     *,

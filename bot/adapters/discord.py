@@ -427,7 +427,10 @@ class DiscordAdapter:
             try:
                 ctx.alive = await self._defer(interaction)
                 actor = self.actor(interaction)
-                outcome = await self.service.press(actor, press)
+                learner = None  # 🧩 Solve: the try runs in the member's DM
+                if press is not None and press.verb == "solve":
+                    learner = await self._learner(interaction)
+                outcome = await self.service.press(actor, press, learner=learner)
                 joined = press is not None and press.verb == "join"
                 if joined and not outcome.alert and outcome.game_id is not None:
                     await self._check_dms(outcome, actor)

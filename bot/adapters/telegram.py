@@ -530,7 +530,10 @@ class TelegramAdapter:
         actor = self._actor(update)
         # decoded here, once: the core takes the typed press (None: not one of ours)
         press = buttons.parse(query.data or "")
-        outcome = await self.service.press(actor, press)
+        learner = None
+        if press is not None and press.verb == "solve":  # the try runs in the private chat
+            learner = replace(actor, chat_id=actor.user, private=True)
+        outcome = await self.service.press(actor, press, learner=learner)
         text = cut(outcome.reply or "", ALERT_UNITS) or None
         with contextlib.suppress(TelegramError):  # an old query can't be answered: not fatal
             await query.answer(text, show_alert=outcome.alert)

@@ -40,6 +40,7 @@ PLATFORM: dict[str, tuple[Kind, ...]] = {
     "review": (IDX,),  # 🔎 Review under a round's scores: that round (bot/core/reviews.py)
     # under a finished game's result: ↻ Rematch (I'm in) and the host's ▶ Start now
     "rematch": (), "rmstart": (),
+    "solve": (re.compile(r"2[0-9]{7}"),),  # 🧩 Solve under a chat's puzzle of a day (its day)
 }
 # every verb a game's button may carry: the platform's and each hosted game's (`register`)
 GAME: dict[str, tuple[Kind, ...]] = dict(PLATFORM)

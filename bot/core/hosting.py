@@ -49,6 +49,16 @@ class Variant:
 
 
 @dataclass(frozen=True)
+class LessonTerminal:
+    """A game's lessons at a terminal, which knows no game: the help for its typed moves, and
+    the screen lines the position (`Screen.detail`) shows too, left out of the step's heading —
+    msgids, said in the learner's language where they are shown."""
+
+    help: str
+    position_lines: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Settings:
     """A variant with every option set (validated by the game, defaults filled in)."""
 
@@ -105,6 +115,11 @@ class Table:
             ui.selected = []
 
 
+def hosted(game: HostedGame, record: Record) -> HostedGame:
+    """The definition a record is played by: its game's, or the game's variant it names."""
+    return game.played_variants.get(record.rulebook, game)
+
+
 class PlayedRules(Protocol):
     """What the platform plays of a game's rules (engine/contract.py's GameRules; the core
     imports no engine module): bot/core/turns.py plays it."""
@@ -146,7 +161,12 @@ class HostedGame(Protocol):
     # (the platform's /lesson reaches the first game that offers them).
     offers_review: bool
     offers_lessons: bool
-    offers_puzzles: bool  # the puzzle of the day: `puzzle_cut`, `puzzle_post`, `puzzle_solution`
+    offers_puzzles: bool  # the puzzle of the day: the `puzzle_*` methods below
+    # Variants that play otherwise (a lesson; issue 41's puzzle): each is this game's own
+    # definition with some methods overridden (a subclass: boardgame.io's `{...game, moves}`),
+    # by the variant's name, which a record carries as its `rulebook`. The platform hosts such
+    # a record through its variant (`hosted`), never asks a game which one it is.
+    played_variants: Mapping[str, HostedGame]
 
     # -- rules ------------------------------------------------------------------------
     def variants(self) -> Sequence[Variant]: ...
@@ -252,6 +272,15 @@ class HostedGame(Protocol):
         """The next day's answer to the puzzle."""
         ...
 
+    def puzzle_try(self, table: Table, data: dict[str, Any]) -> Outcome:
+        """Deal the puzzle in this new row of the person's private chat (its one seat: the
+        person) as the game's own puzzle variant, and show it: one turn, judged when it ends."""
+        ...
+
+    def puzzle_verdict(self, record: Record) -> tuple[bool, int] | None:
+        """A finished try: (solved, cards laid); None when the row holds no try."""
+        ...
+
     # -- guided lessons (optional: `offers_lessons`): a lesson is a variant of the hosted game,
     # in a row of the learner's private chat marked `record.lesson` (never rated; kept
     # lesson_retention_days). The platform's /lesson reaches the first game that offers them
@@ -264,4 +293,9 @@ class HostedGame(Protocol):
     def lesson(self, table: Table, options: dict[str, Any] | None) -> Outcome:
         """Begin the lesson `options` name in this row (a new row, or the learner's old
         lesson row taken up again), or with None resume the lesson the row holds."""
+        ...
+
+    def lesson_terminal(self) -> LessonTerminal:
+        """What the terminal's lesson needs of this game's lessons (bot/adapters/
+        console_lesson.py): it names no game."""
         ...

@@ -51,6 +51,14 @@ PUZZLE_IS_OFF = N_("The puzzle of the day is off here: a chat admin turns it on 
                    "/puzzle on.")
 PUZZLE_UNKNOWN = N_("/puzzle takes: board, on, off.")
 SOLVE = N_("🧩 Solve")
+PUZZLE_BUSY = N_("Finish the game or lesson in our private chat first (/quit or /endgame "
+                 "there), then press Solve again.")
+PUZZLE_PRIVATE = N_("🧩 Your try is in our private chat: one turn, lay as many as you can.")
+PUZZLE_OVER = N_("That puzzle's day is over: try today's.")
+PUZZLE_GOING = N_("Your try at today's puzzle is in our private chat.")
+PUZZLE_SOLVED_ALREADY = N_("You solved today's puzzle already. The next one comes tomorrow.")
+PUZZLE_TRIED = N_("You tried today's puzzle: one try a day. The solution comes with "
+                  "tomorrow's.")
 BOARD_TITLE = N_("🧩 Puzzle board")
 BOARD_EMPTY = N_("Nobody has tried a puzzle here yet.")
 BOARD_LINE = N_("{rank}. {name} — solved {solved} · streak {streak}")
@@ -74,6 +82,12 @@ def from_button(arg: str) -> str | None:
         return datetime.strptime(arg, "%Y%m%d").strftime("%Y-%m-%d")
     except ValueError:
         return None
+
+
+TRY = "puzzle_try"  # a try's row: record.options[TRY] = {"platform", "chat", "day"}
+# starts a person's try: (the presser in the group, the same person in their private chat,
+# the game, the puzzle's data, where it counts) -> what to show
+Begin = Callable[[Actor, Actor, HostedGame, dict[str, Any], dict[str, str]], Awaitable[Outcome]]
 
 
 @dataclass(frozen=True)
@@ -114,8 +128,10 @@ class Puzzles:
     def __init__(self, store: Any, post: Callable[[Outcome], Awaitable[None]],
                  clock: Callable[[], float], owner: str,
                  games: Mapping[str, HostedGame],
-                 game_of: Callable[[Record], HostedGame]) -> None:
+                 game_of: Callable[[Record], HostedGame],
+                 begin: Begin) -> None:
         self.store = store
+        self.begin = begin
         self.post = post
         self.clock = clock
         self.owner = owner
@@ -166,6 +182,52 @@ class Puzzles:
             lines.append(fill(_(BOARD_LINE), rank=rank, name=row.name, solved=row.solved,
                               streak=row.streak))
         return "\n".join(lines)
+
+    # -- [Solve] ----------------------------------------------------------------------
+    async def solve(self, actor: Actor, learner: Actor, arg: str) -> Outcome:
+        """[Solve] under a day's puzzle, pressed by `actor` in the group: the person's one try
+        begins in their private chat (`learner`: the same person there, as the adapter
+        addresses it) as a game of the puzzle's own, judged when their turn ends."""
+        day = from_button(arg)
+        if actor.private or day is None:
+            return Outcome(reply=_(PUZZLE_GROUP), alert=True)
+        if day != day_of(self.clock()):
+            return Outcome(reply=_(PUZZLE_OVER), alert=True)
+        found = await self.store.puzzle_of(actor.platform, actor.chat_id, day)
+        if found is None or not found[2]:
+            return Outcome(reply=_(PUZZLE_NONE_YET), alert=True)
+        game_name, data, _posted = found
+        game = self.games.get(game_name)
+        if game is None or not game.offers_puzzles:
+            return Outcome(reply=_(PUZZLE_NONE_YET), alert=True)
+        tried = await self.store.the_try(actor.platform, actor.chat_id, day, actor.user)
+        if tried is not None:
+            return Outcome(reply=self._tried(tried, data), alert=True)
+        return await self.begin(actor, learner, game, data, self.where(actor, day))
+
+    @staticmethod
+    def where(actor: Actor, day: str) -> dict[str, str]:
+        """What a try's row keeps of its puzzle (record.options[TRY]): whose board it counts on."""
+        return {"platform": actor.platform, "chat": actor.chat_id, "day": day}
+
+    def _tried(self, tried: Any, data: dict[str, Any]) -> str:
+        if tried.solved is None:
+            return _(PUZZLE_GOING)
+        if tried.solved:
+            return _(PUZZLE_SOLVED_ALREADY)
+        return _(PUZZLE_TRIED)
+
+    async def finished(self, record: Record) -> None:
+        """A game ended (the unit of work calls this after its save): a try's verdict goes on
+        its chat's board, once."""
+        where = record.options.get(TRY)
+        if not isinstance(where, dict):
+            return
+        verdict = self.game_of(record).puzzle_verdict(record)
+        if verdict is not None:
+            solved, cards = verdict
+            await self.store.end_try(str(where.get("platform", "")), str(where.get("chat", "")),
+                                     str(where.get("day", "")), record.host, solved, cards)
 
     # -- the pictures -----------------------------------------------------------------
     def post_screen(self, game_name: str, data: dict[str, Any], day: str) -> Screen | None:

@@ -29,7 +29,7 @@ from .hosting import HostedGame, Table
 from .lobby import Lobby
 from .notify import Notify
 from .persist import GameExists
-from .puzzles import Puzzles
+from .puzzles import PUZZLE_BUSY, PUZZLE_PRIVATE, TRY, Puzzles
 from .record import Record, SeatInfo
 from .rematch import Rematches
 from .reviews import Reviews
@@ -123,7 +123,8 @@ class GameService:
         self.seasons = Seasons(self.unit.store, self.deliver, clock, owner=owner)
         self.scheduler.sweeps.append(self.seasons.sweep)
         self.puzzles = Puzzles(self.unit.store, self.deliver, clock, owner, self.games,
-                               self.unit.game_of)
+                               self.unit.game_of, self._puzzle_try)
+        self.unit.finished.append(self.puzzles.finished)
         self.scheduler.sweeps.append(self.puzzles.sweep)
         self.rematches = Rematches(self)
         self.notify = Notify(self)
@@ -362,6 +363,34 @@ class GameService:
         except GameExists:
             return Outcome(reply=narrate.LESSON_GAME_HERE, alert=True)
 
+    async def _puzzle_try(self, actor: Actor, learner: Actor, game: HostedGame,
+                          data: dict[str, Any], where: dict[str, str]) -> Outcome:
+        """A person's try at a chat's puzzle of the day (bot/core/puzzles.py): a row of their
+        private chat (as a lesson's), the game deals the puzzle, their one try counts once."""
+        lang = await self.speak_to(learner)
+        player_id = await self.store.player(actor.platform, actor.user, actor.name)
+        record = Record(host=actor.user, seats=[SeatInfo(actor.name, actor.user, player_id,
+                                                         lang=lang)],
+                        options={TRY: where}, game_name=game.name, lang=lang)
+        try:
+            row = await self.store.create_game(learner.platform, learner.chat_id,
+                                               record.to_dict())
+        except GameExists:  # a game or a lesson in their private chat goes on first
+            return Outcome(reply=i18n._(PUZZLE_BUSY), alert=True)
+        if not await self.store.begin_try(where["platform"], where["chat"], where["day"],
+                                          actor.user, actor.name):  # a second press won
+            await self.store.save_game(row.id, {**record.to_dict(), "ended": True},
+                                       expected_version=row.version, status="ended")
+            return Outcome(reply=i18n._(PUZZLE_BUSY), alert=True)
+        await self.store.try_game(where["platform"], where["chat"], where["day"], actor.user,
+                                  row.id)
+        with i18n.using(lang):
+            out = await self.unit.mutate(row.id, lambda r, rec: game.puzzle_try(
+                self.unit.table(r, rec), data))
+        if not out.reply:
+            out.reply = i18n._(PUZZLE_PRIVATE)
+        return out
+
     async def lesson_progress(self, actor: Actor) -> Any:
         """Where this learner's lesson in this chat stands (running, finished or stopped): its
         hosted state's progress, the game's own value (a terminal says where it stopped);
@@ -382,7 +411,8 @@ class GameService:
     # -- presses ------------------------------------------------------------------------
 
     async def press(
-        self, actor: Actor, press: Press | str | None, *, metered: bool = True
+        self, actor: Actor, press: Press | str | None, *, metered: bool = True,
+        learner: Actor | None = None,
     ) -> Outcome:
         """A button press, decoded at the adapter's door (`buttons.parse`: None for anything
         that is not exactly one of this bot's buttons; a `str` — a test's or a tool's callback
@@ -392,9 +422,10 @@ class GameService:
         if isinstance(press, str):
             press = buttons.parse(press)
         return await guard.guarded(actor.lang, f"press {press!r}",
-                                   lambda: self._pressed(actor, press, metered))
+                                   lambda: self._pressed(actor, press, metered, learner))
 
-    async def _pressed(self, actor: Actor, press: Press | None, metered: bool) -> Outcome:
+    async def _pressed(self, actor: Actor, press: Press | None, metered: bool,
+                       learner: Actor | None) -> Outcome:
         if press is None:
             return Outcome(reply=narrate.NOT_OURS, alert=True)
         slow = metered and self.fair_use.check(actor.platform, actor.user, actor.chat_id)
@@ -405,6 +436,11 @@ class GameService:
             return await self.reviews.press(actor, press)
         if press.verb in ("rematch", "rmstart"):  # under a finished game's result
             return await self.rematch(actor, press.game_id, start=press.verb == "rmstart")
+        if press.verb == "solve":  # under a chat's puzzle of the day; `learner`: the
+            # presser in their private chat, as the adapter addresses it
+            if learner is None:
+                return Outcome(reply=narrate.NOT_OURS, alert=True)
+            return await self.puzzles.solve(actor, learner, press.str())
         invited = False
         if press.verb == "join":  # the seat reads the person's chosen language
             player_id = await self.store.player(actor.platform, actor.user, actor.name)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from bot.i18n import _
@@ -65,6 +66,7 @@ class TurnFlow:
     offers_review = False
     offers_lessons = False
     offers_puzzles = False
+    played_variants: Mapping[str, Any] = MappingProxyType({})  # none that play otherwise
 
     def seats_for(self, variant: str | None) -> int:
         """The seats `variant` takes, for the lobby: every variant the most the game seats."""
@@ -79,6 +81,10 @@ class TurnFlow:
         raise NotImplementedError
 
     def lesson(self, table: Table, options: dict[str, Any] | None) -> Outcome:
+        """Offered only with `offers_lessons` (the platform asks nothing else)."""
+        raise NotImplementedError
+
+    def lesson_terminal(self) -> Any:
         """Offered only with `offers_lessons` (the platform asks nothing else)."""
         raise NotImplementedError
 

@@ -11,12 +11,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Awaitable, Callable, Iterator, Mapping
 from contextvars import ContextVar
 from typing import Any
 
 from . import narrate, rematch
-from .hosting import HostedGame, Refusal, Table
+from .hosting import HostedGame, Refusal, Table, hosted
 from .per_game import GameLocks
 from .persist import new_result, new_rounds, seat_rows
 from .record import Record
@@ -83,9 +83,11 @@ class Unit:
         self.clock = clock
         self.after_save = after_save
         self.locks = GameLocks()
+        # called after the save that finished a game (bot/core/puzzles.py: a try's verdict)
+        self.finished: list[Callable[[Record], Awaitable[None]]] = []
 
     def game_of(self, record: Record) -> HostedGame:
-        return self.games[record.game_name]
+        return hosted(self.games[record.game_name], record)  # a lesson: its game's variant
 
     def table(self, row: Any, record: Record) -> Table:
         return Table(row.id, record, self.clock)
@@ -214,6 +216,8 @@ class Unit:
             )
         if new_status == "finished" and row.status == "playing":  # its result offers ↻ Rematch
             rematch.offer(record, outcome)
+            for listener in self.finished:  # (a puzzle's try: its verdict on the board)
+                await listener(record)
         outcome.where = Where(game_id, saved.platform, saved.chat_id, saved.version,
                               await self._refs(game_id, held),
                               {s.user: s.name for s in record.seats if s.user},

@@ -191,7 +191,11 @@ def position(puzzle: Puzzle, seed: int = 0) -> GameState:
     """The puzzle dealt as a game of its round's seats, seat 0 to play: its table and hand as they
     were; the other seats hold strangers' cards (never the round's other hands: a puzzle knows
     none) and the rest is the stock, both shuffled by `seed`."""
-    rules = rules_of(puzzle)
+    options = dict(puzzle.options)
+    if any(key == "must_lay" for key, _allowed, _default in get_rulebook(puzzle.rulebook)
+           .option_spec):
+        options["must_lay"] = "trust"  # a puzzle trusts: no reminder that shows a lay
+    rules = get_rulebook(puzzle.rulebook, **options)
     faces = [*puzzle.hand, *puzzle.singles, *(f for g in puzzle.table for f in g)]
     shown = Counter(card.face for card in parse_cards(" ".join(faces), rules))
     rest: list[str] = []
@@ -203,10 +207,24 @@ def position(puzzle: Puzzle, seed: int = 0) -> GameState:
     random.Random(f"puzzle:{seed}").shuffle(rest)
     size = min(len(puzzle.hand), len(rest) // puzzle.players)
     strangers = [" ".join(rest[i * size:(i + 1) * size]) for i in range(puzzle.players - 1)]
-    return deal_scenario(rules, [" ".join(puzzle.hand), *strangers],
-                         table=[" ".join(g) for g in puzzle.table],
-                         singles=" ".join(puzzle.singles), seed=seed,
-                         first_lay_done=puzzle.first_lay_done)
+    state = deal_scenario(rules, [" ".join(puzzle.hand), *strangers],
+                          table=[" ".join(g) for g in puzzle.table],
+                          singles=" ".join(puzzle.singles), seed=seed,
+                          first_lay_done=puzzle.first_lay_done)
+    if rules.turn_style.draw_first:
+        state.draws = 1  # Carousel: the hand is as it was after the turn's opening draw
+    return state
+
+
+def laid(puzzle: Puzzle, state: GameState) -> int:
+    """The cards a try has put on the table (the table holds only the puzzle's and the try's)."""
+    before = sum(len(g) for g in puzzle.table) + len(puzzle.singles)
+    return sum(len(g) for g in state.table) + len(state.singles) - before
+
+
+def over(state: GameState) -> bool:
+    """Is the try's one turn over (seat 0 laid, drew, passed or went out)?"""
+    return state.phase != "play" or state.turn != 0 or state.round != 1
 
 
 def solved(puzzle: Puzzle, laid: int) -> bool:

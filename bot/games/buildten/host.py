@@ -11,7 +11,6 @@ from bot.core.hosting import Refusal, Settings, Table, Variant
 from bot.core.record import Record, SeatInfo
 from bot.core.turns import Refused, ToPlay, TurnFlow
 from bot.core.views import ActionRow, Button, Outcome, Screen
-from bot.games.buildten import lesson as lesson
 from bot.i18n import N_, _, current, t, tn, using
 from engine.buildten import (
     Action,
@@ -34,34 +33,28 @@ from engine.errors import IllegalAction
 
 from . import narrate, screens
 from .narrate import card_name
+from .records import HOST_KEYS
 from .records import state_of as _state
-from .texts import help_text, lesson_text, rules_text
+from .texts import help_text, rules_text
 from .typed import TYPED_VERBS, TypedError, parse_typed
 
 NAME = "build-to-ten"  # the game's name: /newgame build-to-ten
 VARIANT = "buildten"  # the game (a button word: letters, digits, _), for leaderboards
 LESSON = screens.LESSON_VARIANT  # the lesson: the worked example in a real game against a computer
 LESSON_WORDS = ("lesson", LESSON)
-SETTLE = -1  # advance's lesson step: the current one, passed over where it can't be met
 MAX_TIMEOUT_ACTIONS = 200  # a computer finishing a person's turn: far above a real turn
 LESSON_TITLE = N_("Build-to-Ten lesson")
 
 
-def _lesson(record: Record) -> int | None:
-    """The lesson step the learner is at (None: no lesson, or it is over)."""
-    return record.state.get("lesson") if record.state else None
-
-
-def _save(record: Record, state: BuildState, lesson: int | None,
-          acts: Sequence[Action] = ()) -> None:
-    """The hosted state: the engine's, plus the lesson step in a lesson game, plus the actions
-    applied since the last save (the platform moves them to the game's action log: the review
-    replays them from the deal, bot/games/buildten/review.py)."""
-    pending = record.state.get("actions", []) if record.state else []
+def _save(record: Record, state: BuildState, acts: Sequence[Action] = ()) -> None:
+    """The hosted state: the engine's, plus the actions applied since the last save (the
+    platform moves them to the game's action log: the review replays them from the deal,
+    bot/games/buildten/review.py), plus a variant's own keys as it left them (a lesson's step:
+    lesson_host.py)."""
+    old = record.state or {}
     record.state = state.to_dict()
-    record.state["actions"] = [*pending, *(action_dict(a) for a in acts)]
-    if record.rulebook == LESSON:
-        record.state["lesson"] = lesson
+    record.state["actions"] = [*old.get("actions", []), *(action_dict(a) for a in acts)]
+    record.state.update({k: old[k] for k in HOST_KEYS if k != "actions" and k in old})
 
 
 def _names(record: Record) -> dict[int, str]:
@@ -111,7 +104,7 @@ class BuildTenGame(TurnFlow):
     typed_verbs = TYPED_VERBS
     rules = BuildTenRules()
     max_timeout_actions = MAX_TIMEOUT_ACTIONS
-    offers_review = True  # (no lessons: TurnFlow's default)
+    offers_review = True  # (no /lesson: TurnFlow's default; its lesson is a lobby variant)
     vocabulary: ClassVar[dict[str, tuple[Kind, ...]]] = {
         "bsrc": (IDX,), "bpile": (IDX,), "bdisc": (IDX,), "bjk": (IDX,), "bpass": (),
         "hint": (), "cancel": (),
@@ -146,23 +139,12 @@ class BuildTenGame(TurnFlow):
 
     def start(self, table: Table) -> Outcome:
         record = table.record
-        if record.rulebook == LESSON:
-            seats = record.seats
-            if len(seats) != 2 or seats[0].is_computer or not seats[1].is_computer:
-                raise Refusal(_("The lesson is for one person and one computer: add a computer "
-                                "(🤖), then Start."))
-            state = lesson.lesson_position(record.seed)
-            _save(record, state, 0)
-            with using(record.lang_of(lesson.LEARNER)):  # the notice is the learner's
-                record.seat_ui(lesson.LEARNER).notice = lesson_text(lesson.INTRO)
-            record.add_log("Build-to-Ten lesson: the worked example, then a real game")
-        else:
-            state = new_game(len(record.seats), record.seed)
-            _save(record, state, None)
-            first = screens.seat_label(record, state.first)
-            with using(screens.group_lang(record)):  # the log is the group's
-                record.add_log(t("Build-to-Ten for {n}: {first} shows the highest card and "
-                                 "starts", n=state.players, first=first))
+        state = new_game(len(record.seats), record.seed)
+        _save(record, state)
+        first = screens.seat_label(record, state.first)
+        with using(screens.group_lang(record)):  # the log is the group's
+            record.add_log(t("Build-to-Ten for {n}: {first} shows the highest card and "
+                             "starts", n=state.players, first=first))
         table.turn_started(self.to_move(record.state))
         return self._everything(table, state, reply=_("The game starts!"), new=True)
 
@@ -281,6 +263,10 @@ class BuildTenGame(TurnFlow):
     def refused(self, table: Table, seat: int, error: Exception) -> Refused | None:
         return Refused(narrate.refusal(error)) if isinstance(error, IllegalAction) else None
 
+    def clear_seat(self, table: Table, seat: int, keep_selection: bool) -> None:
+        ui = table.record.seat_ui(seat)
+        ui.selected, ui.mode = [], "main"
+
     def _hint(self, table: Table, state: BuildState, seat: int, user: str) -> Outcome:
         ui = table.record.seat_ui(seat)
         act = choose_action(player_view(state, seat), "hard")
@@ -294,48 +280,11 @@ class BuildTenGame(TurnFlow):
         out.reply, out.alert = ui.notice, False
         return out
 
-    # (in a lesson: only the moves the step takes; the engine judges them, the step says when
-    # its goal is met)
-    def _step(self, record: Record, seat: int) -> tuple[int, lesson.Step] | None:
-        """The lesson step the learner's move answers (None: no lesson, or not the learner)."""
-        step_no = _lesson(record) if seat == lesson.LEARNER else None
-        return None if step_no is None else (step_no, lesson.STEPS[step_no])
-
-    def gate(self, table: Table, state: BuildState, seat: int,
-             action: Action) -> Refused | None:
-        step = self._step(table.record, seat)
-        if step is not None and not step[1].allows(action):
-            return Refused(lesson_text(step[1].nudge), alert=False, mark="📘 ")
-        return None
-
-    def clear_seat(self, table: Table, seat: int, keep_selection: bool) -> None:
-        ui = table.record.seat_ui(seat)
-        ui.selected, ui.mode = [], "main"
-
-    def moved(self, table: Table, old: BuildState, new: BuildState, events: list[Event],
-              seat: int, action: Action, user: str) -> Outcome:
-        at = self._step(table.record, seat) if user else None
-        if at is None:
-            return self.advance(table, old, new, events, acts=[action])
-        step_no, step = at
-        done = lesson.met(step, new, events)
-        after = lesson.settle(step_no + 1 if done else step_no, new)
-        out = self.advance(table, old, new, events, lesson_step=after, acts=[action])
-        if done:
-            done_line = "\n" + lesson_text(lesson.DONE) if after is None else ""
-            table.record.seat_ui(seat).notice = lesson_text(step.success) + done_line
-            out.private[user] = screens.private_screen(table.game_id, table.record, new, seat)
-        return out
-
     def advance(self, table: Table, old: BuildState, new: BuildState,
-                 events: list[Event], *, lesson_step: int | None = SETTLE,
-                 acts: Sequence[Action] = ()) -> Outcome:
-        """Store the new state and build the screens that changed (a lesson's step: given,
-        or the current one passed over where it can't be met any more)."""
+                events: list[Event], acts: Sequence[Action] = ()) -> Outcome:
+        """Store the new state and build the screens that changed."""
         record, game_id = table.record, table.game_id
-        if lesson_step == SETTLE:
-            lesson_step = lesson.settle(_lesson(record), new)
-        _save(record, new, lesson_step, acts)
+        _save(record, new, acts)
         with using(screens.group_lang(record)):  # the log is the group's
             lines = narrate.log_lines(events, _names(record))
         for line in lines:
@@ -388,8 +337,8 @@ class BuildTenGame(TurnFlow):
                             name=screens.seat_label(record, seat)))
         if state.stuck:
             lines.append(_("(stuck: nothing left to draw and a full round without a build)"))
-        # 🔎 Review: each player's own turns, sent to them alone (issue 32; not in a lesson)
-        review = ([] if record.rulebook == LESSON
-                  else [ActionRow([Button(_("🔎 Review"), "review:1")])])
+        # 🔎 Review: each player's own turns, sent to them alone (issue 32; a lesson: none)
+        review = [ActionRow([Button(_("🔎 Review"), "review:1")])]
         return Screen("\n".join(lines), review, game_id=table.game_id, version=state.version,
                       phase="game_over", lang=current())
+

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.core.buttons import Press
-from bot.core.hosting import Refusal, Settings, Table, Variant
+from bot.core.hosting import LessonTerminal, Refusal, Settings, Table, Variant
 from bot.core.record import TIMEOUTS_BEFORE_COMPUTER, Record, SeatInfo
 from bot.core.turns import Refused, ToPlay, TurnFlow
 from bot.core.views import Outcome, Screen
@@ -29,7 +29,6 @@ from engine.rummy.ai import LEVELS
 from engine.rummy.contract import RummyRules
 from engine.rummy.rulebooks import option_choices
 
-from . import lesson_host as lesson
 from . import narrate, screens, web, words
 from .lessons import LESSONS
 from .records import rules_of
@@ -37,7 +36,7 @@ from .refusals import refusal
 from .texts import help_text, rules_text
 from .turns import turn_action
 from .typed import TYPED_VERBS, TypedError, cards_arg, parse_typed
-from .vocabulary import RUMMY_VERBS
+from .vocabulary import LESSON, LESSON_ONLY, LESSON_VERBS, RUMMY_VERBS
 
 MAX_TIMEOUT_ACTIONS = 60  # a computer finishing a turn takes a few actions; this bounds a loop
 
@@ -76,7 +75,7 @@ class RummyGame(TurnFlow):
     default_level = "medium"
     default_variant = "manipulation"
     # (with /hint: a one-word action; `auto 5H 6H`: select exactly these, then Auto-place)
-    typed_verbs = TYPED_VERBS | {"auto"} | lesson.VERBS
+    typed_verbs = TYPED_VERBS | {"auto"} | LESSON_VERBS  # (its lesson's: the variant reads them)
     vocabulary = RUMMY_VERBS
     rules = RummyRules()
     max_timeout_actions = MAX_TIMEOUT_ACTIONS
@@ -109,39 +108,27 @@ class RummyGame(TurnFlow):
                         tiles=rules.tiles, choices=choices)
 
     def to_move(self, state: Mapping[str, Any]) -> int | None:
-        if "progress" in state:  # a lesson: nobody's turn timer, no computer
-            return None
         return state["turn"] if state["phase"] == "play" else None
 
     def is_over(self, state: Mapping[str, Any]) -> bool:
-        if "progress" in state:
-            return lesson.is_over(dict(state))
         return state["phase"] == "game_over"
 
     def rounds(self, state: Mapping[str, Any]) -> Sequence[Sequence[int]]:
-        if "progress" in state:  # a lesson counts in no score
-            return []
         return [r["points"] for r in state["rounds"]]
 
-    def results(self, record: Record) -> Any:
-        if lesson.is_lesson(record):  # never in scores, ratings, leaderboards or titles
-            return None
-        return super().results(record)
-
-    # -- lessons (a variant of this game: bot/games/rummy/lesson_host.py) ------------------
+    # -- lessons: a variant of this game (bot/games/rummy/lesson_host.py) --------------------
 
     def lesson_options(self, words: str | None) -> dict[str, Any] | None:
         """The lesson `words` name as a lesson row's options (None: no words); ValueError
         with a sentence for a lesson we don't have."""
-        return lesson.lesson_options(words)
+        return self.played_variants[LESSON].lesson_options(words)
 
     def lesson(self, table: Table, options: dict[str, Any] | None) -> Outcome:
         """Begin the lesson `options` name in this row (None: resume the one it holds)."""
-        if options is None and lesson.is_lesson(table.record) and table.record.state:
-            return lesson.resume(table)
-        table.record.rulebook = lesson.KIND
-        table.record.lesson = dict(lesson.MARK)
-        return lesson.begin(table, options)
+        return self.played_variants[LESSON].lesson(table, options)
+
+    def lesson_terminal(self) -> LessonTerminal:
+        return self.played_variants[LESSON].lesson_terminal()
 
     # -- a game in a chat ---------------------------------------------------------------
 
@@ -168,23 +155,15 @@ class RummyGame(TurnFlow):
         return self._everything(table, state, reply=_("The game starts!"), new=True)
 
     def screens(self, table: Table, *, new: bool = False) -> Outcome:
-        if lesson.is_lesson(table.record):
-            return lesson.screens(table, new=new)
         return self._everything(table, _state(table.record), new=new)
 
     def table_screen(self, table: Table) -> Screen:
-        if lesson.is_lesson(table.record):  # a lesson has no table: its one screen
-            return lesson.screen(table)
         return screens.table_screen(table.game_id, table.record, _state(table.record))
 
     def private_screen(self, table: Table, seat: int) -> Screen:
-        if lesson.is_lesson(table.record):
-            return lesson.screen(table)
         return screens.private_screen(table.game_id, table.record, _state(table.record), seat)
 
     def review(self, table: Table, seat: int, round: int | None) -> Screen:
-        if lesson.is_lesson(table.record):
-            raise Refusal(_("This is a lesson: /quit stops it."))
         from .review import review_screen  # the solver's analysis: loaded when first asked
 
         return review_screen(table.game_id, table.record, seat, round)
@@ -193,7 +172,7 @@ class RummyGame(TurnFlow):
     def puzzle_cut(self, record: Record) -> tuple[int, dict[str, Any]] | None:
         from . import puzzle
 
-        return None if lesson.is_lesson(record) else puzzle.cut(record)
+        return None if record.rulebook == LESSON else puzzle.cut(record)
 
     def puzzle_post(self, data: dict[str, Any], day: str) -> Screen:
         from . import puzzle
@@ -205,16 +184,22 @@ class RummyGame(TurnFlow):
 
         return puzzle.solution_screen(data, day)
 
-    def press(self, table: Table, seat: int | None, user: str, press: Press) -> Outcome:
-        if lesson.is_lesson(table.record):
-            return lesson.press(table, seat, user, press)
-        return super().press(table, seat, user, press)
+    def puzzle_try(self, table: Table, data: dict[str, Any]) -> Outcome:
+        from . import puzzle_host
+
+        state = puzzle_host.deal(table, data)
+        return self._everything(table, state, reply=None, new=True)
+
+    def puzzle_verdict(self, record: Record) -> tuple[bool, int] | None:
+        from . import puzzle_host
+
+        return puzzle_host.verdict(record)
 
     def any_time(self, table: Table, state: GameState, seat: int | None, user: str,
                  press: Press) -> Outcome | None:
         """Going on after a round, and how a seat looks at its hand (no turn's presses)."""
         verb = press.verb
-        if verb in lesson.ONLY:
+        if verb in LESSON_ONLY:
             raise Refusal(_("Unknown button."))
         if verb in ("next", "finish"):
             if seat is None:
@@ -240,11 +225,6 @@ class RummyGame(TurnFlow):
         if act is None:
             return self.mine(table, state, seat, user)
         return ToPlay(act, keep_selection=press.verb == "hint")
-
-    def typed(self, table: Table, seat: int, user: str, verb: str, args: str) -> Outcome:
-        if lesson.is_lesson(table.record):
-            return lesson.typed(table, seat, user, verb, args)
-        return super().typed(table, seat, user, verb, args)
 
     def typed_moves(self, table: Table, state: GameState, seat: int, user: str, verb: str,
                     args: str) -> Sequence[Action] | Outcome:
@@ -284,8 +264,6 @@ class RummyGame(TurnFlow):
         self, table: Table, seat: int, user: str, version: int, items: Sequence[str]
     ) -> Outcome:
         record = table.record
-        if lesson.is_lesson(record):
-            return lesson.select(table, seat, user, version, items)
         state = _state(record)
         if version != state.version or state.turn != seat or state.phase != "play":
             raise Refusal(
@@ -300,13 +278,9 @@ class RummyGame(TurnFlow):
         return self.mine(table, state, seat, user)
 
     def web_view(self, record: Record, seat: int | None) -> dict[str, Any]:
-        if lesson.is_lesson(record):  # a lesson lives in its chat only
-            raise Refusal(_("This is a lesson: /quit stops it."))
         return web.web_view(record, seat)
 
     def web_edit(self, table: Table, seat: int, user: str, edit: Any) -> Outcome:
-        if lesson.is_lesson(table.record):
-            raise Refusal(_("This is a lesson: /quit stops it."))
         return web.web_edit(self, table, seat, user, edit)
 
     def help_text(self) -> str:
@@ -422,3 +396,4 @@ class RummyGame(TurnFlow):
                         game_id, record, state, event.seat
                     )
         return out
+

@@ -1,98 +1,59 @@
-"""Guided lessons of the rummy family (UX.md §5) as a variant of the hosted rummy game: the
-pure runner of lessons/runner.py judges every move with the real engine; this module keeps its
-progress in the hosted state and shows it as screens. The platform reaches it through the rummy
-host (host.py) like any game: `service.press` -> fair use -> the unit of work (row lock or
-version, idempotency keys) -> `RummyGame.press`/`typed`/`select`, which hand a lesson's to here.
+"""Guided lessons of the rummy family (UX.md §5) as a variant of the hosted rummy game
+(bot/core/hosting.py `played_variants`): `RummyLesson` is RummyGame's own definition with the
+methods a lesson plays otherwise overridden, and a script of steps (lessons/content/, data) that
+the pure runner (lessons/runner.py) judges with the real engine. The platform hosts a lesson row
+through it like any game (`unit.game_of` finds the variant by the row's `rulebook`):
+`service.press` -> fair use -> the unit of work (row lock or version, idempotency keys) ->
+`RummyLesson.press`/`typed`/`select`, the press already typed by `buttons.parse`.
 
-A lesson is a rummy game row in the learner's private chat: `rulebook` "lesson", `options`
-{"lesson": <lesson name>}, `lesson` {"form": 2} (the platform's mark: never rated, kept
+A lesson is a rummy game row in the learner's private chat: `rulebook` "lesson" (the variant),
+`options` {"lesson": <lesson name>}, `lesson` {"form": 2} (the platform's mark: never rated, kept
 `lesson_retention_days`), one seat (the learner), and the hosted state
 {"progress": LessonState dict, "ver": n, "last": {result, key}}; the selection, menu and notice
 are the seat's UI (record.ui). `ver` goes into the buttons; it changes whenever the lesson or its
 menu does (not on card selection, which is idempotent: s1 selects, s0 deselects), so a stale
 button gets a fresh screen instead of acting twice.
 """
-
 from __future__ import annotations
 
 import contextvars
-import hashlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.core.buttons import Press
-from bot.core.cut import CAPTION_UNITS, cut
-from bot.core.hosting import Refusal, Table
-from bot.core.record import Record
+from bot.core.hosting import LessonTerminal, Refusal, Results, Table
+from bot.core.record import Record, SeatUI
 from bot.core.titles import key_named
-from bot.core.views import (
-    PRIMARY,
-    ActionRow,
-    Button,
-    Choice,
-    ChoiceGroup,
-    HandPicker,
-    Outcome,
-    Part,
-    Screen,
-)
-from bot.i18n import N_, _, current, fill, isolate, ngettext, t
-from engine.cards import Card, suit_order
-from engine.rummy import (
-    Action,
-    Commit,
-    Draw,
-    Finish,
-    GiveUp,
-    Knock,
-    NextRound,
-    Pass,
-    Place,
-    Reset,
-    Split,
-    Take,
-    group_label,
-    legal_actions,
-    player_view,
-)
-from engine.rummy.tiles import piece_from_token
-from render.rummy import render_private
+from bot.core.views import Outcome, Screen
+from bot.i18n import N_, _, fill, ngettext, t
+from engine.cards import suit_order
+from engine.rummy import Action, Split, player_view
+from engine.rummy.actions import TYPED_WORDS, WORD_ACTIONS
 
+from .host import RummyGame
+from .lesson_view import LessonSeat, lesson_screen, selectable
 from .lessons import (
     LEARNER,
-    LESSONS,
     Feedback,
-    LessonState,
     choose_joker,
     get_lesson,
     lesson_act,
     lesson_game,
-    lesson_step,
-    outline,
     restart_step,
     show,
     skip_step,
     start_lesson,
-    step_label,
 )
 from .lessons import words as lesson_words
 from .narrate import hint_line
 from .refusals import refusal
-from .screens import (
-    JOKER_MEANS,
-    action_rows,
-    card_label,
-    group_choices,
-    groups_text,
-    joker_face,
-    private_picture,
-)
+from .turns import turn_action
 from .typed import TypedError, parse_typed
-from .vocabulary import LESSON_ONLY
+from .vocabulary import LESSON, LESSON_VERBS
 from .words import TITLES
 
-KIND = "lesson"  # a lesson's variant (record.rulebook): never a rulebook's name
+KIND = LESSON  # a lesson's variant (record.rulebook): never a rulebook's name
 MARK = {"form": 2}  # record.lesson of a lesson hosted as a game (the old form kept "progress")
 DEFAULT = "manipulation"  # /lesson with no name and no lesson to resume
 WELCOME_BACK = N_("Welcome back — here is where you left off.")
@@ -108,51 +69,24 @@ lesson_words.install(
     lambda hint: hint_line(hint, _TILES.get()),
     fill,
 )
-CARDS_PER_ROW = 8
-MAX_CARD_BUTTONS = 24
-# Typed commands a lesson answers in its private chat (besides /lesson itself).
-VERBS = frozenset(
-    {
-        "lay",
-        "add",
-        "take",
-        "move",
-        "split",
-        "done",
-        "reset",
-        "draw",
-        "pass",
-        "knock",
-        "giveup",
-        "give",
-        "hint",
-        "show",
-        "skip",
-        "quit",
-        "next",
-        "finish",
-        "choose",
-        "joker",
-        "restart",
-    }
+VERBS = LESSON_VERBS  # typed commands a lesson answers in its private chat
+# The terminal's lesson (bot/adapters/console_lesson.py): the typed moves' help, and the screen
+# lines its position shows too (a tile lesson's loose tiles and rack too).
+TERMINAL = LessonTerminal(
+    N_("""Type moves as in the game (cards like 7H 10S QD, * for a joker; or hand numbers 1 2 3):
+  lay 5H 6H 7H   new group        add A 8H    add to group A     take A 5S   take a card out
+  split A 3      split group A after its 3rd card                 move A:5S B  move a card
+  done · reset · draw · pass · knock · giveup · next · finish · choose 9C (a joker's card)
+  show   explain this step        skip   do it for me            restart  the step again
+  quit   stop here (the lesson is saved)"""),
+    (
+        "Table: {groups}",
+        "Loose (place before Done): {cards}",
+        "Loose tiles (place before Done): {tiles}",
+        "Hand: {cards}",
+        "Rack: {tiles}",
+    ),
 )
-
-
-ONLY = frozenset(LESSON_ONLY)  # button verbs no real game's screen has
-
-
-def is_lesson(record: Record) -> bool:
-    """A lesson hosted as a rummy game (its state the lesson's progress)."""
-    return record.rulebook == KIND
-
-
-def lesson_options(words: str | None) -> dict[str, Any] | None:
-    """The lesson `words` name in any language (`/lesson רמיקוב`) as the row's options; None
-    for no words; ValueError with a sentence for a lesson we don't have."""
-    if not (words or "").strip():
-        return None
-    wanted = key_named(str(words), TITLES) or str(words)
-    return {"lesson": get_lesson(wanted).name}
 
 
 class _Reply(Exception):
@@ -163,39 +97,6 @@ class _Reply(Exception):
         self.text, self.alert, self.screen = text, alert, screen
 
 
-@dataclass
-class _Lesson:
-    """A lesson's part of the record, decoded: its hosted state and the learner's UI."""
-
-    progress: LessonState
-    selected: list[str] = field(default_factory=list)  # card tokens
-    mode: str = "main"  # main | add | take | take:<g> | split | split:<g> | more
-    notice: str = ""
-    ver: int = 1
-    last: dict[str, str] = field(default_factory=dict)  # the last feedback: result and key
-
-    @classmethod
-    def load(cls, record: Record) -> _Lesson:
-        state = record.state or {}
-        if "progress" not in state:
-            raise Refusal(_("That lesson no longer exists. Send /lesson."))
-        ui = record.seat_ui(LEARNER)
-        return cls(
-            LessonState.from_dict(state["progress"]),
-            list(ui.selected),
-            ui.mode,
-            ui.notice,
-            int(state.get("ver", 1)),
-            dict(state.get("last", {})),
-        )
-
-    def save(self, record: Record) -> None:
-        """Into the record: a new state (the core replaces it, never edits it) and the UI."""
-        record.state = {"progress": self.progress.to_dict(), "ver": self.ver, "last": self.last}
-        ui = record.seat_ui(LEARNER)
-        ui.selected, ui.mode, ui.notice = list(self.selected), self.mode, self.notice
-
-
 @dataclass(frozen=True)
 class _Ctx:
     """Who pressed, in which lesson row: what a screen and an outcome need."""
@@ -203,7 +104,7 @@ class _Ctx:
     user: str
     game_id: int
 
-    def outcome(self, lesson: _Lesson | None = None, *, new: bool = False) -> Outcome:
+    def outcome(self, lesson: LessonSeat | None = None, *, new: bool = False) -> Outcome:
         out = Outcome()
         if lesson is not None:
             out.private[self.user] = lesson_screen(self.game_id, lesson)
@@ -212,36 +113,131 @@ class _Ctx:
         return out
 
 
-Change = Callable[[_Ctx, _Lesson], tuple[Outcome, str | None]]
-SIMPLE: dict[str, type[Action]] = {
-    "done": Commit,
-    "reset": Reset,
-    "giveup": GiveUp,
-    "draw": Draw,
-    "pass": Pass,
-    "knock": Knock,
-    "next": NextRound,
-    "finish": Finish,
-}
+Change = Callable[[_Ctx, LessonSeat], tuple[Outcome, str | None]]
+# the one-word actions, the engine's (a lesson's 💡 Show me stands for the game's hint)
+SIMPLE: dict[str, type[Action]] = {k: v for k, v in TYPED_WORDS.items() if k != "hint"}
+# a turn's buttons the game's own mapping reads (rummy/turns.py): placing, taking, a joker's
+# meaning and the one-word actions of a turn
+TURN_VERBS = frozenset({"new", "add", "tc", "jk", *(v for v in WORD_ACTIONS if v != "hint")})
 # what a closed lesson (stopped, or finished) still answers: its menus and its hand-offs
 CLOSED_OK = ("s0", "s1", "noop", "cancel", "addm", "takem", "splm", "take", "spl", "more",
              "go", "play")
 
 
-# -- what the host hands over (run in the unit of work's thread) -------------------------------
+# -- the variant ---------------------------------------------------------------------------------
 
 
-def is_closed(record: Record) -> bool:
+class RummyLesson(RummyGame):
+    """The rummy game as a lesson: one seat, no turn timer, no computer on move, no score; its
+    one screen is the step's; its presses, typed moves and menus are judged by the script."""
+
+    def to_move(self, state: Any) -> int | None:
+        return None  # nobody's turn timer, no computer: the runner plays the computers
+
+    def is_over(self, state: Any) -> bool:
+        return bool(state.get("progress", {}).get("finished"))
+
+    def rounds(self, state: Any) -> Sequence[Sequence[int]]:
+        return []  # a lesson counts in no score
+
+    def results(self, record: Record) -> Results | None:
+        return None  # never in scores, ratings, leaderboards or titles
+
+    def lesson_options(self, words: str | None) -> dict[str, Any] | None:
+        """The lesson `words` name in any language (`/lesson רמיקוב`) as the row's options;
+        None for no words; ValueError with a sentence for a lesson we don't have."""
+        if not (words or "").strip():
+            return None
+        wanted = key_named(str(words), TITLES) or str(words)
+        return {"lesson": get_lesson(wanted).name}
+
+    def lesson(self, table: Table, options: dict[str, Any] | None) -> Outcome:
+        """Begin the lesson `options` name in this row (None: resume the one it holds)."""
+        record = table.record
+        if options is None and record.rulebook == KIND and record.state:
+            return _resume(table)
+        record.rulebook = KIND
+        record.lesson = dict(MARK)
+        return _begin(table, options)
+
+    def lesson_terminal(self) -> LessonTerminal:
+        return TERMINAL
+
+    def screens(self, table: Table, *, new: bool = False) -> Outcome:
+        """The learner's screen as it is now, as an outcome (/table, a redelivery)."""
+        user = _learner(table.record)
+        out = Outcome(private={user: self.private_screen(table, LEARNER)})
+        if new:
+            out.private_new.add(user)
+        return out
+
+    def table_screen(self, table: Table) -> Screen:
+        return self.private_screen(table, LEARNER)  # a lesson has no table: its one screen
+
+    def private_screen(self, table: Table, seat: int) -> Screen:
+        lesson = LessonSeat.load(table.record)
+        _TILES.set(lesson_game(lesson.progress).rules.tiles)
+        return lesson_screen(table.game_id, lesson)
+
+    def review(self, table: Table, seat: int, round: int | None) -> Screen:
+        raise Refusal(_("This is a lesson: /quit stops it."))
+
+    def web_view(self, record: Record, seat: int | None) -> dict[str, Any]:
+        raise Refusal(_("This is a lesson: /quit stops it."))  # it lives in its chat only
+
+    def web_edit(self, table: Table, seat: int, user: str, edit: Any) -> Outcome:
+        raise Refusal(_("This is a lesson: /quit stops it."))
+
+    def press(self, table: Table, seat: int | None, user: str, press: Press) -> Outcome:
+        """A button of a lesson screen (an ordinary game button: game:version:action)."""
+        record = table.record
+        head = press.verb
+        if head in ("go", "play") and seat != LEARNER:  # the learner's hand-offs only
+            raise Refusal(_("These buttons belong to the learner."))
+        _mine(record, seat)
+        if head == "go":  # another lesson, in this row
+            try:
+                return _begin(table, self.lesson_options(press.str()))
+            except ValueError as error:  # (a forged name: the menu offers only ours)
+                raise Refusal(str(error)) from None
+        if head == "play":  # [Play a real game]: the platform starts it once this is saved
+            if not self.is_over(record.state or {}):
+                record.ended = True  # the chat must be free for the real game
+            return Outcome(play_next=LessonSeat.load(record).progress.lesson)
+        if _is_closed(record) and head not in CLOSED_OK:
+            raise Refusal(_("This lesson is over. Send /lesson to start another."))
+        return _change(table, user, lambda ctx, les: _press(ctx, les, press))
+
+    def typed(self, table: Table, seat: int, user: str, verb: str, args: str) -> Outcome:
+        """Typed in the lesson's chat: /lay 5H 6H 7H, /done, /skip, /quit…"""
+        _mine(table.record, seat)
+        if verb not in VERBS:
+            raise Refusal(t("Unknown command /{verb} in a lesson.", verb=verb))
+        if _is_closed(table.record):
+            raise Refusal(_("This lesson is over. Send /lesson to start another."))
+        out = _change(table, user, lambda ctx, les: _typed(ctx, les, verb, args.strip()))
+        if out.private:  # a typed move scrolled the lesson up: post it again below (the answer)
+            out.private_new.add(user)
+        return out
+
+    def select(self, table: Table, seat: int, user: str, version: int,
+               items: Sequence[str]) -> Outcome:
+        """A card menu (Discord): exactly these cards selected, as one change."""
+        _mine(table.record, seat)
+        lesson = LessonSeat.load(table.record)
+        tokens = {c.token for c in selectable(lesson.progress)}
+        lesson.ui.selected = [x for x in dict.fromkeys(items) if x in tokens]
+        lesson.save(table.record)
+        return _Ctx(user, table.game_id).outcome(lesson)
+
+
+def _is_closed(record: Record) -> bool:
     """Stopped (/quit, idle) or finished: only its menus and hand-offs answer."""
     state = record.state or {}
     return record.ended or bool(state.get("progress", {}).get("finished"))
 
 
-def is_over(state: dict[str, Any]) -> bool:
-    return bool(state.get("progress", {}).get("finished"))
-
-
-def begin(table: Table, options: dict[str, Any] | None) -> Outcome:
+def _begin(table: Table, options: dict[str, Any] | None) -> Outcome:
     """Lesson `options["lesson"]` (None: the default) from its first step in this row, which
     may have held another lesson: a higher `ver`, so that lesson's buttons are out of date."""
     record = table.record
@@ -250,84 +246,21 @@ def begin(table: Table, options: dict[str, Any] | None) -> Outcome:
     record.options = {"lesson": get_lesson(name).name}
     record.ended = False
     record.log = []
-    lesson = _Lesson(start_lesson(name), notice=lesson_words._(get_lesson(name).intro))
-    lesson.ver = int(before) + 1
     record.ui = {}
+    lesson = LessonSeat(start_lesson(name), record.seat_ui(LEARNER), int(before) + 1)
+    lesson.ui.notice = lesson_words._(get_lesson(name).intro)
     _TILES.set(lesson_game(lesson.progress).rules.tiles)
     lesson.save(record)
     return _Ctx(_learner(record), table.game_id).outcome(lesson, new=True)
 
 
-def resume(table: Table) -> Outcome:
+def _resume(table: Table) -> Outcome:
     """/lesson again (or with the running lesson's name): where the learner left off, anew."""
-    lesson = _Lesson.load(table.record)
-    lesson.notice = _(WELCOME_BACK)
-    lesson.mode = "main"
+    lesson = LessonSeat.load(table.record)
+    lesson.ui.notice = _(WELCOME_BACK)
+    lesson.ui.mode = "main"
     lesson.save(table.record)
     return _Ctx(_learner(table.record), table.game_id).outcome(lesson, new=True)
-
-
-def press(table: Table, seat: int | None, user: str, pressed: Press) -> Outcome:
-    """A button of a lesson screen (an ordinary game button: game:version:action)."""
-    record = table.record
-    action = pressed.action
-    head = pressed.verb
-    if head in ("go", "play") and seat != LEARNER:  # the learner's hand-offs only
-        raise Refusal(_("These buttons belong to the learner."))
-    _mine(record, seat)
-    if head == "go":  # another lesson, in this row
-        try:
-            return begin(table, lesson_options(pressed.str()))
-        except ValueError as error:  # (a forged name: the menu offers only ours)
-            raise Refusal(str(error)) from None
-    if head == "play":  # [Play a real game]: the platform starts it once this is saved
-        if not is_over(record.state or {}):
-            record.ended = True  # the chat must be free for the real game
-        out = Outcome(play_next=_Lesson.load(record).progress.lesson)
-        return out
-    closed = is_closed(record)
-    if closed and head not in CLOSED_OK:
-        raise Refusal(_("This lesson is over. Send /lesson to start another."))
-    return _change(table, user, lambda ctx, les: _press(ctx, les, pressed.version, action))
-
-
-def typed(table: Table, seat: int, user: str, verb: str, args: str) -> Outcome:
-    """Typed in the lesson's chat: /lay 5H 6H 7H, /done, /skip, /quit…"""
-    _mine(table.record, seat)
-    if verb not in VERBS:
-        raise Refusal(t("Unknown command /{verb} in a lesson.", verb=verb))
-    if is_closed(table.record):
-        raise Refusal(_("This lesson is over. Send /lesson to start another."))
-    out = _change(table, user, lambda ctx, les: _typed(ctx, les, verb, args.strip()))
-    if out.private:  # a typed move scrolled the lesson up: post it again below (the answer)
-        out.private_new.add(user)
-    return out
-
-
-def select(table: Table, seat: int, user: str, version: int, items: Sequence[str]) -> Outcome:
-    """A card menu (Discord): exactly these cards selected, as one change."""
-    _mine(table.record, seat)
-    lesson = _Lesson.load(table.record)
-    tokens = {c.token for c in _selectable(lesson.progress)}
-    lesson.selected = [x for x in dict.fromkeys(items) if x in tokens]
-    lesson.save(table.record)
-    return _Ctx(user, table.game_id).outcome(lesson)
-
-
-def screen(table: Table) -> Screen:
-    """The learner's lesson screen as it is now."""
-    lesson = _Lesson.load(table.record)
-    _TILES.set(lesson_game(lesson.progress).rules.tiles)
-    return lesson_screen(table.game_id, lesson)
-
-
-def screens(table: Table, *, new: bool = False) -> Outcome:
-    """The learner's screen as it is now, as an outcome (/table, a redelivery)."""
-    user = _learner(table.record)
-    out = Outcome(private={user: screen(table)})
-    if new:
-        out.private_new.add(user)
-    return out
 
 
 def _learner(record: Record) -> str:
@@ -342,7 +275,7 @@ def _mine(record: Record, seat: int | None) -> None:
 def _change(table: Table, user: str, change: Change) -> Outcome:
     """`change` on the decoded lesson, saved into the record; a `_Reply` changes nothing."""
     ctx = _Ctx(user, table.game_id)
-    lesson = _Lesson.load(table.record)
+    lesson = LessonSeat.load(table.record)
     _TILES.set(lesson_game(lesson.progress).rules.tiles)
     try:
         outcome, status = change(ctx, lesson)
@@ -355,34 +288,35 @@ def _change(table: Table, user: str, change: Change) -> Outcome:
     return outcome
 
 
-def _press(ctx: _Ctx, lesson: _Lesson, version: int, action: str) -> tuple[Outcome, str | None]:
-    head, _sep, arg = action.partition(":")
-    if version != lesson.ver and head not in ("s0", "s1", "noop"):
+def _press(ctx: _Ctx, lesson: LessonSeat, press: Press) -> tuple[Outcome, str | None]:
+    head = press.verb
+    if press.version != lesson.ver and head not in ("s0", "s1", "noop"):
         raise _Reply(
             _("That button is out of date — here is a fresh screen."), alert=False, screen=True
         )
     progress = lesson.progress
     if head in ("s0", "s1"):
-        tokens = {c.token for c in _selectable(progress)}
-        if arg not in tokens:
+        token = press.str()
+        tokens = {c.token for c in selectable(progress)}
+        if token not in tokens:
             raise _Reply(_("That card is no longer yours to place."), alert=False, screen=True)
-        lesson.selected = [t for t in lesson.selected if t in tokens and t != arg]
+        lesson.ui.selected = [t for t in lesson.ui.selected if t in tokens and t != token]
         if head == "s1":
-            lesson.selected.append(arg)
+            lesson.ui.selected.append(token)
         return ctx.outcome(lesson), None
     if head == "noop":
         return ctx.outcome(lesson), None
     # A menu change bumps the version too: a button of the old menu can't act afterwards.
     if head == "cancel":
-        lesson.mode = "main"
+        lesson.ui.mode = "main"
         lesson.progress = replace(progress, joker=None)
     elif head in ("addm", "takem", "splm", "more"):
-        if head == "addm" and not lesson.selected:
-            lesson.notice = _("Select the cards to add first (tap them).")
+        if head == "addm" and not lesson.ui.selected:
+            lesson.ui.notice = _("Select the cards to add first (tap them).")
         else:
-            lesson.mode = {"addm": "add", "takem": "take", "splm": "split", "more": "more"}[head]
+            lesson.ui.mode = {"addm": "add", "takem": "take", "splm": "split", "more": "more"}[head]
     elif head in ("take", "spl"):
-        lesson.mode = f"{'take' if head == 'take' else 'split'}:{int(arg)}"
+        lesson.ui.mode = f"{'take' if head == 'take' else 'split'}:{press.int()}"
     if head in ("cancel", "addm", "takem", "splm", "more", "take", "spl"):
         lesson.ver += 1
         return ctx.outcome(lesson), None
@@ -396,40 +330,33 @@ def _press(ctx: _Ctx, lesson: _Lesson, version: int, action: str) -> tuple[Outco
         lesson.progress = restart_step(progress)
         return _after(ctx, lesson, Feedback("progress", _("The step starts again."), "restart"))
     if head == "quit":
-        lesson.notice = _("Lesson stopped. Send /lesson to start again.")
-        lesson.mode = "main"
+        lesson.ui.notice = _("Lesson stopped. Send /lesson to start again.")
+        lesson.ui.mode = "main"
         lesson.ver += 1
         out = ctx.outcome(lesson)
         out.private[ctx.user].buttons = []
         out.reply, out.alert = _("Lesson stopped."), False
         return out, "ended"
-    act: Action
-    selected = _selected_cards(progress, lesson.selected)
-    if head in ("new", "add"):
-        if not selected:
-            lesson.notice = _("Select cards first (tap them).")
+    if head in TURN_VERBS:  # the game's own turn buttons: the game's own press -> action
+        # (on a copy: the game clears the notice for a move, a lesson's Show me stays shown)
+        scratch = SeatUI(selected=list(lesson.ui.selected), mode=lesson.ui.mode)
+        act = turn_action(lesson_game(progress), LEARNER, scratch, press)
+        if act is None:  # nothing selected: the game's notice, nothing else changes
+            lesson.ui.notice = scratch.notice
             return ctx.outcome(lesson), None
-        act = Place(LEARNER, tuple(selected), None if head == "new" else int(arg))
-    elif head == "tc":
-        group, _sep, token = arg.partition(":")
-        act = Take(LEARNER, int(group), piece_from_token(token))
-    elif head == "spa":
-        group, _sep, at = arg.partition(":")
-        act = Split(LEARNER, int(group), int(at))
-    elif head == "jk":
-        group, _sep, faces = arg.partition(":")
-        act = Commit(LEARNER, None, {int(group): tuple(faces.split(","))})
-    elif head in SIMPLE:
-        act = SIMPLE[head](LEARNER)
-    else:
-        raise _Reply(_("Unknown button."), screen=True)
-    return _act(ctx, lesson, [act])
+        return _act(ctx, lesson, [act])
+    if head == "spa":
+        return _act(ctx, lesson, [Split(LEARNER, press.int(0), press.int(1))])
+    if head in SIMPLE:
+        return _act(ctx, lesson, [SIMPLE[head](LEARNER)])
+    raise _Reply(_("Unknown button."), screen=True)
 
 
-def _typed(ctx: _Ctx, lesson: _Lesson, verb: str, args: str) -> tuple[Outcome, str | None]:
+def _typed(ctx: _Ctx, lesson: LessonSeat, verb: str, args: str) -> tuple[Outcome, str | None]:
     progress = lesson.progress
     if verb in ("show", "hint", "skip", "quit", "restart"):
-        return _press(ctx, lesson, lesson.ver, "show" if verb == "hint" else verb)
+        said = Press(ctx.game_id, lesson.ver, "show" if verb == "hint" else verb)
+        return _press(ctx, lesson, said)
     if verb in ("next", "finish"):
         return _act(ctx, lesson, [SIMPLE[verb](LEARNER)])
     if verb in ("choose", "joker"):
@@ -445,7 +372,7 @@ def _typed(ctx: _Ctx, lesson: _Lesson, verb: str, args: str) -> tuple[Outcome, s
     return _act(ctx, lesson, actions)
 
 
-def _act(ctx: _Ctx, lesson: _Lesson, actions: list[Action]) -> tuple[Outcome, str | None]:
+def _act(ctx: _Ctx, lesson: LessonSeat, actions: list[Action]) -> tuple[Outcome, str | None]:
     feedback = Feedback("progress", "")
     texts: list[str] = []
     for act in actions:
@@ -459,15 +386,15 @@ def _act(ctx: _Ctx, lesson: _Lesson, actions: list[Action]) -> tuple[Outcome, st
     return _after(ctx, lesson, feedback)
 
 
-def _after(ctx: _Ctx, lesson: _Lesson, feedback: Feedback) -> tuple[Outcome, str | None]:
+def _after(ctx: _Ctx, lesson: LessonSeat, feedback: Feedback) -> tuple[Outcome, str | None]:
     """Update the lesson's UI state after a lesson action, and answer."""
     lesson.ver += 1
-    lesson.mode = "main"
+    lesson.ui.mode = "main"
     if feedback.result != "wrong":
-        lesson.selected = []
+        lesson.ui.selected = []
     # "Show me" stays on screen while the learner follows it; any other text replaces it.
     if feedback.text or feedback.result != "progress" or lesson.last.get("key") != "show":
-        lesson.notice = feedback.text
+        lesson.ui.notice = feedback.text
         lesson.last = {"result": feedback.result, "key": feedback.key}
     out = ctx.outcome(lesson)
     short = feedback.text.split("\n", 1)[0]
@@ -480,212 +407,4 @@ def _after(ctx: _Ctx, lesson: _Lesson, feedback: Feedback) -> tuple[Outcome, str
     return out, "finished" if lesson.progress.finished else None
 
 
-def _selectable(progress: LessonState) -> list[Card]:
-    """Cards the learner may select: the hand, loose table cards, and Tahiti's singles."""
-    view = player_view(lesson_game(progress), LEARNER)
-    loose = view.draft.loose if view.draft else []
-    singles = view.draft.singles if view.draft else list(view.singles)
-    return [*sorted(view.draft_hand, key=suit_order), *loose, *singles]
-
-
-def _selected_cards(progress: LessonState, tokens: list[str]) -> list[Card]:
-    by_token = {c.token: c for c in _selectable(progress)}
-    return [by_token[t] for t in tokens if t in by_token]
-
-
-def _key(*parts: object) -> str:
-    return hashlib.blake2b(repr(parts).encode(), digest_size=10).hexdigest()
-
-
-def lesson_screen(game_id: int, lesson: _Lesson) -> Screen:
-    """The lesson message: picture (step cards outlined), step and instruction, buttons."""
-    progress = lesson.progress
-    step = lesson_step(progress)
-    game = lesson_game(progress)
-    view = player_view(game, LEARNER)
-    hint_cards, hint_groups = outline(progress)
-    label = (
-        t("🎓 {title} — lesson complete", title=_(get_lesson(progress.lesson).title))
-        if progress.finished
-        else step_label(progress)
-    )
-    picture = private_picture(view, label, "suit", hint_cards, hint_groups)
-    hand, groups, singles, loose = picture.hand, picture.groups, picture.singles, picture.loose
-    tiles = game.rules.tiles  # a tile rulebook's screens say rack and tiles, as the game's do
-    lines = [label]
-    if not progress.finished:
-        lines.append(lesson_words._(step.text))
-    if lesson.notice:
-        lines.append(lesson.notice)
-    lines.append(t("Table: {groups}", groups=groups_text(groups, singles)))
-    if loose:
-        shown = " ".join(c.pretty() for c in loose)
-        lines.append(
-            t("Loose tiles (place before Done): {tiles}", tiles=shown)
-            if tiles
-            else t("Loose (place before Done): {cards}", cards=shown)
-        )
-    numbered = "  ".join(f"{i + 1} {c.pretty()}" for i, c in enumerate(hand)) or _("empty")
-    lines.append(
-        t("Rack: {tiles}", tiles=numbered) if tiles else t("Hand: {cards}", cards=numbered)
-    )
-    text = cut("\n".join(lines), CAPTION_UNITS)  # a photo caption's limit
-
-    def button(label_: str, action: str) -> Button:
-        return Button(label_, action)
-
-    buttons = _buttons(lesson, game, groups, button)
-    return Screen(
-        text,
-        buttons,
-        _key("lesson", picture),
-        lambda: render_private(picture),
-        game_id,
-        lesson.ver,
-        detail=_detail(view, picture, hint_cards, hint_groups, tiles, set(lesson.selected)),
-        notice=lesson.notice,
-        lang=current(),
-        phase="game_over" if progress.finished else "",  # a client can tell it is over
-    )
-
-
-def _detail(
-    view: Any,
-    picture: Any,
-    marked: frozenset[int],
-    groups_marked: frozenset[int],
-    tiles: bool = False,
-    selected: frozenset[str] | set[str] = frozenset(),
-) -> str:
-    """The position as text, one group a line: the step's cards in [brackets], its groups
-    marked >, the changed ones *; the hand (a tile game's rack) numbered as typed moves count
-    it (`lay 1 2 3`), a selected card ticked as its button is (✓)."""
-
-    def card(c: Card) -> str:
-        name = c.marked()  # no picture beside it: a tile's colour mark (7🟥), as the log
-        face = f"[{name}]" if c.ident in marked else name
-        return "✓" + face if c.token in selected else face
-
-    lines = []
-    for i, group in enumerate(picture.groups):
-        mark = "*" if i in view.changed else ">" if i in groups_marked else " "
-        lines.append(f" {mark}{group_label(i):>2}  {' '.join(card(c) for c in group)}")
-    if not picture.groups:
-        lines.append("    " + _("(the table is empty)"))
-    if picture.singles:
-        lines.append("  " + t("singles: {cards}", cards=" ".join(card(c) for c in picture.singles)))
-    if picture.loose:
-        loose = " ".join(card(c) for c in picture.loose)
-        lines.append(
-            "  "
-            + (
-                t("loose tiles (place before Done): {tiles}", tiles=loose)
-                if tiles
-                else t("loose (place these before done): {cards}", cards=loose)
-            )
-        )
-    hand = "  ".join(f"{i + 1}:{card(c)}" for i, c in enumerate(picture.hand)) or _("(empty)")
-    lines.append(
-        t("Your rack: {tiles}", tiles=hand) if tiles else t("Your hand: {cards}", cards=hand)
-    )
-    return "\n".join(lines)
-
-
-CHOOSE = N_("Choose…")
-
-
-def _buttons(
-    lesson: _Lesson, game: Any, groups: list[list[Card]], button: Callable[[str, str], Button]
-) -> list[Part]:
-    """What a lesson's screen offers, by meaning (bot/core/views.py): its hand picker, the
-    question of the moment (which group, which card, where to split, the joker's meaning, the
-    next lesson) and its actions; each adapter lays them out."""
-    progress = lesson.progress
-    if progress.finished:
-        if lesson.mode == "more":
-            return [
-                ChoiceGroup(_(CHOOSE), [Choice(_(get_lesson(n).title), f"go:{n}")
-                                        for n in LESSONS], 2),
-                ActionRow([button(_("◀ Back"), "cancel")]),
-            ]
-        return [ActionRow([Button(_("▶ Play a real game"), "play", PRIMARY),
-                           button(_("📚 Another lesson"), "more")])]
-    step = lesson_step(progress)
-    tail = ActionRow([
-        button(_("💡 Show me"), "show"),
-        button(_("⏭ Skip"), "skip"),
-        button(_("✖ Quit"), "quit"),
-    ])
-    cancel = ActionRow([button(_("Cancel"), "cancel")])
-    if progress.joker:
-        g = progress.joker["group"]
-        options = [
-            Choice(
-                isolate(" ".join(joker_face(f) for f in opt)),  # a tile's 7R; a card's 7♥
-                f"jk:{g}:{','.join(opt)}",
-            )
-            for opt in progress.joker["options"]
-        ]
-        return [
-            ChoiceGroup(_(JOKER_MEANS), options, 4,
-                        heading=t("Joker in {group} stands for:", group=group_label(g))),
-            cancel,
-            tail,
-        ]
-    legal = legal_actions(game, LEARNER)
-    if game.phase == "round_over":
-        row = [Button(_("▶ Next round"), "next", PRIMARY)]
-        if "finish" in legal:
-            row.append(button(_("■ Finish"), "finish"))
-        return [ActionRow(row), tail]
-    selected = set(lesson.selected)
-    hand = {c.ident for c in game.hands[LEARNER]}
-    pieces = [
-        Choice(
-            card_label(c) if c.ident in hand else f"({card_label(c)})",
-            f"s{0 if c.token in selected else 1}:{c.token}",
-            c.token in selected,
-            c.token,
-        )
-        for c in _selectable(progress)[:MAX_CARD_BUTTONS]
-    ]
-    parts: list[Part] = [HandPicker(pieces, per_row=CARDS_PER_ROW,
-                                    rows=-(-MAX_CARD_BUTTONS // CARDS_PER_ROW),
-                                    tiles=game.rules.tiles)]
-    asked = group_choices(lesson.mode, groups, cancel)
-    if asked is not None:
-        parts += asked
-    elif lesson.mode == "split":
-        parts += [ChoiceGroup(_(CHOOSE), [Choice(group_label(i), f"spl:{i}")
-                                          for i in range(len(groups))], CARDS_PER_ROW), cancel]
-    elif lesson.mode.startswith("split:"):
-        g = int(lesson.mode.split(":")[1])
-        if g < len(groups):
-            parts.append(ChoiceGroup(
-                _(CHOOSE),
-                [Choice(t("after {card}", card=c.pretty()), f"spa:{g}:{i + 1}")
-                 for i, c in enumerate(groups[g][:-1])],
-                3,  # "после 10♠": uncut on a phone
-            ))
-        parts.append(cancel)
-    else:
-        tools = {
-            "new": Button(_("New group"), "new", PRIMARY),
-            "add": Button(_("Add to ▸"), "addm"),
-            "take": Button(_("Take from ▸"), "takem"),
-            "split": Button(_("✂ Split ▸"), "splm"),
-        }
-        shown = list(step.tools)
-        if groups and "add" not in shown:  # a half-built group can always be finished
-            shown.insert(1, "add")
-        parts.append(ActionRow([tools[t] for t in shown], 2))  # uncut on a phone
-    _table, turn = action_rows(tiles=game.rules.tiles, legal=legal,
-                               give_up_draw=game.rules.give_up_draw, hint=False)
-    parts += [ActionRow(row) for row in turn]
-    return [*parts, tail]
-
-
-__all__ = [
-    "KIND", "MARK", "VERBS", "begin", "is_lesson", "lesson_options", "lesson_screen", "press",
-    "resume", "screen", "select", "typed",
-]
+__all__ = ["KIND", "MARK", "VERBS", "RummyLesson", "lesson_screen"]

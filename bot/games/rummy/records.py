@@ -9,7 +9,10 @@ from engine.rummy import GameState, Rulebook, get_rulebook
 
 
 def rules_of(record: Any) -> Rulebook:
-    """The rulebook a record's game is played by."""
+    """The rulebook a record's game is played by: once dealt, its state's (a variant's record —
+    a puzzle's try — names the variant, not a rulebook); in the lobby, the chosen one."""
+    if record.state is not None:
+        return get_rulebook(record.state["rulebook"], **record.state.get("options", {}))
     return get_rulebook(record.rulebook, **record.options)
 
 

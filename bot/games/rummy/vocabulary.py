@@ -33,6 +33,13 @@ LESSON_ONLY: dict[str, tuple[Kind, ...]] = {
     "restart": (), "quit": (), "spa": (IDX, IDX),
 }
 RUMMY_VERBS.update(LESSON_ONLY)
+# The lesson variant's name (a lesson row's `rulebook`: never a rulebook's) and the typed
+# commands it answers in its private chat (besides /lesson itself).
+LESSON = "lesson"
+LESSON_VERBS = frozenset({
+    "lay", "add", "take", "move", "split", "done", "reset", "draw", "pass", "knock", "giveup",
+    "give", "hint", "show", "skip", "quit", "next", "finish", "choose", "joker", "restart",
+})
 
 # Known to the one parser as soon as the wing is loaded (the service registers every hosted
 # game's vocabulary again when it starts: the same verbs with the same kinds are no clash).
