@@ -55,7 +55,9 @@ class ToPlay:
 
 class TurnFlow:
     """The shared turn flow of a hosted game (see the module docstring). A host sets `rules`
-    and `default_level` and implements `load`, `is_over`, `advance` and `time_ran_out`."""
+    and `default_level` and implements `load`, `is_over`, `advance` and `time_ran_out`; one
+    that plays presses and typed moves through the flow, `seat_screen`, `turn_press`,
+    `typed_moves` and `refused` (`any_time`, `gate`, `clear_seat` and `moved` as it needs)."""
 
     rules: PlayedRules
     default_level: str
