@@ -33,7 +33,7 @@ from bot.core.guard import guarded
 from bot.core.hosting import HostedGame, Table
 from bot.core.record import Record
 from bot.core.service import GameService
-from bot.core.unit import Refusal, answer
+from bot.core.unit import Refusal
 from bot.core.views import Outcome
 
 from .auth import Session
@@ -239,13 +239,8 @@ class WebTable:
             return {"t": "gone"}
         # the page speaks from the game's own chat (its link was made there)
         actor = Actor(row.platform, row.chat_id, session.user, session.name)
-        try:
-            out = await self.service.reviews.answer(row, actor, None)
-        except Refusal as refusal:
-            out = answer(refusal)
-        except Exception:
-            log.exception("web review of game %s failed", session.game)
-            out = Outcome(reply=narrate.SORRY, alert=True)
+        out = await guarded(session.lang, f"web review of game {session.game}",
+                            lambda: self.service.reviews.answer(row, actor, None))
         screens = out.private_extras.get(session.user, [])
         if not screens:
             return {"t": "reply", "text": out.reply or "", "alert": True}
