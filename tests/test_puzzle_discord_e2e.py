@@ -63,7 +63,7 @@ async def test_a_day_s_puzzle_in_a_channel(harness: Harness) -> None:
     puzzle = Puzzle.from_dict((await store.puzzle_of("discord", str(TABLE), day))[1])
 
     answers = await act(harness, await fake.click(post, solve.custom_id, BOB))
-    assert any("private chat" in a for a in answers), answers
+    assert any("Your try is in your DMs" in a for a in answers), answers
     await harness.idle()
     await fake.say(None, BOB, "auto " + " ".join(puzzle.solution_laid()))
     await harness.idle()

@@ -169,3 +169,41 @@ def test_a_button_s_day_is_parsed_strictly() -> None:
     assert from_button("20261207") == "2026-12-07"
     for bad in ("20261332", "2026127", "x0261207", "202612070", "29991399"):
         assert from_button(bad) is None
+
+
+@pytest.mark.parametrize("seed", [2, 4])
+def test_a_try_shows_its_own_hand_and_table_only(seed: int) -> None:
+    """Hidden information in a try: its screens and its web frame hold the puzzle's hand and
+    table; the other seats are strangers shown as counts; nothing of the round it was cut from
+    beyond that one seat's view — whatever the person does, to the verdict."""
+    from bot.core.hosting import Table
+    from bot.core.record import Record as R
+    from engine.rummy.puzzle import Puzzle
+
+    rummy = GAMES["rummy"]
+    cut = rummy.puzzle_cut(_record(seed))
+    assert cut is not None
+    data = cut[1]
+    p = Puzzle.from_dict(data)
+    record = R(host="2", seats=[SeatInfo("Ben", user="2")], game_name="rummy")
+    table = Table(7, record, lambda: MORNING)
+    out = rummy.puzzle_try(table, data)
+    variant = rummy.played_variants[record.rulebook]
+    frame = variant.web_view(record, 0)
+    seen = {c["id"] for g in frame["groups"] for c in g["cards"]} | {c["id"] for c in
+                                                                    frame["hand"]}
+    assert len(seen) == len(p.hand) + sum(map(len, p.table)) and seen == _tokens(record)
+    spectator = variant.web_view(record, None)
+    assert not spectator.get("hand")
+    assert [s["name"] for s in frame["seats"]][1:] == ["·"] * (p.players - 1)
+    for screen in [out.group, *out.private.values()]:
+        assert "Ann" not in screen.text and "Cy" not in screen.text
+
+
+def _tokens(record) -> set[str]:
+    """The dealt state's tokens of the puzzle's own cards (the hand and the table)."""
+    from engine.rummy import GameState
+
+    state = GameState.from_dict(record.state)
+    cards = [*state.hands[0], *(c for g in state.table for c in g), *state.singles]
+    return {c.token for c in cards}

@@ -146,8 +146,10 @@ class Puzzles:
         if word in ("on", "off"):
             if not actor.admin:
                 raise Refusal(_(PUZZLE_ADMINS))
-            await self.store.set_puzzle(actor.platform, actor.chat_id, word == "on")
-            return Outcome(reply=_(PUZZLE_ON if word == "on" else PUZZLE_OFF), alert=False)
+            on = word == "on"
+            await self.store.set_puzzle(actor.platform, actor.chat_id, on)
+            said = PUZZLE_ON if on else PUZZLE_OFF
+            return Outcome(reply=_(said), alert=False)
         if word == "board":
             return Outcome(reply=await self.board_text(actor.platform, actor.chat_id),
                            alert=False)

@@ -83,7 +83,8 @@ class Unit:
         self.clock = clock
         self.after_save = after_save
         self.locks = GameLocks()
-        # called after the save that finished a game (bot/core/puzzles.py: a try's verdict)
+        # called after the save that finished or ended a running game (bot/core/puzzles.py: a
+        # try's verdict)
         self.finished: list[Callable[[Record], Awaitable[None]]] = []
 
     def game_of(self, record: Record) -> HostedGame:
@@ -216,6 +217,7 @@ class Unit:
             )
         if new_status == "finished" and row.status == "playing":  # its result offers ↻ Rematch
             rematch.offer(record, outcome)
+        if new_status in ("finished", "ended") and row.status == "playing":
             for listener in self.finished:  # (a puzzle's try: its verdict on the board)
                 await listener(record)
         outcome.where = Where(game_id, saved.platform, saved.chat_id, saved.version,

@@ -172,7 +172,7 @@ class RummyGame(TurnFlow):
     def puzzle_cut(self, record: Record) -> tuple[int, dict[str, Any]] | None:
         from . import puzzle
 
-        return None if record.rulebook == LESSON else puzzle.cut(record)
+        return puzzle.cut(record)
 
     def puzzle_post(self, data: dict[str, Any], day: str) -> Screen:
         from . import puzzle
@@ -185,15 +185,15 @@ class RummyGame(TurnFlow):
         return puzzle.solution_screen(data, day)
 
     def puzzle_try(self, table: Table, data: dict[str, Any]) -> Outcome:
-        from . import puzzle_host
+        from . import puzzle
 
-        state = puzzle_host.deal(table, data)
+        state = puzzle.deal(table, data)
         return self._everything(table, state, reply=None, new=True)
 
     def puzzle_verdict(self, record: Record) -> tuple[bool, int] | None:
-        from . import puzzle_host
+        from . import puzzle
 
-        return puzzle_host.verdict(record)
+        return puzzle.verdict(record)
 
     def any_time(self, table: Table, state: GameState, seat: int | None, user: str,
                  press: Press) -> Outcome | None:

@@ -9,12 +9,14 @@ reaching it. Nothing else of its round is kept, so nothing else can be shown.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from bot.core.record import Record
+from bot.core.hosting import Table
+from bot.core.record import Record, SeatInfo
 from bot.core.views import Screen
-from bot.i18n import current, t, tn
+from bot.i18n import _, current, t, tn
 from engine.cards import Card
 from engine.rummy import GameState
 from engine.rummy import puzzle as cut_puzzle
@@ -96,7 +98,53 @@ def solution_screen(data: dict[str, Any], key: str) -> Screen:
         line = tn("Yesterday's puzzle: {n} card could go down, like this.",
                   "Yesterday's puzzle: {n} cards could go down, like this.", p.most)
         label = tn("From the hand: {n} card", "From the hand: {n} cards", p.most)
-    picture = PrivateView(line, tuple(placed), "suit", table, words=picture_words(rules.tiles),
+    picture = PrivateView(_("Yesterday's puzzle: a solution"), tuple(placed), "suit", table,
+                          words=picture_words(rules.tiles),
                           placed=frozenset(c.ident for c in placed), hand_label=label)
     return Screen(line, image_key=f"solution:{key}", painter=lambda: render_private(picture),
                   lang=current())
+
+
+# -- a try (the variant in puzzle_host.py plays it; the game's puzzle_try deals it) ----------
+KIND = "puzzle"  # the variant's name: a try's record carries it as its rulebook
+DATA = "puzzle"  # record.options[DATA]: the puzzle's data
+STRANGER = "·"  # the other seats' name: nobody's (their cards are strangers')
+
+
+def try_puzzle(record: Record) -> Puzzle:
+    return Puzzle.from_dict(record.options[DATA])
+
+
+def try_over(state: Mapping[str, Any]) -> bool:
+    """Is a try's one turn over (its saved state: the turn passed on, or the round ended)?"""
+    return state.get("phase") != "play" or state.get("turn") != 0 or state.get("round") != 1
+
+
+def deal(table: Table, data: dict[str, Any]) -> GameState:
+    """Set a new try's record up: the variant, the puzzle, one seat for the person and one for
+    each stranger, the position dealt (seeded by the row: the strangers' cards and the stock)."""
+    record = table.record
+    p = Puzzle.from_dict(data)
+    record.rulebook = KIND
+    record.options[DATA] = data
+    record.turn_seconds = 0
+    record.seats = record.seats[:1] + [SeatInfo(STRANGER, computer="easy")
+                                       for _ in range(p.players - 1)]
+    state = cut_puzzle.position(p, seed=table.game_id)
+    record.state = state.to_dict()
+    record.add_log(task(data))
+    return state
+
+
+def verdict(record: Record) -> tuple[bool, int] | None:
+    """(solved, cards laid) of a try whose turn is over (or that was given up); None while it
+    goes on."""
+    if record.state is None or DATA not in record.options:
+        return None
+    if not (record.ended or try_over(record.state)):
+        return None
+    p = try_puzzle(record)
+    laid = cut_puzzle.laid(p, GameState.from_dict(record.state))
+    return cut_puzzle.solved(p, laid), laid
+
+

@@ -17,52 +17,17 @@ from typing import Any
 
 from bot.core.buttons import Press
 from bot.core.hosting import Refusal, Results, Table
-from bot.core.record import Record, SeatInfo
+from bot.core.record import Record
 from bot.core.views import Outcome, Screen
 from bot.i18n import _, t, tn
 from engine.rummy import GameState
-from engine.rummy import puzzle as puzzles
-from engine.rummy.puzzle import Puzzle
 
 from .host import RummyGame
-from .puzzle import task
+from .puzzle import KIND, try_over, try_puzzle, verdict
 
-KIND = "puzzle"  # the variant's name: a try's record carries it as its rulebook
-DATA = "puzzle"  # record.options[DATA]: the puzzle's data
-STRANGER = "·"  # the other seats' name: nobody's (their cards are strangers')
+__all__ = ["KIND", "RummyPuzzle"]
 
-
-def _puzzle(record: Record) -> Puzzle:
-    return Puzzle.from_dict(record.options[DATA])
-
-
-def _over(state: Mapping[str, Any]) -> bool:
-    return state.get("phase") != "play" or state.get("turn") != 0 or state.get("round") != 1
-
-
-def deal(table: Table, data: dict[str, Any]) -> GameState:
-    """Set a new try's record up: the variant, the puzzle, one seat for the person and one for
-    each stranger, the position dealt (seeded by the row: the strangers' cards and the stock)."""
-    record = table.record
-    p = Puzzle.from_dict(data)
-    record.rulebook = KIND
-    record.options[DATA] = data
-    record.turn_seconds = 0
-    record.seats = record.seats[:1] + [SeatInfo(STRANGER, computer="easy")
-                                       for _ in range(p.players - 1)]
-    state = puzzles.position(p, seed=table.game_id)
-    record.state = state.to_dict()
-    record.add_log(task(data))
-    return state
-
-
-def verdict(record: Record) -> tuple[bool, int] | None:
-    """(solved, cards laid) of a try whose turn is over; None while it goes on."""
-    if record.state is None or DATA not in record.options or not _over(record.state):
-        return None
-    p = _puzzle(record)
-    laid = puzzles.laid(p, GameState.from_dict(record.state))
-    return puzzles.solved(p, laid), laid
+GIVE_UP = ("draw", "pass")  # a puzzle's Draw or Pass: the try ends as it stands
 
 
 def verdict_text(record: Record) -> str:
@@ -70,7 +35,7 @@ def verdict_text(record: Record) -> str:
     if found is None:
         return ""
     solved, laid = found
-    most = _puzzle(record).most
+    most = try_puzzle(record).most
     if solved:
         return tn("🧩 Solved: {n} card, the most there was.",
                   "🧩 Solved: {n} cards, the most there was.", most)
@@ -84,10 +49,10 @@ class RummyPuzzle(RummyGame):
     offers_review = False
 
     def to_move(self, state: Mapping[str, Any]) -> int | None:
-        return None if _over(state) else 0
+        return None if try_over(state) else 0
 
     def is_over(self, state: Mapping[str, Any]) -> bool:
-        return _over(state)
+        return try_over(state)
 
     def rounds(self, state: Mapping[str, Any]) -> Sequence[Sequence[int]]:
         return ()
@@ -101,12 +66,23 @@ class RummyPuzzle(RummyGame):
     def press(self, table: Table, seat: int | None, user: str, press: Press) -> Outcome:
         if press.verb == "hint":
             raise Refusal(_("No hints in a puzzle: it is yours to find."))
+        if press.verb in GIVE_UP and seat == 0 and not try_over(table.record.state or {}):
+            return self._give_up(table, user)
         return super().press(table, seat, user, press)
 
     def typed(self, table: Table, seat: int, user: str, verb: str, args: str) -> Outcome:
         if verb == "hint":
             raise Refusal(_("No hints in a puzzle: it is yours to find."))
+        if verb in GIVE_UP and seat == 0 and not try_over(table.record.state or {}):
+            return self._give_up(table, user)
         return super().typed(table, seat, user, verb, args)
+
+    def _give_up(self, table: Table, user: str) -> Outcome:
+        """Draw or Pass ends the try as it stands (a puzzle is laid from its own hand: no card
+        of the stock belongs to it; Manipulation would draw until it can lay): the row ends,
+        judged by what its turn has put on the table so far."""
+        table.record.ended = True
+        return self.screens(table)
 
     def table_screen(self, table: Table) -> Screen:
         return self._judged(super().table_screen(table), table.record)
