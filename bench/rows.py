@@ -82,8 +82,8 @@ def core_record(state: dict[str, Any]) -> dict[str, Any]:
         for i in range(state["players"])
     ]
     ui = {
-        str(i): {"selected": [], "mode": "main", "sort": "suit", "page": 0, "notice": "",
-                 "joker_group": None, "joker_options": []}
+        str(i): {"selected": [], "mode": "main", "sort": "", "page": 0, "notice": "",
+                 "game": {}}
         for i in range(state["players"])
     }
     return {

@@ -26,6 +26,7 @@ from bot.core.record import Record, SeatInfo
 from bot.core.service import GameService
 from bot.games import default_games
 from bot.games.rummy import RummyGame, screens
+from bot.games.rummy.records import SeatAsk
 from bot.store import Store
 from engine.cards import Card
 from engine.rummy import GameState, get_rulebook, new_game
@@ -416,10 +417,10 @@ def test_core_screens_fit_discord_limits() -> None:
                     state=state.to_dict())
     shown = []
     first = screens.sorted_hand(state.hands[0], "suit")[0]
-    for mode in ("main", "add", "take", "take:3", "joker"):
+    for mode in ("main", "add", "take", "card", "joker"):
         ui = record.seat_ui(0)
         ui.mode, ui.selected = mode, [first.token]
-        ui.joker_group, ui.joker_options = 2, [["9C"], ["9D"]]
+        SeatAsk(3, 2, [["9C"], ["9D"]]).keep(ui)
         shown.append(screens.private_screen(1, record, state, 0))
     rummy = RummyGame()
     shown += [lobby_screen(rummy, 1, record, m) for m in ("", "rulebook", "options", "computer")]

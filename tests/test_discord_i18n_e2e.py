@@ -50,7 +50,7 @@ def _dm(fake: FakeDiscord, who: int) -> str:
 async def test_members_in_their_own_languages(harness: Harness) -> None:
     fake = harness.fake
     (rummy,) = [c for c in fake.guild_commands(GUILD) if c["name"] == "rummy"]
-    assert rummy["description_localizations"]["ru"] == "Рамми с перекладкой в этом канале"
+    assert rummy["description_localizations"]["ru"] == "Карточные игры в этом канале"
     language = next(o for o in rummy["options"] if o["name"] == "language")
     assert language["description_localizations"]["ru"].startswith("Язык")
 

@@ -12,8 +12,8 @@ import discord
 import pytest
 from discord import app_commands
 
-from bot.adapters.discord_commands import HELP as DISCORD_HELP
 from bot.adapters.discord_commands import add_commands
+from bot.adapters.discord_commands import help_text as discord_help
 from bot.adapters.telegram import COMMANDS as TELEGRAM_MENU
 from bot.core import narrate
 from bot.games import default_games
@@ -43,7 +43,8 @@ def paragraph_direction(line: str) -> str | None:
 
 
 def helps() -> dict[str, str]:
-    return {"rummy": rummy_help(), "buildten": buildten_help(), "discord": _(DISCORD_HELP),
+    return {"rummy": rummy_help(), "buildten": buildten_help(),
+            "discord": discord_help(default_games().values()),
             "welcome": narrate.WELCOME_PRIVATE, "rules": rules_text(None)}
 
 

@@ -295,7 +295,7 @@ def test_every_button_the_screens_make_parses():
         for _step in range(60):
             rec.state = state.to_dict()
             for seat in (0, 1):
-                for mode in ("main", "add", "take", "take:0", "joker"):
+                for mode in ("main", "add", "take", "take:0", "card", "joker"):
                     rec.seat_ui(seat).mode = mode
                     screen = screens.private_screen(1, rec, state, seat)
                     for row in screen.buttons:

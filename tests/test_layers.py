@@ -160,61 +160,7 @@ WORDS_DEBT: dict[tuple[str, str], tuple[int, str]] = {
     ("bot/web/server.py", "rummy"): (1, PRODUCT_NAME + ": the WebSocket subprotocol"),
     ("bot/web/static/socket.js", "rummy"): (1, PRODUCT_NAME + ": the WebSocket subprotocol"),
     ("bot/web/party.py", "rummy"): (3, PRODUCT_NAME + ": 'Rummy party', the party page's title"),
-    ("bot/adapters/discord_commands.py", "rummy"): (
-        3, PRODUCT_NAME + ": the /rummy command group; issue 43: its help and description "
-        "say 'rearrangement rummy' (the catalogs' msgids)"),
-    ("bot/core/record.py", "rummy"): (
-        1, "issue 43: records saved before Build-to-Ten have no game_name, all rummy's"),
-    ("bot/core/record.py", "manipulation"): (
-        1, "issue 43: Record.rulebook's default is the rummy family's first rulebook"),
-    ("bot/core/record.py", "joker"): (
-        8, "issue 43: SeatUI.joker_group and joker_options, a rummy screen's state in the "
-        "platform's record (a game's own per-seat UI state belongs to its wing)"),
-    ("bot/core/record.py", "suit"): (1, "issue 43: SeatUI.sort defaults to the rummy sort"),
-    ("bot/core/hosting.py", "tile"): (
-        1, "issue 43: Settings.tiles, Rummikub's lobby picture flag (a game's picture words)"),
-    ("bot/core/lobby.py", "tile"): (2, "issue 43: the lobby passes Settings.tiles on"),
-    ("bot/core/views.py", "tile"): (
-        1, "issue 43: Screen.tiles, a client's 'Select tiles…' (should be the game's word)"),
-    ("bot/core/narrate.py", "rummikub"): (
-        2, "issue 43: the welcome names Rummikub as the example (catalog msgids)"),
-    ("bot/core/narrate.py", "tahiti"): (
-        1, "issue 43: /help's leaderboard example names Tahiti (a catalog msgid)"),
-    ("bot/web/protocol.py", "knock"): (
-        1, "issue 43: protocol.ACTS lists rummy's actions (a game's edits belong to its wing)"),
-    ("bot/web/protocol.py", "joker"): (1, "issue 43: protocol.OPS' joker meaning, rummy's"),
-    ("bot/web/words.py", "tile"): (2, "issue 43: the page's words for rummy's board"),
-    ("bot/web/words.py", "knock"): (2, "issue 43: the page's words for rummy's board"),
-    ("bot/web/words.py", "rack"): (2, "issue 43: the page's words for rummy's board"),
-    ("bot/web/words.py", "stock"): (2, "issue 43: the page's words for rummy's board"),
-    ("bot/web/words.py", "suit"): (3, "issue 43: the page's card names, rummy's suits"),
-    ("bot/web/words.py", "joker"): (3, "issue 43: the page's card names, rummy's joker"),
-    ("bot/web/static/page.js", "suit"): (3, "issue 43: the shared page sorts a hand by suit"),
-    ("bot/web/static/page.js", "stock"): (3, "issue 43: the shared page shows rummy's stock"),
-    ("bot/web/static/page.js", "tile"): (
-        3, "issue 43: the shared page's Rummikub words (draw a tile, rack)"),
-    ("bot/web/static/page.js", "rack"): (1, "issue 43: the shared page's Rummikub rack"),
-    ("bot/web/static/table.css", "tile"): (
-        2, "issue 43: Rummikub's tile look in the shared style sheet"),
-    ("bot/adapters/discord_layout.py", "tile"): (
-        3, "issue 43: 'Select tiles…' for Screen.tiles (the game's word, see views.py)"),
-    ("bot/adapters/discord_commands.py", "build-to-ten"): (
-        2, "issue 43: the Discord help text lists the games (a catalog msgid)"),
-    ("bot/adapters/discord_commands.py", "joker"): (
-        1, "issue 43: the Discord help text explains rummy's moves (a catalog msgid)"),
-    ("bot/adapters/discord_commands.py", "manipulation"): (
-        2, "issue 43: the slash options' descriptions name the default rulebook (msgids)"),
-    # the terminal: its help and its screens are rummy's and Build-to-Ten's
-    ("bot/adapters/console.py", "build-to-ten"): (2, "issue 43: the terminal's help text"),
-    ("bot/adapters/console.py", "joker"): (3, "issue 43: the terminal's help text"),
-    ("bot/adapters/console.py", "knock"): (1, "issue 43: the terminal's help text"),
-    ("bot/adapters/console.py", "manipulation"): (
-        1, "issue 43: the terminal's default rulebook"),
-    ("bot/adapters/console.py", "rack"): (10, "issue 43: the terminal's Rummikub screens"),
-    ("bot/adapters/console.py", "rummikub"): (1, "issue 43: the terminal's Rummikub screens"),
-    ("bot/adapters/console.py", "rummy"): (1, "issue 43: the terminal's help text"),
-    ("bot/adapters/console.py", "stock"): (1, "issue 43: the terminal's help text"),
-    ("bot/adapters/console.py", "tile"): (18, "issue 43: the terminal's Rummikub screens"),
+    ("bot/adapters/discord_commands.py", "rummy"): (1, PRODUCT_NAME + ": the /rummy command group"),
 }
 
 

@@ -36,7 +36,8 @@ def _record(seed: int) -> Record:
                       check=False).state
     seats = [SeatInfo(name, user=user) for name, user in
              (("Ann", "1"), ("Ben", "2"), ("Cy", "3"))]
-    return Record(rulebook="manipulation", seats=seats, state=state.to_dict(), seed=seed)
+    return Record(rulebook="manipulation", seats=seats, state=state.to_dict(), seed=seed,
+                  game_name="rummy")
 
 
 async def _finished(store: Store, chat: str, record: Record, when: float) -> int:

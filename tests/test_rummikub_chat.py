@@ -369,7 +369,8 @@ def test_a_card_games_table_picture_keeps_its_card_backs():
 
 def test_the_lobby_picture_shows_tiles_for_rummikub():
     game = RummyGame()
-    assert game.settings("rummikub", {}).tiles and not game.settings("manipulation", {}).tiles
+    assert game.settings("rummikub", {}).picture == {"tiles": True}  # the lobby picture's
+    assert not game.settings("manipulation", {}).picture
     record = Record(rulebook="rummikub", host="u0", seats=[SeatInfo("Ada", "u0")])
     for lang in ("en", "he"):
         record.lang = lang

@@ -122,7 +122,8 @@ def test_record_to_dict_is_what_asdict_gave():
         seats=[SeatInfo("Alice", "11", 1), SeatInfo("Computer 1", None, None, "hard", 2, True),
                SeatInfo("Bob", "12", 3, None, 1)],
         state=state.to_dict(),
-        ui={"0": SeatUI(["7H", "8H"], "joker", "rank", 1, "hi", 2, [["7H", "8H"], ["9S"]]),
+        ui={"0": SeatUI(["7H", "8H"], "joker", "rank", 1, "hi",
+                        {"joker_group": 2, "joker_options": [["7H", "8H"], ["9S"]]}),
             "2": SeatUI()},
         turn_seconds=90,
         deadline=1234.5,
@@ -143,16 +144,42 @@ def test_record_to_dict_is_what_asdict_gave():
 def test_record_from_dict_does_not_share_what_the_core_changes_in_place():
     """The core changes selections, options and the log of a loaded record in place; the
     loaded row must not change with them (a press that changes nothing is not saved)."""
-    stored = Record(seats=[SeatInfo("Alice", "11")], ui={"0": SeatUI(["7H"])},
-                    log=["x"]).to_dict()
+    stored = Record(seats=[SeatInfo("Alice", "11")],
+                    ui={"0": SeatUI(["7H"], game={"options": [["8S"]]})}, log=["x"]).to_dict()
     snapshot = json.loads(json.dumps(stored))
     record = Record.from_dict(stored)
     record.ended = True
     record.ui["0"].selected.append("8H")
-    record.ui["0"].joker_options.append(["9S"])
+    record.ui["0"].game["options"].append(["9S"])
+    record.ui["0"].game["options"][0].append("9S")
     record.options["x"] = 1
     record.log.append("y")
     assert stored == snapshot
+
+
+def test_a_record_saved_before_the_games_own_seat_ui_loads():
+    """Records saved before issue 43 kept rummy's joker question in SeatUI's own fields
+    (joker_group, joker_options), the sort "suit" by default, and had no game_name when all
+    were rummy's: they load, the fields the platform does not know go to the game's own
+    value, and the rummy wing reads them there."""
+    from bot.core.unit import Unit
+    from bot.games import default_games
+    from bot.games.rummy.records import SeatAsk
+
+    saved = {"rulebook": "manipulation", "seats": [{"name": "Ann", "user": "1"}],
+             "ui": {"0": {"selected": ["7H"], "mode": "joker", "sort": "suit", "page": 1,
+                          "notice": "", "joker_group": 2, "joker_options": [["9C"], ["9D"]]},
+                    "1": {"selected": [], "mode": "main", "sort": "rank", "page": 0,
+                          "notice": "", "joker_group": None, "joker_options": []}}}
+    record = Record.from_dict(saved)
+    ui = record.ui["0"]
+    assert (ui.selected, ui.mode, ui.sort, ui.page) == (["7H"], "joker", "suit", 1)
+    assert SeatAsk.of(ui) == SeatAsk(None, 2, [["9C"], ["9D"]])
+    assert SeatAsk.of(record.ui["1"]) == SeatAsk() and record.ui["1"].sort == "rank"
+    again = Record.from_dict(json.loads(json.dumps(record.to_dict())))
+    assert again == record and "joker_group" not in again.to_dict()["ui"]["0"]
+    unit = Unit(None, default_games(), lambda: 0.0, lambda *_: None)
+    assert record.game_name == "" and unit.game_of(record).name == "rummy"
 
 
 def test_to_dict_is_much_faster_than_asdict():

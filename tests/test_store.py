@@ -162,7 +162,7 @@ async def test_stale_version_and_unknown_game(store: Store) -> None:
 
 async def test_concurrent_saves_exactly_one_wins(store: Store) -> None:
     """Several saves of the same version at once, each on its own pooled connection."""
-    game = await store.create_game("telegram", "race", {"n": 0})
+    game = await store.create_game("telegram", "dice", {"n": 0})
     outcomes = await asyncio.gather(
         *(store.save_game(game.id, {"n": n}, expected_version=1) for n in range(1, 7)),
         return_exceptions=True,
@@ -176,7 +176,7 @@ async def test_concurrent_saves_exactly_one_wins(store: Store) -> None:
 
 async def test_save_blocked_by_a_concurrent_writer_becomes_stale(store: Store) -> None:
     """A save that waits on another transaction's row lock re-checks the version after it."""
-    game = await store.create_game("telegram", "race", {"n": 0})
+    game = await store.create_game("telegram", "dice", {"n": 0})
     async with writer(store.engine).connect() as other:
         await other.begin()
         await other.execute(

@@ -99,7 +99,7 @@ async def test_a_stale_or_failed_save_writes_no_actions(store: Store) -> None:
 
 
 async def test_concurrent_saves_only_the_winner_appends(store: Store) -> None:
-    game = await store.create_game("telegram", "race", {"n": 0})
+    game = await store.create_game("telegram", "dice", {"n": 0})
     outcomes = await asyncio.gather(
         *(
             store.save_game(game.id, {"n": n}, expected_version=1, actions=[_action(n)] * 2)

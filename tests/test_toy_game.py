@@ -8,23 +8,26 @@ bot's database."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 import shutil
+import subprocess
+from pathlib import Path
 
 import pytest
+from all_games import GAMES  # the bot's games and the one line the toy game needs
 from fakes.telegram_server import FakeTelegram
 from test_contract import play, replay
 from test_telegram_e2e import GROUP, Harness
-from toy_game import RaceGame, RaceRules
+from toy_game import RaceRules
 
 from bot.adapters.console import ConsoleGame, Setup
 from bot.adapters.telegram import TelegramAdapter
+from bot.core.buttons import Press, pack
 from bot.core.fair_use import FairUse
-from bot.core.service import GameService
-from bot.games import default_games
+from bot.core.service import Actor, GameService
 from bot.store import Store
 
-GAMES = {**default_games(), "race": RaceGame()}  # the one registry line the toy game needs
 TOTAL = re.compile(r"total (\d+) of (\d+)")
 STEP = 3  # the race is set to step 3 in the lobby: the winning line leaves a multiple of 4
 
@@ -140,14 +143,17 @@ async def test_the_toy_game_from_lobby_to_leaderboard_on_telegram(tmp_path, cloc
             await harness.press_group(alice, "Start")
             mine = tg.private_chat(alice)
 
+            def words(m) -> str:  # (the table and the hand are pictures: their text a caption)
+                return m.text or m.caption or ""
+
             def over() -> bool:
-                return any("Alice wins the race" in (m.text or "") for m in tg.messages(group))
+                return any("Alice wins the race" in words(m) for m in tg.messages(group))
 
             def my_turn():
                 """Alice's private message with her +n buttons at a total not played yet."""
                 for m in reversed(tg.messages(mine)):
                     if m.from_bot and m.buttons:
-                        total = TOTAL.search(m.text or "")
+                        total = TOTAL.search(words(m))
                         return m if total and total[1] not in played else None
                 return None
 
@@ -157,8 +163,8 @@ async def test_the_toy_game_from_lobby_to_leaderboard_on_telegram(tmp_path, cloc
                 if over():
                     break
                 message = my_turn()
-                played.add(TOTAL.search(message.text)[1])
-                n = best(message.text)
+                played.add(TOTAL.search(words(message))[1])
+                n = best(words(message))
                 data = next(d for row in tg.buttons(message) for label, d in row
                             if label == f"+{n}")
                 query = await tg.press(mine, message.message_id, data, alice)
@@ -171,3 +177,146 @@ async def test_the_toy_game_from_lobby_to_leaderboard_on_telegram(tmp_path, cloc
             assert "Race to ten" in board and "Alice" in board and "1 game" in board, board
         finally:
             await harness.down()
+
+
+# -- its lesson, words, picture and files ----------------------------------------------------
+
+ALICE = Actor("test", "-7", "71", "Alice")
+BOB = Actor("test", "-7", "72", "Bob")
+
+
+@pytest.fixture
+async def served(url):
+    store = await Store.open(url)
+    service = GameService(store, computer_delay=0, tick=0.02, clock=lambda: 0.0, games=GAMES)
+    service.register("test", _ignore)
+    await service.start()
+    try:
+        yield service, store
+    finally:
+        await service.stop()
+        await store.close()
+
+
+async def _ignore(_outcome) -> None:
+    return None
+
+
+async def _settle(store, gid: int, until):
+    for _ in range(250):
+        row = await store.get_game(gid)
+        if until(row):
+            return row
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"game {gid} never got there: {row.record['state']}")
+
+
+async def test_the_toy_lesson_is_a_variant_judged_by_the_engine(served):
+    """`/newgame race lesson`: Race to ten by 1 or 2, the learner first against a computer;
+    each step says what to do, a move that misses it is not played (its nudge says why), and
+    the race's own end is the lesson's."""
+    service, store = served
+    out = await service.new_game(ALICE, "race lesson")
+    gid = out.game_id
+    assert "Race lesson" in out.group.text
+
+    async def lobby(actor: Actor, action: str):
+        row = await store.get_game(gid)
+        return await service.press(actor, pack(gid, row.record["lobby_version"], action))
+
+    await lobby(BOB, "join")
+    refused = await lobby(ALICE, "start")
+    assert refused.alert and "one person and one computer" in refused.reply
+    await lobby(BOB, "leave")
+    await lobby(ALICE, "cpu:perfect")
+    started = await lobby(ALICE, "start")
+    mine = started.private[ALICE.user]
+    assert "Add 1." in mine.text and [c.label for c in mine.parts[0].choices] == ["+1", "+2"]
+    missed = await service.press(ALICE, pack(gid, 0, "plus:2"))  # leaves 8: not a multiple of 3
+    assert missed.alert and "9, 6 or 3" in missed.reply
+    assert (await store.get_game(gid)).record["state"]["total"] == 0  # not played
+    said: list[str] = []
+    for _ in range(10):
+        row = await _settle(store, gid, lambda r: r.record["state"]["winner"] is not None
+                            or r.record["state"]["turn"] == 0)
+        state = row.record["state"]
+        if state["winner"] is not None:
+            break
+        n = (10 - state["total"]) % 3 or 2
+        out = await service.press(ALICE, pack(gid, state["version"], f"plus:{n}"))
+        assert not out.alert, out.reply
+        said.append(out.private[ALICE.user].text if ALICE.user in out.private else "")
+    assert state["winner"] == 0
+    assert "You won: always leave a multiple of (step + 1) to go." in said[-1]
+
+
+@pytest.mark.parametrize("lang", ["he", "ru"])
+def test_the_toy_game_speaks_three_languages(lang):
+    """Every word of the race has its Hebrew and Russian; its screens, lobby title, page
+    words and terminal help are said in the reader's language."""
+    from toy_game.words import WORDS
+
+    from bot.core.hosting import Table
+    from bot.core.record import Record, SeatInfo
+    from bot.i18n import using
+    from bot.web.words import page_words
+
+    assert all(set(langs) == {"he", "ru"} and all(langs.values()) for langs in WORDS.values())
+    game = GAMES["race"]
+    record = Record(rulebook="ten", options={"step": 2}, game_name="race", lang=lang, seed=1,
+                    seats=[SeatInfo("Ada", "1", 1, lang=lang), SeatInfo("Bo", "2", 2)])
+    table = Table(5, record, lambda: 0.0)
+    game.start(table)
+    texts = [game.table_screen(table).text, game.private_screen(table, 0).text]
+    with using(lang):
+        texts += [game.settings("ten", {}).title, game.terminal_help(None),
+                  page_words(lang)["toy_game:hand"]]
+    english = ["total 0 of 10", "Race to ten", "Commands: press", "Your move"]
+    assert not [t for t in texts if any(e in t for e in english)], texts
+    assert all(WORDS["total {total} of {target}"][lang].split("{")[0] in t for t in texts[:2])
+
+
+def test_the_toy_game_draws_its_picture():
+    from bot.core.hosting import Table
+    from bot.core.record import Record, SeatInfo
+
+    game = GAMES["race"]
+    record = Record(rulebook="ten", options={"step": 2}, game_name="race", seed=0,
+                    seats=[SeatInfo("Ada", "1", 1), SeatInfo("Bo", "2", 2)])
+    table = Table(5, record, lambda: 0.0)
+    game.start(table)
+    first = game.table_screen(table)
+    game.press(table, 0, "1", Press(5, 0, "plus", (2,)))
+    after = game.table_screen(table)
+    assert first.image.startswith(b"\x89PNG") and after.image.startswith(b"\x89PNG")
+    assert first.image_key != after.image_key and first.image != after.image
+
+
+# The toy game's names: its package, its classes, its registered name as a string
+TOY_NAMES = re.compile(r"toy_game|RaceGame|RaceRules|[\"']race[\"']")
+# every file that may name it: its wing, the registry line, its tests, the docs that show it
+NAMES_IT = {
+    "tests/all_games.py": "the registry line (the bot's games and the toy)",
+    "tests/test_toy_game.py": "its tests",
+    "tests/test_toy_game_web.py": "its tests (the web page in a browser)",
+    "tests/test_platform.py": "its tests (the platform hosting it alone)",
+    "docs/architecture.md": "'Adding a game': the toy game's files as the example",
+}
+
+
+def test_only_its_wing_its_registry_line_and_its_tests_name_the_toy_game():
+    """A third game touches its wing and one registry line: every file of the repository that
+    names the toy race is its wing (tests/toy_game/), the registry line or its tests."""
+    root = Path(__file__).resolve().parent.parent
+    listed = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard"],
+                            cwd=root, capture_output=True, text=True, check=True).stdout
+    naming = set()
+    for rel in listed.splitlines():
+        path = root / rel
+        if not path.is_file() or path.suffix in (".png", ".db", ".ttf", ".mo", ".gz"):
+            continue
+        text = path.read_bytes().decode("utf-8", "replace")
+        if TOY_NAMES.search(text):
+            naming.add(rel)
+    outside = {rel for rel in naming if not rel.startswith("tests/toy_game/")}
+    assert outside == set(NAMES_IT), sorted(outside ^ set(NAMES_IT))

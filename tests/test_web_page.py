@@ -29,8 +29,8 @@ from bot.core import narrate
 from bot.core.service import pack
 from bot.games.rummy.records import state_of
 from bot.games.rummy.refusals import TILE_SENTENCES, refusal
+from bot.games.rummy.web import card_name
 from bot.i18n import _, using
-from bot.web.words import card_name
 from engine.rummy import Commit, IllegalAction, apply
 
 pytestmark = BROWSER_TESTS

@@ -121,11 +121,11 @@ class Web:
 
 
 async def open_web(tmp_path: Path, template: Path, *, bot_token: str | None = BOT_TOKEN,
-                   clock: Any = time.time) -> tuple[Web, Any]:
+                   clock: Any = time.time, games: Any = None) -> tuple[Web, Any]:
     path = tmp_path / "web.db"
     shutil.copy(template, path)
     store = await Store.open(f"sqlite+aiosqlite:///{path}")
-    service = GameService(store, games=default_games(), computer_delay=0, tick=0.05)
+    service = GameService(store, games=games or default_games(), computer_delay=0, tick=0.05)
     web = Web(service, store, WebServer(WebTable(service), SECRET, bot_token=bot_token,
                                          clock=clock), "")
 

@@ -15,6 +15,7 @@ Reads lines and writes text through the functions it is given, so tests can driv
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import logging
 import random
@@ -44,40 +45,11 @@ CARDS_PER_ROW = 8  # card buttons a line in the terminal
 
 # What README.md tells a newcomer to type (`rummy` is not on PATH: it is .venv/bin/rummy).
 BYE = N_("Bye — the game is saved; `make play` picks it up again.")
-HELP = N_("""Commands (cards like 7H 10S QD, * for a joker; or hand numbers like 1 4 5):
-  lay 7H 8H 9H     put cards from your hand into a new group
-  add B 10H        put cards into group B
-  take B QS        take a card out of group B (it must be placed again before done)
-  move B:QS A      move a card from group B to group A ('new' for a new group)
-  split B 4        split group B after its 4th card
-  auto 7H 8H       let the computer place these cards (rearranging the table if needed)
-  done             play your private copy        reset   put everything back
-  draw / pass / knock / giveup / hint / sort / next / finish
-  3                press button [3] of the last screen (on your turn [1]… are your cards:
-                   tap to select, then New group / Add to / Auto-place)
-  table · rules · leaderboard · stats · help · quit (the game is saved)
-Build-to-Ten (rummy play --game build-to-ten): press a card's number, then its target's; or
-  play 7h 2 · play stock new · play d1 3 · joker shift 2 · discard 9c 1 · pass · hint""")
-
-HELP_TILES = N_("""Commands (tiles like 7R 13O 1K, * for a joker; or rack numbers like 1 4 5):
-  lay 7R 8R 9R     put tiles from your rack into a new group
-  add B 10R        put tiles into group B
-  take B 5K        take a tile out of group B (it must be placed again before done)
-  move B:5K A      move a tile from group B to group A ('new' for a new group)
-  split B 4        split group B after its 4th tile
-  auto 7R 8R       let the computer place these tiles (rearranging the table if needed)
-  done             play your private copy        reset   put everything back
-  draw / pass / giveup / hint / sort / next / finish
-  3                press button [3] of the last screen (on your turn [1]… are your tiles:
-                   tap to select, then New group / Add to / Auto-place)
-  table · rules · leaderboard · stats · help · quit (the game is saved)""")
-
-
 @dataclass
 class Setup:
     """A new game's settings: the host's lobby choices, in the order the lobby takes them."""
 
-    rulebook: str = "manipulation"
+    rulebook: str = ""  # the game and variant by name ("": the registry's first game's default)
     options: dict[str, str] = field(default_factory=dict)
     computers: list[str] = field(default_factory=lambda: ["medium", "medium"])
     you_first: bool = True  # False: --seats put "you" elsewhere; the lobby seats the host first
@@ -138,7 +110,8 @@ class ConsoleGame:
         self.group = Actor(PLATFORM, GROUP_CHAT, USER, name, lang=lang)
         self.me = Actor(PLATFORM, USER, USER, name, private=True, lang=lang)
         self.game_id: int | None = None
-        self.tiles = False  # a Rummikub game: help and auto speak tiles (RULES.md §5)
+        self.game: HostedGame | None = None  # the game and variant played: its help
+        self.variant: str | None = None
         self.shown_revision = 0  # newest commit delivered (screens never go back)
         self.next_up = ""  # who moves next, as of that commit: "person", "computer" or ""
         self.table: Screen | None = None  # the group's live message
@@ -175,17 +148,19 @@ class ConsoleGame:
             else:
                 self.game_id = out.game_id
                 rules = out.group.detail.partition("\n")[0]  # the table's first line
+                with contextlib.suppress(Refusal):  # its title names the game and variant
+                    self.game, self.variant = self.service.game_named(rules.split(" · ")[0])
                 self.write(t("Rummy Table — resuming your unfinished game: {rules}", rules=rules))
                 self.write(_("(--new starts a fresh game.) Type 'help' for commands."))
                 out.reply = None
                 await self.deliver(out)  # the last log lines, for context
                 return True
         set_locale(self.me.lang)
-        self.tiles = setup.rulebook == "rummikub"
         try:
-            game, variant = self.service.game_named(setup.rulebook)  # rummy, build-to-ten …
+            game, variant = self.service.game_named(setup.rulebook)  # any game's, any variant
         except Refusal as refusal:  # a name of nothing of ours: said as a bad setting is
             raise ValueError(refusal.text) from None
+        self.game, self.variant = game, variant
         settings = game.settings(variant, setup.options)  # ValueError names what's wrong
         described = " · ".join((settings.title, *settings.describe()))  # in the reader's words
         self.write(t("Rummy Table — {rules}", rules=described))
@@ -252,11 +227,6 @@ class ConsoleGame:
                       error=str(error))
                 )
 
-    def _tile_game(self) -> bool:
-        """Is this a Rummikub game (a resumed one: its rack's buttons are tiles)?"""
-        screen = self.private
-        return self.tiles or (screen is not None and _rack(screen))
-
     @property
     def over(self) -> bool:
         """The game is over (as the newest screens show it)."""
@@ -289,7 +259,8 @@ class ConsoleGame:
         if verb.isascii() and verb.isdecimal() and not rest:
             await self._press_number(int(verb))
         elif verb in ("help", "h", "?"):
-            self.write(_(HELP_TILES) if self._tile_game() else _(HELP))
+            game = self.game or self.service.default_game
+            self.write(game.terminal_help(self.variant))
         elif verb == "table":
             self._shown_private = None
         elif verb in ("hand", "cards"):
@@ -446,9 +417,8 @@ class ConsoleGame:
         detail = screen.detail
         if self.table is not None and self.table.version > screen.version and self.table.detail:
             detail = self.table.detail.partition("\n")[2]
-        with using(self.me.lang):
-            hands = _hand_prefixes()
-        return "\n".join(x for x in detail.splitlines() if not x.startswith(hands))
+        hands = set(screen.hand_lines)
+        return "\n".join(x for x in detail.splitlines() if x not in hands)
 
     def _buttons_text(self, screen: Screen) -> str:
         """The private message's buttons (and the table's, but My cards) with numbers. The
@@ -460,7 +430,7 @@ class ConsoleGame:
         self.listed, self._listed_from = [], {}
         lines = []
         for owner, cards, row in rows:
-            hand = _prefix("Rack: {tiles}" if _rack(screen) else "Hand: {cards}").rstrip()
+            hand = screen.hand.label if screen.hand is not None else ""
             parts = [hand if cards and not lines else " " * len(hand) if cards else ""]
             for b in row:
                 if b.action == "noop":
@@ -482,18 +452,6 @@ _SLASH = re.compile(r"(?<![\w/:.\\])/(?=[a-z])")
 def plain_commands(text: str) -> str:
     """The core's sentences as the terminal takes moves: `lay 5H 6H 7H · done`, `help`."""
     return _SLASH.sub("", text)
-
-
-def _rack(screen: Screen) -> bool:
-    """A rack of tiles (Rummikub), not a hand of cards: the screen's whole hand, as its
-    detail shows it, is labelled as a rack (in the reader's language, the terminal's)."""
-    rack = _prefix("Rack: {tiles}")
-    return any(line.startswith(rack) for line in screen.detail.splitlines())
-
-
-def _hand_prefixes() -> tuple[str, str]:
-    """The labels of the hand line, a card game's and a tile game's ("Hand: ", "Rack: ")."""
-    return _prefix("Hand: {cards}"), _prefix("Rack: {tiles}")
 
 
 def _hand_buttons(screen: Screen) -> list[tuple[bool, list[Button]]]:
@@ -560,15 +518,11 @@ def _prefix(msgid: str) -> str:
 
 
 def _private_text(screen: Screen) -> str:
-    """The private message's text but what the terminal shows otherwise: the working copy (the
-    table block marks it) and, on my turn, the hand (the numbered card buttons are the hand)."""
-    hands = _hand_prefixes()
-    skip = [_prefix("Working copy: {groups}")]
-    if screen.cards:
-        skip += hands
-    lines = [
-        x for x in screen.text.splitlines() if not x.startswith(tuple(skip)) and x not in hands
-    ]
+    """The private message's text but what the terminal shows otherwise (the screen's typed
+    `repeats`: a working copy the table block marks) and, on my turn, the hand (the numbered
+    card buttons are the hand)."""
+    skip = {*screen.repeats, *(screen.hand_lines if screen.cards else ())}
+    lines = [x for x in screen.text.splitlines() if x not in skip]
     return "\n".join(dict.fromkeys(lines))  # the hint can be both the hint line and the notice
 
 

@@ -4,6 +4,7 @@ adapter."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any, Protocol
 
@@ -26,19 +27,20 @@ class SlashHost(Protocol):
                     public: bool = False, about: Actor | None = None) -> None: ...
     async def lesson(self, interaction: discord.Interaction, rulebook: str = "") -> None: ...
 
-HELP = N_("""🃏 **Rummy Table** — rearrangement rummy in this channel.
+# the platform's commands; each hosted game's own lines follow (HostedGame.discord_help)
+HELP = N_("""🃏 **Rummy Table** — card games in this channel.
 `/rummy new [rulebook]` open a game here · `/rummy join` / `/rummy leave` take or give up a seat
 `/rummy hand` show my cards again · `/rummy hint` a whole move to make · `/rummy rules [rulebook]`
 `/rummy end` the host ends the game · `/leaderboard [rulebook]` · `/stats [member]`
 `/rummy lesson [rulebook]` learn to play, step by step, in your DMs
 `/rummy notify` a DM with Join when a game opens in this channel (again: stop)
-Your cards come by DM: pick cards in the menu, then New group / Add to / Take from / Auto-place,
-and Done. You can also type moves there: `lay 7H 8H 9H` · `add B 10H` · `move B:QS A` ·
-`split B 4` · `take B QS` · `done` · `reset` · `draw` · `pass`.
 DMs closed? Press **Show my hand** / **My cards** and your cards show here, only to you.
-`/rummy language` the language I speak (English, Hebrew, Russian)
-Also here: **Build-to-Ten** (`/rummy new` → Build-to-Ten, or its lesson): a card, then where it
-goes; typed: `play 7h 2` · `discard 9c 1` · `joker shift 2` · `hint`.""")
+`/rummy language` the language I speak (English, Hebrew, Russian)""")
+
+
+def help_text(games: Iterable[Any]) -> str:
+    """/rummy help in the current language: the platform's commands, then every game's."""
+    return "\n".join([_(HELP), *(game.discord_help() for game in games)])
 
 
 # Discord's locales we speak (it has no Hebrew: Hebrew readers choose with /rummy language)
@@ -81,7 +83,7 @@ def add_commands(tree: app_commands.CommandTree, adapter: SlashHost) -> None:
         # the lesson service's lessons are the default game's (the variants that have one)
         lessons = [app_commands.Choice(name=v.title, value=v.name)
                    for v in adapter.service.default_game.variants() if v.lesson][:25]
-    group = app_commands.Group(name="rummy", description=N_("Rearrangement rummy in this channel"))
+    group = app_commands.Group(name="rummy", description=N_("Card games in this channel"))
 
     _game_commands(group, adapter, rulebooks)
     _chat_commands(group, adapter, lessons)
@@ -94,7 +96,7 @@ def _game_commands(group: app_commands.Group, adapter: SlashHost,
                    rulebooks: list[app_commands.Choice[str]]) -> None:
     """/rummy new, join, leave, hand, table, web, review, hint, rules: a game in a channel."""
     @group.command(name="new", description=N_("Open a game in this channel"))
-    @app_commands.describe(rulebook=N_("The rules to play (default: Manipulation)"))
+    @app_commands.describe(rulebook=N_("The game or rules to play (none: the first listed)"))
     @app_commands.choices(rulebook=rulebooks)
     async def new(interaction: discord.Interaction, rulebook: str | None = None) -> None:
         await adapter.slash(interaction, "newgame", rulebook or "")
@@ -141,7 +143,7 @@ def _chat_commands(group: app_commands.Group, adapter: SlashHost,
                    lessons: list[app_commands.Choice[str]]) -> None:
     """/rummy lesson, notify, end, help, language."""
     @group.command(name="lesson", description=N_("Learn to play, step by step, in your DMs"))
-    @app_commands.describe(rulebook=N_("The rules to learn (default: Manipulation)"))
+    @app_commands.describe(rulebook=N_("The rules to learn (none: the first lesson)"))
     @app_commands.choices(rulebook=lessons)
     async def lesson(interaction: discord.Interaction, rulebook: str | None = None) -> None:
         await adapter.lesson(interaction, rulebook or "")
@@ -158,7 +160,7 @@ def _chat_commands(group: app_commands.Group, adapter: SlashHost,
     @group.command(name="help", description=N_("The commands and how to play here"))
     async def help_(interaction: discord.Interaction) -> None:
         with using(adapter.actor(interaction).lang):
-            text = _(HELP)
+            text = help_text(adapter.service.games.values())
         await interaction.response.send_message(text, ephemeral=True)
 
     @group.command(name="language", description=N_("The language I speak to you (in a channel: "

@@ -166,10 +166,11 @@ def _picker(hand: HandPicker, cid) -> SelectSpec:
     paged = len(hand.pieces) > MAX_OPTIONS
     pieces = hand.on_page()[:MAX_OPTIONS] if paged else hand.pieces
     options = tuple(OptionSpec(cut(p.label, 100), p.key, p.selected) for p in pieces)
-    if hand.tiles:
-        hint = _("Select tiles (this page)…") if paged else _("Select tiles…")
+    whole, page = hand.menu
+    if paged:
+        hint = page or _("Select cards (this page)…")
     else:
-        hint = _("Select cards (this page)…") if paged else _("Select cards…")
+        hint = whole or _("Select cards…")
     return SelectSpec(cid(CARDS_PAGED if paged else CARDS), hint, options, 0, len(options))
 
 

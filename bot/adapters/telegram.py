@@ -540,8 +540,8 @@ class TelegramAdapter:
         metrics.PRESSES.labels(PLATFORM).inc()
         metrics.PRESS_SECONDS.labels(PLATFORM).observe(time.perf_counter() - started)
         self._deliver_soon(outcome, by=actor.user)
-        if press is not None and press.verb == "join" and not outcome.alert:
-            await self._check_private(outcome, actor)
+        if press is not None and press.verb in ("join", "solve") and not outcome.alert:
+            await self._check_private(outcome, actor)  # (a puzzle's try is private too)
 
     async def on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         log.error("update failed", exc_info=context.error)

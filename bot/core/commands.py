@@ -357,7 +357,8 @@ class Commands:
                     rate=r.win_rate, points=r.avg_points,
                 )
             )
-        lines.append(narrate.BOARD_MORE)
+        example = self.service.default_game.example_variant  # the platform names no variant
+        lines.append(narrate.BOARD_MORE.format(variant=example))
         text = "\n".join(lines)
         return Outcome(reply=text, alert=False,
                        picture=board_screen(rows, title, text, narrate.BOARD_EMPTY))

@@ -67,7 +67,8 @@ class Settings:
     options: Mapping[str, Any]
     # key -> "must lay: remind", in the language the settings were made in (the game's words)
     labels: Mapping[str, str] = field(default_factory=dict)
-    tiles: bool = False  # played with tiles (Rummikub): the lobby picture shows tiles
+    # the lobby picture's own arguments (render.views.LobbyView's), the game's: passed on
+    picture: Mapping[str, Any] = field(default_factory=dict)
     # key -> "remind, with a hint": the value alone, for a button in the option's own row
     choices: Mapping[str, str] = field(default_factory=dict)
 
@@ -161,6 +162,9 @@ class HostedGame(Protocol):
     # (the platform's /lesson reaches the first game that offers them).
     offers_review: bool
     offers_lessons: bool
+    # the variant the platform's sentences name as an example (/lesson rummikub, /newgame
+    # Rummikub, /leaderboard rummikub): the platform names none itself
+    example_variant: str
     offers_puzzles: bool  # the puzzle of the day: the `puzzle_*` methods below
     # Variants that play otherwise (a lesson; issue 41's puzzle): each is this game's own
     # definition with some methods overridden (a subclass: boardgame.io's `{...game, moves}`),
@@ -257,6 +261,16 @@ class HostedGame(Protocol):
     def help_text(self) -> str: ...
 
     def rules_text(self, variant: str | None) -> str: ...
+
+    def discord_help(self) -> str:
+        """This game's lines of Discord's /rummy help (after the platform's commands), in the
+        current language."""
+        ...
+
+    def terminal_help(self, variant: str | None) -> str:
+        """The terminal's commands for `variant` (None: the default) in the current language:
+        the game's typed moves as typed there (no slash), and a button's number to press it."""
+        ...
 
     # -- the puzzle of the day (optional: `offers_puzzles`; bot/core/puzzles.py) ---------
     def puzzle_cut(self, record: Record) -> tuple[int, dict[str, Any]] | None:

@@ -70,7 +70,7 @@ def _lobby_screen(game: HostedGame, game_id: int, record: Record, menu: str) -> 
     seats = seat_names(record)
     view = LobbyView(
         settings.title, options, tuple(seats), most_seats(game, record), narrate.picture_words(),
-        tiles=settings.tiles,
+        **settings.picture,
     )
     timer = (
         fill(narrate.TIMER_MINUTES, minutes=record.turn_seconds // 60)

@@ -75,8 +75,8 @@ _MESSAGES: dict[str, str] = {
     "LEVEL_PROMPT": N_("Computer level…"),
     "WELCOME_PRIVATE": N_(
         "👋 Welcome to Rummy Table!\n"
-        "Learn a game in a few minutes: /lesson (or /lesson rummikub).\n"
-        "Against the computer, right here: /newgame (or /newgame Rummikub).\n"
+        "Learn a game in a few minutes: /lesson (or /lesson {lesson}).\n"
+        "Against the computer, right here: /newgame (or /newgame {title}).\n"
         "With friends: add me to a group and send /newgame there.\n"
         "Every command: /help."
     ),
@@ -133,7 +133,7 @@ _MESSAGES: dict[str, str] = {
     "BOARD_CHAT": N_("this chat"),
     "BOARD_ALL": N_("all rulebooks"),
     "BOARD_EMPTY": N_("No finished games yet."),
-    "BOARD_MORE": N_("/leaderboard tahiti · /stats"),
+    "BOARD_MORE": N_("/leaderboard {variant} · /stats"),
     "STATS_NONE": N_("No finished games for you yet."),
     "STATS_GAME": N_("  {when:%Y-%m-%d} {variant}: {points} pts{won}"),
 }

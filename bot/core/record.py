@@ -30,20 +30,25 @@ class SeatInfo:
 
 @dataclass
 class SeatUI:
-    """What one seat's private message shows besides the game: selection, mode, sort, page."""
+    """What one seat's private message shows besides the game: selection, mode, sort, page;
+    and the game's own per-seat value (`game`), which the platform stores and never reads."""
 
-    selected: list[str] = field(default_factory=list)  # Card tokens
-    mode: str = "main"  # main | add | take | take:<group> | joker
-    sort: str = "suit"
+    selected: list[str] = field(default_factory=list)  # the game's piece tokens
+    mode: str = "main"  # the game's word for what the screen asks; a new turn: "main"
+    sort: str = ""  # the game's word for the hand's order ("": the game's first)
     page: int = 0
     notice: str = ""  # one line for the next private screen (an error, a hint…)
-    joker_group: int | None = None
-    joker_options: list[list[str]] = field(default_factory=list)
+    game: dict[str, Any] = field(default_factory=dict)  # JSON-safe, the game's wing's own
+
+
+# SeatUI's own keys: any other key of a saved seat's UI is the game's (records saved before
+# `game` kept the game's per-seat fields beside these), and loads into `game`
+_SEAT_UI_KEYS = frozenset({"selected", "mode", "sort", "page", "notice", "game"})
 
 
 @dataclass
 class Record:
-    rulebook: str = "manipulation"  # the game's variant (a rummy rulebook)
+    rulebook: str = ""  # the game's variant (its wing's name for it; "": the game's default)
     options: dict[str, Any] = field(default_factory=dict)
     host: str = ""  # user id of the creator
     seats: list[SeatInfo] = field(default_factory=list)
@@ -59,7 +64,9 @@ class Record:
     seed: int = 0
     lesson: dict[str, Any] | None = None
     lobby_version: int = 0  # in the lobby's buttons: a stale lobby button can't act twice
-    game_name: str = "rummy"  # which hosted game (bot/games): older records are all rummy
+    # which hosted game (bot/games); "": the registry's first (records saved before a second
+    # game have none: they are all the first game's)
+    game_name: str = ""
     lang: str = ""  # the group's language (the host's at /newgame, or the chat's /language)
     rematch: int | None = None  # the game this one's Rematch started (its pages follow it)
     # ↻ Rematch called, the new game not started yet: {"in": [user ids confirmed], "until":
@@ -100,8 +107,7 @@ class Record:
                     "sort": u.sort,
                     "page": u.page,
                     "notice": u.notice,
-                    "joker_group": u.joker_group,
-                    "joker_options": [list(o) for o in u.joker_options],
+                    "game": _copy(u.game),
                 }
                 for k, u in self.ui.items()
             },
@@ -127,16 +133,7 @@ class Record:
         data = dict(data)
         data["options"] = dict(data.get("options", {}))
         data["seats"] = [SeatInfo(**s) for s in data.get("seats", [])]
-        data["ui"] = {
-            k: SeatUI(
-                **{
-                    **v,
-                    "selected": list(v.get("selected", [])),
-                    "joker_options": [list(o) for o in v.get("joker_options", [])],
-                }
-            )
-            for k, v in data.get("ui", {}).items()
-        }
+        data["ui"] = {k: _seat_ui(v) for k, v in data.get("ui", {}).items()}
         data["log"] = list(data.get("log", []))
         call = data.get("rematch_call")
         if call is not None:  # its own copy: a change of the record leaves the loaded one be
@@ -186,3 +183,23 @@ class Record:
         else:
             self.added.append(line)
             self.refolded = True
+
+
+def _copy(value: Any) -> Any:
+    """A deep copy of JSON-safe data (lists and dicts copied, the rest shared: immutable)."""
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    return value
+
+
+def _seat_ui(saved: dict[str, Any]) -> SeatUI:
+    """A seat's UI as saved, its own copy; the keys that are not SeatUI's are the game's."""
+    game = _copy(saved.get("game", {}))
+    game.update({k: _copy(v) for k, v in saved.items() if k not in _SEAT_UI_KEYS})
+    return SeatUI(
+        selected=list(saved.get("selected", [])), mode=saved.get("mode", "main"),
+        sort=saved.get("sort", ""), page=saved.get("page", 0), notice=saved.get("notice", ""),
+        game=game,
+    )

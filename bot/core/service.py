@@ -149,7 +149,9 @@ class GameService:
         """A private chat's greeting: the lesson, a game here, a game in a group (with the
         platform's add-to-group link when it has one: bare, a bidi mark would enter the URL)."""
         link = self.group_links.get(actor.platform)
-        text = narrate.WELCOME_PRIVATE
+        game = self.default_game  # its example variant, by name and by title (as typed)
+        title = {v.name: v.title for v in game.variants()}.get(game.example_variant, "")
+        text = narrate.WELCOME_PRIVATE.format(lesson=game.example_variant, title=title)
         return text + ("\n" + narrate.ADD_TO_GROUP.format(link=link) if link else "")
 
     def title_list(self) -> str:

@@ -88,7 +88,9 @@ class Unit:
         self.finished: list[Callable[[Record], Awaitable[None]]] = []
 
     def game_of(self, record: Record) -> HostedGame:
-        return hosted(self.games[record.game_name], record)  # a lesson: its game's variant
+        # "": the registry's first game (records saved before a second game have no name);
+        # a lesson's or a puzzle's record: its game's variant
+        return hosted(self.games[record.game_name or next(iter(self.games))], record)
 
     def table(self, row: Any, record: Record) -> Table:
         return Table(row.id, record, self.clock)

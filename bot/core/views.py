@@ -61,7 +61,10 @@ class HandPicker:
     rows: int = 2
     page_verb: str = "pg"
     tick: str = "✓"  # the selection mark on a phone, before the label
-    tiles: bool = False  # tiles rather than cards (a client's own words: "Select tiles…")
+    label: str = ""  # the hand's name before its pieces listed one by one (a terminal's "Hand:")
+    # the game's words for a menu of the pieces: the whole hand, a page of it ("": a client's
+    # own, "Select cards…")
+    menu: tuple[str, str] = ("", "")
 
     @property
     def per_page(self) -> int:
@@ -186,6 +189,12 @@ class Screen:
     # The language the screen was made in (its reader's): an adapter's own words around it
     # (Discord's select placeholders) follow it. "" : not known (the current language).
     lang: str = ""
+    # For a client that lists the hand picker's pieces itself (the terminal): the lines of
+    # `text` and `detail` that list the seat's hand (it leaves them out of the detail always,
+    # and out of the text when it lists the pieces), and the lines of `text` it has no need
+    # for beside the detail and the pieces (a working copy the detail marks; an empty hand)
+    hand_lines: tuple[str, ...] = ()
+    repeats: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         self.parts = _parts(self.parts)

@@ -12,7 +12,7 @@ from sqlalchemy import and_, select, update
 
 from . import models as db
 from .base import StoreBase
-from .sql import insert_for
+from .sql import claim, insert_for, posted
 
 CUT_BATCH = 20  # finished games cut per sweep (each costs a replay and the solver)
 BOARD_DAYS = 60  # the tries a board reads: streaks longer than this show as this
@@ -111,36 +111,20 @@ class PuzzlesStore(StoreBase):
         (a new row, or one another worker claimed and let lapse — never one posted). The cut it
         was made from (None: taken over, marked already) is marked used in the same
         transaction."""
-        p = db.puzzles.c
+        key = {"platform": platform, "chat_id": str(chat_id), "day": day}
         async with self._write() as conn:
-            made = await conn.execute(
-                insert_for(conn, db.puzzles)
-                .values(platform=platform, chat_id=str(chat_id), day=day, game_name=game_name,
-                        data=data, owner=owner, lease_until=now + lease)
-                .on_conflict_do_nothing()
-                .returning(p.day))
-            if made.first() is None:
-                taken = await conn.execute(
-                    update(db.puzzles)
-                    .where(p.platform == platform, p.chat_id == str(chat_id), p.day == day,
-                           p.posted_at.is_(None), (p.lease_until < now) | (p.owner == owner))
-                    .values(owner=owner, lease_until=now + lease)
-                    .returning(p.day))
-                if taken.first() is None:
-                    return False
+            if not await claim(conn, db.puzzles, key, {"game_name": game_name, "data": data},
+                               owner, now, lease):
+                return False
             if cut is not None:
                 await conn.execute(update(db.puzzle_cuts)
                                    .where(db.puzzle_cuts.c.game_id == cut).values(used_on=day))
             return True
 
     async def puzzle_posted(self, platform: str, chat_id: str, day: str, owner: str) -> None:
-        p = db.puzzles.c
+        key = {"platform": platform, "chat_id": str(chat_id), "day": day}
         async with self._write() as conn:
-            await conn.execute(
-                update(db.puzzles)
-                .where(p.platform == platform, p.chat_id == str(chat_id), p.day == day,
-                       p.owner == owner)
-                .values(posted_at=db.utcnow(), lease_until=None))
+            await posted(conn, db.puzzles, key, owner, db.utcnow())
 
     async def puzzle_of(self, platform: str, chat_id: str, day: str
                         ) -> tuple[str, dict[str, Any], bool] | None:

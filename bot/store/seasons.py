@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import and_, func, or_, select, update
+from sqlalchemy import and_, func, select
 
 from . import models as db
 from .base import StoreBase
 from .rows import SeasonRow
-from .sql import insert_for
+from .sql import claim, insert_for, posted
 
 SEASON_ROWS = 10  # standings shown and kept: the first ten
 KEPT = 24  # seasons a hall of fame reads
@@ -71,25 +71,11 @@ class SeasonsStore(StoreBase):
                            lease: float) -> bool:
         """Claim posting the season's end: True for the one worker whose claim holds (a new
         row, or one another worker claimed and let lapse, never one posted)."""
-        s = db.seasons.c
         standings = [[row.name, row.points, row.games, row.wins] for row in rows]
+        key = {"platform": platform, "chat_id": str(chat_id), "season": season}
         async with self._write() as conn:
-            made = await conn.execute(
-                insert_for(conn, db.seasons)
-                .values(platform=platform, chat_id=str(chat_id), season=season,
-                        standings=standings, owner=owner, lease_until=now + lease)
-                .on_conflict_do_nothing()
-                .returning(s.season))
-            if made.first() is not None:
-                return True
-            taken = await conn.execute(
-                update(db.seasons)
-                .where(s.platform == platform, s.chat_id == str(chat_id), s.season == season,
-                       s.posted_at.is_(None),
-                       or_(s.lease_until < now, s.owner == owner))
-                .values(owner=owner, lease_until=now + lease)
-                .returning(s.season))
-            return taken.first() is not None
+            return await claim(conn, db.seasons, key, {"standings": standings}, owner, now,
+                               lease)
 
     async def season_closed(self, platform: str, chat_id: str, season: str) -> bool:
         """Has the season's end been posted?"""
@@ -102,13 +88,9 @@ class SeasonsStore(StoreBase):
 
     async def season_posted(self, platform: str, chat_id: str, season: str,
                             owner: str) -> None:
-        s = db.seasons.c
+        key = {"platform": platform, "chat_id": str(chat_id), "season": season}
         async with self._write() as conn:
-            await conn.execute(
-                update(db.seasons)
-                .where(s.platform == platform, s.chat_id == str(chat_id), s.season == season,
-                       s.owner == owner)
-                .values(posted_at=db.utcnow(), lease_until=None))
+            await posted(conn, db.seasons, key, owner, db.utcnow())
 
     async def last_season(self, platform: str,
                           chat_id: str) -> tuple[str, list[SeasonRow]] | None:

@@ -1,7 +1,9 @@
 """The web table's one socket vocabulary, strictly parsed: a page's message in, an `Edit` or a
 `Hello` out, or None for anything else (the socket answers "bad" and does no work).
 
-A message is one JSON object of at most `MAX_MESSAGE` bytes with exactly the keys its kind
+The platform's own are hello, review, follow and an edit's "act"; each game's web part adds
+its ops and actions (`register`, as its button verbs are registered). A message is one JSON
+object of at most `MAX_MESSAGE` bytes with exactly the keys its kind
 takes; every number is an ASCII-range int inside its bound, every card a piece's token by its
 shape (the game checks it is one of its pieces), at most `MAX_CARDS` of them.
 
@@ -20,25 +22,35 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from bot.core.buttons import MAX_INDEX, MAX_VERSION
 
 MAX_MESSAGE = 2048  # bytes: the longest real message (a 20-card place) is under 600
 MAX_CARDS = 20
-# the one-word actions a page may ask for (the buttons' verbs)
-ACTS = frozenset({"done", "reset", "draw", "pass", "knock", "hint", "giveup", "sort", "show",
-                  "next", "finish", "rematch"})
-# op -> the keys it takes besides t, v, op
-OPS: dict[str, frozenset[str]] = {
-    "place": frozenset({"cards", "to"}),
-    "move": frozenset({"cards", "from", "to"}),
-    "take": frozenset({"cards", "from"}),
-    "act": frozenset({"name"}),
-    "play": frozenset({"cards", "to"}),  # Build-to-Ten: a card onto a build pile (to: place)
-    "discard": frozenset({"cards", "to"}),  # Build-to-Ten: a hand card onto a discard pile
-    "joker": frozenset({"cards", "to"}),  # Build-to-Ten: a joker aimed at seat `to`
-}
+# The one-word actions a page may ask for: the platform's own, and each hosted game's (its
+# buttons' verbs), added by the game's web part with `register`, as its button verbs are
+ACTS: set[str] = {"rematch"}
+# op -> the keys it takes besides t, v, op: the platform's "act", and each game's (`register`)
+OPS: dict[str, frozenset[str]] = {"act": frozenset({"name"})}
+# the ops whose "to" may be null (a new group, pile…)
+NEW_TO: set[str] = set()
+
+
+def register(acts: Iterable[str], ops: Mapping[str, Iterable[str]],
+             new_to: Iterable[str] = ()) -> None:
+    """Add a hosted game's page vocabulary: its one-word actions, its ops with their keys,
+    the ops that may aim at a new place (`"to": null`). An op already known with other keys
+    is a clash (two games can't read one op two ways): ValueError."""
+    for op, keys in ops.items():
+        wanted = frozenset(keys)
+        if OPS.setdefault(op, wanted) != wanted or not wanted <= {"cards", "from", "to"}:
+            raise ValueError(f"the page op {op!r} is known with other keys")
+    ACTS.update(acts)
+    NEW_TO.update(new_to)
+
+
 # A piece's token, by shape only (the platform names no game): a face of up to five capitals,
 # digits or `*` (`7H`, `10R`, `*T`, `SHIFT`), `#` and a copy digit, an optional `=` and the face
 # a joker stands for. Whether it is a piece of this game, and where, is the game's to say.
@@ -127,7 +139,7 @@ def parse(raw: str | bytes) -> Hello | Review | Follow | Edit | None:
         if source is False:
             return None
     if "to" in keys:
-        target = _index(data["to"], null=op in ("place", "move", "play", "discard"))
+        target = _index(data["to"], null=op in NEW_TO)
         if target is False:
             return None
     name = ""

@@ -25,10 +25,11 @@ import asyncio
 import contextlib
 import gzip
 import hashlib
+import inspect
 import ipaddress
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from pathlib import Path
 
@@ -46,7 +47,6 @@ from .words import WORDS, page_words
 log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).with_name("static")
-GAMES = Path(__file__).parent.parent / "games"  # each game's board part: games/<game>/board.js
 # telegram-web-app.js is vendored (`make web-vendor`: no page loads a script from elsewhere);
 # the page loads it itself, only when it was opened as a Mini App (telegram.js).
 KINDS = {".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml"}
@@ -54,11 +54,13 @@ ENTRY = "page.js"  # the page's ES module; it imports the others (no build step)
 PRELOADED = ("dom.js", "socket.js", "telegram.js")  # fetched alongside the entry
 
 
-def asset_files() -> dict[str, Path]:
-    """Every asset by the name it is served under: the shared page's, and each game's board
-    module from its wing as `board-<game>.js` (the page imports the one its view names)."""
+def asset_files(games: Iterable[object]) -> dict[str, Path]:
+    """Every asset by the name it is served under: the shared page's, and each hosted game's
+    board module from its wing (`board.js` beside the game's host module) as
+    `board-<wing>.js` (the page imports the one its view names)."""
     files = {p.name: p for p in sorted(STATIC.iterdir()) if p.suffix in KINDS}
-    for board in sorted(GAMES.glob("*/board.js")):
+    wings = {Path(inspect.getfile(type(game))).parent for game in games}
+    for board in sorted(w / "board.js" for w in wings if (w / "board.js").exists()):
         files[f"board-{board.parent.name}.js"] = board
     return files
 
@@ -122,7 +124,7 @@ class WebServer:
                             clock=lambda: self.time.monotonic())
         self.assets: dict[str, tuple[bytes, bytes, str]] = {}  # name -> (raw, gzip, type)
         digest = hashlib.sha256()
-        for name, path in asset_files().items():
+        for name, path in asset_files(table.service.games.values()).items():
             raw = path.read_bytes()
             digest.update(name.encode() + raw)
             self.assets[name] = (raw, gzip.compress(raw, 9, mtime=0), KINDS[path.suffix])

@@ -3,23 +3,21 @@ server in the reader's language: the page itself holds no sentence)."""
 
 from __future__ import annotations
 
-from bot.i18n import N_, _, fill, is_rtl, t, using
+from collections.abc import Callable, Mapping
 
-# key -> msgid; the action words are the chat buttons' own
+from bot.i18n import N_, _, is_rtl, using
+
+# key -> msgid: the shared page's words; a game's own (its actions, its places) are its web
+# part's (`register`), sent with these under "<game>:<key>" (the page looks there first)
 WORDS = {
-    "done": "✔ Done", "reset": "↺ Reset", "hint": "💡 Hint", "draw": "Draw",
-    "draw_tile": "Draw a tile", "pass": "Pass", "knock": "✊ Knock", "sort": "⇅ Sort",
-    "show": "💡 Show me", "giveup": "Give up (+3)", "giveup1": "Give up (+1)",
-    "next": "▶ Next round", "finish": "■ Finish", "rematch": "↻ Rematch",
-    "new": "New group", "builds": "Build piles",
-    "hand": N_("Your hand"), "rack": N_("Your rack"), "stock": N_("Stock: {n}"),
+    "sort": "⇅ Sort", "rematch": "↻ Rematch",
+    "hand": N_("Your hand"),
     "watching": N_("You are watching: nobody's hand is shown."),
     "reconnecting": N_("Connection lost — reconnecting…"),
     "offline": N_("Not connected: moves wait until the table is back."),
     "refused": N_("This link is not valid or has expired. Open the table again from the chat."),
     "waiting": N_("The game hasn't started yet."),
     "elsewhere": N_("This table is open on another page: this one has stopped."),
-    "loose": N_("Loose (place before Done)"),
     "review": "🔎 Review",
     "title": N_("Rummy table"),
     "table": N_("The table"),
@@ -36,36 +34,21 @@ WORDS = {
     "left": N_("⏱ {s} s left in this turn"),
     "signal": N_("🔔 Signal my turn"),
 }
-
-# a playing card's name, read aloud: the rank word and the suit's sentence
-RANKS = {"A": N_("ace"), "J": N_("jack"), "Q": N_("queen"), "K": N_("king")}
-SUITS = {"H": N_("{rank} of hearts"), "D": N_("{rank} of diamonds"),
-         "C": N_("{rank} of clubs"), "S": N_("{rank} of spades")}
-# a Rummikub tile's name by its colour letter (engine/rummy/tiles.py)
-COLOURS = {"R": N_("red {n}"), "K": N_("black {n}"), "B": N_("blue {n}"), "O": N_("orange {n}")}
+# each hosted game's page words by the name its view gives ("game"): key -> msgid, and the
+# game's way to say a msgid in the current language (the catalogs', unless it keeps its own)
+GAME_WORDS: dict[str, tuple[dict[str, str], Callable[[str], str]]] = {}
 
 
-def card_name(face: str) -> str:
-    """A playing card's or a tile's name in the current language, from its face (`7H`: "7 of
-    hearts", `10R`: "red 10"); a face it can't read: the face itself."""
-    rank, mark = face[:-1], face[-1:]
-    if mark in SUITS and rank:
-        return fill(_(SUITS[mark]), rank=_(RANKS[rank]) if rank in RANKS else rank)
-    if mark in COLOURS and rank.isdigit():
-        return fill(_(COLOURS[mark]), n=rank)
-    return face
-
-
-def joker_name(stands_for: str = "") -> str:
-    """A joker, and what it stands for on the table."""
-    if not stands_for:
-        return _("joker")
-    return t("joker as {card}", card=card_name(stands_for))
+def register(game: str, words: Mapping[str, str], say: Callable[[str], str] = _) -> None:
+    """A hosted game's page words (its web part's, loaded with the game, as its page ops)."""
+    GAME_WORDS[game] = ({**GAME_WORDS.get(game, ({}, say))[0], **words}, say)
 
 
 def page_words(lang: str) -> dict[str, str]:
     with using(lang):
         out = {key: _(msgid) for key, msgid in WORDS.items()}
+        for game, (words, say) in GAME_WORDS.items():
+            out.update({f"{game}:{key}": say(msgid) for key, msgid in words.items()})
         out["dir"] = "rtl" if is_rtl(lang) else "ltr"
         out["lang"] = lang
         return out

@@ -6,6 +6,7 @@ const RANKS = { A: 1, J: 11, Q: 12, K: 13 };
 export const multi = false; // one card a move
 export const pickable = (from, v) => /^(hand|stock|d\d+)$/.test(from) && (v.mine || from === "hand");
 export const repick = (from) => from === "hand" || from === "stock" || /^d\d+$/.test(from);
+export const sorts = ["suit", "rank"]; // the hand's orders, the first by default
 export const sortKey = (face, by) => {
   const r = String(face === "*" ? 99 : RANKS[face.slice(0, -1)] || parseInt(face, 10) || 0).padStart(2, "0");
   return by === "suit" ? face.slice(-1) + r : r + face.slice(-1);
@@ -20,6 +21,8 @@ export function intent(from, ids, place) {
   return null;
 }
 export const whyNot = () => "";
+export const word = (key) => key; // the page's word for an action or a place
+export const counts = (v, W) => W("stock", { n: v.stock }); // the header's, beside the seats
 
 export function table(v, { h, card, W }) {
   const L = v.labels;

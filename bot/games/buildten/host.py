@@ -31,11 +31,11 @@ from engine.buildten.contract import BuildTenRules
 from engine.buildten.state import free_place
 from engine.errors import IllegalAction
 
-from . import narrate, screens
+from . import narrate, screens, texts, web  # (web registers its page ops: loaded with it)
 from .narrate import card_name
 from .records import HOST_KEYS
 from .records import state_of as _state
-from .texts import help_text, rules_text
+from .texts import help_text, rules_text, terminal_help
 from .typed import TYPED_VERBS, TypedError, parse_typed
 
 NAME = "build-to-ten"  # the game's name: /newgame build-to-ten
@@ -104,6 +104,7 @@ class BuildTenGame(TurnFlow):
     typed_verbs = TYPED_VERBS
     rules = BuildTenRules()
     max_timeout_actions = MAX_TIMEOUT_ACTIONS
+    example_variant = "buildten"  # named in the platform's examples (/newgame buildten)
     offers_review = True  # (no /lesson: TurnFlow's default; its lesson is a lobby variant)
     vocabulary: ClassVar[dict[str, tuple[Kind, ...]]] = {
         "bsrc": (IDX,), "bpile": (IDX,), "bdisc": (IDX,), "bjk": (IDX,), "bpass": (),
@@ -222,13 +223,9 @@ class BuildTenGame(TurnFlow):
         raise Refusal(_("Build-to-Ten has no menus: tap a card, then where it goes."))
 
     def web_view(self, record: Record, seat: int | None) -> dict[str, Any]:
-        from . import web  # (web imports this module)
-
         return web.web_view(record, seat)
 
     def web_edit(self, table: Table, seat: int, user: str, edit: Any) -> Outcome:
-        from . import web
-
         return web.web_edit(self, table, seat, user, edit)
 
     def review(self, table: Table, seat: int, round: int | None) -> Screen:
@@ -241,6 +238,12 @@ class BuildTenGame(TurnFlow):
 
     def rules_text(self, variant: str | None) -> str:
         return rules_text(variant)
+
+    def terminal_help(self, variant: str | None) -> str:
+        return terminal_help(variant)
+
+    def discord_help(self) -> str:
+        return _(texts.DISCORD)
 
     # -- the turn flow's hooks (bot/core/turns.py) -------------------------------------------
 

@@ -60,3 +60,20 @@ def rules_text(variant: str | None) -> str:
 def lesson_text(msgid: str) -> str:
     """A lesson sentence in the reader's language, its card runs shown (lessons/words.py)."""
     return fill_cards(_(msgid), fill)
+
+
+# the terminal's help (bot/adapters/console.py): its typed moves
+TERMINAL = N_("""Commands: press a card's number, then its target's; or type
+  play 7h 2 · play stock new · play d1 3 · joker shift 2 · discard 9c 1 · pass · hint
+  table · rules · leaderboard · stats · help · quit (the game is saved)""")
+
+
+def terminal_help(variant: str | None) -> str:
+    """The terminal's help, in the current language."""
+    return _(TERMINAL)
+
+
+# Discord's /rummy help: this game's lines after the platform's commands
+DISCORD = N_("Also here: **Build-to-Ten** (`/rummy new` → Build-to-Ten, or its lesson): a card, "
+             "then where it\ngoes; typed: `play 7h 2` · `discard 9c 1` · `joker shift 2` · "
+             "`hint`.")

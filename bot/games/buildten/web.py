@@ -11,8 +11,10 @@ from bot.core.buttons import Press
 from bot.core.hosting import Refusal, Table
 from bot.core.record import Record
 from bot.core.views import Outcome
-from bot.i18n import _, t, tn
-from bot.web.words import card_name as spoken
+from bot.i18n import N_, _, t, tn
+from bot.i18n.cards import card_name as spoken
+from bot.web import protocol
+from bot.web import words as page_words
 from engine.buildten import Discard, Joker, Play, player_view
 from engine.buildten.actions import NEW_PILE
 from engine.buildten.cards import SHIFT, SUIT_SIGNS, face, is_joker
@@ -26,6 +28,15 @@ if TYPE_CHECKING:
 
 
 LOG_LINES = 40
+# the page's vocabulary (bot/web/protocol.py): 💡 Hint and Pass (the buttons' verbs); a card
+# onto a build pile (to: null, a new one), a hand card onto a discard pile (null: a new one),
+# a joker aimed at seat `to`
+protocol.register({"hint", "pass"},
+                  {"play": ("cards", "to"), "discard": ("cards", "to"), "joker": ("cards", "to")},
+                  new_to=("play", "discard"))
+# the page's words of this game (bot/web/words.py `register`: the page reads "buildten:<key>")
+page_words.register("buildten", {"hint": "💡 Hint", "pass": "Pass", "builds": "Build piles",
+                                 "stock": N_("Stock: {n}")})
 
 
 class _Host(Protocol):

@@ -9,13 +9,14 @@ const TILE = /^\d+[RKBO]$/;
 export const multi = true; // several cards may be picked and placed together
 export const pickable = (from, v) => /^(hand|loose|singles|g\d+)$/.test(from) && (v.mine || from === "hand");
 export const repick = () => false;
+export const sorts = ["suit", "rank"]; // the hand's orders, the first by default
 export const sortKey = (face, by) => {
   const r = String(rankOf(face)).padStart(2, "0");
   return by === "suit" ? suitOf(face) + r : r + suitOf(face);
 };
 // a card's look: its colour (a tile's colour also by a mark's shape, the CSS draws it)
 export function look(c, v) {
-  if (v.tiles) return "tile" + (TILE.test(c.face) ? " c-" + c.face.slice(-1) : " joker");
+  if (v.tiles) return "marked" + (TILE.test(c.face) ? " c-" + c.face.slice(-1) : " joker");
   return "HD".includes(suitOf(c.face)) ? "red" : "";
 }
 // a drop of `ids` picked from `from` on `place`: the edit, or null
@@ -27,6 +28,11 @@ export function intent(from, ids, place, v) {
   return dest === group ? null : { op: "move", cards: ids, from: group, to: dest };
 }
 export const whyNot = () => "";
+// the page's word for an action or a place (the words are this game's: "rummy:<key>")
+const TILE_WORDS = { draw: "draw_tile", hand: "rack" };
+export const word = (key, v) => (v.tiles && TILE_WORDS[key]) || (key === "giveup" && v.give_up_draw === 1 ? "giveup1" : key);
+// the header's counts beside the seats
+export const counts = (v, W) => W("stock", { n: v.stock });
 
 export function table(v, { h, cards, W }) {
   const last = v.last || { groups: [], cards: [] };

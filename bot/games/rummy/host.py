@@ -29,11 +29,11 @@ from engine.rummy.ai import LEVELS
 from engine.rummy.contract import RummyRules
 from engine.rummy.rulebooks import option_choices
 
-from . import narrate, screens, web, words
+from . import narrate, screens, texts, web, words
 from .lessons import LESSONS
-from .records import rules_of
+from .records import SeatAsk, rules_of
 from .refusals import refusal
-from .texts import help_text, rules_text
+from .texts import help_text, rules_text, terminal_help
 from .turns import turn_action
 from .typed import TYPED_VERBS, TypedError, cards_arg, parse_typed
 from .vocabulary import LESSON, LESSON_ONLY, LESSON_VERBS, RUMMY_VERBS
@@ -79,6 +79,7 @@ class RummyGame(TurnFlow):
     vocabulary = RUMMY_VERBS
     rules = RummyRules()
     max_timeout_actions = MAX_TIMEOUT_ACTIONS
+    example_variant = "rummikub"  # named in the platform's examples (/newgame rummikub)
     offers_review = True
     offers_puzzles = True
     offers_lessons = True
@@ -105,7 +106,7 @@ class RummyGame(TurnFlow):
         labels = {k: words.option(k, v) for k, v in rules.options.items()}
         choices = {k: words.choice(k, v) for k, v in rules.options.items()}
         return Settings(rules.name, words.title(rules.name), dict(rules.options), labels,
-                        tiles=rules.tiles, choices=choices)
+                        picture={"tiles": True} if rules.tiles else {}, choices=choices)
 
     def to_move(self, state: Mapping[str, Any]) -> int | None:
         return state["turn"] if state["phase"] == "play" else None
@@ -211,7 +212,7 @@ class RummyGame(TurnFlow):
         if seat is not None and verb in ("sort", "pg"):  # how I look at my hand, any time
             ui = table.record.seat_ui(seat)
             if verb == "sort":
-                ui.sort = "rank" if ui.sort == "suit" else "suit"
+                ui.sort = "suit" if ui.sort == "rank" else "rank"  # "": by suit
             else:
                 ui.page = press.int()
             return self.mine(table, state, seat, user)
@@ -289,6 +290,12 @@ class RummyGame(TurnFlow):
     def rules_text(self, variant: str | None) -> str:
         return rules_text(variant)
 
+    def terminal_help(self, variant: str | None) -> str:
+        return terminal_help(variant)
+
+    def discord_help(self) -> str:
+        return _(texts.DISCORD)
+
     # -- the turn flow's hooks (bot/core/turns.py) -------------------------------------------
 
     def load(self, record: Record) -> GameState:
@@ -311,8 +318,8 @@ class RummyGame(TurnFlow):
         if isinstance(error, JokerChoiceNeeded):
             ui = table.record.seat_ui(seat)
             ui.mode = "joker"
-            ui.joker_group = error.group
-            ui.joker_options = [list(o) for o in error.options]
+            SeatAsk(joker_group=error.group,
+                    joker_options=[list(o) for o in error.options]).keep(ui)
             return Refused(refusal(error), alert=False, mark="")
         if isinstance(error, IllegalAction):
             return Refused(refusal(error, rules_of(table.record).tiles))
@@ -320,7 +327,7 @@ class RummyGame(TurnFlow):
 
     def clear_seat(self, table: Table, seat: int, keep_selection: bool) -> None:
         super().clear_seat(table, seat, keep_selection)
-        table.record.seat_ui(seat).joker_options = []
+        SeatAsk().keep(table.record.seat_ui(seat))  # a joker's readings asked: answered or gone
 
     def advance(self, table: Table, old: GameState, new: GameState, events: list,
                 acts: Sequence[Any] = ()) -> Outcome:

@@ -131,6 +131,8 @@ class RummyLesson(RummyGame):
     """The rummy game as a lesson: one seat, no turn timer, no computer on move, no score; its
     one screen is the step's; its presses, typed moves and menus are judged by the script."""
 
+    offers_puzzles = False  # a lesson is cut from nothing
+
     def to_move(self, state: Any) -> int | None:
         return None  # nobody's turn timer, no computer: the runner plays the computers
 

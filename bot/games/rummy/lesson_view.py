@@ -45,6 +45,7 @@ from .screens import (
     group_choices,
     groups_text,
     joker_face,
+    picker_menu,
     placeable,
     private_picture,
 )
@@ -241,7 +242,7 @@ def _buttons(
     ]
     parts: list[Part] = [HandPicker(pieces, per_row=CARDS_PER_ROW,
                                     rows=-(-MAX_CARD_BUTTONS // CARDS_PER_ROW),
-                                    tiles=game.rules.tiles)]
+                                    menu=picker_menu(game.rules.tiles))]
     asked = group_choices(lesson.ui.mode, groups, cancel)
     if asked is not None:
         parts += asked

@@ -47,6 +47,7 @@ class RummyPuzzle(RummyGame):
     """The rummy game, played as one turn of a puzzle (see the module docstring)."""
 
     offers_review = False
+    offers_puzzles = False  # a try is cut from nothing
 
     def to_move(self, state: Mapping[str, Any]) -> int | None:
         return None if try_over(state) else 0

@@ -49,7 +49,7 @@ from render.views import PictureWords
 
 from . import words
 from .narrate import hint_line, pretty_sorted
-from .records import rules_of
+from .records import SeatAsk, rules_of
 
 CARDS_PER_ROW = 8
 
@@ -187,12 +187,12 @@ def hand_label(cards: int, sort: str, tiles: bool = False) -> str:
         return t(
             "Your rack · {tiles} · by {sort}",
             tiles=tn("{n} tile", "{n} tiles", cards),
-            sort=_("colour") if sort == "suit" else _("number"),
+            sort=_("number") if sort == "rank" else _("colour"),
         )
     return t(
         "Your hand · {cards} · by {sort}",
         cards=tn("{n} card", "{n} cards", cards),
-        sort=_("suit") if sort == "suit" else _("rank"),
+        sort=_("rank") if sort == "rank" else _("suit"),
     )
 
 
@@ -508,8 +508,10 @@ def _private_screen(game_id: int, record: Record, state: GameState, seat: int) -
     detail_hand = (t("Rack: {tiles}", tiles=numbered) if rules_of(record).tiles
                    else hand_line)
     lines = [title, hand_line]
+    repeats = [] if hand else [hand_line]  # (a client listing the pieces: nothing to list)
     if draft is not None and view.changed:
         lines.append(t("Working copy: {groups}", groups=groups_text(groups, ())))
+        repeats.append(lines[-1])  # (the detail's table marks the working copy)
     if loose:
         lines.append(t("Loose tiles (place before Done): {tiles}", tiles=pretty(loose))
                      if rules_of(record).tiles
@@ -538,6 +540,8 @@ def _private_screen(game_id: int, record: Record, state: GameState, seat: int) -
         phase=state.phase,
         notice=ui.notice,
         lang=current(),
+        hand_lines=(hand_line, detail_hand),
+        repeats=tuple(repeats),
     )
 
 
@@ -612,40 +616,52 @@ def _private_buttons(
     ui = record.seat_ui(seat)
     legal = legal_actions(state, seat)
     cancel = ActionRow([Button(_("Cancel"), "cancel")])
+    ask = SeatAsk.of(ui)
     if ui.mode == "joker":
         options = [
             Choice(isolate(" ".join(joker_face(f) for f in opt)),
-                   f"jk:{ui.joker_group}:{','.join(opt)}")
-            for opt in ui.joker_options
+                   f"jk:{ask.joker_group}:{','.join(opt)}")
+            for opt in ask.joker_options
         ]
-        label = group_label(ui.joker_group or 0)
+        label = group_label(ask.joker_group or 0)
         return [
             ChoiceGroup(_(JOKER_MEANS), options, 4,
                         heading=t("Joker in {group} stands for:", group=label)),
             cancel,
         ]
     tiles = rules_of(record).tiles
-    parts: list[Part] = [HandPicker(hand, ui.page, CARDS_PER_ROW, CARD_ROWS, tiles=tiles)]
+    label = (_("Rack: {tiles}") if tiles else _("Hand: {cards}")).partition("{")[0].rstrip()
+    parts: list[Part] = [HandPicker(hand, ui.page, CARDS_PER_ROW, CARD_ROWS, label=label,
+                                    menu=picker_menu(tiles))]
     actions, turn = action_rows(
         tiles=tiles, legal=legal, give_up_draw=rules_of(record).give_up_draw,
         show="commit" in legal and bool((state.hint or {}).get("lay")),  # (the seat on turn's)
     )
-    asked = group_choices(ui.mode, groups, cancel)
+    asked = group_choices(ui.mode, groups, cancel, ask.take)
     parts += asked if asked is not None else [ActionRow(row) for row in actions]
     return parts + [ActionRow(row) for row in turn]
 
 
-def group_choices(mode: str, groups: Sequence[Sequence[Card]], cancel: ActionRow
-                  ) -> list[Part] | None:
+def picker_menu(tiles: bool) -> tuple[str, str]:
+    """A menu of the hand's pieces, in a tile game's words (the whole rack, a page of it);
+    a card game's are the clients' own."""
+    if tiles:
+        return _("Select tiles…"), _("Select tiles (this page)…")
+    return "", ""
+
+
+def group_choices(mode: str, groups: Sequence[Sequence[Card]], cancel: ActionRow,
+                  take: int | None = None) -> list[Part] | None:
     """What a table mode asks (Add to ▸ which group, Take from ▸ which group, take which
-    card), with its Cancel; None for the main mode. A game's screen and a lesson's share it."""
+    card of group `take`: mode "card"), with its Cancel; None for the main mode. A game's
+    screen and a lesson's share it (the lesson's own mode says "take:<group>")."""
     letters = [group_label(i) for i in range(len(groups))]
     if mode in ("add", "take"):
         return [ChoiceGroup(_(ADD_TO) if mode == "add" else _(TAKE_FROM),
                             [Choice(x, f"{mode}:{i}") for i, x in enumerate(letters)],
                             CARDS_PER_ROW), cancel]
-    if mode.startswith("take:"):
-        g = int(mode.split(":")[1])
+    if mode == "card" or mode.startswith("take:"):
+        g = (take or 0) if mode == "card" else int(mode.split(":")[1])
         if g >= len(groups):  # the group went while the mode was open
             return [cancel]
         return [ChoiceGroup(_(TAKE_WHICH), [Choice(card_label(c), f"tc:{g}:{c.token}")

@@ -101,3 +101,47 @@ def rules_text(name: str | None) -> str:
         + "\n\n"
         + _(MORE)
     )
+
+
+# the terminal's help (bot/adapters/console.py): its typed moves, a card game's and a tile game's
+TERMINAL = N_("""Commands (cards like 7H 10S QD, * for a joker; or hand numbers like 1 4 5):
+  lay 7H 8H 9H     put cards from your hand into a new group
+  add B 10H        put cards into group B
+  take B QS        take a card out of group B (it must be placed again before done)
+  move B:QS A      move a card from group B to group A ('new' for a new group)
+  split B 4        split group B after its 4th card
+  auto 7H 8H       let the computer place these cards (rearranging the table if needed)
+  done             play your private copy        reset   put everything back
+  draw / pass / knock / giveup / hint / sort / next / finish
+  3                press button [3] of the last screen (on your turn [1]… are your cards:
+                   tap to select, then New group / Add to / Auto-place)
+  table · rules · leaderboard · stats · help · quit (the game is saved)""")
+
+TERMINAL_TILES = N_("""Commands (tiles like 7R 13O 1K, * for a joker; or rack numbers like 1 4 5):
+  lay 7R 8R 9R     put tiles from your rack into a new group
+  add B 10R        put tiles into group B
+  take B 5K        take a tile out of group B (it must be placed again before done)
+  move B:5K A      move a tile from group B to group A ('new' for a new group)
+  split B 4        split group B after its 4th tile
+  auto 7R 8R       let the computer place these tiles (rearranging the table if needed)
+  done             play your private copy        reset   put everything back
+  draw / pass / giveup / hint / sort / next / finish
+  3                press button [3] of the last screen (on your turn [1]… are your tiles:
+                   tap to select, then New group / Add to / Auto-place)
+  table · rules · leaderboard · stats · help · quit (the game is saved)""")
+
+
+def terminal_help(variant: str | None) -> str:
+    """The terminal's help for a rulebook (None: the default), in the current language."""
+    try:
+        tiles = bool(variant) and get_rulebook(variant).tiles  # type: ignore[arg-type]
+    except ValueError:
+        tiles = False
+    return _(TERMINAL_TILES if tiles else TERMINAL)
+
+
+# Discord's /rummy help: this game's lines after the platform's commands
+DISCORD = N_("Your cards come by DM: pick cards in the menu, then New group / Add to / Take from "
+             "/ Auto-place,\nand Done. You can also type moves there: `lay 7H 8H 9H` · `add B "
+             "10H` · `move B:QS A` ·\n`split B 4` · `take B QS` · `done` · `reset` · `draw` · "
+             "`pass`.")

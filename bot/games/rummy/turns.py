@@ -23,6 +23,7 @@ from engine.rummy.game import HINT_EFFORT
 from engine.rummy.tiles import piece_from_token
 
 from . import screens
+from .records import SeatAsk
 from .typed import cannot_place
 
 # The buttons that are one engine action of the seat, with no argument: the typed words'.
@@ -61,8 +62,9 @@ def turn_action(state: GameState, seat: int, ui: SeatUI, press: Press) -> Action
     if verb in ("addm", "takem"):
         ui.mode = "add" if verb == "addm" else "take"
         return None
-    if verb == "take":
-        ui.mode = f"take:{press.int()}"
+    if verb == "take":  # Take from ▸ this group: its cards to choose from
+        ui.mode = "card"
+        SeatAsk(take=press.int()).keep(ui)
         return None
     ui.mode = "main"
     if verb in ("new", "add"):

@@ -12,8 +12,10 @@ from bot.core.buttons import Press
 from bot.core.hosting import Refusal, Table
 from bot.core.record import Record
 from bot.core.views import Outcome
-from bot.i18n import N_, _, and_list, t, tn
-from bot.web.words import card_name, joker_name
+from bot.i18n import N_, _, and_list, fill, t, tn
+from bot.i18n.cards import card_name as playing_card_name
+from bot.web import protocol
+from bot.web import words as page_words
 from engine.cards import Card
 from engine.rummy import (
     Commit,
@@ -59,6 +61,45 @@ class _Host(Protocol):
 WORDS = {"commit": "done", "reset": "reset", "draw": "draw", "pass": "pass", "knock": "knock",
          "give_up": "giveup", "hint": "hint"}
 ROUND_END = {"next": "next_round", "finish": "finish"}  # the page's word -> the engine's kind
+
+# the page's vocabulary (bot/web/protocol.py): its one-word actions (the buttons' verbs) and the
+# draft edits: place (hand or loose -> a group, null: a new one), move (group -> group), take
+# (a group's card -> loose)
+protocol.register(
+    {*WORDS.values(), "sort", "show", *ROUND_END},
+    {"place": ("cards", "to"), "move": ("cards", "from", "to"), "take": ("cards", "from")},
+    new_to=("place", "move"),
+)
+
+
+# the page's words of this game (bot/web/words.py `register`: the page reads "rummy:<key>"); the
+# action words are the chat buttons' own. Its board module says which: a tile game draws a
+# tile, into its rack (static/board-rummy.js `word`).
+page_words.register("rummy", {
+    "done": "✔ Done", "reset": "↺ Reset", "hint": "💡 Hint", "draw": "Draw",
+    "draw_tile": "Draw a tile", "pass": "Pass", "knock": "✊ Knock", "show": "💡 Show me",
+    "giveup": "Give up (+3)", "giveup1": "Give up (+1)", "next": "▶ Next round",
+    "finish": "■ Finish", "new": "New group", "rack": N_("Your rack"),
+    "stock": N_("Stock: {n}"), "loose": N_("Loose (place before Done)"),
+})
+# a Rummikub tile's name by its colour letter (engine/rummy/tiles.py)
+COLOURS = {"R": N_("red {n}"), "K": N_("black {n}"), "B": N_("blue {n}"), "O": N_("orange {n}")}
+
+
+def card_name(face: str) -> str:
+    """A playing card's or a tile's name in the current language, from its face (`7H`: "7 of
+    hearts", `10R`: "red 10"); a face it can't read: the face itself."""
+    rank, mark = face[:-1], face[-1:]
+    if mark in COLOURS and rank.isdigit():
+        return fill(_(COLOURS[mark]), n=rank)
+    return playing_card_name(face)
+
+
+def joker_name(stands_for: str = "") -> str:
+    """A joker, and what it stands for on the table."""
+    if not stands_for:
+        return _("joker")
+    return t("joker as {card}", card=card_name(stands_for))
 
 
 def card_json(card: Card) -> dict[str, str]:

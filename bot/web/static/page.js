@@ -11,10 +11,11 @@ const S = {
   words: {}, game: "", view: null, board: null, kind: "", review: 0, reviewShown: null, deadline: null,
   signal: (() => { try { return !!localStorage.getItem("rummy-signal"); } catch (e) { return false; } })(),
   online: false, refused: "", waiting: false, gone: false, rematch: 0,
-  order: [], sortBy: "suit", pick: null, fresh: {}, toast: null, live: "", logOpen: false,
+  order: [], sortBy: 0, pick: null, fresh: {}, toast: null, live: "", logOpen: false,
 };
 let socket = null, toastTimer = null, pressedAt = 0, exchangedAt = 0;
-const W = (key, params) => (S.words[key] || "").replace(/\{(\w+)\}/g, (m, k) => (params && k in params ? params[k] : m));
+// a word: the game's own first (its web part's, "<game>:<key>"), else the shared page's
+const W = (key, params) => (S.words[S.kind + ":" + key] || S.words[key] || "").replace(/\{(\w+)\}/g, (m, k) => (params && k in params ? params[k] : m));
 const storageKey = () => "order:" + S.game;
 
 // -- intents: what a finger, a mouse or a key asks for -----------------------------------------
@@ -50,8 +51,8 @@ function drop(place, from, ids) {
   return true;
 }
 function act(name) {
-  if (name === "sort") { // the hand sorted afresh (the other way each time)
-    S.sortBy = S.sortBy === "suit" ? "rank" : "suit"; S.order = [];
+  if (name === "sort") { // the hand sorted afresh (by the board's next order each time)
+    S.sortBy = (S.sortBy + 1) % S.board.sorts.length; S.order = [];
     if (S.view && S.view.hand) arrange(S.view, null);
     render(); return;
   }
@@ -101,7 +102,7 @@ async function onState(m) {
 function arrange(v, old) {
   const byId = Object.fromEntries(v.hand.map((c) => [c.id, c]));
   if (old && old.round !== v.round) S.order = [];
-  const key = (id) => S.board.sortKey(byId[id].face, S.sortBy);
+  const key = (id) => S.board.sortKey(byId[id].face, S.board.sorts[S.sortBy]);
   const cmp = (a, b) => { const x = key(a), y = key(b); return x < y ? -1 : x > y ? 1 : 0; };
   const known = new Set(S.order), mark = !!old && known.size > 0;
   const order = S.order.slice();
@@ -147,11 +148,11 @@ function header(v) {
     "aria-current": i === v.turn && v.phase === "play" ? "true" : null },
   `${s.computer ? "🤖 " : ""}${s.name} · ${s.cards}`, s.score !== null && s.score !== undefined ? h("b", { class: "score", text: String(s.score) }) : null));
   return h("header", { key: "head" }, h("ul", { class: "seats" }, seats),
-    h("span", { class: "stock", text: W("stock", { n: v.stock }) }),
+    h("span", { class: "counts", text: S.board.counts(v, W) }),
     v.result && v.result.target ? h("span", { text: v.result.target }) : null);
 }
 function actions(v) {
-  const label = (a) => (a === "draw" && v.tiles ? W("draw_tile") : a === "giveup" && v.give_up_draw === 1 ? W("giveup1") : W(a) || a);
+  const label = (a) => W(S.board.word(a, v)) || a; // the board names its variant's words
   const list = v.result ? v.actions.filter((a) => a !== "sort") : v.actions;
   return h("nav", { key: "acts", class: "actions" }, list.map((a) => h("button", {
     key: a, type: "button", "data-action": a, "data-press": a, class: a === "done" || a === "next" ? "main" : null,
@@ -174,7 +175,7 @@ function result(v) {
 function hand(v) {
   const byId = Object.fromEntries(v.hand.map((c) => [c.id, c]));
   const list = S.order.filter((id) => id in byId).map((id) => byId[id]);
-  const label = v.tiles ? W("rack") : W("hand");
+  const label = W(S.board.word("hand", v));
   return h("section", { key: "hand", class: "hand", "data-hand": true, "data-place": "hand", role: "group", "aria-label": label },
     h("h2", { class: "label", text: label }), h("div", { class: "cards" }, cards(list, "hand")));
 }
