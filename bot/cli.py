@@ -10,6 +10,7 @@ import signal
 import sys
 import textwrap
 from collections.abc import Callable, Iterator
+from typing import Any
 
 from engine.rummy import ALL_RULEBOOKS
 from engine.rummy.rulebooks import option_choices
@@ -42,16 +43,21 @@ def _options_epilog() -> str:
     return "\n".join(lines)
 
 
-def main(argv: list[str] | None = None) -> int:
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="rummy", description="Rummy Table: rearrangement rummy in the terminal, and the "
         "Telegram/Discord bot. `rummy COMMAND --help` tells each command's flags.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     epilog = _options_epilog()
-    raw = argparse.RawDescriptionHelpFormatter
+    _play_parser(sub, epilog)
+    _simulate_parser(sub, epilog)
+    _room_parsers(sub)
+    return parser
 
+
+def _play_parser(sub: Any, epilog: str) -> None:
     play = sub.add_parser("play", help="play in the terminal against computer players",
-                          epilog=epilog, formatter_class=raw)
+                          epilog=epilog, formatter_class=argparse.RawDescriptionHelpFormatter)
     play.add_argument("--game", default="rummy", choices=("rummy", "build-to-ten"),
                       help="which game (--rulebook and --option are the rummy family's)")
     play.add_argument("--rulebook", default="manipulation", choices=ALL_RULEBOOKS,
@@ -78,8 +84,10 @@ def main(argv: list[str] | None = None) -> int:
     play.add_argument("--pictures", default=None, metavar="DIR",
                       help="also write the newest pictures (table.png, hand.png…) here")
 
+
+def _simulate_parser(sub: Any, epilog: str) -> None:
     sim = sub.add_parser("simulate", help="play computer-only games and check every rule",
-                         epilog=epilog, formatter_class=raw)
+                         epilog=epilog, formatter_class=argparse.RawDescriptionHelpFormatter)
     sim.add_argument("--game", default="rummy", choices=("rummy", "build-to-ten"),
                      help="which game (--rulebook and --option are the rummy family's)")
     sim.add_argument("--rulebook", default="manipulation", choices=ALL_RULEBOOKS,
@@ -99,6 +107,9 @@ def main(argv: list[str] | None = None) -> int:
                      help="time decisions on the wall clock or the process's CPU clock")
     sim.add_argument("--json", action="store_true", help="also print one JSON object, last")
 
+
+def _room_parsers(sub: Any) -> None:
+    """lesson, party, migrate and run."""
     les = sub.add_parser("lesson", help="a guided lesson in the terminal")
     les.add_argument("--rulebook", default=None, choices=ALL_RULEBOOKS, metavar="NAME",
                      help="which lesson: %(choices)s (default: the unfinished one, else "
@@ -124,7 +135,9 @@ def main(argv: list[str] | None = None) -> int:
     run = sub.add_parser("run", help="run the bot (TELEGRAM_TOKEN and/or DISCORD_TOKEN)")
     run.add_argument("--url", default=None, help="database URL (default: DATABASE_URL or SQLite)")
 
-    args = parser.parse_args(argv)
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
     if args.command == "lesson":
         return _lesson(args)
     if args.command == "party" or (args.command == "play" and args.party):

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
@@ -141,11 +142,40 @@ async def _update_ladders(
 
     Three round trips whatever the seat count: create missing rows, read, update (executemany).
     """
-    s = db.standings.c
     rated = sorted({player for player in competitors if player is not None})
     if not rated:
         return {}
     ladders = [(chat_id, rulebook), (chat_id, ALL), (ALL, rulebook), (ALL, ALL)]
+    rows = await _ladder_rows(conn, rated, ladders, chat_id, rulebook, now)
+    changes = _ladder_changes(ladders, rows, seats, competitors, higher_is_better)
+    s = db.standings.c
+    await conn.execute(
+        update(db.standings)
+        .where(
+            s.player_id == bindparam("k_player"),
+            s.scope == bindparam("k_scope"),
+            s.rulebook == bindparam("k_book"),
+        )
+        .values(
+            mu=bindparam("v_mu"),
+            sigma=bindparam("v_sigma"),
+            rating=bindparam("v_rating"),
+            games=s.games + bindparam("v_games"),
+            wins=s.wins + bindparam("v_wins"),
+            points=s.points + bindparam("v_points"),
+            best_round=bindparam("v_best"),
+            updated_at=now,
+        ),
+        changes,
+    )
+    return {c["k_player"]: c["v_rating"] for c in changes
+            if c["k_scope"] == ALL and c["k_book"] == ALL}
+
+
+async def _ladder_rows(conn: AsyncConnection, rated: list[int], ladders: list[tuple[str, str]],
+                       chat_id: str, rulebook: str, now: datetime) -> dict[tuple, Any]:
+    """The players' standing in each ladder (made at the default rating where missing)."""
+    s = db.standings.c
     default = (DEFAULT_MU, DEFAULT_SIGMA)
     await conn.execute(
         insert_for(conn, db.standings).on_conflict_do_nothing(),
@@ -157,7 +187,7 @@ async def _update_ladders(
             for scope, book in ladders
         ],
     )
-    rows = {
+    return {
         (row.player_id, row.scope, row.rulebook): row
         for row in await conn.execute(
             select(s.player_id, s.scope, s.rulebook, s.mu, s.sigma, s.best_round).where(
@@ -167,6 +197,13 @@ async def _update_ladders(
             )
         )
     }
+
+
+def _ladder_changes(ladders: list[tuple[str, str]], rows: dict[tuple, Any],
+                    seats: Sequence[ResultSeat], competitors: Sequence[int | None],
+                    higher_is_better: bool) -> list[dict[str, Any]]:
+    """Each rated player's new standing in each ladder (a player in several seats: merged)."""
+    default = (DEFAULT_MU, DEFAULT_SIGMA)
     current = {key: (row.mu, row.sigma) for key, row in rows.items()}
     best = max if higher_is_better else min
     seats_of: dict[int, list[int]] = defaultdict(list)
@@ -195,27 +232,7 @@ async def _update_ladders(
                                  *(seats[i].best_round for i in indexes)) if b is not None),
                     default=None),
             })
-    await conn.execute(
-        update(db.standings)
-        .where(
-            s.player_id == bindparam("k_player"),
-            s.scope == bindparam("k_scope"),
-            s.rulebook == bindparam("k_book"),
-        )
-        .values(
-            mu=bindparam("v_mu"),
-            sigma=bindparam("v_sigma"),
-            rating=bindparam("v_rating"),
-            games=s.games + bindparam("v_games"),
-            wins=s.wins + bindparam("v_wins"),
-            points=s.points + bindparam("v_points"),
-            best_round=bindparam("v_best"),
-            updated_at=now,
-        ),
-        changes,
-    )
-    return {c["k_player"]: c["v_rating"] for c in changes
-            if c["k_scope"] == ALL and c["k_book"] == ALL}
+    return changes
 
 
 async def leaderboard(

@@ -193,14 +193,7 @@ def _buttons(
     next lesson) and its actions; each adapter lays them out."""
     progress = lesson.progress
     if progress.finished:
-        if lesson.ui.mode == "more":
-            return [
-                ChoiceGroup(_(CHOOSE), [Choice(_(get_lesson(n).title), f"go:{n}")
-                                        for n in LESSONS], 2),
-                ActionRow([button(_("◀ Back"), "cancel")]),
-            ]
-        return [ActionRow([Button(_("▶ Play a real game"), "play", PRIMARY),
-                           button(_("📚 Another lesson"), "more")])]
+        return _finished_parts(lesson, button)
     step = lesson_step(progress)
     tail = ActionRow([
         button(_("💡 Show me"), "show"),
@@ -209,20 +202,7 @@ def _buttons(
     ])
     cancel = ActionRow([button(_("Cancel"), "cancel")])
     if progress.joker:
-        g = progress.joker["group"]
-        options = [
-            Choice(
-                isolate(" ".join(joker_face(f) for f in opt)),  # a tile's 7R; a card's 7♥
-                f"jk:{g}:{','.join(opt)}",
-            )
-            for opt in progress.joker["options"]
-        ]
-        return [
-            ChoiceGroup(_(JOKER_MEANS), options, 4,
-                        heading=t("Joker in {group} stands for:", group=group_label(g))),
-            cancel,
-            tail,
-        ]
+        return [*_joker_parts(progress.joker, cancel), tail]
     legal = legal_actions(game, LEARNER)
     if game.phase == "round_over":
         row = [Button(_("▶ Next round"), "next", PRIMARY)]
@@ -243,14 +223,52 @@ def _buttons(
     parts: list[Part] = [HandPicker(pieces, per_row=CARDS_PER_ROW,
                                     rows=-(-MAX_CARD_BUTTONS // CARDS_PER_ROW),
                                     menu=picker_menu(game.rules.tiles))]
-    asked = group_choices(lesson.ui.mode, groups, cancel)
+    parts += _mode_parts(lesson.ui.mode, groups, step, cancel)
+    _table, turn = action_rows(tiles=game.rules.tiles, legal=legal,
+                               give_up_draw=game.rules.give_up_draw, hint=False)
+    parts += [ActionRow(row) for row in turn]
+    return [*parts, tail]
+
+
+def _finished_parts(lesson: LessonSeat, button: Callable[[str, str], Button]) -> list[Part]:
+    """A finished lesson: a real game, or another lesson (its menu)."""
+    if lesson.ui.mode == "more":
+        return [
+            ChoiceGroup(_(CHOOSE), [Choice(_(get_lesson(n).title), f"go:{n}")
+                                    for n in LESSONS], 2),
+            ActionRow([button(_("◀ Back"), "cancel")]),
+        ]
+    return [ActionRow([Button(_("▶ Play a real game"), "play", PRIMARY),
+                       button(_("📚 Another lesson"), "more")])]
+
+
+def _joker_parts(joker: dict[str, Any], cancel: ActionRow) -> list[Part]:
+    """What the joker just placed stands for (its options)."""
+    g = joker["group"]
+    options = [
+        Choice(
+            isolate(" ".join(joker_face(f) for f in opt)),  # a tile's 7R; a card's 7♥
+            f"jk:{g}:{','.join(opt)}",
+        )
+        for opt in joker["options"]
+    ]
+    return [ChoiceGroup(_(JOKER_MEANS), options, 4,
+                        heading=t("Joker in {group} stands for:", group=group_label(g))),
+            cancel]
+
+
+def _mode_parts(mode: str, groups: list[list[Card]], step: Any, cancel: ActionRow
+                ) -> list[Part]:
+    """The question of the moment (which group, where to split) or the step's draft tools."""
+    asked = group_choices(mode, groups, cancel)
     if asked is not None:
-        parts += asked
-    elif lesson.ui.mode == "split":
-        parts += [ChoiceGroup(_(CHOOSE), [Choice(group_label(i), f"spl:{i}")
-                                          for i in range(len(groups))], CARDS_PER_ROW), cancel]
-    elif lesson.ui.mode.startswith("split:"):
-        g = int(lesson.ui.mode.split(":")[1])
+        return list(asked)
+    if mode == "split":
+        return [ChoiceGroup(_(CHOOSE), [Choice(group_label(i), f"spl:{i}")
+                                        for i in range(len(groups))], CARDS_PER_ROW), cancel]
+    if mode.startswith("split:"):
+        g = int(mode.split(":")[1])
+        parts: list[Part] = []
         if g < len(groups):
             parts.append(ChoiceGroup(
                 _(CHOOSE),
@@ -258,19 +276,14 @@ def _buttons(
                  for i, c in enumerate(groups[g][:-1])],
                 3,  # "после 10♠": uncut on a phone
             ))
-        parts.append(cancel)
-    else:
-        tools = {
-            "new": Button(_("New group"), "new", PRIMARY),
-            "add": Button(_("Add to ▸"), "addm"),
-            "take": Button(_("Take from ▸"), "takem"),
-            "split": Button(_("✂ Split ▸"), "splm"),
-        }
-        shown = list(step.tools)
-        if groups and "add" not in shown:  # a half-built group can always be finished
-            shown.insert(1, "add")
-        parts.append(ActionRow([tools[t] for t in shown], 2))  # uncut on a phone
-    _table, turn = action_rows(tiles=game.rules.tiles, legal=legal,
-                               give_up_draw=game.rules.give_up_draw, hint=False)
-    parts += [ActionRow(row) for row in turn]
-    return [*parts, tail]
+        return [*parts, cancel]
+    tools = {
+        "new": Button(_("New group"), "new", PRIMARY),
+        "add": Button(_("Add to ▸"), "addm"),
+        "take": Button(_("Take from ▸"), "takem"),
+        "split": Button(_("✂ Split ▸"), "splm"),
+    }
+    shown = list(step.tools)
+    if groups and "add" not in shown:  # a half-built group can always be finished
+        shown.insert(1, "add")
+    return [ActionRow([tools[t] for t in shown], 2)]  # uncut on a phone
