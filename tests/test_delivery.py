@@ -25,7 +25,7 @@ from bot.adapters.delivery import (
     plan,
 )
 from bot.adapters.delivery import Refs as MessageRefs
-from bot.core.views import Outcome, Screen
+from bot.core.views import Outcome, Screen, Where
 
 GAME = 7
 
@@ -120,14 +120,14 @@ def make(settled: bool = True) -> tuple[Memory, Refs, Delivery]:
 
 
 def outcome(revision: int | None, text: str, **kwargs: Any) -> Outcome:
-    out = Outcome(game_id=GAME, platform="test", chat_id="-1", revision=revision, **kwargs)
+    out = Outcome(where=Where(GAME, "test", "-1", revision), **kwargs)
     if "group" not in kwargs:
         out.group = screen(f"table {text}")
     return out
 
 
 def test_the_plan_is_one_job_per_chat_in_order() -> None:
-    out = Outcome(game_id=GAME, chat_id="-1", group=screen("table"), notes=[screen("scores")],
+    out = Outcome(where=Where(GAME, chat_id="-1"), group=screen("table"), notes=[screen("scores")],
                   private={"1": screen("hand 1"), "2": screen("hand 2")}, private_new={"2"},
                   private_notes={"2": "psst", "3": "hello"})
     jobs = plan(out)
@@ -138,8 +138,8 @@ def test_the_plan_is_one_job_per_chat_in_order() -> None:
     assert [(s.role, s.key, s.new) for s in jobs[1].steps] == [(PRIVATE, "p:2", True),
                                                                 (TEXT, None, False)]
     assert [s.text for s in jobs[2].steps] == ["hello"]
-    assert plan(Outcome(game_id=GAME)) == []
-    assert plan(Outcome(game_id=GAME, group=screen("no chat"))) == []  # no chat id: no group job
+    assert plan(Outcome(where=Where(GAME))) == []
+    assert plan(Outcome(where=Where(GAME), group=screen("no chat"))) == []  # no chat: no group job
 
 
 async def test_a_table_is_posted_then_edited_and_refs_saved_once_per_delivery() -> None:

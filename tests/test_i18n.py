@@ -477,8 +477,11 @@ def test_build_to_ten_refusal_codes_are_sentences():
             with using(lang):
                 text = bt_refusal(error)
             assert text != "English" and not _english_words(text), (code, lang, text)
-    with using("en"):
-        assert bt_refusal(IllegalAction("English", code="bt_no_free_pile")) == "English"
+    with using("en"):  # the catalog's sentence in English too, never the engine's own
+        assert bt_refusal(IllegalAction("English", code="bt_no_free_pile")) == (
+            "There are 4 build piles already: wait for one to reach 10.")
+        assert bt_refusal(IllegalAction("English", code="no_such_code")) == (
+            "That is not a legal move")
 
 
 def test_build_to_ten_hebrew_picture_is_right_to_left():

@@ -56,7 +56,7 @@ def play_game(seed: int = SEED, user: str = "ann", name: str = "Ann",
             GAME.computer_step(table)
             continue
         pile = 0 if state.discards[0] else NEW_PILE
-        GAME._act(table, state, Discard(0, state.hands[0][0], pile), user)
+        GAME.move(table, state, 0, Discard(0, state.hands[0][0], pile), user)
     raise AssertionError("the game did not end")
 
 
@@ -196,7 +196,7 @@ async def test_the_log_kept_by_the_platform_is_reviewed(store):
         if state.over or state.turn == 1:  # (the scheduler may have played it already)
             return GAME.computer_step(table) or Outcome()
         pile = 0 if state.discards[0] else NEW_PILE
-        return GAME._act(table, state, Discard(0, state.hands[0][0], pile), "ann")
+        return GAME.move(table, state, 0, Discard(0, state.hands[0][0], pile), "ann")
 
     for _step in range(MAX_STEPS):
         saved = await store.get_game(row.id)

@@ -92,10 +92,10 @@ def test_a_buildten_lesson_saved_before_is_judged_by_its_variant():
     game = hosted(default_games()["build-to-ten"], table.record)
     state = game.load(table.record)
     card = next(c for c in [state.stocks[0][0], *state.hands[0]] if face(c) == "3D")
-    out = game._act(table, state, Play(0, card, 0), "u0")  # the pile needs a 2: refused
+    out = game.move(table, state, 0, Play(0, card, 0), "u0")  # the pile needs a 2: refused
     assert out.alert and table.record.state["lesson"] == 0
     stock = state.stocks[0][0]
-    game._act(table, state, Play(0, stock, 0), "u0")  # the 2♥ from the stock: step 1 met
+    game.move(table, state, 0, Play(0, stock, 0), "u0")  # the 2♥ from the stock: step 1 met
     assert table.record.state["lesson"] == 1
     assert table.record.seat_ui(0).notice.startswith("✓")
     assert [k for k in table.record.state if k in ("actions", "lesson")] == ["actions", "lesson"]

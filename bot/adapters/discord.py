@@ -15,7 +15,7 @@ import logging
 import os
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import discord
@@ -513,10 +513,9 @@ class DiscordAdapter:
                 outcome.private_notes[ctx.user] = (note + "\n" + outcome.reply).strip()
         if outcome.called:  # /notify's calls go out while the opener is answered, unwaited
             calls = Outcome(
-                game_id=outcome.game_id, platform=outcome.platform, chat_id=outcome.chat_id,
                 private_extras={u: outcome.private_extras.pop(u) for u in outcome.called
                                 if u in outcome.private_extras},
-                called=outcome.called, revision=outcome.revision, refs=outcome.refs)
+                called=outcome.called, where=replace(outcome.where, names={}, next_up=""))
             outcome.called = set()
             self.delivery.soon(self.deliver(calls))
         await self.deliver(outcome, ctx)

@@ -10,7 +10,7 @@ from typing import Any, Protocol
 from bot import i18n
 from bot.i18n import fill, using
 
-from . import narrate
+from . import guard, narrate
 from .actor import Actor
 from .buttons import Press
 from .hosting import HostedGame, Refusal
@@ -161,8 +161,7 @@ class Commands:
 
     def typed(self, record: Record, row: Any, actor: Actor, verb: str, args: str) -> Outcome:
         seat = record.seat_of(actor.user)
-        if seat is not None:
-            i18n.set_locale(record.lang_of(seat) or actor.lang)  # (none: the presser's own)
+        guard.speak_as_seat(record, seat, actor.lang)
         if record.state is None:
             raise Refusal(narrate.NOT_STARTED)
         seat = record.seat_of(actor.user)

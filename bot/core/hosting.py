@@ -219,8 +219,9 @@ class HostedGame(Protocol):
         """Pick exactly these items of the private screen (a multi-select menu)."""
         ...
 
-    # -- the turn flow: bot/core/turns.py's TurnFlow gives these (and `results`) to a host
-    # from its contract; a host implements them itself only to play otherwise
+    # -- the turn flow: bot/core/turns.py's TurnFlow gives these (and `results`, and `press`
+    # and `typed` above through the game's press -> action) to a host from its contract; a
+    # host implements them itself only to play otherwise
     def computer_step(self, table: Table) -> Outcome | None:
         """One move of the computer seat on move; None when no computer is on move."""
         ...

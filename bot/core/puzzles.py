@@ -29,7 +29,7 @@ from bot.i18n import N_, _, fill, using
 from .actor import Actor
 from .hosting import HostedGame, Refusal
 from .record import Record
-from .views import ActionRow, Button, Outcome, Screen
+from .views import ActionRow, Button, Outcome, Screen, Where
 
 log = logging.getLogger(__name__)
 
@@ -304,6 +304,6 @@ class Puzzles:
             if screen is not None:
                 notes.append(screen)
         if notes:
-            await self.post(Outcome(platform=platform, chat_id=chat_id, notes=notes))
+            await self.post(Outcome(notes=notes, where=Where(platform=platform, chat_id=chat_id)))
         await self.store.puzzle_posted(platform, chat_id, day, self.owner)
         return 1

@@ -16,12 +16,13 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import Any
 
 from .lobby import lobby_screen
 from .record import Record
 from .unit import Unit
-from .views import Outcome
+from .views import Outcome, Where
 
 log = logging.getLogger(__name__)
 
@@ -43,9 +44,9 @@ def current_screens(unit: Unit, row: Any) -> Outcome | None:
         out.notes, out.private_notes, out.private_new = [], {}, set()
         out.group_new = out.group_turn = False
         out.reply = None
-    out.game_id, out.platform, out.chat_id = row.id, row.platform, row.chat_id
-    out.names = {s.user: s.name for s in record.seats if s.user}
-    out.revision = row.version  # (its refs: read by `_redeliver`, not in this thread)
+    # (its refs: read by `_redeliver`, not in this thread)
+    out.where = Where(row.id, row.platform, row.chat_id, row.version,
+                      names={s.user: s.name for s in record.seats if s.user})
     return out
 
 
@@ -78,7 +79,8 @@ class Redelivery:
             if row is not None and row.version == version:
                 outcome = await asyncio.to_thread(current_screens, self.unit, row)
             if outcome is not None:
-                outcome.refs = await self.unit.store.refs(game_id)
+                outcome.where = replace(outcome.where,
+                                        refs=await self.unit.store.refs(game_id))
         except Exception:
             log.exception("rebuilding the screens of game %s failed", game_id)
         if outcome is None:

@@ -165,7 +165,7 @@ class Rematches:
         """A save of the old game that shows nothing: delivered (empty) so that, with many
         workers, no screen of it stays owed and is rebuilt later (bot/core/redelivery.py)."""
         if self.service.delivered is not None and out.game_id is not None:
-            await self.service._deliver(out)
+            await self.service.deliver(out)
 
     async def _start(self, row: Any, game_id: int, confirmed: list[str]) -> Outcome:
         """The new game, started; the old one names it (every page of it follows, bot/web)."""

@@ -23,7 +23,7 @@ from .buttons import MAX_INDEX, Press, ascii_number
 from .hosting import Refusal
 from .record import Record
 from .unit import WORK_TIMEOUT
-from .views import Outcome, Screen
+from .views import Outcome, Screen, Where
 
 CAPTION_LINES = 2  # the picture's caption: the review's title and summary (the text follows)
 
@@ -102,8 +102,8 @@ class Reviews:
             raise Refusal(narrate.TOO_SLOW) from None
         with using(record.lang_of(seat)):
             sent = _("🔎 Your review is in your private chat with me.")
-        out = Outcome(game_id=row.id, platform=row.platform, chat_id=row.chat_id,
-                      reply=sent if not actor.private else None, alert=False)
+        out = Outcome(reply=sent if not actor.private else None, alert=False,
+                      where=Where(row.id, row.platform, row.chat_id))
         out.private_extras[actor.user] = split(screen)
         return out
 

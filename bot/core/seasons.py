@@ -28,7 +28,7 @@ from . import narrate
 from .actor import Actor
 from .hosting import Refusal
 from .stat_pictures import season_screen
-from .views import Outcome, Screen
+from .views import Outcome, Screen, Where
 
 log = logging.getLogger(__name__)
 
@@ -172,6 +172,6 @@ class Seasons:
             return 0
         with using(lang or "en"):
             screen = standings_screen(fill(_(SEASON_FINAL), season=season.key), rows, lang or "")
-        await self.post(Outcome(platform=platform, chat_id=chat_id, notes=[screen]))
+        await self.post(Outcome(notes=[screen], where=Where(platform=platform, chat_id=chat_id)))
         await self.store.season_posted(platform, chat_id, season.key, self.owner)
         return 1

@@ -20,12 +20,12 @@ from bot import i18n
 from bot.clock import Clock, as_clock
 from bot.i18n import fill
 
-from . import buttons, narrate
+from . import buttons, guard, narrate
 from .actor import Actor
 from .buttons import Press, pack
 from .commands import MAX_TYPED, TOO_LONG_VERB, Command, Commands
 from .fair_use import FairUse
-from .hosting import HostedGame
+from .hosting import HostedGame, Table
 from .lobby import Lobby
 from .notify import Notify
 from .persist import GameExists
@@ -37,7 +37,7 @@ from .scheduler import IDLE_SECONDS, JobScheduler, Scheduler
 from .seasons import Seasons
 from .titles import Titles
 from .unit import WORK_TIMEOUT, Refusal, Reply, Unit, answer
-from .views import Outcome
+from .views import Outcome, Where
 
 log = logging.getLogger(__name__)
 
@@ -100,7 +100,7 @@ class GameService:
         shared = getattr(store, "row_locks", False)
         self.scheduler = (JobScheduler if shared else Scheduler)(
             self.unit,
-            self._deliver,
+            self.deliver,
             clock=self.time,
             computer_delay=computer_delay,
             tick=tick,
@@ -120,9 +120,9 @@ class GameService:
         self.commands = Commands(self)
         self.reviews = Reviews(self)
         owner = f"{socket.gethostname()[:40]}:{os.getpid()}:{secrets.token_hex(3)}"
-        self.seasons = Seasons(self.unit.store, self._deliver, clock, owner=owner)
+        self.seasons = Seasons(self.unit.store, self.deliver, clock, owner=owner)
         self.scheduler.sweeps.append(self.seasons.sweep)
-        self.puzzles = Puzzles(self.unit.store, self._deliver, clock, owner, self.games,
+        self.puzzles = Puzzles(self.unit.store, self.deliver, clock, owner, self.games,
                                self.unit.game_of, self._puzzle_try)
         self.unit.finished.append(self.puzzles.finished)
         self.scheduler.sweeps.append(self.puzzles.sweep)
@@ -189,7 +189,7 @@ class GameService:
             except Exception:  # a page's trouble never fails the change that was saved
                 log.exception("watcher failed for game %s", game_id)
 
-    async def _deliver(self, outcome: Outcome) -> None:
+    async def deliver(self, outcome: Outcome) -> None:
         deliver = self.deliverers.get(outcome.platform)
         if deliver is None:
             return
@@ -261,14 +261,10 @@ class GameService:
             calls = {}
         i18n.set_locale(lang)
         return Outcome(
-            game_id=row.id,
-            platform=actor.platform,
-            chat_id=actor.chat_id,
+            where=Where(row.id, actor.platform, actor.chat_id, row.version, refs={}),
             group=self.lobby.screen(row.id, record),
             group_new=True,
             reply=fill(narrate.NEW_GAME, title=settings.title),
-            revision=row.version,
-            refs={},
             private_extras=calls,
             called=set(calls),
         )
@@ -423,45 +419,68 @@ class GameService:
         """A button press, decoded at the adapter's door (`buttons.parse`: None for anything
         that is not exactly one of this bot's buttons; a `str` — a test's or a tool's callback
         data — is decoded here by the same parser). Answers stale, foreign, forged and unknown
-        buttons clearly. `metered=False`: the caller counted this press already."""
-        i18n.set_locale(actor.lang)  # until the record says which language the seat reads
+        buttons clearly, through the one guard (bot/core/guard.py). `metered=False`: the
+        caller counted this press already."""
         if isinstance(press, str):
             press = buttons.parse(press)
+        return await guard.guarded(actor.lang, f"press {press!r}",
+                                   lambda: self._pressed(actor, press, metered, learner))
+
+    async def _pressed(self, actor: Actor, press: Press | None, metered: bool,
+                       learner: Actor | None) -> Outcome:
         if press is None:
             return Outcome(reply=narrate.NOT_OURS, alert=True)
         slow = metered and self.fair_use.check(actor.platform, actor.user, actor.chat_id)
         if slow:
             return Outcome(reply=slow, alert=True)
+        player_id = None
+        if press.verb == "review":  # reads the game, changes nothing: no save
+            return await self.reviews.press(actor, press)
+        if press.verb in ("rematch", "rmstart"):  # under a finished game's result
+            return await self.rematch(actor, press.game_id, start=press.verb == "rmstart")
+        if press.verb == "solve":  # under a chat's puzzle of the day; `learner`: the
+            # presser in their private chat, as the adapter addresses it
+            if learner is None:
+                return Outcome(reply=narrate.NOT_OURS, alert=True)
+            return await self.puzzles.solve(actor, learner, press.str())
+        invited = False
+        if press.verb == "join":  # the seat reads the person's chosen language
+            player_id = await self.store.player(actor.platform, actor.user, actor.name)
+            await self.speak_to(actor)
+            invited = await self.notify.invited(actor, press.game_id)  # a /notify call
         try:
-            player_id = None
-            if press.verb == "review":  # reads the game, changes nothing: no save
-                return await self.reviews.press(actor, press)
-            if press.verb in ("rematch", "rmstart"):  # under a finished game's result
-                return await self.rematch(actor, press.game_id, start=press.verb == "rmstart")
-            if press.verb == "solve":  # under a chat's puzzle of the day; `learner`: the
-                # presser in their private chat, as the adapter addresses it
-                if learner is None:
-                    return Outcome(reply=narrate.NOT_OURS, alert=True)
-                return await self.puzzles.solve(actor, learner, press.str())
-            invited = False
-            if press.verb == "join":  # the seat reads the person's chosen language
-                player_id = await self.store.player(actor.platform, actor.user, actor.name)
-                i18n.set_locale(await self.speak_to(actor))
-                invited = await self.notify.invited(actor, press.game_id)  # a /notify call
             out = await self.unit.mutate(
                 press.game_id,
                 lambda row, rec: self._press(row, rec, actor, press, player_id, invited),
             )
-            if out.play_next:  # a finished lesson's [Play a real game], its row saved closed
-                return await self.play_computer(actor, out.play_next)
-            return out
-        except Refusal as refusal:
-            return answer(refusal)
         except GameExists:  # a lesson taken up again while a game runs in its chat
             return Outcome(reply=narrate.LESSON_GAME_HERE, alert=True)
-        except Exception:  # never a traceback in chat; the game is as it was saved
-            log.exception("press %r failed", press)
-            return Outcome(reply=narrate.SORRY, alert=True)
+        if out.play_next:  # a finished lesson's [Play a real game], its row saved closed
+            return await self.play_computer(actor, out.play_next)
+        return out
+
+    async def seat_change(
+        self, game_id: int, user: str, lang: str, what: str,
+        may: Callable[[Any, Record, int], bool],
+        run: Callable[[HostedGame, Table, int], Outcome],
+        slow: Callable[[], str | None] = lambda: None,
+    ) -> Outcome:
+        """A seated person's change of a running game (a menu's selection, a web page's edit)
+        through the one guard (bot/core/guard.py): answered in `lang` (once the record is
+        read: their seat's), `slow` metered first, the game running and `user` seated where
+        `may` lets them act, then `run` by the game under the game's lock (`Unit.mutate`)."""
+
+        def change(row: Any, record: Record) -> Outcome:
+            seat = guard.seated(row, record, user, lang, lambda s: may(row, record, s))
+            return run(self.unit.game_of(record), self.unit.table(row, record), seat)
+
+        async def work() -> Outcome:
+            said = slow()
+            if said:
+                return Outcome(reply=said, alert=True)
+            return await self.unit.mutate(game_id, change)
+
+        return await guard.guarded(lang, what, work)
 
     async def set_selection(
         self, actor: Actor, game_id: int, version: int, tokens: list[str],
@@ -471,37 +490,22 @@ class GameService:
         Discord). `page`: what a page of a paged menu showed selected — `tokens` then replace
         only those, and the other pages' selection stays. One change, one save, one meter,
         however many items the menu changed."""
+        tokens = tokens[:200]  # client-supplied: a hand never has more cards than this
 
-        i18n.set_locale(actor.lang)
+        def may(row: Any, record: Record, seat: int) -> bool:
+            return self.learner(row, record, actor, seat) or self.from_here(row, actor, seat)
 
-        def change(row: Any, record: Record) -> Outcome:
-            seat = record.seat_of(actor.user)
-            if seat is not None:
-                i18n.set_locale(record.lang_of(seat) or actor.lang)  # (none: the presser's own)
-            if record.state is None or row.status != "playing":
-                raise Refusal(narrate.NOT_RUNNING_GAME)
-            if seat is None or not (self.learner(row, record, actor, seat)
-                                    or self.from_here(row, actor, seat)):
-                raise Refusal(narrate.PLAYERS_ONLY)
-            game = self.unit.game_of(record)
+        def run(game: HostedGame, table: Table, seat: int) -> Outcome:
             items = tokens
             if page is not None:
                 dropped = set(page) - set(tokens)
-                kept = [x for x in record.seat_ui(seat).selected if x not in dropped]
+                kept = [x for x in table.record.seat_ui(seat).selected if x not in dropped]
                 items = kept + [x for x in tokens if x not in kept]
-            return game.select(self.unit.table(row, record), seat, actor.user, version, items)
+            return game.select(table, seat, actor.user, version, items)
 
-        tokens = tokens[:200]  # client-supplied: a hand never has more cards than this
-        slow = self.fair_use.check(actor.platform, actor.user, actor.chat_id)
-        if slow:
-            return Outcome(reply=slow, alert=True)
-        try:
-            return await self.unit.mutate(game_id, change)
-        except Refusal as refusal:
-            return answer(refusal)
-        except Exception:
-            log.exception("selection in game %s failed", game_id)
-            return Outcome(reply=narrate.SORRY, alert=True)
+        return await self.seat_change(
+            game_id, actor.user, actor.lang, f"selection in game {game_id}", may, run,
+            slow=lambda: self.fair_use.check(actor.platform, actor.user, actor.chat_id))
 
     @staticmethod
     def from_here(row: Any, actor: Actor, seat: int | None) -> bool:
@@ -524,8 +528,7 @@ class GameService:
     ) -> Outcome:
         verb = press.verb
         seat = record.seat_of(actor.user)
-        if seat is not None:  # a seated person reads the language of their seat
-            i18n.set_locale(record.lang_of(seat) or actor.lang)  # (none: the presser's own)
+        guard.speak_as_seat(record, seat, actor.lang)
         # `invited`: [Join] of the person's /notify call, in their private chat (notify.py)
         called = invited and verb == "join"
         if not called and not self.learner(row, record, actor, seat) and not self.from_here(
@@ -570,8 +573,11 @@ class GameService:
         verb and its arguments as strings — a test's, a tool's — are decoded here alike)."""
         if isinstance(command, str):
             command = Command.of(command, args)
+        return await guard.guarded(actor.lang, f"command /{command.verb}",
+                                   lambda: self._command(actor, command))
+
+    async def _command(self, actor: Actor, command: Command) -> Outcome:
         verb, args = command.verb, command.args
-        i18n.set_locale(actor.lang)
         if verb == TOO_LONG_VERB:
             return Outcome(reply=narrate.UNKNOWN_COMMAND, alert=False)
         if command.length > MAX_TYPED:
@@ -581,13 +587,7 @@ class GameService:
         slow = self.fair_use.check(actor.platform, actor.user, actor.chat_id)
         if slow:
             return Outcome(reply=slow, alert=True)
-        try:
-            return await self.commands.run(actor, verb, args)
-        except Refusal as refusal:
-            return answer(refusal)
-        except Exception:  # never a traceback in chat; the game is as it was saved
-            log.exception("command /%s failed", verb)
-            return Outcome(reply=narrate.SORRY, alert=True)
+        return await self.commands.run(actor, verb, args)
 
     async def leaderboard(self, actor: Actor, variant: str | None) -> str:
         await self.speak_to(actor)

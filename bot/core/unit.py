@@ -20,7 +20,7 @@ from .hosting import HostedGame, Refusal, Table, hosted
 from .per_game import GameLocks
 from .persist import new_result, new_rounds, seat_rows
 from .record import Record
-from .views import Outcome
+from .views import Outcome, Where
 
 log = logging.getLogger(__name__)
 
@@ -185,10 +185,8 @@ class Unit:
             raise Refusal(narrate.TOO_SLOW) from None
         except Refusal as refusal:
             if refusal.outcome is not None:  # a fresh screen of the unchanged game
-                out = refusal.outcome
-                out.game_id, out.platform, out.chat_id = game_id, row.platform, row.chat_id
-                out.revision = row.version
-                out.refs = await self._refs(game_id, held)
+                refusal.outcome.where = Where(game_id, row.platform, row.chat_id, row.version,
+                                              await self._refs(game_id, held))
             raise
         actions: list[dict] = []
         if record.state is not None and record.state.get("actions"):
@@ -224,15 +222,12 @@ class Unit:
         if new_status in ("finished", "ended") and row.status == "playing":
             for listener in self.finished:  # (a puzzle's try: its verdict on the board)
                 await listener(record)
-        outcome.game_id = game_id
-        outcome.names = {s.user: s.name for s in record.seats if s.user}
-        outcome.platform = saved.platform
-        outcome.chat_id = saved.chat_id
-        outcome.revision = saved.version
-        outcome.refs = await self._refs(game_id, held)
+        outcome.where = Where(game_id, saved.platform, saved.chat_id, saved.version,
+                              await self._refs(game_id, held),
+                              {s.user: s.name for s in record.seats if s.user},
+                              self.next_up(record, saved.status))
         if not outcome.log:
             outcome.log, outcome.log_refolds = list(record.added), record.refolded
-        outcome.next_up = self.next_up(record, saved.status)
         self.after_save(game_id, record)
         return outcome
 

@@ -3,8 +3,8 @@ command. Buttons are abstract; each adapter maps them to its own widgets."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 
@@ -224,18 +224,36 @@ class Screen:
         return self.painter() if self.painter else None
 
 
+@dataclass(frozen=True)
+class Where:
+    """Where an outcome goes and which saved change it shows: the platform's part of an
+    outcome, made in one piece where the change is saved (bot/core/unit.py), never filled in
+    field by field. `revision`: the game row's version the screens were built from — commit
+    order: an adapter never shows a screen older than the one it last showed in that message
+    (None: no order, always show); `refs`: the game's delivery refs read with that commit
+    (saves a read); `names`: user id -> seat name; `next_up`: who moves next once this is
+    saved — "person", "computer" (the scheduler will move and deliver), or "" (lobby, round
+    over, game over): a caller can wait for the computers."""
+
+    game_id: int | None = None
+    platform: str = ""
+    chat_id: str = ""
+    revision: int | None = None
+    refs: dict | None = None
+    names: Mapping[str, str] = field(default_factory=dict)
+    next_up: str = ""
+
+
 @dataclass
 class Outcome:
     """What a command changed. `group` replaces the game's live message in the group chat
     (posted fresh when `group_new`, else edited in place — at a new turn, `group_turn`, the
     delivery decides); `private` maps a user id to the
-    screen of their private message; `notes` are extra group messages (scoreboard, results)."""
+    screen of their private message; `notes` are extra group messages (scoreboard, results).
+    A game makes the screens and the reply; the platform says where they go (`where`)."""
 
     reply: str | None = None  # a short answer to the person who acted (toast or reply)
     alert: bool = False  # show the reply prominently (an error)
-    game_id: int | None = None
-    platform: str = ""
-    chat_id: str = ""
     group: Screen | None = None
     group_new: bool = False
     group_turn: bool = False  # a new turn began: worth posting anew if the table scrolled away
@@ -246,27 +264,49 @@ class Outcome:
     # One-off private messages (a picture with its caption, a long text — /review), sent in
     # order after that person's private screen; never a live message that later edits.
     private_extras: dict[str, list[Screen]] = field(default_factory=dict)
-    names: dict[str, str] = field(default_factory=dict)  # user id -> seat name
     # persons whose `private_extras` are a /notify call (no seat: a closed DM of theirs is
     # not the group's business — bot/core/notify.py)
     called: set[str] = field(default_factory=set)
-    # The game row's version the screens were built from: commit order. An adapter never shows
-    # a screen older than the one it last showed in that message (None: no order, always show).
-    revision: int | None = None
-    refs: dict | None = None  # the game's delivery refs read with that commit (saves a read)
     log: list[str] = field(default_factory=list)  # the game log lines this change added
     # The first of `log` says again, with more, the log line before it ("drew 13 cards" after
     # "drew 12 cards"): a client that prints the log shows it in that line's place.
     log_refolds: bool = False
-    # Who moves next once this is saved: "person", "computer" (the scheduler will move and
-    # deliver), or "" (lobby, round over, game over): a caller can wait for the computers.
-    next_up: str = ""
     # A finished lesson's [Play a real game]: the variant the platform starts against a
     # computer in this chat once this change is saved (bot/core/service.py).
     play_next: str | None = None
     # A picture answering a command (/stats, /leaderboard): posted in the chat the command
     # came from, its text (`reply`, also its caption) for screen readers and text clients.
     picture: Screen | None = None
+    where: Where = field(default_factory=Where)  # the platform's: see `Where`
+
+    # `where`'s parts, read where an adapter reads an outcome
+    @property
+    def game_id(self) -> int | None:
+        return self.where.game_id
+
+    @property
+    def platform(self) -> str:
+        return self.where.platform
+
+    @property
+    def chat_id(self) -> str:
+        return self.where.chat_id
+
+    @property
+    def revision(self) -> int | None:
+        return self.where.revision
+
+    @property
+    def refs(self) -> dict | None:
+        return self.where.refs
+
+    @property
+    def names(self) -> Mapping[str, str]:
+        return self.where.names
+
+    @property
+    def next_up(self) -> str:
+        return self.where.next_up
 
     def merge(self, other: Outcome) -> Outcome:
         """Later screens replace earlier ones; notes and replies add up."""
@@ -290,7 +330,6 @@ class Outcome:
             self.log_refolds = self.log_refolds or (other.log_refolds and not self.log)
             self.log += other.log
         if other.revision is not None:
-            self.revision = max(self.revision or 0, other.revision)
-            self.refs = other.refs
-            self.next_up = other.next_up
+            self.where = replace(self.where, revision=max(self.revision or 0, other.revision),
+                                 refs=other.refs, next_up=other.next_up)
         return self

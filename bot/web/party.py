@@ -509,7 +509,7 @@ class Party:
         elif what == "end":  # the host closes the room's game (a new one may begin)
             out = await self.service.commands.end(row.id, actor)
             with contextlib.suppress(Exception):
-                await self.service._deliver(out)
+                await self.service.deliver(out)
         else:  # computer, handover: a seat of a person
             if seat is None or not 0 <= seat < len(record.seats) or (
                     record.seats[seat].is_computer or not record.seats[seat].user):
@@ -526,7 +526,7 @@ class Party:
             out = await self.service.commands.leave(
                 row.id, self.actor(str(them.user), them.name, lang))
             with contextlib.suppress(Exception):
-                await self.service._deliver(out)
+                await self.service.deliver(out)
         return None, {}
 
     async def _choose(self, game_id: int, user: str, arg: str) -> None:

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import contextlib
 import json
 import logging
 from collections import Counter
@@ -30,9 +29,11 @@ from bot.clock import Clock
 from bot.core import narrate
 from bot.core.actor import Actor
 from bot.core.fair_use import SLOW_DOWN, Buckets
+from bot.core.guard import guarded
+from bot.core.hosting import HostedGame, Table
 from bot.core.record import Record
 from bot.core.service import GameService
-from bot.core.unit import Refusal, answer
+from bot.core.unit import Refusal
 from bot.core.views import Outcome
 
 from .auth import Session
@@ -238,13 +239,8 @@ class WebTable:
             return {"t": "gone"}
         # the page speaks from the game's own chat (its link was made there)
         actor = Actor(row.platform, row.chat_id, session.user, session.name)
-        try:
-            out = await self.service.reviews.answer(row, actor, None)
-        except Refusal as refusal:
-            out = answer(refusal)
-        except Exception:
-            log.exception("web review of game %s failed", session.game)
-            out = Outcome(reply=narrate.SORRY, alert=True)
+        out = await guarded(session.lang, f"web review of game {session.game}",
+                            lambda: self.service.reviews.answer(row, actor, None))
         screens = out.private_extras.get(session.user, [])
         if not screens:
             return {"t": "reply", "text": out.reply or "", "alert": True}
@@ -294,38 +290,32 @@ class WebTable:
         return i18n._(SLOW_DOWN)
 
     async def edit(self, session: Session, edit: Edit) -> dict:
-        """Make one page edit; the reply frame (the new state reaches the page by `saved`)."""
+        """Make one page edit through the platform's one guard (its language, a running game,
+        a seat of the page's platform; refusals answered); the reply frame (the new state
+        reaches the page by `saved`). The chats get the screens."""
         service = self.service
-        i18n.set_locale(session.lang)
+
+        def may(row: Any, record: Record, seat: int) -> bool:
+            return row.platform == session.platform
+
+        def run(game: HostedGame, table: Table, seat: int) -> Outcome:
+            return game.web_edit(table, seat, session.user, edit)
+
+        async def spectator() -> Outcome:
+            raise Refusal(narrate.PLAYERS_ONLY)
+
+        what = f"web edit in game {session.game}"
         if not session.user:
-            return {"t": "reply", "text": narrate.PLAYERS_ONLY, "alert": True}
-
-        def change(row: Any, record: Record) -> Outcome:
-            seat = record.seat_of(session.user)
-            if seat is not None:
-                i18n.set_locale(record.lang_of(seat))
-            if record.state is None or row.status != "playing":
-                    raise Refusal(narrate.NOT_RUNNING_GAME)
-            if seat is None or row.platform != session.platform:
-                    raise Refusal(narrate.PLAYERS_ONLY)
-            game = service.unit.game_of(record)
-            return game.web_edit(service.unit.table(row, record), seat, session.user, edit)
-
-        try:
-            if edit.op == "act" and edit.name == "rematch":
-                out = await self.rematch(session)
-            else:
-                out = await service.unit.mutate(session.game, change)
-        except Refusal as refusal:
-            out = answer(refusal)
-        except Exception:
-            log.exception("web edit in game %s failed", session.game)
-            out = Outcome(reply=narrate.SORRY, alert=True)
+            out = await guarded(session.lang, what, spectator)
+        elif edit.op == "act" and edit.name == "rematch":
+            out = await guarded(session.lang, what, lambda: self.rematch(session))
+        else:
+            out = await service.seat_change(session.game, session.user, session.lang, what,
+                                            may, run)
         reply = {"t": "reply", "text": out.reply or "", "alert": bool(out.alert)}
         if out.game_id is not None:
             out.reply = None  # said on the page; the chats get the screens
-            with contextlib.suppress(Exception):
-                await service._deliver(out)
+            await service.deliver(out)  # (it logs a delivery's failure and goes on)
         return reply
 
 

@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 from bot.core.buttons import IDX, Kind, Press
 from bot.core.hosting import Refusal, Settings, Table, Variant
 from bot.core.record import Record, SeatInfo
-from bot.core.turns import TurnFlow
+from bot.core.turns import Refused, ToPlay, TurnFlow
 from bot.core.views import ActionRow, Button, Outcome, Screen
 from bot.i18n import N_, _, current, t, tn, using
 from engine.buildten import (
@@ -20,7 +20,6 @@ from engine.buildten import (
     Joker,
     Pass,
     Play,
-    apply,
     new_game,
     player_view,
     standings,
@@ -159,70 +158,65 @@ class BuildTenGame(TurnFlow):
     def private_screen(self, table: Table, seat: int) -> Screen:
         return screens.private_screen(table.game_id, table.record, _state(table.record), seat)
 
-    def press(self, table: Table, seat: int | None, user: str, press: Press) -> Outcome:
-        record = table.record
-        state = _state(record)
-        if seat is None:
-            raise Refusal(_("These buttons belong to a player of this game."))
-        if press.verb not in self.vocabulary:
+    def any_time(self, table: Table, state: BuildState, seat: int | None, user: str,
+                 press: Press) -> Outcome | None:
+        if seat is not None and press.verb not in self.vocabulary:
             raise Refusal(_("Not a button of this game."))
-        self.check_version(state, press.version, lambda: self._mine(table, state, seat, user))
-        self.check_turn(state, seat)
-        ui = record.seat_ui(seat)
+        return None
+
+    def turn_press(self, table: Table, state: BuildState, seat: int, user: str,
+                   press: Press) -> ToPlay | Outcome:
+        """The two taps: a card (`bsrc`), then where it goes (a pile, a discard pile, a seat
+        for a joker); Pass, Hint and Cancel."""
+        ui = table.record.seat_ui(seat)
         ui.notice = ""
         view = player_view(state, seat)
         verb = press.verb
         if verb == "cancel":
             ui.selected, ui.mode = [], "main"
-            return self._mine(table, state, seat, user)
+            return self.mine(table, state, seat, user)
         if verb == "hint":
             return self._hint(table, state, seat, user)
         if verb == "bsrc":
             card = screens.source_card(view, press.int())
             if card is None:
                 raise Refusal(_("That card isn't there any more."),
-                              outcome=self._mine(table, state, seat, user))
+                              outcome=self.mine(table, state, seat, user))
             if card not in view.hand and not screens.fitting_piles(view, card):
                 needs = ", ".join(t("pile {n} needs {needed}", n=i + 1, needed=len(b) + 1)
                                   for i, b in enumerate(view.builds) if b) or _("no pile yet")
                 raise Refusal(t("The {card} fits no build pile now ({needs}).",
                                 card=card_name(card), needs=needs))
             ui.selected, ui.mode = [card], "target"
-            return self._mine(table, state, seat, user)
+            return self.mine(table, state, seat, user)
         if verb == "bpass":
-            return self._act(table, state, Pass(seat), user)
+            return ToPlay(Pass(seat))
         if not ui.selected:
-            raise Refusal(_("Tap a card first."), outcome=self._mine(table, state, seat, user))
+            raise Refusal(_("Tap a card first."), outcome=self.mine(table, state, seat, user))
         card, n = ui.selected[0], press.int()
         pile = NEW_PILE if n == screens.NEW else n
-        act: Action
         if verb == "bpile":
-            act = Play(seat, card, pile)
-        elif verb == "bdisc":
-            act = Discard(seat, card, pile)
-        else:
-            act = Joker(seat, card, n)
-        return self._act(table, state, act, user)
+            return ToPlay(Play(seat, card, pile))
+        if verb == "bdisc":
+            return ToPlay(Discard(seat, card, pile))
+        return ToPlay(Joker(seat, card, n))
 
     def typed(self, table: Table, seat: int, user: str, verb: str, args: str) -> Outcome:
-        record = table.record
-        state = _state(record)
         if verb not in self.typed_verbs:
+            _state(table.record)  # (a game not started says so first)
             raise Refusal(t("/{verb} is not a move of Build-to-Ten: see /help build-to-ten.",
                             verb=verb))
-        self.check_turn(state, seat)
-        record.seat_ui(seat).notice = ""
+        return super().typed(table, seat, user, verb, args)
+
+    def typed_moves(self, table: Table, state: BuildState, seat: int, user: str, verb: str,
+                    args: str) -> Sequence[Action] | Outcome:
         if verb == "hint":
             return self._hint(table, state, seat, user)
-        names = [s.name for s in record.seats]
+        names = [s.name for s in table.record.seats]
         try:
-            act = parse_typed(player_view(state, seat), verb, args, names)
+            return [parse_typed(player_view(state, seat), verb, args, names)]
         except TypedError as error:
             raise Refusal(str(error)) from None
-        out = self._act(table, state, act, user)
-        if not out.reply:
-            out.reply, out.alert = _("OK"), False
-        return out
 
     def select(self, table: Table, seat: int, user: str, version: int,
                items: Sequence[str]) -> Outcome:
@@ -266,9 +260,15 @@ class BuildTenGame(TurnFlow):
 
     # -- inside -------------------------------------------------------------------------
 
-    def _mine(self, table: Table, state: BuildState, seat: int, user: str) -> Outcome:
-        return Outcome(private={
-            user: screens.private_screen(table.game_id, table.record, state, seat)})
+    def seat_screen(self, table: Table, state: BuildState, seat: int) -> Screen:
+        return screens.private_screen(table.game_id, table.record, state, seat)
+
+    def refused(self, table: Table, seat: int, error: Exception) -> Refused | None:
+        return Refused(narrate.refusal(error)) if isinstance(error, IllegalAction) else None
+
+    def clear_seat(self, table: Table, seat: int, keep_selection: bool) -> None:
+        ui = table.record.seat_ui(seat)
+        ui.selected, ui.mode = [], "main"
 
     def _hint(self, table: Table, state: BuildState, seat: int, user: str) -> Outcome:
         ui = table.record.seat_ui(seat)
@@ -279,28 +279,9 @@ class BuildTenGame(TurnFlow):
         card = getattr(act, "card", None)
         ui.selected = []
         ui.mode = screens.hint_mode(card, hint_target(act, state)) if card else "main"
-        out = self._mine(table, state, seat, user)
+        out = self.mine(table, state, seat, user)
         out.reply, out.alert = ui.notice, False
         return out
-
-    def _act(self, table: Table, state: BuildState, act: Action, user: str) -> Outcome:
-        """Apply one action for a person and describe what changed."""
-        ui = table.record.seat_ui(act.seat)
-        try:
-            new, events = apply(state, act)
-        except IllegalAction as error:
-            ui.notice = f"✗ {narrate.refusal(error)}"
-            out = self._mine(table, state, act.seat, user)
-            out.reply, out.alert = narrate.refusal(error), True
-            return out
-        ui.selected, ui.mode = [], "main"
-        table.record.seats[act.seat].timeouts = 0
-        return self._moved(table, state, new, events, act, user)
-
-    def _moved(self, table: Table, old: BuildState, new: BuildState, events: list[Event],
-               act: Action, user: str) -> Outcome:
-        """A person's move the engine took (a variant judges it here: a lesson's step)."""
-        return self.advance(table, old, new, events, acts=[act])
 
     def advance(self, table: Table, old: BuildState, new: BuildState,
                 events: list[Event], acts: Sequence[Action] = ()) -> Outcome:

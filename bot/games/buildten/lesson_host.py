@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from bot.core.hosting import Refusal, Table
 from bot.core.record import Record
+from bot.core.turns import Refused
 from bot.core.views import Outcome, Screen
 from bot.i18n import _, using
 from engine.buildten import Action, BuildState, Event
@@ -50,34 +51,31 @@ class BuildTenLesson(BuildTenGame):
         table.turn_started(self.to_move(record.state))
         return self._everything(table, state, reply=_("The game starts!"), new=True)
 
-    def _act(self, table: Table, state: BuildState, act: Action, user: str) -> Outcome:
+    def gate(self, table: Table, state: BuildState, seat: int,
+             action: Action) -> Refused | None:
         """Only the moves the step takes reach the engine; another kind is nudged."""
-        step = self._script(table.record, act)
-        if step is not None and not step.allows(act):
-            ui = table.record.seat_ui(act.seat)
-            ui.notice = "📘 " + lesson_text(step.nudge)
-            out = self._mine(table, state, act.seat, user)
-            out.reply, out.alert = lesson_text(step.nudge), False
-            return out
-        return super()._act(table, state, act, user)
+        step = self._script(table.record, action)
+        if step is not None and not step.allows(action):
+            return Refused(lesson_text(step.nudge), alert=False, mark="📘 ")
+        return None
 
-    def _moved(self, table: Table, old: BuildState, new: BuildState, events: list[Event],
-               act: Action, user: str) -> Outcome:
+    def moved(self, table: Table, old: BuildState, new: BuildState, events: list[Event],
+              seat: int, action: Action, user: str) -> Outcome:
         """The engine took the learner's move: the step says whether its goal is met."""
         record = table.record
-        step = self._script(record, act)
+        step = self._script(record, action) if user else None
         if step is None:
-            return super()._moved(table, old, new, events, act, user)
+            return super().moved(table, old, new, events, seat, action, user)
         done = lesson.met(step, new, events)
         at = _step(record)
         assert at is not None  # (a step: the script is running)
         after = lesson.settle(at + 1 if done else at, new)
         _keep(record, after)
-        out = super()._moved(table, old, new, events, act, user)
+        out = super().moved(table, old, new, events, seat, action, user)
         if done:
             done_line = "\n" + lesson_text(lesson.DONE) if after is None else ""
-            record.seat_ui(act.seat).notice = lesson_text(step.success) + done_line
-            out.private[user] = screens.private_screen(table.game_id, record, new, act.seat)
+            record.seat_ui(seat).notice = lesson_text(step.success) + done_line
+            out.private[user] = screens.private_screen(table.game_id, record, new, seat)
         return out
 
     def advance(self, table: Table, old: BuildState, new: BuildState,

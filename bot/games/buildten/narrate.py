@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.i18n import N_, _, and_list, current, fill, t, tn
+from bot.i18n import N_, _, and_list, fill, t, tn
 from engine.buildten import Event, card_label
 from engine.buildten.cards import joker_kind
 from engine.errors import IllegalAction
@@ -128,9 +128,11 @@ def _needs(needed: int) -> str:
 
 
 def refusal(error: IllegalAction) -> str:
-    """What a player reads for a refused Build-to-Ten action, in the current language (English:
-    the engine's own sentence), from SENTENCES above."""
-    if current() == "en" or error.code == "illegal":
+    """What a player reads for a refused Build-to-Ten action, in the current language — English
+    too — from the catalog's sentence for the code (SENTENCES above): the engine's own English
+    is for logs and tests. A refusal raised outside the engine (code "illegal") was made in the
+    reader's language where it was raised."""
+    if error.code == "illegal":
         return str(error)
     p: dict[str, Any] = error.params
     card = card_name(p["card"]) if isinstance(p.get("card"), str) else ""
@@ -146,4 +148,4 @@ def refusal(error: IllegalAction) -> str:
         values = {"card": card, "n": int(p.get("pile", 0)) + 1,
                   "needs": _needs(int(p.get("needed", 1)))}
         return fill(_(SENTENCES[code]), **values)
-    return str(error)  # a code this table lacks: the engine's sentence
+    return _(SENTENCES["illegal"])  # a code this table lacks (tests/test_i18n.py keeps it whole)

@@ -4,13 +4,14 @@ engine action the two taps of the chat buttons make (Play, Discard, Joker, Pass)
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from bot.core.buttons import Press
 from bot.core.hosting import Refusal, Table
 from bot.core.record import Record
 from bot.core.views import Outcome
-from bot.i18n import N_, _, t, tn, using
+from bot.i18n import N_, _, t, tn
 from bot.i18n.cards import card_name as spoken
 from bot.web import protocol
 from bot.web import words as page_words
@@ -39,13 +40,20 @@ page_words.register("buildten", {"hint": "💡 Hint", "pass": "Pass", "builds": 
 
 
 class _Host(Protocol):
-    """What the page's edits use of the game's host (passed in: the host imports this module)."""
+    """What the page's edits use of the game's host and its turn flow (bot/core/turns.py;
+    passed in: the host imports this module)."""
 
     def press(self, table: Table, seat: int | None, user: str, press: Press) -> Outcome: ...
 
-    def _mine(self, table: Table, state: Any, seat: int, user: str) -> Outcome: ...
+    def load(self, record: Record) -> Any: ...
 
-    def _act(self, table: Table, state: Any, action: Any, user: str) -> Outcome: ...
+    def check_version(self, state: Any, version: int, fresh: Callable[[], Outcome]) -> None: ...
+
+    def check_turn(self, state: Any, seat: int) -> None: ...
+
+    def mine(self, table: Table, state: Any, seat: int, user: str) -> Outcome: ...
+
+    def move(self, table: Table, state: Any, seat: int, action: Any, user: str) -> Outcome: ...
 
 
 def card_json(card: str) -> dict[str, str]:
@@ -115,19 +123,17 @@ def web_view(record: Record, seat: int | None) -> dict[str, Any]:
 
 
 def web_edit(game: _Host, table: Table, seat: int, user: str, edit: Edit) -> Outcome:
-    """A page's move: the engine action the buttons' two taps make, after the same checks."""
+    """A page's move: the engine action the buttons' two taps make, played by the turn flow
+    after the same checks (the language: the seat's, set by the platform's guard)."""
     record = table.record
     if edit.op == "act":
         verb = {"hint": "hint", "pass": "bpass"}.get(edit.name)
         if verb is None:
             raise Refusal(_("Unknown button."))
         return game.press(table, seat, user, Press(table.game_id, edit.version, verb))
-    state = _state(record)
-    if edit.version != state.version:
-        raise Refusal(_("That button is out of date — here are fresh ones."), alert=False,
-                      outcome=game._mine(table, state, seat, user))
-    if state.over or state.turn != seat:
-        raise Refusal(_("It's not your turn."))
+    state = game.load(record)
+    game.check_version(state, edit.version, lambda: game.mine(table, state, seat, user))
+    game.check_turn(state, seat)
     if len(edit.cards) != 1:
         raise Refusal(_("Unknown button."))
     card = edit.cards[0]
@@ -141,5 +147,4 @@ def web_edit(game: _Host, table: Table, seat: int, user: str, edit: Edit) -> Out
     else:
         raise Refusal(_("Unknown button."))
     record.seat_ui(seat).notice = ""
-    with using(record.lang_of(seat)):
-        return game._act(table, state, act, user)
+    return game.move(table, state, seat, act, user)

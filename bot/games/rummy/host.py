@@ -9,7 +9,7 @@ from typing import Any
 from bot.core.buttons import Press
 from bot.core.hosting import LessonTerminal, Refusal, Settings, Table, Variant
 from bot.core.record import TIMEOUTS_BEFORE_COMPUTER, Record, SeatInfo
-from bot.core.turns import TurnFlow
+from bot.core.turns import Refused, ToPlay, TurnFlow
 from bot.core.views import Outcome, Screen
 from bot.i18n import _, t, tn, using
 from engine.cards import Card
@@ -20,7 +20,6 @@ from engine.rummy import (
     IllegalAction,
     JokerChoiceNeeded,
     NextRound,
-    apply,
     get_rulebook,
     new_game,
     player_view,
@@ -197,71 +196,49 @@ class RummyGame(TurnFlow):
 
         return puzzle.verdict(record)
 
-    def press(self, table: Table, seat: int | None, user: str, press: Press) -> Outcome:
-        record, verb = table.record, press.verb
+    def any_time(self, table: Table, state: GameState, seat: int | None, user: str,
+                 press: Press) -> Outcome | None:
+        """Going on after a round, and how a seat looks at its hand (no turn's presses)."""
+        verb = press.verb
         if verb in LESSON_ONLY:
             raise Refusal(_("Unknown button."))
-        state = _state(record)
         if verb in ("next", "finish"):
             if seat is None:
                 raise Refusal(_("Only the players can go on."))
             if press.version != state.version:
                 raise Refusal(_("That button is out of date."))
             act: Action = NextRound(seat) if verb == "next" else Finish(seat)
-            return self._act(table, state, act, user)
-        if seat is None:
-            raise Refusal(_("These buttons belong to a player of this game."))
-        if verb in ("sort", "pg"):  # how I look at my hand, any time
-            ui = record.seat_ui(seat)
+            return self.move(table, state, seat, act, user)
+        if seat is not None and verb in ("sort", "pg"):  # how I look at my hand, any time
+            ui = table.record.seat_ui(seat)
             if verb == "sort":
                 ui.sort = "suit" if ui.sort == "rank" else "rank"  # "": by suit
             else:
                 ui.page = press.int()
-            return self._mine(table, state, seat, user)
-        self.check_version(state, press.version, lambda: self._mine(table, state, seat, user))
-        self.check_turn(state, seat)
-        return self._turn(table, state, seat, user, press)
+            return self.mine(table, state, seat, user)
+        return None
 
-    def _turn(
-        self, table: Table, state: GameState, seat: int, user: str, press: Press
-    ) -> Outcome:
-        """A press of a turn's button (the seat is on move, the press is current)."""
-        record, verb = table.record, press.verb
-        ui = record.seat_ui(seat)
-        try:
-            act = turn_action(state, seat, ui, press)
-        except IllegalAction as error:  # Auto-place found no way
-            ui.notice = f"✗ {refusal(error, rules_of(record).tiles)}"
-            out = self._mine(table, state, seat, user)
-            out.reply, out.alert = refusal(error, rules_of(record).tiles), True
-            return out
+    def turn_press(self, table: Table, state: GameState, seat: int, user: str,
+                   press: Press) -> ToPlay | Outcome:
+        """A press of a turn's button: its action (an Auto-place that finds no way: the
+        engine's IllegalAction), or the seat's screen changed."""
+        act = turn_action(state, seat, table.record.seat_ui(seat), press)
         if act is None:
-            return self._mine(table, state, seat, user)
-        return self._act(table, state, act, user, clear_selection=verb != "hint")
+            return self.mine(table, state, seat, user)
+        return ToPlay(act, keep_selection=press.verb == "hint")
 
-    def typed(self, table: Table, seat: int, user: str, verb: str, args: str) -> Outcome:
+    def typed_moves(self, table: Table, state: GameState, seat: int, user: str, verb: str,
+                    args: str) -> Sequence[Action] | Outcome:
+        """`lay 7H 8H 9H`, `take B QS`, `done`…: the engine actions, in order; `auto 5H 6H`
+        selects these cards and presses Auto-place."""
         record = table.record
-        state = _state(record)
-        self.check_turn(state, seat)
-        ui = record.seat_ui(seat)
-        ui.notice = ""  # as for a button: an old notice would read as this move's answer
         if verb == "auto":
             return self._auto(table, state, seat, user, args)
-        hand = screens.sorted_hand(player_view(state, seat).draft_hand, ui.sort)
+        hand = screens.sorted_hand(player_view(state, seat).draft_hand, record.seat_ui(seat).sort)
         try:
-            actions = parse_typed(seat, verb, args, hand, rules_of(record).tiles)
+            return parse_typed(seat, verb, args, hand, rules_of(record).tiles)
         except TypedError as error:
             raise Refusal(str(error)) from None
-        out = Outcome()
-        for act in actions:
-            out = self._act(table, state, act, user)
-            if out.alert:
-                return out
-            state = GameState.from_dict(record.state)
-        if not out.reply:
-            out.reply = _("OK")
-            out.alert = False
-        return out
 
     def _auto(self, table: Table, state: GameState, seat: int, user: str, args: str) -> Outcome:
         """`auto 5H 6H` (or card numbers, as the card buttons count): select exactly these
@@ -281,7 +258,8 @@ class RummyGame(TurnFlow):
                 raise Refusal(t("You have no {card}", card=card.pretty()))
             chosen.append(match)
         ui.selected = [c.token for c in chosen]
-        return self._turn(table, state, seat, user, Press(table.game_id, state.version, "auto"))
+        return self.play_press(table, state, seat, user,
+                               Press(table.game_id, state.version, "auto"))
 
     def select(
         self, table: Table, seat: int, user: str, version: int, items: Sequence[str]
@@ -292,13 +270,13 @@ class RummyGame(TurnFlow):
             raise Refusal(
                 _("That menu is out of date — here is a fresh one."),
                 alert=False,
-                outcome=self._mine(table, state, seat, user),
+                outcome=self.mine(table, state, seat, user),
             )
         ui = record.seat_ui(seat)
         hand = {c.token for c in screens.placeable(player_view(state, seat), ui.sort)}
         ui.selected = [x for x in items if x in hand]
         ui.notice = ""
-        return self._mine(table, state, seat, user)
+        return self.mine(table, state, seat, user)
 
     def web_view(self, record: Record, seat: int | None) -> dict[str, Any]:
         return web.web_view(record, seat)
@@ -331,38 +309,25 @@ class RummyGame(TurnFlow):
 
     # -- inside -------------------------------------------------------------------------
 
-    def _mine(self, table: Table, state: GameState, seat: int, user: str) -> Outcome:
-        return Outcome(
-            private={user: screens.private_screen(table.game_id, table.record, state, seat)}
-        )
+    def seat_screen(self, table: Table, state: GameState, seat: int) -> Screen:
+        return screens.private_screen(table.game_id, table.record, state, seat)
 
-    def _act(
-        self, table: Table, state: GameState, act: Action, user: str, *,
-        clear_selection: bool = True,
-    ) -> Outcome:
-        """Apply one engine action for a person and describe what changed."""
-        seat = act.seat
-        ui = table.record.seat_ui(seat)
-        try:
-            new_state, events = apply(state, act)
-        except JokerChoiceNeeded as ask:
+    def refused(self, table: Table, seat: int, error: Exception) -> Refused | None:
+        """The engine's refusal in the seat's words; a joker's meaning to choose is a question
+        (the seat's screen asks it)."""
+        if isinstance(error, JokerChoiceNeeded):
+            ui = table.record.seat_ui(seat)
             ui.mode = "joker"
-            SeatAsk(joker_group=ask.group, joker_options=[list(o) for o in ask.options]).keep(ui)
-            ui.notice = refusal(ask)
-            out = self._mine(table, state, seat, user)
-            out.reply, out.alert = refusal(ask), False
-            return out
-        except IllegalAction as error:
-            tiles = rules_of(table.record).tiles
-            ui.notice = f"✗ {refusal(error, tiles)}"
-            out = self._mine(table, state, seat, user)
-            out.reply, out.alert = refusal(error, tiles), True
-            return out
-        if clear_selection:
-            ui.selected = []
-        SeatAsk().keep(ui)  # a joker's readings asked before are answered or gone
-        table.record.seats[seat].timeouts = 0
-        return self.advance(table, state, new_state, events)
+            SeatAsk(joker_group=error.group,
+                    joker_options=[list(o) for o in error.options]).keep(ui)
+            return Refused(refusal(error), alert=False, mark="")
+        if isinstance(error, IllegalAction):
+            return Refused(refusal(error, rules_of(table.record).tiles))
+        return None
+
+    def clear_seat(self, table: Table, seat: int, keep_selection: bool) -> None:
+        super().clear_seat(table, seat, keep_selection)
+        SeatAsk().keep(table.record.seat_ui(seat))  # a joker's readings asked: answered or gone
 
     def advance(self, table: Table, old: GameState, new: GameState, events: list,
                 acts: Sequence[Any] = ()) -> Outcome:

@@ -1,10 +1,10 @@
 """The engine's refusals as sentences in the reader's language.
 
 The engine raises `IllegalAction(code, **params)` (engine/rummy/reasons.py lists the codes) with an
-English sentence made from the same values. English readers get that sentence as it is (the
-engine's wording, unchanged); other languages get the catalog's sentence for the code, filled
-from the params. A refusal made outside the engine (code "illegal": Auto-place, typed moves)
-was already made in the reader's language where it was raised.
+English sentence made from the same values, for logs and tests. Every reader — English too —
+gets the catalog's sentence for the code, filled from the params. A refusal made outside the
+engine (code "illegal": Auto-place, typed moves) was already made in the reader's language
+where it was raised.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from bot.i18n import LRI, N_, PDI, Laid, _, current, fill, is_rtl, ngettext, t
+from bot.i18n import LRI, N_, PDI, Laid, _, fill, is_rtl, ngettext, t
 from engine.rummy import IllegalAction, group_label
 from engine.rummy.tiles import piece_from_token
 
@@ -223,10 +223,10 @@ def refusal(error: IllegalAction, tiles: bool = False) -> str:
         return str(error)
     if error.code in SPECIAL:
         return SPECIAL[error.code](values)
-    msgid = SENTENCES.get(error.code)
-    if msgid is None:  # a code this table lacks: the test on engine/rummy/reasons.py keeps it whole
-        return str(error)
+    # a code this table lacks (the test on engine/rummy/reasons.py keeps it whole), a param the
+    # engine did not send: the catalog's general sentence, never the engine's English
+    msgid = SENTENCES.get(error.code, SENTENCES["illegal"])
     try:
         return fill(_(msgid), **values)
-    except (KeyError, IndexError):  # a param the engine did not send: the engine's sentence
-        return str(error) if current() == "en" else _(SENTENCES["illegal"])
+    except (KeyError, IndexError):
+        return _(SENTENCES["illegal"])

@@ -5,13 +5,14 @@ edit, and the view says which groups don't hold and whether Done would be taken.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from bot.core.buttons import Press
 from bot.core.hosting import Refusal, Table
 from bot.core.record import Record
 from bot.core.views import Outcome
-from bot.i18n import N_, _, and_list, fill, t, tn, using
+from bot.i18n import N_, _, and_list, fill, t, tn
 from bot.i18n.cards import card_name as playing_card_name
 from bot.web import protocol
 from bot.web import words as page_words
@@ -42,13 +43,20 @@ LOG_LINES = 40  # the table's last log lines the page keeps (its log unfolds to 
 
 
 class _Host(Protocol):
-    """What the page's edits use of the game's host (passed in: the host imports this module)."""
+    """What the page's edits use of the game's host and its turn flow (bot/core/turns.py;
+    passed in: the host imports this module)."""
 
     def press(self, table: Table, seat: int | None, user: str, press: Press) -> Outcome: ...
 
-    def _mine(self, table: Table, state: Any, seat: int, user: str) -> Outcome: ...
+    def load(self, record: Record) -> Any: ...
 
-    def _act(self, table: Table, state: Any, action: Any, user: str) -> Outcome: ...
+    def check_version(self, state: Any, version: int, fresh: Callable[[], Outcome]) -> None: ...
+
+    def check_turn(self, state: Any, seat: int) -> None: ...
+
+    def mine(self, table: Table, state: Any, seat: int, user: str) -> Outcome: ...
+
+    def move(self, table: Table, state: Any, seat: int, action: Any, user: str) -> Outcome: ...
 # legal action kind (engine) -> the page's word (its data-action)
 WORDS = {"commit": "done", "reset": "reset", "draw": "draw", "pass": "pass", "knock": "knock",
          "give_up": "giveup", "hint": "hint"}
@@ -263,19 +271,15 @@ def _cards(edit: Edit, pool: list[Card]) -> tuple[Card, ...]:
 
 def web_edit(game: _Host, table: Table, seat: int, user: str, edit: Edit) -> Outcome:
     """A page's edit as the seat's buttons would make it: the one-word actions are the
-    buttons' own presses; place, take and move the engine's draft edits, after the same
-    version and turn checks a button passes."""
+    buttons' own presses; place, take and move the engine's draft edits, played by the turn
+    flow after the same version and turn checks a button passes (the language: the seat's,
+    set by the platform's guard)."""
     record = table.record
     if edit.op == "act":
         return game.press(table, seat, user, Press(table.game_id, edit.version, edit.name))
-    if record.state is None:
-        raise Refusal(_("The game hasn't started yet."))
-    state = GameState.from_dict(record.state)
-    if edit.version != state.version:
-        raise Refusal(_("That button is out of date — here are fresh ones."), alert=False,
-                      outcome=game._mine(table, state, seat, user))
-    if state.phase != "play" or state.turn != seat:
-        raise Refusal(_("It's not your turn."))
+    state = game.load(record)
+    game.check_version(state, edit.version, lambda: game.mine(table, state, seat, user))
+    game.check_turn(state, seat)
     view = player_view(state, seat)
     draft = view.draft
     pool = list(view.draft_hand) + [c for g in (draft.groups if draft else ()) for c in g]
@@ -293,5 +297,4 @@ def web_edit(game: _Host, table: Table, seat: int, user: str, edit: Edit) -> Out
         act = Move(seat, cards, edit.source or 0, edit.target)
     else:
         raise Refusal(_("Unknown button."))
-    with using(record.lang_of(seat)):
-        return game._act(table, state, act, user)
+    return game.move(table, state, seat, act, user)
