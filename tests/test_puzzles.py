@@ -208,3 +208,33 @@ def _tokens(record) -> set[str]:
     state = GameState.from_dict(record.state)
     cards = [*state.hands[0], *(c for g in state.table for c in g), *state.singles]
     return {c.token for c in cards}
+
+
+def test_a_try_gives_no_hint_by_any_way_and_draw_ends_it() -> None:
+    """No hint by a button, a typed move or the web page (the page offers none); the page's
+    Draw ends the try as it stands, with its verdict."""
+    from bot.core.buttons import Press
+    from bot.core.hosting import Refusal as Refused_
+    from bot.core.hosting import Table
+    from bot.core.record import Record as R
+
+    rummy = GAMES["rummy"]
+    cut = rummy.puzzle_cut(_record(2))
+    assert cut is not None
+    record = R(host="2", seats=[SeatInfo("Ben", user="2")], game_name="rummy")
+    table = Table(9, record, lambda: MORNING)
+    rummy.puzzle_try(table, cut[1])
+    variant = rummy.played_variants[record.rulebook]
+    assert "hint" not in variant.web_view(record, 0)["actions"]
+    version = record.state["version"]
+    out = variant.press(table, 0, "2", Press(9, version, "hint"))
+    assert out.alert and "No hints" in (out.reply or "")
+    with pytest.raises(Refused_, match="No hints"):
+        variant.typed(table, 0, "2", "hint", "")
+    from engine.rummy import GameState
+    from engine.rummy.actions import Draw
+
+    state = GameState.from_dict(record.state)
+    out = variant.move(table, state, 0, Draw(0), "2")  # as the page's Draw arrives
+    assert record.ended and "You laid 0 of the" in (out.reply or "")
+    assert rummy.puzzle_verdict(record) == (False, 0)

@@ -18,9 +18,11 @@ from typing import Any
 from bot.core.buttons import Press
 from bot.core.hosting import Refusal, Results, Table
 from bot.core.record import Record
+from bot.core.turns import Refused
 from bot.core.views import Outcome, Screen
-from bot.i18n import _, t, tn
+from bot.i18n import N_, _, t, tn
 from engine.rummy import GameState
+from engine.rummy.actions import Draw, Hint, Pass
 
 from .host import RummyGame
 from .puzzle import KIND, try_over, try_puzzle, verdict
@@ -28,6 +30,7 @@ from .puzzle import KIND, try_over, try_puzzle, verdict
 __all__ = ["KIND", "RummyPuzzle"]
 
 GIVE_UP = ("draw", "pass")  # a puzzle's Draw or Pass: the try ends as it stands
+NO_HINTS = N_("No hints in a puzzle: it is yours to find.")
 
 
 def verdict_text(record: Record) -> str:
@@ -64,16 +67,25 @@ class RummyPuzzle(RummyGame):
     def review(self, table: Table, seat: int, round: int | None) -> Screen:
         raise Refusal(_("This is a puzzle: its solution comes with tomorrow's."))
 
+    def gate(self, table: Table, state: Any, seat: int, action: Any) -> Refused | None:
+        """Every move reaches here (a button's, a typed one's, the web page's): no hints; a
+        Draw or Pass ends the try as it stands (the buttons and typed moves are answered with
+        every screen before they get here: see `press`)."""
+        if isinstance(action, Hint):
+            return Refused(_(NO_HINTS))
+        if isinstance(action, Draw | Pass) and seat == 0:
+            table.record.ended = True
+            return Refused(verdict_text(table.record), alert=False, mark="")
+        return super().gate(table, state, seat, action)
+
     def press(self, table: Table, seat: int | None, user: str, press: Press) -> Outcome:
-        if press.verb == "hint":
-            raise Refusal(_("No hints in a puzzle: it is yours to find."))
         if press.verb in GIVE_UP and seat == 0 and not try_over(table.record.state or {}):
             return self._give_up(table, user)
         return super().press(table, seat, user, press)
 
     def typed(self, table: Table, seat: int, user: str, verb: str, args: str) -> Outcome:
-        if verb == "hint":
-            raise Refusal(_("No hints in a puzzle: it is yours to find."))
+        if verb == "hint":  # (a typed hint is answered without a move: no gate sees it)
+            raise Refusal(_(NO_HINTS))
         if verb in GIVE_UP and seat == 0 and not try_over(table.record.state or {}):
             return self._give_up(table, user)
         return super().typed(table, seat, user, verb, args)
@@ -84,6 +96,12 @@ class RummyPuzzle(RummyGame):
         judged by what its turn has put on the table so far."""
         table.record.ended = True
         return self.screens(table)
+
+    def web_view(self, record: Record, seat: int | None) -> dict[str, Any]:
+        """The page of a try: the game's, without 💡 Hint and Show me."""
+        view = super().web_view(record, seat)
+        view["actions"] = [a for a in view.get("actions", []) if a not in ("hint", "show")]
+        return view
 
     def table_screen(self, table: Table) -> Screen:
         return self._judged(super().table_screen(table), table.record)
