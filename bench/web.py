@@ -51,14 +51,19 @@ def rss_kb(pid: int) -> int:
 # -- the worker (child process) ---------------------------------------------------------------
 
 
-def worker(conn, tables: int, db: str, profile: str | None = None) -> None:
+def worker(conn, tables: int, db: str, profile: str | None = None,
+           group_saves: bool = True) -> None:
+    if os.environ.get("RUMMY_BENCH_SPY"):  # let py-spy --pid attach (Yama ptrace_scope 1)
+        import ctypes
+
+        ctypes.CDLL(None).prctl(0x59616D61, ctypes.c_ulong(-1), 0, 0, 0)  # PR_SET_PTRACER_ANY
     if not profile:
-        asyncio.run(_worker(conn, tables, db))
+        asyncio.run(_worker(conn, tables, db, group_saves))
         return
     import cProfile  # --profile: where the worker's time goes (the live part's edits and all)
 
     with cProfile.Profile() as prof:
-        asyncio.run(_worker(conn, tables, db))
+        asyncio.run(_worker(conn, tables, db, group_saves))
     prof.dump_stats(profile)
 
 
@@ -84,7 +89,7 @@ async def _drop_postgres(name: str) -> None:
     await admin.close()
 
 
-async def _worker(conn, tables: int, db: str) -> None:
+async def _worker(conn, tables: int, db: str, group_saves: bool = True) -> None:
     from bot import event_loop  # noqa: F401  (the bot's loop policy is the caller's)
     from bot.core.fair_use import FairUse
     from bot.core.service import Actor, GameService, pack
@@ -99,6 +104,7 @@ async def _worker(conn, tables: int, db: str) -> None:
         store = await Store.open(url)
     else:
         store = await Store.open(f"sqlite+aiosqlite:///{db}")
+    store.group_saves = group_saves  # False: the way before group commit (--compare)
     service = GameService(store, games=default_games(), computer_delay=0, tick=1.0)
     inf = float("inf")
     service.fair_use = FairUse(user_rate=inf, user_burst=inf, chat_rate=inf, chat_burst=inf)
@@ -109,8 +115,8 @@ async def _worker(conn, tables: int, db: str) -> None:
     service.register("bench", deliver)
     # every page here comes from 127.0.0.1: one address standing for thousands of people, so
     # its per-address door and caps are lifted (the worker's own watcher cap stays)
-    lifted = Limits(watchers_per_game=10**6, watchers_per_address=10**6, door_rate=inf,
-                    door_burst=10**9)
+    lifted = Limits(watchers_per_game=10**6, watchers_per_address=10**6, watchers=10**6,
+                    door_rate=inf, door_burst=10**9)
     server = WebServer(WebTable(service, limits=lifted), SECRET)
     runner = await serve(server, "127.0.0.1", 0)
     games = []
@@ -129,6 +135,9 @@ async def _worker(conn, tables: int, db: str) -> None:
         ask = await loop.run_in_executor(None, conn.recv)
         if ask == "rss":
             conn.send(rss_kb(os.getpid()))
+        elif ask == "cpu":  # the worker's CPU seconds so far (user + system)
+            times = os.times()
+            conn.send(times.user + times.system)
         elif ask == "sockets":
             conn.send(sum(len(p) for p in server.table.pages.values()))
         else:
@@ -152,6 +161,7 @@ class Page:
         self.seen: dict[int, float] = {}
         self.changed = asyncio.Event()
         self.reader: asyncio.Task | None = None
+        self.placed = False  # (a table's first page) its seat on turn has a card placed
 
     async def read(self) -> None:
         async for msg in self.ws:
@@ -195,63 +205,103 @@ def pct(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))]
 
 
-async def live(base: str, games, seconds: float, think: float) -> dict:
-    import aiohttp
+async def open_tables(http, base: str, games) -> list[list[Page]]:
+    """Every table's three seats' pages, each shown the game."""
+    tables = []
+    for game, users in games:
+        pages = [await connect(http, base, "bench", u, game) for u in users]
+        for page in pages:
+            await page.ws.send_str('{"t":"hello","v":0}')
+        tables.append(pages)
+    for pages in tables:
+        for page in pages:
+            await page.reach(0)
+    return tables
 
-    conn = aiohttp.TCPConnector(limit=0)
-    async with aiohttp.ClientSession(connector=conn) as http:
-        tables = []
-        for game, users in games:
-            pages = [await connect(http, base, "bench", u, game) for u in users]
-            for page in pages:
-                await page.ws.send_str('{"t":"hello","v":0}')
-            tables.append(pages)
-        for pages in tables:
-            for page in pages:
-                await page.reach(0)
-        own: list[float] = []
-        others: list[float] = []
-        missed = 0
-        stop = time.perf_counter() + seconds
 
-        async def play(pages: list[Page]) -> None:
-            nonlocal missed
-            placed = False
-            await asyncio.sleep(random.uniform(0, think))
-            while time.perf_counter() < stop:
-                view = pages[0].view
-                mover = pages[view["turn"]]
-                view = mover.view
-                version = view["version"]
-                if placed:
-                    edit = {"t": "edit", "v": version, "op": "act", "name": "reset"}
-                else:
-                    card = view["hand"][0]["id"]
-                    edit = {"t": "edit", "v": version, "op": "place", "cards": [card],
-                            "to": None}
-                t0 = time.perf_counter()
-                await mover.ws.send_str(json.dumps(edit))
-                times = await asyncio.gather(*(p.reach(version + 1) for p in pages))
-                if any(t is None for t in times):
-                    missed += 1
-                else:
-                    for page, t in zip(pages, times, strict=True):
-                        (own if page is mover else others).append((t - t0) * 1000)
-                placed = not placed
-                await asyncio.sleep(think * random.uniform(0.5, 1.5))
+async def drive(tables: list[list[Page]], seconds: float, think: float) -> dict:
+    """Each table's seat on turn drags every `think` s (±50 %) for `seconds`."""
+    own: list[float] = []
+    others: list[float] = []
+    missed = 0
+    stop = time.perf_counter() + seconds
 
-        t_start = time.perf_counter()
-        await asyncio.gather(*(play(p) for p in tables))
-        wall = time.perf_counter() - t_start
-        for pages in tables:
-            for page in pages:
-                await page.ws.close()
-    return {"tables": len(games), "sockets": 3 * len(games), "edits": len(own),
+    async def play(pages: list[Page]) -> None:
+        nonlocal missed
+        await asyncio.sleep(random.uniform(0, think))
+        while time.perf_counter() < stop:
+            view = pages[0].view
+            mover = pages[view["turn"]]
+            view = mover.view
+            version = view["version"]
+            if pages[0].placed:  # (kept across steps: a placed card is taken back next)
+                edit = {"t": "edit", "v": version, "op": "act", "name": "reset"}
+            else:
+                card = view["hand"][0]["id"]
+                edit = {"t": "edit", "v": version, "op": "place", "cards": [card],
+                        "to": None}
+            t0 = time.perf_counter()
+            await mover.ws.send_str(json.dumps(edit))
+            times = await asyncio.gather(*(p.reach(version + 1) for p in pages))
+            if any(t is None for t in times):
+                missed += 1
+            else:
+                for page, t in zip(pages, times, strict=True):
+                    (own if page is mover else others).append((t - t0) * 1000)
+            pages[0].placed = not pages[0].placed
+            await asyncio.sleep(think * random.uniform(0.5, 1.5))
+
+    t_start = time.perf_counter()
+    await asyncio.gather(*(play(p) for p in tables))
+    wall = time.perf_counter() - t_start
+    return {"tables": len(tables), "sockets": 3 * len(tables), "edits": len(own),
             "edits_per_s": round(len(own) / wall, 1), "missed": missed,
             "round_trip_p50_ms": round(pct(own, 0.5), 1),
             "round_trip_p95_ms": round(pct(own, 0.95), 1),
             "others_p50_ms": round(pct(others, 0.5), 1),
             "others_p95_ms": round(pct(others, 0.95), 1)}
+
+
+async def live(base: str, games, seconds: float, think: float) -> dict:
+    import aiohttp
+
+    conn = aiohttp.TCPConnector(limit=0)
+    async with aiohttp.ClientSession(connector=conn) as http:
+        tables = await open_tables(http, base, games)
+        result = await drive(tables, seconds, think)
+        for pages in tables:
+            for page in pages:
+                await page.ws.close()
+    return result
+
+
+OTHERS_P95_MS = 250  # past it, the worker is saturated (the issue's target for other seats)
+
+
+async def sweep(base: str, games, seconds: float, rates: list[float], ask) -> dict:
+    """The load stepped up (edits/s offered) until the other seats' p95 passes 250 ms: each
+    step's figures and the worker's CPU per edit; the saturation point is the most edits/s
+    made in a step still under it."""
+    import aiohttp
+
+    steps = []
+    conn = aiohttp.TCPConnector(limit=0)
+    async with aiohttp.ClientSession(connector=conn) as http:
+        tables = await open_tables(http, base, games)
+        for rate in rates:
+            cpu = ask("cpu")
+            step = await drive(tables, seconds, len(tables) / rate)
+            step["offered_per_s"] = rate
+            step["cpu_ms_per_edit"] = round((ask("cpu") - cpu) * 1000 / max(1, step["edits"]), 2)
+            steps.append(step)
+            if step["others_p95_ms"] > OTHERS_P95_MS or step["missed"]:
+                break
+        for pages in tables:
+            for page in pages:
+                await page.ws.close()
+    fine = [s for s in steps if s["others_p95_ms"] <= OTHERS_P95_MS and not s["missed"]]
+    return {"saturation_per_s": max((s["edits_per_s"] for s in fine), default=0.0),
+            "steps": steps}
 
 
 async def idle(base: str, games, total: int, ask) -> dict:
@@ -348,6 +398,68 @@ async def first_load(base: str, game: int) -> dict:
     return out
 
 
+class Worker:
+    """The worker child process: its port, its tables, and questions over its pipe."""
+
+    def __init__(self, tables: int, db: str, tmp: str, profile: str | None = None,
+                 group_saves: bool = True) -> None:
+        self.pipe, theirs = multiprocessing.Pipe()
+        where = ("postgresql" if db == "postgresql"
+                 else str(Path(tmp) / f"web-{os.urandom(4).hex()}.db"))
+        self.child = multiprocessing.get_context("spawn").Process(
+            target=worker, args=(theirs, tables, where, profile, group_saves))
+        self.child.start()
+        port, self.games, _version = self.pipe.recv()
+        self.base = f"http://127.0.0.1:{port}"
+
+    def ask(self, what: str):
+        self.pipe.send(what)
+        return self.pipe.recv()
+
+    def stop(self) -> None:
+        self.pipe.send("stop")
+        self.pipe.recv()
+        self.child.join(10)
+
+
+def compare(args) -> dict:
+    """Before (each save its own transaction) and after (group commit), on each database,
+    side by side in one run: each one's saturation point and its steps."""
+    rates = [float(r) for r in args.rates.split(",")]
+    out: dict = {"tables": args.tables, "step_s": args.seconds, "rates": rates}
+    with tempfile.TemporaryDirectory() as tmp:
+        for db in args.dbs.split(","):
+            for name, grouped in (("before", False), ("after", True)):
+                one = Worker(args.tables, db, tmp, group_saves=grouped)
+                try:
+                    out[f"{db}_{name}"] = asyncio.run(
+                        sweep(one.base, one.games, args.seconds, rates, one.ask))
+                finally:
+                    one.stop()
+    return out
+
+
+def print_compare(out: dict, dbs: list[str]) -> None:
+    print(f"saturation: edits/s made while other seats' p95 ≤ {OTHERS_P95_MS} ms "
+          f"({out['tables']} tables, {out['step_s']} s a step)")
+    print(f"{'':<22}" + "".join(f"{db + ' ' + n:>22}" for db in dbs for n in ("before", "after")))
+    keys = [f"{db}_{n}" for db in dbs for n in ("before", "after")]
+    print(f"{'saturation (edits/s)':<22}" + "".join(
+        f"{out[k]['saturation_per_s']:>22}" for k in keys))
+    for i, rate in enumerate(out["rates"]):
+        cells = []
+        for k in keys:
+            steps = out[k]["steps"]
+            if i < len(steps):
+                st = steps[i]
+                cells.append(f"{st['edits_per_s']}/s {st['round_trip_p95_ms']:.0f}|"
+                             f"{st['others_p95_ms']:.0f}ms {st['cpu_ms_per_edit']}")
+            else:
+                cells.append("-")
+        print(f"{'offered ' + str(rate):<22}" + "".join(f"{c:>22}" for c in cells))
+    print("(a step: edits/s made, p95 own|others, worker CPU ms per edit)")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--tables", type=int, default=200)
@@ -359,7 +471,18 @@ def main() -> int:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--profile", metavar="FILE",
                         help="profile the worker (cProfile) into FILE: read with pstats")
+    parser.add_argument("--compare", action="store_true",
+                        help="before/after group commit: each one's saturation point")
+    parser.add_argument("--dbs", default="sqlite,postgresql", help="--compare's databases")
+    parser.add_argument("--rates", default="50,100,150,200,300,400,600",
+                        help="--compare's steps: edits/s offered")
     args = parser.parse_args()
+    if args.compare:
+        out = compare(args)
+        print_compare(out, args.dbs.split(","))
+        if args.json:
+            print(json.dumps(out))
+        return 0
     if args.quick:
         args.tables, args.seconds, args.idle = 20, 5, 500
     with tempfile.TemporaryDirectory() as tmp:
