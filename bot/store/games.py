@@ -301,18 +301,25 @@ async def write_seats(conn: AsyncConnection, game_id: int, seats: list[SeatRow])
         )
 
 
+def _append_one() -> Any:
+    """INSERT ... SELECT max(seq) + 1 of one action (`a_game`, `a_data`), built once."""
+    a = db.game_actions.c
+    following = select(
+        bindparam("a_game", type_=Integer),
+        func.coalesce(func.max(a.seq), -1) + 1,
+        bindparam("a_data", type_=a.data.type),
+    ).where(a.game_id == bindparam("a_game", type_=Integer))
+    return insert(db.game_actions).from_select(["game_id", "seq", "data"], following)
+
+
+_APPEND_ONE = _append_one()
+
+
 async def _append_actions(conn: AsyncConnection, game_id: int, actions: Sequence[dict]) -> None:
     """Number the actions after the game's current last one (max(seq): an index lookup)."""
     a = db.game_actions.c
     if len(actions) == 1:  # the usual press: one statement, INSERT ... SELECT max(seq) + 1
-        following = select(
-            bindparam("a_game", game_id, type_=Integer),
-            func.coalesce(func.max(a.seq), -1) + 1,
-            bindparam("a_data", actions[0], type_=a.data.type),
-        ).where(a.game_id == game_id)
-        await conn.execute(
-            insert(db.game_actions).from_select(["game_id", "seq", "data"], following)
-        )
+        await conn.execute(_APPEND_ONE, {"a_game": game_id, "a_data": actions[0]})
         return
     last = (await conn.execute(select(func.max(a.seq)).where(a.game_id == game_id))).scalar()
     first = 0 if last is None else last + 1
