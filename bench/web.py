@@ -52,18 +52,18 @@ def rss_kb(pid: int) -> int:
 
 
 def worker(conn, tables: int, db: str, profile: str | None = None,
-           group_saves: bool = True) -> None:
+           group_saves: bool = True, notify: bool = False) -> None:
     if os.environ.get("RUMMY_BENCH_SPY"):  # let py-spy --pid attach (Yama ptrace_scope 1)
         import ctypes
 
         ctypes.CDLL(None).prctl(0x59616D61, ctypes.c_ulong(-1), 0, 0, 0)  # PR_SET_PTRACER_ANY
     if not profile:
-        asyncio.run(_worker(conn, tables, db, group_saves))
+        asyncio.run(_worker(conn, tables, db, group_saves, notify))
         return
     import cProfile  # --profile: where the worker's time goes (the live part's edits and all)
 
     with cProfile.Profile() as prof:
-        asyncio.run(_worker(conn, tables, db, group_saves))
+        asyncio.run(_worker(conn, tables, db, group_saves, notify))
     prof.dump_stats(profile)
 
 
@@ -89,7 +89,11 @@ async def _drop_postgres(name: str) -> None:
     await admin.close()
 
 
-async def _worker(conn, tables: int, db: str, group_saves: bool = True) -> None:
+async def _worker(conn, tables: int, db: str, group_saves: bool = True,
+                  notify: bool = False) -> None:
+    """`db`: "postgresql" (a scratch database, dropped after), another worker's PostgreSQL
+    URL (its tables: none made here), or a SQLite file. `notify`: LISTEN/NOTIFY, as workers
+    that share a database run."""
     from bot import event_loop  # noqa: F401  (the bot's loop policy is the caller's)
     from bot.core.fair_use import FairUse
     from bot.core.service import Actor, GameService, pack
@@ -98,9 +102,12 @@ async def _worker(conn, tables: int, db: str, group_saves: bool = True) -> None:
     from bot.web.server import WebServer, serve
     from bot.web.table import Limits, WebTable
 
-    scratch = None
+    scratch = url = None
     if db == "postgresql":
         url, scratch = await _scratch_postgres()
+        store = await Store.open(url)
+    elif db.startswith("postgresql+"):
+        url, tables = db, 0
         store = await Store.open(url)
     else:
         store = await Store.open(f"sqlite+aiosqlite:///{db}")
@@ -119,6 +126,12 @@ async def _worker(conn, tables: int, db: str, group_saves: bool = True) -> None:
                     door_rate=inf, door_burst=10**9)
     server = WebServer(WebTable(service, limits=lifted), SECRET)
     runner = await serve(server, "127.0.0.1", 0)
+    notifier = None
+    if notify and url:
+        from bot.web.notify import Notifier
+
+        notifier = Notifier(server.table, url)
+        await notifier.start()
     games = []
     for i in range(tables):
         people = [Actor("bench", f"-{i + 1}", f"{i}{s}", f"P{s}") for s in "abc"]
@@ -129,7 +142,7 @@ async def _worker(conn, tables: int, db: str, group_saves: bool = True) -> None:
         row = await store.get_game(game)
         await service.press(people[0], pack(game, row.record.get("lobby_version", 0), "start"))
         games.append((game, [p.user for p in people]))
-    conn.send((runner.addresses[0][1], games, server.version))
+    conn.send((runner.addresses[0][1], games, server.version, url))
     loop = asyncio.get_running_loop()
     while True:
         ask = await loop.run_in_executor(None, conn.recv)
@@ -142,6 +155,8 @@ async def _worker(conn, tables: int, db: str, group_saves: bool = True) -> None:
             conn.send(sum(len(p) for p in server.table.pages.values()))
         else:
             break
+    if notifier is not None:
+        await notifier.stop()
     await server.close_all()
     await runner.cleanup()
     await store.close()
@@ -205,11 +220,14 @@ def pct(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))]
 
 
-async def open_tables(http, base: str, games) -> list[list[Page]]:
-    """Every table's three seats' pages, each shown the game."""
+async def open_tables(http, base: str | list[str], games) -> list[list[Page]]:
+    """Every table's three seats' pages, each shown the game; with several workers' `base`s,
+    a table's pages spread over them (page k of table i on worker (i + k) mod n)."""
+    bases = [base] if isinstance(base, str) else base
     tables = []
-    for game, users in games:
-        pages = [await connect(http, base, "bench", u, game) for u in users]
+    for i, (game, users) in enumerate(games):
+        pages = [await connect(http, bases[(i + k) % len(bases)], "bench", u, game)
+                 for k, u in enumerate(users)]
         for page in pages:
             await page.ws.send_str('{"t":"hello","v":0}')
         tables.append(pages)
@@ -402,14 +420,14 @@ class Worker:
     """The worker child process: its port, its tables, and questions over its pipe."""
 
     def __init__(self, tables: int, db: str, tmp: str, profile: str | None = None,
-                 group_saves: bool = True) -> None:
+                 group_saves: bool = True, notify: bool = False) -> None:
         self.pipe, theirs = multiprocessing.Pipe()
-        where = ("postgresql" if db == "postgresql"
+        where = (db if db.startswith("postgresql")
                  else str(Path(tmp) / f"web-{os.urandom(4).hex()}.db"))
         self.child = multiprocessing.get_context("spawn").Process(
-            target=worker, args=(theirs, tables, where, profile, group_saves))
+            target=worker, args=(theirs, tables, where, profile, group_saves, notify))
         self.child.start()
-        port, self.games, _version = self.pipe.recv()
+        port, self.games, _version, self.url = self.pipe.recv()
         self.base = f"http://127.0.0.1:{port}"
 
     def ask(self, what: str):
@@ -436,6 +454,57 @@ def compare(args) -> dict:
                         sweep(one.base, one.games, args.seconds, rates, one.ask))
                 finally:
                     one.stop()
+    return out
+
+
+async def cpu_per_edit(bases: list[str], games, seconds: float, rate: float,
+                       asks: list) -> dict:
+    """Edits at `rate` a second with the pages spread over the workers at `bases`: the
+    workers' CPU together per edit made, and the step's figures."""
+    import aiohttp
+
+    conn = aiohttp.TCPConnector(limit=0)
+    async with aiohttp.ClientSession(connector=conn) as http:
+        tables = await open_tables(http, bases, games)
+        before = [ask("cpu") for ask in asks]
+        step = await drive(tables, seconds, len(tables) / rate)
+        used = sum(ask("cpu") for ask in asks) - sum(before)
+        for pages in tables:
+            for page in pages:
+                await page.ws.close()
+    step["cpu_ms_per_edit"] = round(used * 1000 / max(1, step["edits"]), 2)
+    return step
+
+
+def workers(args) -> dict:
+    """PostgreSQL, LISTEN/NOTIFY on: one worker alone, then two sharing the database with
+    the pages spread over both, at the same load; CPU per edit of each, alone then in pairs,
+    `--rounds` times in turn (medians)."""
+    out: dict = {"tables": args.tables, "rate": args.pair_rate, "step_s": args.seconds}
+    alone_ms, pair_ms = [], []
+    with tempfile.TemporaryDirectory() as tmp:
+        one = Worker(args.tables, "postgresql", tmp, notify=True)
+        try:
+            for _ in range(args.rounds):
+                step = asyncio.run(cpu_per_edit([one.base], one.games, args.seconds,
+                                                args.pair_rate, [one.ask]))
+                alone_ms.append(step["cpu_ms_per_edit"])
+                out.setdefault("alone", []).append(step)
+                two = Worker(0, one.url, tmp, notify=True)
+                try:
+                    step = asyncio.run(cpu_per_edit([one.base, two.base], one.games,
+                                                    args.seconds, args.pair_rate,
+                                                    [one.ask, two.ask]))
+                finally:
+                    two.stop()
+                pair_ms.append(step["cpu_ms_per_edit"])
+                out.setdefault("pairs", []).append(step)
+        finally:
+            one.stop()
+    out["alone_cpu_ms_per_edit"] = statistics.median(alone_ms)
+    out["pairs_cpu_ms_per_edit"] = statistics.median(pair_ms)
+    out["pairs_over_alone"] = round(out["pairs_cpu_ms_per_edit"]
+                                    / out["alone_cpu_ms_per_edit"], 2)
     return out
 
 
@@ -476,7 +545,24 @@ def main() -> int:
     parser.add_argument("--dbs", default="sqlite,postgresql", help="--compare's databases")
     parser.add_argument("--rates", default="50,100,150,200,300,400,600",
                         help="--compare's steps: edits/s offered")
+    parser.add_argument("--workers", action="store_true",
+                        help="PostgreSQL: worker CPU per edit alone vs two workers in pairs")
+    parser.add_argument("--pair-rate", type=float, default=50, help="--workers' edits/s")
+    parser.add_argument("--rounds", type=int, default=3, help="--workers' alternations")
     args = parser.parse_args()
+    if args.workers:
+        out = workers(args)
+        print(f"two workers on PostgreSQL, {args.tables} tables, {args.pair_rate} edits/s "
+              f"offered: worker CPU per edit alone {out['alone_cpu_ms_per_edit']} ms, "
+              f"in pairs {out['pairs_cpu_ms_per_edit']} ms (× {out['pairs_over_alone']}, "
+              "goal ≤ 1.15)")
+        for name in ("alone", "pairs"):
+            for step in out[name]:
+                print(f"  {name:<6} {step['edits_per_s']}/s p95 own {step['round_trip_p95_ms']}"
+                      f" others {step['others_p95_ms']} ms, {step['cpu_ms_per_edit']} ms CPU")
+        if args.json:
+            print(json.dumps(out))
+        return 0
     if args.compare:
         out = compare(args)
         print_compare(out, args.dbs.split(","))
@@ -491,7 +577,7 @@ def main() -> int:
             target=worker, args=(theirs, args.tables, "postgresql" if args.db == "postgresql"
                                  else str(Path(tmp) / "web.db"), args.profile))
         child.start()
-        port, games, _version = ours.recv()
+        port, games, _version, _url = ours.recv()
         base = f"http://127.0.0.1:{port}"
 
         def ask(what: str):

@@ -146,24 +146,33 @@ class Unit:
                     if key is not None and await self.store.seen(key, held):
                         return Outcome()
                     try:
-                        return await self._attempt(game_id, held.row, change, status, key, held)
+                        outcome, record = await self._attempt(
+                            game_id, held.row, change, status, key, held)
                     except Duplicate:
                         return Outcome()
+                # committed (the block's end): only now may pages, other workers (NOTIFY)
+                # and the scheduler hear of it — a page must never show what a kill can undo
+                self.after_save(game_id, record)
+                return outcome
             for _attempt in range(TRIES):
                 row = await self.store.get_game(game_id)
                 try:  # a repeat is found by the save (one transaction, no extra read)
-                    return await self._attempt(game_id, row, change, status, key, None)
+                    outcome, record = await self._attempt(game_id, row, change, status, key,
+                                                          None)
                 except StaleGame:
                     continue
                 except Duplicate:
                     return Outcome()
+                self.after_save(game_id, record)  # (save_game returned: committed)
+                return outcome
         raise Refusal(narrate.BUSY)
 
     async def _attempt(
         self, game_id: int, row: Any, change: Change, status: str | None, key: str | None,
         held: Any,
-    ) -> Outcome:
-        """One load → change → save of `mutate` on the row read (locked when `held`)."""
+    ) -> tuple[Outcome, Record]:
+        """One load → change → save of `mutate` on the row read (locked when `held`): the
+        outcome and the record saved (`after_save` is the caller's, once committed)."""
         if row is None:
             raise Refusal(narrate.GONE)
         if row.record.get("pruned"):  # a finished game past its retention period
@@ -225,8 +234,7 @@ class Unit:
         if not outcome.log:
             outcome.log, outcome.log_refolds = list(record.added), record.refolded
         outcome.next_up = self.next_up(record, saved.status)
-        self.after_save(game_id, record)
-        return outcome
+        return outcome, record
 
     async def _refs(self, game_id: int, held: Any) -> dict[str, Any] | None:
         """The game's delivery refs for the outcome: read in the held transaction (many
