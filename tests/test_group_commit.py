@@ -9,8 +9,6 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 
-import pytest
-
 from bot.store import GameRow, StaleGame, Store
 from bot.store.group_commit import GroupCommit
 
