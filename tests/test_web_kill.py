@@ -90,7 +90,7 @@ async def test_kill_9_loses_no_acknowledged_edit(store_url: str, count: int) -> 
         line = await asyncio.wait_for(proc.stdout.readline(), 120)
         hello = json.loads(line)
         base = f"http://127.0.0.1:{hello['port']}"
-        async with aiohttp.ClientSession() as http:
+        async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as http:
             tables, readers = [], []
             for table in hello["tables"]:
                 pages = []
