@@ -151,24 +151,42 @@ class Unit:
                     if key is not None and await self.store.seen(key, held):
                         return Outcome()
                     try:
-                        return await self._attempt(game_id, held.row, change, status, key, held)
+                        outcome, record, ended = await self._attempt(
+                            game_id, held.row, change, status, key, held)
                     except Duplicate:
                         return Outcome()
+                # committed (the block's end): only now may pages, other workers (NOTIFY)
+                # and the scheduler hear of it — a page must never show what a kill can undo
+                await self._committed(game_id, record, ended)
+                return outcome
             for _attempt in range(TRIES):
                 row = await self.store.get_game(game_id)
                 try:  # a repeat is found by the save (one transaction, no extra read)
-                    return await self._attempt(game_id, row, change, status, key, None)
+                    outcome, record, ended = await self._attempt(game_id, row, change, status,
+                                                                 key, None)
                 except StaleGame:
                     continue
                 except Duplicate:
                     return Outcome()
+                await self._committed(game_id, record, ended)  # (save_game returned)
+                return outcome
         raise Refusal(narrate.BUSY)
+
+    async def _committed(self, game_id: int, record: Record, ended: bool) -> None:
+        """A change is durable: the watchers hear of it, and a game it finished or ended is
+        told to the listeners (a puzzle's try: its verdict on the board)."""
+        self.after_save(game_id, record)
+        if ended:
+            for listener in self.finished:
+                await listener(record)
 
     async def _attempt(
         self, game_id: int, row: Any, change: Change, status: str | None, key: str | None,
         held: Any,
-    ) -> Outcome:
-        """One load → change → save of `mutate` on the row read (locked when `held`)."""
+    ) -> tuple[Outcome, Record, bool]:
+        """One load → change → save of `mutate` on the row read (locked when `held`): the
+        outcome, the record saved and whether it finished or ended a running game (what the
+        caller tells, once committed)."""
         if row is None:
             raise Refusal(narrate.GONE)
         if row.record.get("pruned"):  # a finished game past its retention period
@@ -219,17 +237,14 @@ class Unit:
             )
         if new_status == "finished" and row.status == "playing":  # its result offers ↻ Rematch
             rematch.offer(record, outcome)
-        if new_status in ("finished", "ended") and row.status == "playing":
-            for listener in self.finished:  # (a puzzle's try: its verdict on the board)
-                await listener(record)
+        ended = new_status in ("finished", "ended") and row.status == "playing"
         outcome.where = Where(game_id, saved.platform, saved.chat_id, saved.version,
                               await self._refs(game_id, held),
                               {s.user: s.name for s in record.seats if s.user},
                               self.next_up(record, saved.status))
         if not outcome.log:
             outcome.log, outcome.log_refolds = list(record.added), record.refolded
-        self.after_save(game_id, record)
-        return outcome
+        return outcome, record, ended
 
     async def _refs(self, game_id: int, held: Any) -> dict[str, Any] | None:
         """The game's delivery refs for the outcome: read in the held transaction (many

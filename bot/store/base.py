@@ -10,17 +10,20 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import zlib
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from types import TracebackType
-from typing import Self
+from typing import Self, TypeVar
 
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from .engine import lock_engine, writer
+from .group_commit import GroupCommit
 from .outbox import Outbox
 from .row_cache import RowCache, own_file, release
 from .rows import GameRow
+
+T = TypeVar("T")
 
 
 class StoreBase:
@@ -32,6 +35,8 @@ class StoreBase:
         self._leads: dict[str, AsyncConnection] = {}  # what this worker leads: its lock's conn
         self._owner: int | None = None
         self._gate: tuple[asyncio.AbstractEventLoop, asyncio.Lock] | None = None  # see _write
+        self._group: tuple[asyncio.AbstractEventLoop, GroupCommit] | None = None  # _grouped
+        self.group_saves = True  # False: each save its own transaction (the bench's "before")
         self.rows: RowCache | None = None  # see keep_rows
         self.outbox = Outbox(engine)  # PostgreSQL: the screens this worker's saves owe
         self._locks = lock_engine(engine)  # PostgreSQL: message locks' own connections
@@ -65,6 +70,18 @@ class StoreBase:
         async with self._gate[1], self._writer.begin() as conn:
             yield conn
 
+    async def _grouped(self, work: Callable[[AsyncConnection], Awaitable[T]]) -> T:
+        """`work` in a write transaction, committed before this returns. SQLite: shared with
+        the saves that arrive while one is written (group_commit.py: one writer, so they'd
+        queue anyway). PostgreSQL: its own (a game's save is in its row lock's transaction)."""
+        if not self.group_saves or self._engine.dialect.name != "sqlite":
+            async with self._write() as conn:
+                return await work(conn)
+        loop = asyncio.get_running_loop()
+        if self._group is None or self._group[0] is not loop:
+            self._group = (loop, GroupCommit(self._gated))
+        return await self._group[1].run(work)
+
     def keep_rows(self) -> bool:
         """This process is the one that writes this SQLite database (the bot's service says
         so): answer reads of game rows from memory (row_cache.py). Another store holding the
@@ -81,10 +98,11 @@ class StoreBase:
             for game_id in game_ids:
                 self.rows.forget(game_id)
 
-    def _keep(self, row: GameRow) -> GameRow:
-        """Remember a row just read or written (when this store owns the database)."""
+    def _keep(self, row: GameRow, text: str | None = None) -> GameRow:
+        """Remember a row just read or written (when this store owns the database); `text`:
+        its record's JSON, when it was written already."""
         if self.rows is not None:
-            self.rows.put(row)
+            self.rows.put(row, text)
         return row
 
     @property

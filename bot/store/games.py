@@ -9,11 +9,24 @@ from __future__ import annotations
 
 import contextlib
 import enum
+import json
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal, NoReturn
 
-from sqlalchemy import ColumnElement, Integer, Row, bindparam, delete, func, insert, select, update
+from sqlalchemy import (
+    ColumnElement,
+    Integer,
+    Row,
+    Text,
+    Update,
+    bindparam,
+    delete,
+    func,
+    insert,
+    select,
+    update,
+)
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
@@ -181,34 +194,38 @@ class GamesStore(StoreBase):
         chat two active games.
         """
         values = _save_values(record, status, due_at)
+        text = None
+        if self._engine.dialect.name == "sqlite":
+            # the record's JSON written once: the UPDATE's and the row cache's (PostgreSQL's
+            # JSONB takes the dict; nothing is cached there)
+            text = values["record"] = json.dumps(record)
         # The version check lives in the UPDATE's WHERE, so the database decides the race:
         # a concurrent writer blocks on the row lock, then finds the version moved on.
-        stmt = (
-            update(db.games)
-            .where(db.games.c.id == game_id, db.games.c.version == expected_version)
-            .values(**values)
-            .returning(*_ROW_BUT_RECORD)  # the record is the one given: no decode of it
-        )
+        stmt = _update_stmt(tuple(values), text is not None)
+        params = {f"new_{k}": v for k, v in values.items()}
+        params["g_id"], params["g_version"] = game_id, expected_version
         if job not in JOB_KINDS:
             raise ValueError(f"unknown job kind {job!r}")
+
+        async def work(conn: AsyncConnection) -> Row[Any]:
+            if update_key is not None:
+                await remember_update(conn, update_key)
+            row = (await conn.execute(stmt, params)).one_or_none()
+            if row is None:
+                await _raise_missing_or_stale(conn, game_id, expected_version)
+            if "due_at" in values and self.row_locks:
+                # Only many workers claim jobs rows; one SQLite process schedules from
+                # games.due_at (a statement a press saved).
+                await write_job(conn, game_id, job, values["due_at"])
+            if self.row_locks:  # the screens owed, redelivered by another worker if we die
+                await self.outbox.owe(conn, game_id, expected_version + 1)
+            await _write_what_the_move_brought(conn, game_id, actions, seats, rounds, result)
+            return row
+
         try:
-            async with contextlib.AsyncExitStack() as stack:
-                if held is not None:
-                    conn = held.conn
-                else:
-                    conn = await stack.enter_async_context(self._write())
-                if update_key is not None:
-                    await remember_update(conn, update_key)
-                row = (await conn.execute(stmt)).one_or_none()
-                if row is None:
-                    await _raise_missing_or_stale(conn, game_id, expected_version)
-                if "due_at" in values and self.row_locks:
-                    # Only many workers claim jobs rows; one SQLite process schedules from
-                    # games.due_at (a statement a press saved).
-                    await write_job(conn, game_id, job, values["due_at"])
-                if self.row_locks:  # the screens owed, redelivered by another worker if we die
-                    await self.outbox.owe(conn, game_id, expected_version + 1)
-                await _write_what_the_move_brought(conn, game_id, actions, seats, rounds, result)
+            # held: in the row lock's transaction; else (SQLite) with the saves that arrive
+            # together, one commit for them all, each returned only after it (group_commit.py)
+            row = await (work(held.conn) if held is not None else self._grouped(work))
         except IntegrityError as error:
             game = await self.get_game(game_id)
             if game is not None:
@@ -217,7 +234,7 @@ class GamesStore(StoreBase):
         except BaseException:
             self._forget((game_id,))  # (a stale copy can't be written, but don't keep it)
             raise
-        return self._keep(game_row(row, record))
+        return self._keep(game_row(row, record), text)
 
     @contextlib.asynccontextmanager
     async def hold(self, game_id: int) -> AsyncIterator[Held]:
@@ -284,18 +301,25 @@ async def write_seats(conn: AsyncConnection, game_id: int, seats: list[SeatRow])
         )
 
 
+def _append_one() -> Any:
+    """INSERT ... SELECT max(seq) + 1 of one action (`a_game`, `a_data`), built once."""
+    a = db.game_actions.c
+    following = select(
+        bindparam("a_game", type_=Integer),
+        func.coalesce(func.max(a.seq), -1) + 1,
+        bindparam("a_data", type_=a.data.type),
+    ).where(a.game_id == bindparam("a_game", type_=Integer))
+    return insert(db.game_actions).from_select(["game_id", "seq", "data"], following)
+
+
+_APPEND_ONE = _append_one()
+
+
 async def _append_actions(conn: AsyncConnection, game_id: int, actions: Sequence[dict]) -> None:
     """Number the actions after the game's current last one (max(seq): an index lookup)."""
     a = db.game_actions.c
     if len(actions) == 1:  # the usual press: one statement, INSERT ... SELECT max(seq) + 1
-        following = select(
-            bindparam("a_game", game_id, type_=Integer),
-            func.coalesce(func.max(a.seq), -1) + 1,
-            bindparam("a_data", actions[0], type_=a.data.type),
-        ).where(a.game_id == game_id)
-        await conn.execute(
-            insert(db.game_actions).from_select(["game_id", "seq", "data"], following)
-        )
+        await conn.execute(_APPEND_ONE, {"a_game": game_id, "a_data": actions[0]})
         return
     last = (await conn.execute(select(func.max(a.seq)).where(a.game_id == game_id))).scalar()
     first = 0 if last is None else last + 1
@@ -330,14 +354,34 @@ def game_row(row: Row[Any], record: dict | None = None) -> GameRow:
     )
 
 
+_UPDATES: dict[tuple[tuple[str, ...], bool], Update] = {}
+
+
+def _update_stmt(keys: tuple[str, ...], text: bool) -> Update:
+    """`save_game`'s UPDATE of these columns, built once per set of them (building one took
+    a sixth of a save's time on the loop): the game and version to find (`g_id`,
+    `g_version`), each column's new value (`new_<column>`); the version one up. `text`:
+    the record comes as its JSON text (SQLite: written once, see save_game)."""
+    stmt = _UPDATES.get((keys, text))
+    if stmt is None:
+        g = db.games.c
+        values: dict[str, Any] = {"version": g.version + 1}
+        for key in keys:
+            kind = Text() if key == "record" and text else g[key].type
+            values[key] = bindparam(f"new_{key}", type_=kind)
+        stmt = _UPDATES[(keys, text)] = (
+            update(db.games)
+            .where(g.id == bindparam("g_id"), g.version == bindparam("g_version"))
+            .values(**values)
+            .returning(*_ROW_BUT_RECORD)  # the record is the one given: no decode of it
+        )
+    return stmt
+
+
 def _save_values(record: dict, status: str | None,
                  due_at: float | Literal[_Keep.KEEP] | None) -> dict[str, Any]:
-    """The games row's new values for `save_game` (its version one up, in the UPDATE)."""
-    values: dict[str, Any] = {
-        "record": record,
-        "version": db.games.c.version + 1,
-        "updated_at": db.utcnow(),
-    }
+    """The games row's new values for `save_game` (its version goes one up in the UPDATE)."""
+    values: dict[str, Any] = {"record": record, "updated_at": db.utcnow()}
     if status is not None:
         _check_status(status)
         values["status"] = status

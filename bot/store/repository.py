@@ -1,9 +1,10 @@
 """`Store`: the async repository the bot core calls — one object composed of the store's jobs.
 
 Every method is one transaction, committed before it returns, so whatever the bot answers
-afterwards is already durable. Writes take SQLite's write lock up front (see engine.py);
-on PostgreSQL the game row's `version` gives optimistic concurrency and the partial unique
-index `uq_games_active_chat` keeps one active game per chat.
+afterwards is already durable (on SQLite saves arriving together share one: group_commit.py).
+Writes take SQLite's write lock up front (see engine.py); on PostgreSQL the game row's
+`version` gives optimistic concurrency and the partial unique index `uq_games_active_chat`
+keeps one active game per chat.
 
 Each job lives in its own module, a mixin of `StoreBase` (base.py: the engine, SQLite's writer
 gate, the row cache): games.py (game rows, saves, row locks, seats, the action log),

@@ -44,8 +44,10 @@ class RowCache:
         row, text = found
         return replace(row, record=json.loads(text))
 
-    def put(self, row: GameRow) -> None:
-        self._rows[row.id] = (replace(row, record={}), json.dumps(row.record))
+    def put(self, row: GameRow, text: str | None = None) -> None:
+        """Keep `row` (`text`: its record's JSON, when the caller has it)."""
+        self._rows[row.id] = (replace(row, record={}),
+                              json.dumps(row.record) if text is None else text)
         self._rows.move_to_end(row.id)
         while len(self._rows) > self.limit:
             self._rows.popitem(last=False)

@@ -1,7 +1,9 @@
 """The web table across workers on PostgreSQL: every saved change is announced on a channel
 as "worker game version" (`NOTIFY`), and every worker `LISTEN`s and re-reads the games its
 own pages show (what to send each page is worked out where the page is: a notification never
-carries a view, so it carries nothing a seat may not see).
+carries a view, so it carries nothing a seat may not see). A worker reads a changed game once
+for all its sockets of it (`WebTable.saved` builds one frame per seat and language), and
+notices that arrive while that read is going make one more read, not one each (issue 38).
 
 One connection per worker of its own (asyncpg), outside the store's pool: a LISTENing
 connection must stay open, and a notification is sent only after its change was committed
@@ -43,6 +45,8 @@ class Notifier:
         self.outbox: asyncio.Queue[str] = asyncio.Queue(MAX_PENDING)
         self._sender: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+        self.reading: set[int] = set()  # games being re-read now
+        self.again: set[int] = set()  # ...of which another change was heard meanwhile
 
     async def start(self) -> None:
         import asyncpg
@@ -79,6 +83,26 @@ class Notifier:
         parts = payload.split(" ")
         if len(parts) != 3 or parts[0] == self.worker or not parts[1].isdigit():
             return
-        task = asyncio.create_task(self.table.changed_elsewhere(int(parts[1])))
+        game = int(parts[1])
+        if game in self.reading:  # one read is going: one more after it, however many came
+            self.again.add(game)
+            return
+        self.reading.add(game)
+        task = asyncio.create_task(self._reread(game))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+
+    async def _reread(self, game: int) -> None:
+        """Re-read `game` for this worker's pages once (however many sockets watch it), and
+        once more if it changed again while it was read (the newest is what pages get)."""
+        try:
+            while True:
+                self.again.discard(game)
+                await self.table.changed_elsewhere(game)
+                if game not in self.again:
+                    return
+        except Exception:  # the pages resync on their next message or reconnect
+            log.exception("web table: re-reading game %s failed", game)
+        finally:
+            self.reading.discard(game)
+            self.again.discard(game)

@@ -74,6 +74,31 @@ CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' 
 SUBPROTOCOL = "rummy"
 
 
+def _nothing() -> None:
+    return None
+
+
+class Wake:
+    """A page's "a frame is owed" flag (`Page.wake`, set by the table): setting it starts the
+    page's sender (`start`), which runs only while there is something to send."""
+
+    __slots__ = ("flag", "start")
+
+    def __init__(self) -> None:
+        self.flag = False
+        self.start: Callable[[], None] = _nothing
+
+    def set(self) -> None:
+        self.flag = True
+        self.start()
+
+    def clear(self) -> None:
+        self.flag = False
+
+    def is_set(self) -> bool:
+        return self.flag
+
+
 def client_address(request: web.BaseRequest, proxies: int = 0) -> str:
     """Who a request is from, for the per-address meters and caps: the peer, or behind
     `proxies` trusted proxies the address the nearest of them saw (X-Forwarded-For, read from
@@ -130,6 +155,7 @@ class WebServer:
             self.assets[name] = (raw, gzip.compress(raw, 9, mtime=0), KINDS[path.suffix])
         self.version = digest.hexdigest()[:12]
         self.sockets: set[web.WebSocketResponse] = set()
+        self.writers: dict[Page, asyncio.Task[None]] = {}  # pages being sent a frame now
 
     def watch_param(self, game: int) -> str:
         """`game` as the links its chat is posted carry it (with its watch key)."""
@@ -285,39 +311,54 @@ class WebServer:
         if session is None:  # said in a close code a page can read (an HTTP 403 it can't)
             await ws.close(code=4003, message=b"refused")
             return ws
-        page = Page(session, ws.send_json, address=address)
+        wake = Wake()
+        page = Page(session, ws.send_json, address=address, wake=wake)
+        wake.start = lambda: self._kick(page, ws)
         if not await self.table.join(page):
             await ws.close(code=4008, message=b"full")
             return ws
         self.sockets.add(ws)
-        writer = asyncio.create_task(self._write(page, ws))
         try:
             await self._read(page, ws)
         finally:
             self.table.leave(page)
             self.sockets.discard(ws)
-            writer.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await writer
+            wake.start = _nothing
+            writer = self.writers.pop(page, None)
+            if writer is not None:
+                writer.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await writer
         return ws
 
+    def _kick(self, page: Page, ws: web.WebSocketResponse) -> None:
+        """A frame is owed to `page` (or it was evicted): its sender, unless it runs. An
+        idle page has no task of its own (issue 38: memory per socket)."""
+        writer = self.writers.get(page)
+        if writer is None or writer.done():
+            self.writers[page] = asyncio.get_running_loop().create_task(self._write(page, ws))
+
     async def _write(self, page: Page, ws: web.WebSocketResponse) -> None:
-        """Send each page the newest frame it is owed (an older one is never sent after)."""
-        while not ws.closed:
-            await page.wake.wait()
-            page.wake.clear()
-            if page.evicted:  # the same seat opened a newer page
-                await ws.close(code=4009, message=b"opened elsewhere")
-                return
-            frame, text, page.owed, page.owed_text = page.owed, page.owed_text, None, None
-            if frame is None:
-                continue
-            version = (frame.get("view") or {}).get("version", -1)
-            if version < page.sent_version:
-                continue
-            page.sent_version = version
-            with contextlib.suppress(ConnectionError, RuntimeError):
-                await ws.send_str(text if text is not None else json.dumps(frame))
+        """Send the page the newest frame it is owed (an older one is never sent after), and
+        whatever is owed by the time that was sent; then stop until the next is owed."""
+        try:
+            while page.wake.is_set() and not ws.closed:
+                page.wake.clear()
+                if page.evicted:  # the same seat opened a newer page
+                    await ws.close(code=4009, message=b"opened elsewhere")
+                    return
+                frame, text, page.owed, page.owed_text = page.owed, page.owed_text, None, None
+                if frame is None:
+                    continue
+                version = (frame.get("view") or {}).get("version", -1)
+                if version < page.sent_version:
+                    continue
+                page.sent_version = version
+                with contextlib.suppress(ConnectionError, RuntimeError):
+                    await ws.send_str(text if text is not None else json.dumps(frame))
+        finally:
+            if self.writers.get(page) is asyncio.current_task():
+                del self.writers[page]
 
     def _owe(self, page: Page, frame: dict) -> None:
         page.owed, page.owed_text = frame, None

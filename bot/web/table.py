@@ -76,7 +76,7 @@ class Page:
     address: str = ""
     owed: dict | None = None
     owed_text: str | None = None  # `owed` as JSON, when it was written once for many pages
-    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    wake: Any = field(default_factory=asyncio.Event)  # .set(): a frame is owed (server.Wake)
     sent_version: int = -1
     seated: bool = False
     watching: bool = False
