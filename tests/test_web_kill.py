@@ -28,6 +28,8 @@ from bot.web.auth import Session
 
 pytest_plugins = ["store_fixtures"]
 
+pytestmark = pytest.mark.e2e  # real worker processes killed: the tier the other kill tests are in
+
 TABLES = 10
 WORKER = Path(__file__).with_name("web_worker_proc.py")
 
