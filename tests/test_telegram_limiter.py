@@ -53,6 +53,7 @@ async def _timed(call) -> tuple[float, object]:
     return loop.time() - started, result
 
 
+@pytest.mark.realtime  # PTB's AIORateLimiter waits Telegram's retry_after on the wall clock
 @pytest.mark.parametrize("kind", ["chat", "aio"])
 async def test_flood_control_in_one_group_holds_back_only_that_group(kind: str) -> None:
     limiter: BaseRateLimiter = (
