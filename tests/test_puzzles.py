@@ -11,6 +11,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from sqlalchemy import update
+from test_seasons import Posts  # (a post that lets another worker run meanwhile)
 
 from bot.core.actor import Actor
 from bot.core.hosting import Refusal
@@ -50,15 +51,6 @@ async def _finished(store: Store, chat: str, record: Record, when: float) -> int
         await conn.execute(update(db.results).where(db.results.c.game_id == game.id)
                            .values(finished_at=datetime.fromtimestamp(when, UTC)))
     return game.id
-
-
-class Posts:
-    def __init__(self) -> None:
-        self.outcomes: list[Outcome] = []
-
-    async def __call__(self, outcome: Outcome) -> None:
-        await asyncio.sleep(0)  # another worker may run meanwhile
-        self.outcomes.append(outcome)
 
 
 def _puzzles(store: Store, posts: Posts, now: list[float], owner: str = "w1") -> Puzzles:

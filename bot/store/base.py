@@ -12,16 +12,18 @@ import contextlib
 import zlib
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from types import TracebackType
-from typing import Self, TypeVar
+from typing import Any, Self, TypeVar
 
-from sqlalchemy import text
+from sqlalchemy import select, text
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from . import models
 from .engine import lock_engine, writer
 from .group_commit import GroupCommit
 from .outbox import Outbox
 from .row_cache import RowCache, own_file, release
 from .rows import GameRow
+from .sql import insert_for
 
 T = TypeVar("T")
 
@@ -52,6 +54,23 @@ class StoreBase:
         await self._engine.dispose()
         release(self._owner)
         self._owner, self.rows = None, None
+
+    async def _chat_setting(self, platform: str, chat_id: str, column: str) -> Any:
+        """One of a chat's own settings (`chats.<column>`: its language, its seasons, the
+        puzzle of the day); None when the chat chose none."""
+        c = models.chats.c
+        async with self._engine.connect() as conn:
+            return (await conn.execute(select(c[column]).where(
+                c.platform == platform, c.chat_id == str(chat_id)))).scalar_one_or_none()
+
+    async def _set_chat_setting(self, platform: str, chat_id: str, column: str,
+                                value: Any) -> None:
+        async with self._write() as conn:
+            chat = insert_for(conn, models.chats).values(
+                platform=platform, chat_id=str(chat_id), created_at=models.utcnow(),
+                **{column: value})
+            await conn.execute(chat.on_conflict_do_update(
+                index_elements=["platform", "chat_id"], set_={column: value}))
 
     def _write(self) -> contextlib.AbstractAsyncContextManager[AsyncConnection]:
         """A write transaction. SQLite has one writer at a time: its writers queue here, on an

@@ -39,25 +39,10 @@ class PlayersStore(StoreBase):
 
     async def chat_language(self, platform: str, chat_id: str) -> str | None:
         """The language a group chose with /language (None: none chosen)."""
-        async with self._engine.connect() as conn:
-            return (
-                await conn.execute(
-                    select(db.chats.c.language).where(
-                        db.chats.c.platform == platform, db.chats.c.chat_id == str(chat_id)
-                    )
-                )
-            ).scalar_one_or_none()
+        return await self._chat_setting(platform, chat_id, "language")
 
     async def set_chat_language(self, platform: str, chat_id: str, lang: str) -> None:
-        async with self._write() as conn:
-            chat = insert_for(conn, db.chats).values(
-                platform=platform, chat_id=str(chat_id), created_at=db.utcnow(), language=lang
-            )
-            await conn.execute(
-                chat.on_conflict_do_update(
-                    index_elements=["platform", "chat_id"], set_={"language": lang}
-                )
-            )
+        await self._set_chat_setting(platform, chat_id, "language", lang)
 
 
 async def upsert_player(conn: AsyncConnection, platform: str, user_id: str, name: str) -> int:

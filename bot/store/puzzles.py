@@ -41,18 +41,10 @@ class PuzzleTry:
 
 class PuzzlesStore(StoreBase):
     async def puzzle_on(self, platform: str, chat_id: str) -> bool:
-        c = db.chats.c
-        async with self._engine.connect() as conn:
-            on = (await conn.execute(select(c.puzzle).where(
-                c.platform == platform, c.chat_id == str(chat_id)))).scalar_one_or_none()
-        return bool(on)
+        return bool(await self._chat_setting(platform, chat_id, "puzzle"))
 
     async def set_puzzle(self, platform: str, chat_id: str, on: bool) -> None:
-        async with self._write() as conn:
-            chat = insert_for(conn, db.chats).values(
-                platform=platform, chat_id=str(chat_id), created_at=db.utcnow(), puzzle=on)
-            await conn.execute(chat.on_conflict_do_update(
-                index_elements=["platform", "chat_id"], set_={"puzzle": on}))
+        await self._set_chat_setting(platform, chat_id, "puzzle", on)
 
     async def puzzle_chats(self) -> list[tuple[str, str, str | None]]:
         """(platform, chat id, language) of every chat with the puzzle on."""

@@ -10,7 +10,7 @@ from sqlalchemy import and_, func, select
 from . import models as db
 from .base import StoreBase
 from .rows import SeasonRow
-from .sql import claim, insert_for, posted
+from .sql import claim, posted
 
 SEASON_ROWS = 10  # standings shown and kept: the first ten
 KEPT = 24  # seasons a hall of fame reads
@@ -39,17 +39,10 @@ class SeasonsStore(StoreBase):
                     for row in await conn.execute(query)]
 
     async def season_kind(self, platform: str, chat_id: str) -> str | None:
-        async with self._engine.connect() as conn:
-            return (await conn.execute(select(db.chats.c.season).where(
-                db.chats.c.platform == platform, db.chats.c.chat_id == str(chat_id)))
-            ).scalar_one_or_none()
+        return await self._chat_setting(platform, chat_id, "season")
 
     async def set_season_kind(self, platform: str, chat_id: str, kind: str) -> None:
-        async with self._write() as conn:
-            chat = insert_for(conn, db.chats).values(
-                platform=platform, chat_id=str(chat_id), created_at=db.utcnow(), season=kind)
-            await conn.execute(chat.on_conflict_do_update(
-                index_elements=["platform", "chat_id"], set_={"season": kind}))
+        await self._set_chat_setting(platform, chat_id, "season", kind)
 
     async def season_chats(self, since: datetime) -> list[tuple[str, str, str | None,
                                                                 str | None]]:
