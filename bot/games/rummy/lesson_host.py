@@ -4,10 +4,11 @@ hooks a lesson plays otherwise overridden, and a script of steps (lessons/conten
 the pure runner (lessons/runner.py) judges with the real engine. The platform hosts a lesson row
 through it like any game (`unit.game_of` finds the variant by the row's `rulebook`):
 `service.press` -> fair use -> the unit of work (row lock or version, idempotency keys) -> the
-turn flow every game's moves take (bot/core/turns.py `press`/`typed`, and `select`). The lesson
-gives the flow its state (`load`, `version`), its hand-offs, menus' selection and closed check
-(`any_time`), a press's move (`turn_press`, `typed_moves`), the script as the judge of a move
-(`judge`: a wrong move is no refusal, it is counted) and its word after it (`moved`).
+turn flow every game's moves take (bot/core/turns.py `press`/`typed`; and `select`). The lesson
+gives the flow only hooks: its state (`load`, `version`), the hand-offs, the closed lesson's
+check and the card selection (`any_time`), the move a press or a typed line stands for
+(`turn_press`, `typed_moves`), the script as the judge of a move (`judge`: a wrong move is no
+refusal, it is counted) and its word after it (`moved`).
 
 A lesson is a rummy game row in the learner's private chat: `rulebook` "lesson" (the variant),
 `options` {"lesson": <lesson name>}, `lesson` {"form": 2} (the platform's mark: never rated, kept
