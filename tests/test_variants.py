@@ -12,6 +12,7 @@ from pathlib import Path
 from lesson_driver import LessonDriver, progress_of
 from test_lessons import ACTOR, Learner
 
+from bot.core.buttons import Press
 from bot.core.hosting import Refusal, Table, hosted
 from bot.core.record import Record, SeatInfo
 from bot.core.unit import Unit
@@ -122,3 +123,47 @@ def test_a_rummy_lesson_variant_refuses_what_a_lesson_has_not():
         else:
             raise AssertionError("a lesson has no web table and no review")
     assert lesson.results(record) is None and lesson.to_move({"progress": {}}) is None
+
+
+def test_a_lesson_plays_through_its_games_turn_flow_with_no_loop_of_its_own(monkeypatch):
+    """Issue 43 item 2: a lesson's presses and typed moves take the turn flow its game's take
+    (bot/core/turns.py): the variant gives hooks, never its own `press` or `typed`; a button of
+    the step and a typed move each reach the flow's `move`, judged by the script, and a stale
+    button gets the flow's fresh screen without reaching it."""
+    from bot.core.turns import TurnFlow
+    from bot.games.buildten.host import BuildTenGame
+    from bot.games.rummy.host import RummyGame
+
+    for variant, game in ((RummyLesson, RummyGame), (BuildTenLesson, BuildTenGame)):
+        for flow in ("press", "typed", "play_press", "move"):
+            assert flow not in vars(variant), (variant.__name__, flow)
+            assert getattr(variant, flow) is getattr(game, flow)
+    assert RummyLesson.press is TurnFlow.press and RummyLesson.typed is TurnFlow.typed
+
+    judged: list = []
+    judge = RummyLesson.judge
+    monkeypatch.setattr(RummyLesson, "judge",
+                        lambda self, state, move: judged.append(move) or judge(self, state, move))
+    record = Record(rulebook="rummy", game_name="rummy", seats=[SeatInfo("Ada", "u0")])
+    table = Table(5, record, lambda: 0.0)
+    rummy = default_games()["rummy"]
+    rummy.lesson(table, rummy.lesson_options("manipulation"))
+    lesson = hosted(rummy, record)
+    assert isinstance(lesson, RummyLesson)
+    ver = record.state["ver"]
+    out = lesson.press(table, 0, "u0", Press(5, ver, "show", ()))  # 💡 Show me: the script's own
+    assert [m.own for m in judged] == ["show"] and record.state["ver"] == ver + 1
+    shown = record.seat_ui(0).notice
+    assert "Do this:" in shown and out.private["u0"].text.count("Do this:") == 1
+    try:
+        lesson.press(table, 0, "u0", Press(5, ver, "skip", ()))  # drawn before Show me
+    except Refusal as refusal:
+        assert "out of date" in refusal.text and refusal.outcome is not None
+    else:
+        raise AssertionError("a stale button must not act")
+    assert len(judged) == 1
+    out = lesson.typed(table, 0, "u0", "lay", "5H 6H 7H")  # progress: Show me stays shown
+    assert [len(m.actions) for m in judged[1:]] == [1] and record.seat_ui(0).notice == shown
+    assert out.private_new == {"u0"} and not out.alert and not out.reply
+    out = lesson.typed(table, 0, "u0", "done", "")
+    assert out.reply == "✓ Correct!" and record.state["progress"]["step"] == 1

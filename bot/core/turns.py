@@ -57,7 +57,8 @@ class TurnFlow:
     """The shared turn flow of a hosted game (see the module docstring). A host sets `rules`
     and `default_level` and implements `load`, `is_over`, `advance` and `time_ran_out`; one
     that plays presses and typed moves through the flow, `seat_screen`, `turn_press`,
-    `typed_moves` and `refused` (`any_time`, `gate`, `clear_seat` and `moved` as it needs)."""
+    `typed_moves` and `refused` (`any_time`, `gate`, `judge`, `clear_seat`, `moved` and the
+    checks as it needs)."""
 
     rules: PlayedRules
     default_level: str
@@ -138,6 +139,17 @@ class TurnFlow:
         screen changed (a hint). A game that plays typed moves."""
         raise NotImplementedError
 
+    def typed_starts(self, table: Table, state: Any, seat: int) -> None:
+        """A typed move is about to be read: the seat's old notice goes, as a button's move
+        clears it (it would read as this move's answer); a variant whose notice outlives a
+        move (a lesson's "Show me") keeps it."""
+        table.record.seat_ui(seat).notice = ""
+
+    def judge(self, state: Any, action: Any) -> tuple[Any, list[Any]]:
+        """A person's move played on `state`: the new state and its events, as the rules apply
+        it (a variant may judge it otherwise: a lesson's script, its word as the event)."""
+        return self.rules.apply(state, action)
+
     def gate(self, table: Table, state: Any, seat: int, action: Any) -> Refused | None:
         """A variant's word on a person's move before it is played (a lesson's step that
         doesn't take it); None: play it."""
@@ -193,7 +205,7 @@ class TurnFlow:
         record = table.record
         state = self.load(record)
         self.check_turn(state, seat)
-        record.seat_ui(seat).notice = ""  # as for a button: an old notice would read as this
+        self.typed_starts(table, state, seat)
         answer = self.typed_moves(table, state, seat, user, verb, args)  # move's answer
         if isinstance(answer, Outcome):
             return answer
@@ -216,7 +228,7 @@ class TurnFlow:
         if said is not None:
             return self.refuse(table, state, seat, user, said)
         try:
-            new, events = self.rules.apply(state, action)
+            new, events = self.judge(state, action)
         except Exception as error:
             said = self.refused(table, seat, error)
             if said is None:

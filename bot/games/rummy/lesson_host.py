@@ -1,10 +1,14 @@
 """Guided lessons of the rummy family (UX.md §5) as a variant of the hosted rummy game
 (bot/core/hosting.py `played_variants`): `RummyLesson` is RummyGame's own definition with the
-methods a lesson plays otherwise overridden, and a script of steps (lessons/content/, data) that
+hooks a lesson plays otherwise overridden, and a script of steps (lessons/content/, data) that
 the pure runner (lessons/runner.py) judges with the real engine. The platform hosts a lesson row
 through it like any game (`unit.game_of` finds the variant by the row's `rulebook`):
-`service.press` -> fair use -> the unit of work (row lock or version, idempotency keys) ->
-`RummyLesson.press`/`typed`/`select`, the press already typed by `buttons.parse`.
+`service.press` -> fair use -> the unit of work (row lock or version, idempotency keys) -> the
+turn flow every game's moves take (bot/core/turns.py `press`/`typed`; and `select`). The lesson
+gives the flow only hooks: its state (`load`, `version`), the hand-offs, the closed lesson's
+check and the card selection (`any_time`), the move a press or a typed line stands for
+(`turn_press`, `typed_moves`), the script as the judge of a move (`judge`: a wrong move is no
+refusal, it is counted) and its word after it (`moved`).
 
 A lesson is a rummy game row in the learner's private chat: `rulebook` "lesson" (the variant),
 `options` {"lesson": <lesson name>}, `lesson` {"form": 2} (the platform's mark: never rated, kept
@@ -25,6 +29,7 @@ from bot.core.buttons import Press
 from bot.core.hosting import LessonTerminal, Refusal, Results, Table
 from bot.core.record import Record, SeatUI
 from bot.core.titles import key_named
+from bot.core.turns import ToPlay
 from bot.core.views import Outcome, Screen
 from bot.i18n import N_, _, fill, ngettext, t
 from engine.cards import suit_order
@@ -36,6 +41,7 @@ from .lesson_view import LessonSeat, lesson_screen, selectable
 from .lessons import (
     LEARNER,
     Feedback,
+    LessonState,
     choose_joker,
     get_lesson,
     lesson_act,
@@ -89,36 +95,31 @@ TERMINAL = LessonTerminal(
 )
 
 
-class _Reply(Exception):
-    """Stop and answer the learner (nothing is saved)."""
-
-    def __init__(self, text: str, *, alert: bool = True, screen: bool = False) -> None:
-        super().__init__(text)
-        self.text, self.alert, self.screen = text, alert, screen
-
-
 @dataclass(frozen=True)
-class _Ctx:
-    """Who pressed, in which lesson row: what a screen and an outcome need."""
+class Move:
+    """A learner's move for the flow to play (`RummyLesson.judge`): the engine's actions of one
+    press or typed line, judged in turn until one is more than progress; or the lesson's own
+    (`own`: show, skip, restart)."""
 
-    user: str
-    game_id: int
-
-    def outcome(self, lesson: LessonSeat | None = None, *, new: bool = False) -> Outcome:
-        out = Outcome()
-        if lesson is not None:
-            out.private[self.user] = lesson_screen(self.game_id, lesson)
-            if new:
-                out.private_new.add(self.user)
-        return out
+    actions: tuple[Action, ...] = ()
+    own: str = ""
 
 
-Change = Callable[[_Ctx, LessonSeat], tuple[Outcome, str | None]]
+def _restart(progress: LessonState) -> tuple[LessonState, Feedback]:
+    return restart_step(progress), Feedback("progress", _("The step starts again."), "restart")
+
+
+# the lesson's own moves, judged as the engine's are: the new progress and the word on it
+OWN: dict[str, Callable[[LessonState], tuple[LessonState, Feedback]]] = {
+    "show": show, "skip": skip_step, "restart": _restart,
+}
 # the one-word actions, the engine's (a lesson's 💡 Show me stands for the game's hint)
 SIMPLE: dict[str, type[Action]] = {k: v for k, v in TYPED_WORDS.items() if k != "hint"}
 # a turn's buttons the game's own mapping reads (rummy/turns.py): placing, taking, a joker's
 # meaning and the one-word actions of a turn
 TURN_VERBS = frozenset({"new", "add", "tc", "jk", *(v for v in WORD_ACTIONS if v != "hint")})
+# the menus a button opens (a group's own: take:<g>, split:<g>)
+MENUS = {"addm": "add", "takem": "take", "splm": "split", "more": "more"}
 # what a closed lesson (stopped, or finished) still answers: its menus and its hand-offs
 CLOSED_OK = ("s0", "s1", "noop", "cancel", "addm", "takem", "splm", "take", "spl", "more",
              "go", "play")
@@ -129,7 +130,8 @@ CLOSED_OK = ("s0", "s1", "noop", "cancel", "addm", "takem", "splm", "take", "spl
 
 class RummyLesson(RummyGame):
     """The rummy game as a lesson: one seat, no turn timer, no computer on move, no score; its
-    one screen is the step's; its presses, typed moves and menus are judged by the script."""
+    one screen is the step's; its presses and typed moves take the game's turn flow, judged by
+    the script."""
 
     offers_puzzles = False  # a lesson is cut from nothing
 
@@ -177,9 +179,7 @@ class RummyLesson(RummyGame):
         return self.private_screen(table, LEARNER)  # a lesson has no table: its one screen
 
     def private_screen(self, table: Table, seat: int) -> Screen:
-        lesson = LessonSeat.load(table.record)
-        _TILES.set(lesson_game(lesson.progress).rules.tiles)
-        return lesson_screen(table.game_id, lesson)
+        return self.seat_screen(table, self.load(table.record), seat)
 
     def review(self, table: Table, seat: int, round: int | None) -> Screen:
         raise Refusal(_("This is a lesson: /quit stops it."))
@@ -190,47 +190,206 @@ class RummyLesson(RummyGame):
     def web_edit(self, table: Table, seat: int, user: str, edit: Any) -> Outcome:
         raise Refusal(_("This is a lesson: /quit stops it."))
 
-    def press(self, table: Table, seat: int | None, user: str, press: Press) -> Outcome:
-        """A button of a lesson screen (an ordinary game button: game:version:action)."""
-        record = table.record
-        head = press.verb
-        if head in ("go", "play") and seat != LEARNER:  # the learner's hand-offs only
+    def select(self, table: Table, seat: int, user: str, version: int,
+               items: Sequence[str]) -> Outcome:
+        """A card menu (Discord): exactly these cards selected, as one change."""
+        _mine(seat)
+        lesson = LessonSeat.load(table.record)
+        tokens = {c.token for c in selectable(lesson.progress)}
+        lesson.ui.selected = [x for x in dict.fromkeys(items) if x in tokens]
+        return self._shown(table, lesson, user)
+
+    # -- the turn flow's hooks (bot/core/turns.py): a lesson's presses and typed moves -------
+
+    def load(self, record: Record) -> LessonSeat:
+        """The lesson's part of the record (its refusals and hints then speak of tiles for a
+        tile rulebook's lesson, as the game's do)."""
+        lesson = LessonSeat.load(record)
+        _TILES.set(lesson_game(lesson.progress).rules.tiles)
+        return lesson
+
+    def version(self, state: LessonSeat) -> int:
+        return state.ver  # the lesson's and its menu's (a card's selection is idempotent)
+
+    def check_turn(self, state: LessonSeat, seat: int) -> None:
+        _mine(seat)  # the learner is always on move
+
+    def seat_screen(self, table: Table, state: LessonSeat, seat: int) -> Screen:
+        return lesson_screen(table.game_id, state)
+
+    def any_time(self, table: Table, state: LessonSeat, seat: int | None, user: str,
+                 press: Press) -> Outcome | None:
+        """The hand-offs (another lesson, a real game), a closed lesson's check and a card's
+        selection (idempotent: any version); None: a press of the step, for the flow."""
+        record, verb = table.record, press.verb
+        if verb in ("go", "play") and seat != LEARNER:  # the learner's hand-offs only
             raise Refusal(_("These buttons belong to the learner."))
-        _mine(record, seat)
-        if head == "go":  # another lesson, in this row
+        _mine(seat)
+        if verb == "go":  # another lesson, in this row
             try:
                 return _begin(table, self.lesson_options(press.str()))
             except ValueError as error:  # (a forged name: the menu offers only ours)
                 raise Refusal(str(error)) from None
-        if head == "play":  # [Play a real game]: the platform starts it once this is saved
+        if verb == "play":  # [Play a real game]: the platform starts it once this is saved
             if not self.is_over(record.state or {}):
                 record.ended = True  # the chat must be free for the real game
-            return Outcome(play_next=LessonSeat.load(record).progress.lesson)
-        if _is_closed(record) and head not in CLOSED_OK:
+            return Outcome(play_next=state.progress.lesson)
+        if _is_closed(record) and verb not in CLOSED_OK:
             raise Refusal(_("This lesson is over. Send /lesson to start another."))
-        return _change(table, user, lambda ctx, les: _press(ctx, les, press))
+        if verb in ("s0", "s1"):
+            token = press.str()
+            tokens = {c.token for c in selectable(state.progress)}
+            if token not in tokens:
+                raise Refusal(_("That card is no longer yours to place."), alert=False,
+                              outcome=self.mine(table, state, LEARNER, user))
+            state.ui.selected = [x for x in state.ui.selected if x in tokens and x != token]
+            if verb == "s1":
+                state.ui.selected.append(token)
+            return self._shown(table, state, user)
+        if verb == "noop":
+            return self._shown(table, state, user)
+        return None
 
-    def typed(self, table: Table, seat: int, user: str, verb: str, args: str) -> Outcome:
-        """Typed in the lesson's chat: /lay 5H 6H 7H, /done, /skip, /quit…"""
-        _mine(table.record, seat)
+    def turn_press(self, table: Table, state: LessonSeat, seat: int, user: str,
+                   press: Press) -> ToPlay | Outcome:
+        """A press of the step (its version checked): a menu (a new version too: a button of
+        the old menu can't act afterwards), Quit, or the move it stands for."""
+        verb, ui = press.verb, state.ui
+        if verb == "cancel":
+            ui.mode = "main"
+            state.progress = replace(state.progress, joker=None)
+        elif verb == "addm" and not ui.selected:
+            ui.notice = _("Select the cards to add first (tap them).")
+        elif verb in MENUS:
+            ui.mode = MENUS[verb]
+        elif verb in ("take", "spl"):
+            ui.mode = f"{'take' if verb == 'take' else 'split'}:{press.int()}"
+        if verb in ("cancel", "take", "spl", *MENUS):
+            state.ver += 1
+            return self._shown(table, state, user)
+        if verb == "quit":
+            return self._quit(table, state, user)
+        if verb in OWN:
+            return ToPlay(Move(own=verb))
+        if verb in TURN_VERBS:  # the game's own turn buttons: the game's own press -> action
+            # (on a copy: the game clears the notice for a move, a lesson's Show me stays shown)
+            scratch = SeatUI(selected=list(ui.selected), mode=ui.mode)
+            act = turn_action(lesson_game(state.progress), LEARNER, scratch, press)
+            if act is None:  # nothing selected: the game's notice, nothing else changes
+                ui.notice = scratch.notice
+                return self._shown(table, state, user)
+            return ToPlay(Move((act,)))
+        if verb == "spa":
+            return ToPlay(Move((Split(LEARNER, press.int(0), press.int(1)),)))
+        if verb in SIMPLE:
+            return ToPlay(Move((SIMPLE[verb](LEARNER),)))
+        raise Refusal(_("Unknown button."), outcome=self.mine(table, state, LEARNER, user))
+
+    def typed_starts(self, table: Table, state: LessonSeat, seat: int) -> None:
+        """The notice stays, as for a button: "Show me" while the learner follows it (the
+        judge's word replaces it, `moved`)."""
+
+    def typed_moves(self, table: Table, state: LessonSeat, seat: int, user: str, verb: str,
+                    args: str) -> Outcome:
+        """Typed in the lesson's chat (/lay 5H 6H 7H, /done, /skip, /quit…): one move, played
+        here as its buttons would be; its screen is posted again below it (the answer)."""
         if verb not in VERBS:
             raise Refusal(t("Unknown command /{verb} in a lesson.", verb=verb))
         if _is_closed(table.record):
             raise Refusal(_("This lesson is over. Send /lesson to start another."))
-        out = _change(table, user, lambda ctx, les: _typed(ctx, les, verb, args.strip()))
-        if out.private:  # a typed move scrolled the lesson up: post it again below (the answer)
+        out = self._typed(table, state, user, verb, args.strip())
+        if out.private:  # a typed move scrolled the lesson up: post it again below
             out.private_new.add(user)
         return out
 
-    def select(self, table: Table, seat: int, user: str, version: int,
-               items: Sequence[str]) -> Outcome:
-        """A card menu (Discord): exactly these cards selected, as one change."""
-        _mine(table.record, seat)
-        lesson = LessonSeat.load(table.record)
-        tokens = {c.token for c in selectable(lesson.progress)}
-        lesson.ui.selected = [x for x in dict.fromkeys(items) if x in tokens]
+    def judge(self, state: LessonSeat, action: Move) -> tuple[LessonSeat, list[Feedback]]:
+        """The script judges the learner's move with the real engine: the lesson as it goes on
+        (a wrong move is no refusal: the script counts it), and its word (the one event)."""
+        if action.own:
+            progress, feedback = OWN[action.own](state.progress)
+        else:
+            progress, feedback = _judged(state.progress, action.actions)
+        return replace(state, progress=progress), [feedback]
+
+    def clear_seat(self, table: Table, seat: int, keep_selection: bool) -> None:
+        """The judge's word decides (`moved`): a wrong move keeps the selection."""
+
+    def moved(self, table: Table, old: LessonSeat, new: LessonSeat, events: list[Feedback],
+              seat: int, action: Move, user: str) -> Outcome:
+        """After the judge: a new version, the main menu, the selection gone unless the move
+        was wrong, the judge's word as the notice and the answer."""
+        lesson, feedback = new, events[0]
+        lesson.ver += 1
+        lesson.ui.mode = "main"
+        if feedback.result != "wrong":
+            lesson.ui.selected = []
+        # "Show me" stays on screen while the learner follows it; any other text replaces it.
+        if feedback.text or feedback.result != "progress" or lesson.last.get("key") != "show":
+            lesson.ui.notice = feedback.text
+            lesson.last = {"result": feedback.result, "key": feedback.key}
+        out = self._shown(table, lesson, user)
+        short = feedback.text.split("\n", 1)[0]
+        if feedback.result == "wrong":
+            out.reply, out.alert = short, True
+        elif feedback.correct:
+            out.reply = _("✓ Correct!") if feedback.result == "correct" else _("Skipped.")
+        elif feedback.result == "choose":
+            out.reply = short
+        return out
+
+    # -- inside ----------------------------------------------------------------------------
+
+    def _typed(self, table: Table, lesson: LessonSeat, user: str, verb: str,
+               args: str) -> Outcome:
+        if verb in ("show", "hint", "skip", "quit", "restart"):  # as its button
+            said = Press(table.game_id, lesson.ver, "show" if verb == "hint" else verb)
+            return self.play_press(table, lesson, LEARNER, user, said)
+        if verb in ("next", "finish"):
+            actions = [SIMPLE[verb](LEARNER)]
+        elif verb in ("choose", "joker"):
+            try:
+                actions = [choose_joker(lesson.progress, args)]
+            except ValueError as error:
+                raise Refusal(str(error)) from None
+        else:
+            view = player_view(lesson_game(lesson.progress), LEARNER)
+            try:
+                actions = parse_typed(LEARNER, verb, args, sorted(view.draft_hand, key=suit_order))
+            except TypedError as error:
+                raise Refusal(str(error)) from None
+        return self.move(table, lesson, LEARNER, Move(tuple(actions)), user)
+
+    def _quit(self, table: Table, lesson: LessonSeat, user: str) -> Outcome:
+        """✖ Quit: the lesson stops where it is (saved: /lesson resumes it); no buttons."""
+        lesson.ui.notice = _("Lesson stopped. Send /lesson to start again.")
+        lesson.ui.mode = "main"
+        lesson.ver += 1
+        out = self._shown(table, lesson, user)
+        out.private[user].buttons = []
+        out.reply, out.alert = _("Lesson stopped."), False
+        table.record.ended = True
+        return out
+
+    def _shown(self, table: Table, lesson: LessonSeat, user: str) -> Outcome:
+        """The lesson saved into the record; the learner's screen of it."""
         lesson.save(table.record)
-        return _Ctx(user, table.game_id).outcome(lesson)
+        return self.mine(table, lesson, LEARNER, user)
+
+
+def _judged(progress: LessonState, actions: Sequence[Action]) -> tuple[LessonState, Feedback]:
+    """The engine's actions of one move judged in turn (the first that is more than progress
+    stops them), their words as one."""
+    feedback = Feedback("progress", "")
+    texts: list[str] = []
+    for act in actions:
+        progress, feedback = lesson_act(progress, act)
+        if feedback.text:
+            texts.append(feedback.text)
+        if feedback.result != "progress":
+            break
+    if len(texts) > 1:
+        feedback = replace(feedback, text="\n".join(texts))
+    return progress, feedback
 
 
 def _is_closed(record: Record) -> bool:
@@ -252,8 +411,7 @@ def _begin(table: Table, options: dict[str, Any] | None) -> Outcome:
     lesson = LessonSeat(start_lesson(name), record.seat_ui(LEARNER), int(before) + 1)
     lesson.ui.notice = lesson_words._(get_lesson(name).intro)
     _TILES.set(lesson_game(lesson.progress).rules.tiles)
-    lesson.save(record)
-    return _Ctx(_learner(record), table.game_id).outcome(lesson, new=True)
+    return _posted(table, lesson)
 
 
 def _resume(table: Table) -> Outcome:
@@ -261,152 +419,23 @@ def _resume(table: Table) -> Outcome:
     lesson = LessonSeat.load(table.record)
     lesson.ui.notice = _(WELCOME_BACK)
     lesson.ui.mode = "main"
+    return _posted(table, lesson)
+
+
+def _posted(table: Table, lesson: LessonSeat) -> Outcome:
+    """The lesson saved into the record, its screen posted anew to the learner."""
     lesson.save(table.record)
-    return _Ctx(_learner(table.record), table.game_id).outcome(lesson, new=True)
+    user = _learner(table.record)
+    return Outcome(private={user: lesson_screen(table.game_id, lesson)}, private_new={user})
 
 
 def _learner(record: Record) -> str:
     return record.seats[LEARNER].user or record.host
 
 
-def _mine(record: Record, seat: int | None) -> None:
+def _mine(seat: int | None) -> None:
     if seat != LEARNER:
         raise Refusal(_("This lesson belongs to someone else."))
-
-
-def _change(table: Table, user: str, change: Change) -> Outcome:
-    """`change` on the decoded lesson, saved into the record; a `_Reply` changes nothing."""
-    ctx = _Ctx(user, table.game_id)
-    lesson = LessonSeat.load(table.record)
-    _TILES.set(lesson_game(lesson.progress).rules.tiles)
-    try:
-        outcome, status = change(ctx, lesson)
-    except _Reply as reply:
-        fresh = ctx.outcome(lesson) if reply.screen else None
-        raise Refusal(reply.text, alert=reply.alert, outcome=fresh) from None
-    lesson.save(table.record)
-    if status == "ended":
-        table.record.ended = True
-    return outcome
-
-
-def _press(ctx: _Ctx, lesson: LessonSeat, press: Press) -> tuple[Outcome, str | None]:
-    head = press.verb
-    if press.version != lesson.ver and head not in ("s0", "s1", "noop"):
-        raise _Reply(
-            _("That button is out of date — here is a fresh screen."), alert=False, screen=True
-        )
-    progress = lesson.progress
-    if head in ("s0", "s1"):
-        token = press.str()
-        tokens = {c.token for c in selectable(progress)}
-        if token not in tokens:
-            raise _Reply(_("That card is no longer yours to place."), alert=False, screen=True)
-        lesson.ui.selected = [t for t in lesson.ui.selected if t in tokens and t != token]
-        if head == "s1":
-            lesson.ui.selected.append(token)
-        return ctx.outcome(lesson), None
-    if head == "noop":
-        return ctx.outcome(lesson), None
-    # A menu change bumps the version too: a button of the old menu can't act afterwards.
-    if head == "cancel":
-        lesson.ui.mode = "main"
-        lesson.progress = replace(progress, joker=None)
-    elif head in ("addm", "takem", "splm", "more"):
-        if head == "addm" and not lesson.ui.selected:
-            lesson.ui.notice = _("Select the cards to add first (tap them).")
-        else:
-            lesson.ui.mode = {"addm": "add", "takem": "take", "splm": "split", "more": "more"}[head]
-    elif head in ("take", "spl"):
-        lesson.ui.mode = f"{'take' if head == 'take' else 'split'}:{press.int()}"
-    if head in ("cancel", "addm", "takem", "splm", "more", "take", "spl"):
-        lesson.ver += 1
-        return ctx.outcome(lesson), None
-    if head == "show":
-        lesson.progress, feedback = show(progress)
-        return _after(ctx, lesson, feedback)
-    if head == "skip":
-        lesson.progress, feedback = skip_step(progress)
-        return _after(ctx, lesson, feedback)
-    if head == "restart":
-        lesson.progress = restart_step(progress)
-        return _after(ctx, lesson, Feedback("progress", _("The step starts again."), "restart"))
-    if head == "quit":
-        lesson.ui.notice = _("Lesson stopped. Send /lesson to start again.")
-        lesson.ui.mode = "main"
-        lesson.ver += 1
-        out = ctx.outcome(lesson)
-        out.private[ctx.user].buttons = []
-        out.reply, out.alert = _("Lesson stopped."), False
-        return out, "ended"
-    if head in TURN_VERBS:  # the game's own turn buttons: the game's own press -> action
-        # (on a copy: the game clears the notice for a move, a lesson's Show me stays shown)
-        scratch = SeatUI(selected=list(lesson.ui.selected), mode=lesson.ui.mode)
-        act = turn_action(lesson_game(progress), LEARNER, scratch, press)
-        if act is None:  # nothing selected: the game's notice, nothing else changes
-            lesson.ui.notice = scratch.notice
-            return ctx.outcome(lesson), None
-        return _act(ctx, lesson, [act])
-    if head == "spa":
-        return _act(ctx, lesson, [Split(LEARNER, press.int(0), press.int(1))])
-    if head in SIMPLE:
-        return _act(ctx, lesson, [SIMPLE[head](LEARNER)])
-    raise _Reply(_("Unknown button."), screen=True)
-
-
-def _typed(ctx: _Ctx, lesson: LessonSeat, verb: str, args: str) -> tuple[Outcome, str | None]:
-    progress = lesson.progress
-    if verb in ("show", "hint", "skip", "quit", "restart"):
-        said = Press(ctx.game_id, lesson.ver, "show" if verb == "hint" else verb)
-        return _press(ctx, lesson, said)
-    if verb in ("next", "finish"):
-        return _act(ctx, lesson, [SIMPLE[verb](LEARNER)])
-    if verb in ("choose", "joker"):
-        try:
-            return _act(ctx, lesson, [choose_joker(progress, args)])
-        except ValueError as error:
-            raise _Reply(str(error)) from None
-    hand = sorted(player_view(lesson_game(progress), LEARNER).draft_hand, key=suit_order)
-    try:
-        actions = parse_typed(LEARNER, verb, args, hand)
-    except TypedError as error:
-        raise _Reply(str(error)) from None
-    return _act(ctx, lesson, actions)
-
-
-def _act(ctx: _Ctx, lesson: LessonSeat, actions: list[Action]) -> tuple[Outcome, str | None]:
-    feedback = Feedback("progress", "")
-    texts: list[str] = []
-    for act in actions:
-        lesson.progress, feedback = lesson_act(lesson.progress, act)
-        if feedback.text:
-            texts.append(feedback.text)
-        if feedback.result != "progress":
-            break
-    if len(texts) > 1:
-        feedback = replace(feedback, text="\n".join(texts))
-    return _after(ctx, lesson, feedback)
-
-
-def _after(ctx: _Ctx, lesson: LessonSeat, feedback: Feedback) -> tuple[Outcome, str | None]:
-    """Update the lesson's UI state after a lesson action, and answer."""
-    lesson.ver += 1
-    lesson.ui.mode = "main"
-    if feedback.result != "wrong":
-        lesson.ui.selected = []
-    # "Show me" stays on screen while the learner follows it; any other text replaces it.
-    if feedback.text or feedback.result != "progress" or lesson.last.get("key") != "show":
-        lesson.ui.notice = feedback.text
-        lesson.last = {"result": feedback.result, "key": feedback.key}
-    out = ctx.outcome(lesson)
-    short = feedback.text.split("\n", 1)[0]
-    if feedback.result == "wrong":
-        out.reply, out.alert = short, True
-    elif feedback.correct:
-        out.reply = _("✓ Correct!") if feedback.result == "correct" else _("Skipped.")
-    elif feedback.result == "choose":
-        out.reply = short
-    return out, "finished" if lesson.progress.finished else None
 
 
 __all__ = ["KIND", "MARK", "VERBS", "RummyLesson", "lesson_screen"]
