@@ -24,11 +24,12 @@ test: $(STAMP)
 	$(BIN)/pytest -q -n $(JOBS) -m "not realtime" $(PYTEST_ARGS)
 	$(BIN)/pytest -q -m realtime $(PYTEST_ARGS)
 
-# Everything but the whole-game end-to-end tests and the multi-process workers (marker e2e)
-# and the wall-clock tier (realtime, which `make test` runs alone): the quick loop while working.
+# Everything but the whole-game end-to-end tests and the multi-process workers (marker e2e),
+# the seeded games at scale (games: a sample of each stays) and the wall-clock tier (realtime,
+# which `make test` runs alone): the quick loop while working.
 test-fast: $(STAMP)
 	$(BIN)/ruff check .
-	$(BIN)/pytest -q -n $(JOBS) -m "not e2e and not realtime" $(PYTEST_ARGS)
+	$(BIN)/pytest -q -n $(JOBS) -m "not e2e and not games and not realtime" $(PYTEST_ARGS)
 
 # The deep budgets the suite keeps small by default (each test says its variable): the issue's
 # 300 seeded Rummikub games for the joker referee, the long whole games. Slow; before a release.

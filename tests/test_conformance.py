@@ -269,9 +269,9 @@ def test_every_view_field_is_classified():
     assert {f.name for f in fields(PlayerView)} == named
 
 
-# Every rulebook's two-seat games in the quick loop; the longer games of more seats are whole-game
-# tests (e2e: `make test` plays them).
-PLAYOUTS = [pytest.param(n, s, o, marks=[pytest.mark.e2e] if s > 2 else [],
+# Every rulebook's two-seat games in the quick loop; the longer games of more seats are the
+# seeded-games tier (games: `make test` plays them).
+PLAYOUTS = [pytest.param(n, s, o, marks=[pytest.mark.games] if s > 2 else [],
                          id=f"{n}-{s}-{'-'.join(map(str, o.values())) or 'default'}")
             for n, s, o in CASES]
 

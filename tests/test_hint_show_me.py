@@ -5,6 +5,7 @@ copy) and pressing Done is always accepted, and leaves a valid table with every 
 from __future__ import annotations
 
 import pytest
+from tiers import sampled
 
 from engine.rummy import (
     ALL_RULEBOOKS,
@@ -20,7 +21,8 @@ from engine.rummy import (
 from engine.rummy.playout import play_game, table_errors
 from engine.rummy.tiles import piece_from_token
 
-SEEDS = tuple(range(1, 9))
+# the first two seeds in every tier, the other six in the seeded-games tier
+SEEDS = ((1, 2), (3, 4, 5, 6, 7, 8))
 EVERY = 3  # every third turn's opening position of a seeded game is tried
 POSITIONS = 12  # per seed: the first so many of those
 
@@ -59,10 +61,11 @@ def _follow_hint(state: GameState) -> GameState | None:
     return done
 
 
+@pytest.mark.parametrize("seeds", sampled(SEEDS, keep={SEEDS[0]}))
 @pytest.mark.parametrize("rulebook", sorted(ALL_RULEBOOKS))
-def test_following_show_me_then_done_is_always_accepted(rulebook):
+def test_following_show_me_then_done_is_always_accepted(rulebook, seeds):
     followed = 0
-    for seed in SEEDS:
+    for seed in seeds:
         for state in _turn_starts(rulebook, seed):
             done = _follow_hint(state)
             if done is None:

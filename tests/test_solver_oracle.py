@@ -13,6 +13,7 @@ from itertools import product
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
+from tiers import sampled
 
 from engine.cards import SUITS, Card
 from engine.rummy.melds import designate, readings
@@ -241,7 +242,7 @@ def test_no_joker_rulebooks_match_the_oracle(name, seed):
     solver_vs_oracle(*make_position(random.Random(seed), name))
 
 
-@pytest.mark.parametrize("name", ["carousel", "vatican", "tahiti"])
+@pytest.mark.parametrize("name", sampled(["carousel", "vatican", "tahiti"], keep={"carousel"}))
 @settings(SETTINGS, max_examples=15)
 @given(seed=st.integers(0, 10**9))
 def test_joker_rulebooks_match_the_oracle(name, seed):
