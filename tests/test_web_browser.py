@@ -21,6 +21,7 @@ from web_browser import (  # noqa: F401  (browser, contexts, web: fixtures)
     web,
 )
 
+from bot.core.record import Record
 from bot.games.rummy.records import state_of
 
 pytestmark = BROWSER_TESTS
@@ -231,6 +232,63 @@ async def test_hebrew_reads_right_to_left(browser, web):
         "ns => ns.map(n => [n.dataset.card, n.getBoundingClientRect().x])")
     assert [f for f, _x in sorted(faces, key=lambda p: p[1])] == ["7H", "8H", "9H", "10H"]
     await shot(page, "hebrew")
+
+
+# where a word of the summary's text is drawn: (line, x) — its line first (the summary wraps)
+WORD_AT = """([n, word, last]) => {
+  const walk = document.createTreeWalker(n, NodeFilter.SHOW_TEXT);
+  let node, found = null;
+  while ((node = walk.nextNode())) {
+    const i = last ? node.data.lastIndexOf(word) : node.data.indexOf(word);
+    if (i >= 0) { found = [node, i]; if (!last) break; }
+  }
+  const r = document.createRange();
+  r.setStart(found[0], found[1]); r.setEnd(found[0], found[1] + word.length);
+  const box = r.getBoundingClientRect();
+  return [Math.round(box.y), box.x];
+}"""
+
+
+async def test_the_log_reads_in_its_own_direction_on_a_hebrew_page(browser, web):
+    """The moves log is written in the group's language (English here); on a Hebrew page each
+    line is its own isolate and paragraph, so an English line keeps its order: its leading ⏱
+    and its full stop are not moved to the wrong ends by the page's right-to-left direction."""
+    game = await manipulation(web)
+    row = await web.store.get_game(game)
+    record = Record.from_dict(row.record)
+    line = "⏱ Bob's time ran out — the turn is given up."
+    record.add_log(line)
+    await web.store.save_game(game, record.to_dict(), expected_version=row.version)
+    page = await phone(browser, web.link(ALICE, game, lang="he"))
+    await version_after(page, -1)
+    summary = page.locator("details.log > summary")
+    await summary.tap()
+    item = page.locator("details.log li").last
+    assert await item.inner_text() == line
+    for shown in (summary, item):  # (each on one line at phone width)
+        handle = await shown.element_handle()
+        at = {word: await page.evaluate(WORD_AT, [handle, word, word == "."])
+              for word in ("⏱", "Bob", "up", ".")}
+        assert at["⏱"] < at["Bob"] < at["up"] < at["."], at
+
+
+async def test_a_hebrew_name_reads_before_its_count_on_an_english_page(browser, web):
+    """A seat's name is its own isolate in the seats' line: "שרה · 3" on an English page is
+    the name, then the count — not "3 · שרה" (a right-to-left name would take the count into
+    its run)."""
+    game = await manipulation(web)
+    row = await web.store.get_game(game)
+    record = Record.from_dict(row.record)
+    record.seats[1].name = "שרה"
+    await web.store.save_game(game, record.to_dict(), expected_version=row.version)
+    page = await phone(browser, web.link(ALICE, game))
+    await version_after(page, -1)
+    chip = page.locator('[data-seat-head="1"]')
+    assert (await chip.inner_text()).startswith("שרה · 3")
+    handle = await chip.element_handle()
+    name = await page.evaluate(WORD_AT, [handle, "שרה", False])
+    count = await page.evaluate(WORD_AT, [handle, "3", False])
+    assert name < count, (name, count)
 
 
 async def test_the_page_reconnects_after_the_socket_drops(browser, web):

@@ -146,7 +146,7 @@ function cards(list, from, mark, stops = true) {
 function header(v) {
   const seats = v.seats.map((s, i) => h("li", { key: "s" + i, class: "seat" + (i === v.turn && v.phase === "play" ? " on" : ""), "data-seat-head": i,
     "aria-current": i === v.turn && v.phase === "play" ? "true" : null },
-  `${s.computer ? "🤖 " : ""}${s.name} · ${s.cards}`, s.score !== null && s.score !== undefined ? h("b", { class: "score", text: String(s.score) }) : null));
+  s.computer ? "🤖 " : null, h("bdi", { text: s.name }), ` · ${s.cards}`, s.score !== null && s.score !== undefined ? h("b", { class: "score", text: String(s.score) }) : null));
   return h("header", { key: "head" }, h("ul", { class: "seats" }, seats),
     h("span", { class: "counts", text: S.board.counts(v, W) }),
     v.result && v.result.target ? h("span", { text: v.result.target }) : null);
@@ -199,8 +199,9 @@ function view() {
     S.reviewShown.image ? h("img", { src: S.reviewShown.image, alt: "" }) : null, h("pre", { text: S.reviewShown.text })));
   const log = v.log.slice();
   side.push(h("details", { key: "log", class: "log", open: S.logOpen || null, "data-log": true },
-    h("summary", { text: (log.length ? log[log.length - 1] + " · " : "") + W("log") }),
-    h("ol", {}, log.map((line, i) => h("li", { key: "l" + i, text: line })))));
+    // a line is in the group's language, maybe not the page's: its own isolate and paragraph
+    h("summary", {}, log.length ? h("bdi", { text: log[log.length - 1] }) : null, (log.length ? " · " : "") + W("log")),
+    h("ol", {}, log.map((line, i) => h("li", { key: "l" + i, dir: "auto", text: line })))));
   side.push(h("details", { key: "keys", class: "keys" }, h("summary", { text: W("keys") }), h("p", { text: W("keys_help") })));
   if (S.home) side.push(h("a", { key: "home", class: "home", href: S.home.href, "data-home": true, text: S.home.text }));
   if (!inTelegram() && v.hand !== null) side.push(h("button", { key: "signal", type: "button", class: "signal", "data-press": "signal", "data-signal": true, "aria-pressed": S.signal ? "true" : "false", text: W("signal") }));
