@@ -5,6 +5,8 @@ to its result. Also the pure steps on their own."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from test_buildten_hosted import (  # noqa: F401  (the fixture)
     ALICE,
@@ -15,8 +17,12 @@ from test_buildten_hosted import (  # noqa: F401  (the fixture)
 )
 
 from bot.core.buttons import pack
-from bot.core.record import Record
+from bot.core.hosting import Table
+from bot.core.hosting import hosted as variant_of
+from bot.core.record import Record, SeatInfo
+from bot.games import default_games
 from bot.games.buildten import lesson as lesson
+from bot.games.buildten.host import LESSON
 from engine.buildten import BuildState, Discard, Play, apply, state_errors
 from engine.buildten.actions import NEW_PILE
 from engine.buildten.cards import face
@@ -137,3 +143,14 @@ async def test_the_lesson_is_for_one_person_and_one_computer(hosted, computers):
     assert out.alert
     row = await service.store.get_game(gid)
     assert row.status == "lobby"
+
+
+@pytest.mark.parametrize("lang", ["he", "ru"])
+def test_the_lesson_s_first_log_line_is_in_the_group_s_language(lang):
+    """The table's "Last:" line shows the log's newest line: at the lesson's start it is the
+    lesson's own, in the group's language like every other line (no Latin letter in it)."""
+    record = Record(rulebook=LESSON, seed=3, lang=lang,
+                    seats=[SeatInfo("Alice", user="alice"), SeatInfo("🤖", computer="medium")])
+    game = variant_of(default_games()["build-to-ten"], record)
+    game.start(Table(1, record, lambda: 0.0))
+    assert record.log and not re.search("[A-Za-z]", record.log[-1]), record.log

@@ -47,7 +47,8 @@ class BuildTenLesson(BuildTenGame):
         _keep(record, 0)
         with using(record.lang_of(lesson.LEARNER)):  # the notice is the learner's
             record.seat_ui(lesson.LEARNER).notice = lesson_text(lesson.INTRO)
-        record.add_log("Build-to-Ten lesson: the worked example, then a real game")
+        with using(screens.group_lang(record)):  # the log is the group's
+            record.add_log(_("Build-to-Ten lesson: the worked example, then a real game"))
         table.turn_started(self.to_move(record.state))
         return self._everything(table, state, reply=_("The game starts!"), new=True)
 
