@@ -4,6 +4,7 @@ and in Russian hold no English word."""
 
 from __future__ import annotations
 
+import ast
 import random
 import re
 import string
@@ -499,3 +500,25 @@ def test_build_to_ten_hebrew_picture_is_right_to_left():
     record.lang = "ru"
     assert not bt_screens.table_screen(1, record, state).painter.__closure__[0] \
         .cell_contents.words.rtl
+
+
+# what a person reads from these calls' first argument: a log line, a refusal
+SAID_BY = {"add_log", "fold_log", "Refusal", "Refused"}
+
+
+def test_nothing_a_person_reads_is_an_untranslated_literal():
+    """A log line or a refusal written as a bare English literal reaches a Hebrew or Russian
+    chat in English (Build-to-Ten's lesson said its first log line so): each goes through the
+    catalogs."""
+    root = Path(__file__).resolve().parent.parent / "bot"
+    bare = []
+    for path in sorted(root.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call) or not node.args:
+                continue
+            name = getattr(node.func, "attr", getattr(node.func, "id", ""))
+            first = node.args[0]
+            if name in SAID_BY and isinstance(first, ast.Constant | ast.JoinedStr) and (
+                    re.search("[A-Za-z]", ast.unparse(first))):
+                bare.append(f"{path.relative_to(root.parent)}:{node.lineno}")
+    assert bare == []
