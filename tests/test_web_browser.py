@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 
 from web_browser import (  # noqa: F401  (browser, contexts, web: fixtures)
     ALICE,
@@ -289,6 +290,30 @@ async def test_a_hebrew_name_reads_before_its_count_on_an_english_page(browser, 
     name = await page.evaluate(WORD_AT, [handle, "שרה", False])
     count = await page.evaluate(WORD_AT, [handle, "3", False])
     assert name < count, (name, count)
+
+
+async def test_each_page_shows_the_log_in_its_reader_s_language(browser, web):
+    """An English group where Alice reads Russian: her page's log says her draw in Russian,
+    Bob's in English (the chat's table says it in English too)."""
+    game = await manipulation(web)
+    row = await web.store.get_game(game)
+    record = Record.from_dict(row.record)
+    record.seats[0].lang = "ru"
+    await web.store.save_game(game, record.to_dict(), expected_version=row.version)
+    alice = await phone(browser, web.link(ALICE, game, lang="ru"))
+    await alice.wait_for_selector('[data-hand] [data-card="QS"]', timeout=10_000)
+    # Draw, and Draw again past the reminder that 6♥ could be laid
+    await alice.locator('[data-action="draw"]').tap()
+    await alice.wait_for_selector("p.notice", timeout=10_000)
+    await alice.locator('[data-action="draw"]').tap()
+    await alice.wait_for_selector("[data-hand] .card.fresh", timeout=10_000)
+    said = await alice.locator("details.log > summary bdi").inner_text()
+    assert said.startswith("Alice:") and re.search("[а-я]", said), said
+    bob = await phone(browser, web.link(BOB, game))
+    await version_after(bob, -1)
+    said = await bob.locator("details.log > summary bdi").inner_text()
+    assert said == "Alice drew 1 card", said
+    assert (await web.record(game)).log[-1] == said
 
 
 async def test_the_page_reconnects_after_the_socket_drops(browser, web):

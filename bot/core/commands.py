@@ -238,8 +238,7 @@ class Commands:
             game = self.unit.game_of(record)
             info = record.seats[seat]
             info.computer, info.was_human = game.default_level, True
-            with using(record.lang):
-                record.add_log(fill(narrate.LEFT_FOR_COMPUTER, name=info.name))
+            narrate.log_said(record, lambda: fill(narrate.LEFT_FOR_COMPUTER, name=info.name))
             out = game.screens(self.unit.table(row, record))
             out.reply, out.alert = narrate.YOU_LEFT, False
             if not record.humans():
@@ -253,8 +252,7 @@ class Commands:
         def change(row: Any, record: Record) -> Outcome:
             if actor.user != record.host:
                 raise Refusal(narrate.HOST_ENDS_ONLY)
-            with using(record.lang):
-                record.add_log(narrate.HOST_ENDED_LOG)
+            narrate.log_said(record, lambda: narrate.HOST_ENDED_LOG)
             out = Outcome(reply=narrate.GAME_ENDED, alert=False)
             why = "HOST_ENDED" if record.state else "HOST_CLOSED"
             out.group = close(self.unit, row, record, why)

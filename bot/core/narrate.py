@@ -4,8 +4,16 @@ Every msgid is English; `narrate.NAME` gives it in the current language (bot.i18
 
 from __future__ import annotations
 
-from bot.i18n import N_, _, fill, is_rtl, ngettext, tn
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeVar
+
+from bot.i18n import N_, _, fill, is_rtl, ngettext, normalize, tn, using
 from render.views import PictureWords
+
+if TYPE_CHECKING:
+    from .record import Record
+
+T = TypeVar("T")
 
 _MESSAGES: dict[str, str] = {
     "NOT_OURS": N_("That button is not from this bot."),
@@ -248,3 +256,29 @@ def picture_words() -> PictureWords:
         open_seat=_("open seat"),
         rtl=is_rtl(),
     )
+
+
+# -- the log: the group's language, and each other one a seat reads --------------------------
+
+
+def said_in(record: Record, say: Callable[[], T]) -> tuple[T, dict[str, T]]:
+    """`say()` in the group's language, and in each other language a person at the table
+    reads (their page of the web table shows them the log in their own): what
+    `Record.add_log`/`fold_log` take."""
+    group = normalize(record.lang)
+    with using(group):
+        said = say()
+    other: dict[str, T] = {}
+    # every person's seat (one the computer took over too: its person may still be watching)
+    people = [i for i, s in enumerate(record.seats) if s.user]
+    for lang in sorted({normalize(record.lang_of(i)) for i in people} - {group}):
+        with using(lang):
+            other[lang] = say()
+    return said, other
+
+
+def log_said(record: Record, say: Callable[[], str]) -> None:
+    """The log line `say()` says, in the group's language and each other one read at the
+    table."""
+    line, other = said_in(record, say)
+    record.add_log(line, other)

@@ -6,6 +6,7 @@ concurrency), so any worker can serve any update and a restart loses nothing.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -72,6 +73,9 @@ class Record:
     # ↻ Rematch called, the new game not started yet: {"in": [user ids confirmed], "until":
     # epoch s the call lapses, "lapsed": bool} (bot/core/rematch.py); None: never called
     rematch_call: dict[str, Any] | None = None
+    # the log's lines in each other language a seat reads, line for line (the web table shows a
+    # reader the log in their own; the chats show the group's): saved only when there is one
+    log_in: dict[str, list[str]] = field(default_factory=dict)
     # not saved: the log lines added since this record was loaded (the outcome carries them)
     added: list[str] = field(default_factory=list, compare=False, repr=False)
     # not saved: the first added line says again, with more, the line the log had last
@@ -124,7 +128,7 @@ class Record:
             "rematch": self.rematch,
             "rematch_call": None if self.rematch_call is None else {
                 **self.rematch_call, "in": list(self.rematch_call.get("in", []))},
-        }
+        } | ({"log_in": {k: list(v) for k, v in self.log_in.items()}} if self.log_in else {})
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Record:
@@ -135,6 +139,7 @@ class Record:
         data["seats"] = [SeatInfo(**s) for s in data.get("seats", [])]
         data["ui"] = {k: _seat_ui(v) for k, v in data.get("ui", {}).items()}
         data["log"] = list(data.get("log", []))
+        data["log_in"] = {k: list(v) for k, v in data.get("log_in", {}).items()}
         call = data.get("rematch_call")
         if call is not None:  # its own copy: a change of the record leaves the loaded one be
             data["rematch_call"] = {**call, "in": list(call.get("in", []))}
@@ -164,20 +169,34 @@ class Record:
         seat = self.seat_of(user)
         return self.lang if seat is None else self.lang_of(seat)
 
+    def log_for(self, lang: str) -> list[str]:
+        """The log in `lang` where a seat reads it, else in the group's language."""
+        return self.log_in.get(lang, self.log)
+
     def humans(self) -> list[int]:
         return [i for i, s in enumerate(self.seats) if not s.is_computer]
 
-    def add_log(self, line: str) -> None:
+    def add_log(self, line: str, other: Mapping[str, str] | None = None) -> None:
+        """`line` (in the group's language) at the end of the log; `other`: the same line in
+        other languages seats read (bot/core/narrate.py `said_in`). A language new to the log
+        takes the group's earlier lines; one `other` doesn't name, the group's line."""
+        other = other or {}
+        for lang in other:
+            self.log_in.setdefault(lang, list(self.log))
         self.log = [*self.log[-19:], line]
+        for lang, lines in self.log_in.items():
+            self.log_in[lang] = [*lines[-19:], other.get(lang, line)]
         self.added.append(line)
 
-    def fold_log(self, line: str) -> None:
+    def fold_log(self, line: str, other: Mapping[str, str] | None = None) -> None:
         """`line` in place of the log's newest line, which it says again with more (a seat's
         draws in one turn: "drew 13 cards", not thirteen lines of "drew 1 card")."""
         if not self.log:
-            self.add_log(line)
+            self.add_log(line, other)
             return
         self.log = [*self.log[:-1], line]
+        for lang, lines in self.log_in.items():
+            self.log_in[lang] = [*lines[:-1], (other or {}).get(lang, line)]
         if self.added:
             self.added[-1] = line  # added by this same change: nobody has seen it yet
         else:

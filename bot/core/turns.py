@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from bot.i18n import _
 
 from .hosting import PlayedRules, Refusal, Results, Table
+from .narrate import said_in
 from .record import TIMEOUTS_BEFORE_COMPUTER
 
 if TYPE_CHECKING:
@@ -307,8 +308,8 @@ class TurnFlow:
         taken_over = info.timeouts >= TIMEOUTS_BEFORE_COMPUTER
         if taken_over:
             info.computer, info.was_human = self.default_level, True
-        note = self.time_ran_out(record, info, taken_over, events)
-        record.add_log(note)
+        note, other = said_in(record, lambda: self.time_ran_out(record, info, taken_over, events))
+        record.add_log(note, other)
         out = self.advance(table, old, state, events, acts=acts)
         out.reply = note
         return out

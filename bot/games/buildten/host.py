@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 
 from bot.core.buttons import IDX, Kind, Press
 from bot.core.hosting import Refusal, Settings, Table, Variant
+from bot.core.narrate import log_said, said_in
 from bot.core.record import Record, SeatInfo
 from bot.core.turns import Refused, ToPlay, TurnFlow
 from bot.core.views import ActionRow, Button, Outcome, Screen
@@ -143,9 +144,8 @@ class BuildTenGame(TurnFlow):
         state = new_game(len(record.seats), record.seed)
         _save(record, state)
         first = screens.seat_label(record, state.first)
-        with using(screens.group_lang(record)):  # the log is the group's
-            record.add_log(t("Build-to-Ten for {n}: {first} shows the highest card and "
-                             "starts", n=state.players, first=first))
+        log_said(record, lambda: t("Build-to-Ten for {n}: {first} shows the highest card and "
+                                   "starts", n=state.players, first=first))
         table.turn_started(self.to_move(record.state))
         return self._everything(table, state, reply=_("The game starts!"), new=True)
 
@@ -252,11 +252,11 @@ class BuildTenGame(TurnFlow):
 
     def time_ran_out(self, record: Record, info: SeatInfo, taken_over: bool,
                      events: Sequence[Event]) -> str:
-        with using(screens.group_lang(record)):  # said to the group
-            if taken_over:
-                return t("⏰ Time ran out for {name}: the computer played the turn and keeps "
-                         "the seat.", name=info.name)
-            return t("⏰ Time ran out for {name}: the computer played the turn.", name=info.name)
+        # (in the current language: the flow says it to the group, and logs it in each reader's)
+        if taken_over:
+            return t("⏰ Time ran out for {name}: the computer played the turn and keeps "
+                     "the seat.", name=info.name)
+        return t("⏰ Time ran out for {name}: the computer played the turn.", name=info.name)
 
     # -- inside -------------------------------------------------------------------------
 
@@ -288,10 +288,9 @@ class BuildTenGame(TurnFlow):
         """Store the new state and build the screens that changed."""
         record, game_id = table.record, table.game_id
         _save(record, new, acts)
-        with using(screens.group_lang(record)):  # the log is the group's
-            lines = narrate.log_lines(events, _names(record))
-        for line in lines:
-            record.add_log(line)
+        lines, other = said_in(record, lambda: narrate.log_lines(events, _names(record)))
+        for i, line in enumerate(lines):
+            record.add_log(line, {lang: said[i] for lang, said in other.items()})
         if new.turn != old.turn or new.over:
             table.turn_started(self.to_move(record.state))
             out = self._everything(table, new, new=True)

@@ -11,6 +11,7 @@ import dataclasses
 from collections.abc import Sequence
 
 from bot.core.hosting import Refusal, Table
+from bot.core.narrate import log_said
 from bot.core.record import Record
 from bot.core.turns import Refused
 from bot.core.views import Outcome, Screen
@@ -47,8 +48,7 @@ class BuildTenLesson(BuildTenGame):
         _keep(record, 0)
         with using(record.lang_of(lesson.LEARNER)):  # the notice is the learner's
             record.seat_ui(lesson.LEARNER).notice = lesson_text(lesson.INTRO)
-        with using(screens.group_lang(record)):  # the log is the group's
-            record.add_log(_("Build-to-Ten lesson: the worked example, then a real game"))
+        log_said(record, lambda: _("Build-to-Ten lesson: the worked example, then a real game"))
         table.turn_started(self.to_move(record.state))
         return self._everything(table, state, reply=_("The game starts!"), new=True)
 

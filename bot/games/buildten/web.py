@@ -11,7 +11,7 @@ from bot.core.buttons import Press
 from bot.core.hosting import Refusal, Table
 from bot.core.record import Record
 from bot.core.views import Outcome
-from bot.i18n import N_, _, t, tn
+from bot.i18n import N_, _, current, t, tn
 from bot.i18n.cards import card_name as spoken
 from bot.web import protocol
 from bot.web import words as page_words
@@ -99,7 +99,7 @@ def web_view(record: Record, seat: int | None) -> dict[str, Any]:
     return {
         "game": "buildten", "version": state.version, "seat": seat, "turn": state.turn,
         "phase": "game_over" if state.over else "play", "mine": mine,
-        "stock": view.general_count, "log": list(record.log[-LOG_LINES:]),
+        "stock": view.general_count, "log": record.log_for(current())[-LOG_LINES:],
         "seats": [{"name": s.name, "cards": view.hand_counts[i], "stock": view.stock_counts[i],
                    "face_up": card_json(view.face_up[i]) if view.face_up[i] else None,
                    "discards": [[card_json(c) for c in pile] for pile in view.discards[i]],

@@ -8,6 +8,7 @@ from typing import Any
 
 from bot.core.buttons import Press
 from bot.core.hosting import LessonTerminal, Refusal, Settings, Table, Variant
+from bot.core.narrate import log_said, said_in
 from bot.core.record import TIMEOUTS_BEFORE_COMPUTER, Record, SeatInfo
 from bot.core.turns import Refused, ToPlay, TurnFlow
 from bot.core.views import Outcome, Screen
@@ -146,12 +147,11 @@ class RummyGame(TurnFlow):
             record.turn_seconds = rules_of(record).turn_seconds
         state = new_game(rules_of(record), len(record.seats), record.seed)
         record.state = state.to_dict()
-        with using(record.lang):
-            record.add_log(narrate.started(words.title(record.rulebook), len(record.seats)))
-            last = state.last or {}
-            if last.get("kind") == "starting_draw":  # who starts, and why (RULES.md §5)
-                who = {i: screens.seat_label(record, i) for i in range(len(record.seats))}
-                record.add_log(narrate.starting_draw(last["draws"], who, last["seat"]))
+        log_said(record, lambda: narrate.started(words.title(record.rulebook), len(record.seats)))
+        last = state.last or {}
+        if last.get("kind") == "starting_draw":  # who starts, and why (RULES.md §5)
+            log_said(record, lambda: narrate.starting_draw(last["draws"], {
+                i: screens.seat_label(record, i) for i in range(len(record.seats))}, last["seat"]))
         table.turn_started(self.to_move(record.state))
         return self._everything(table, state, reply=_("The game starts!"), new=True)
 
@@ -303,9 +303,9 @@ class RummyGame(TurnFlow):
 
     def time_ran_out(self, record: Record, info: SeatInfo, taken_over: bool,
                      events: Sequence[Any]) -> str:
-        with using(record.lang):  # said to the group
-            return narrate.time_ran_out(info.name, taken_over, TIMEOUTS_BEFORE_COMPUTER,
-                                        ruled=bool(events) and events[0].kind == "time_up")
+        # (in the current language: the flow says it to the group, and logs it in each reader's)
+        return narrate.time_ran_out(info.name, taken_over, TIMEOUTS_BEFORE_COMPUTER,
+                                    ruled=bool(events) and events[0].kind == "time_up")
 
     # -- inside -------------------------------------------------------------------------
 
@@ -336,14 +336,15 @@ class RummyGame(TurnFlow):
         record, game_id = table.record, table.game_id
         record.state = new.to_dict()
         tiles = rules_of(record).tiles
-        with using(record.lang):  # the log is the group's
-            lines = narrate.log_lines(events, _labels(record), tiles)
-            more = narrate.draws_this_turn(events, new.draws, new.turn, _labels(record), tiles)
+        (lines, more), other = said_in(record, lambda: (  # the group's, and each reader's
+            narrate.log_lines(events, _labels(record), tiles),
+            narrate.draws_this_turn(events, new.draws, new.turn, _labels(record), tiles)))
         if more is not None and record.log and record.log[-1] == more[0]:
-            record.fold_log(more[1])  # "drew 13 cards" once, not "drew 1 card" 13 times
+            # "drew 13 cards" once, not "drew 1 card" 13 times
+            record.fold_log(more[1], {lang: m[1] for lang, (_l, m) in other.items() if m})
             lines = []
-        for line in lines:
-            record.add_log(line)
+        for i, line in enumerate(lines):
+            record.add_log(line, {lang: said[i] for lang, (said, _m) in other.items()})
         turn_over = new.turn != old.turn or new.phase != old.phase or new.round != old.round
         if turn_over:
             table.turn_started(self.to_move(record.state))

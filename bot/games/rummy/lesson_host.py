@@ -406,7 +406,7 @@ def _begin(table: Table, options: dict[str, Any] | None) -> Outcome:
     before = (record.state or {}).get("ver", 0) if record.state else 0
     record.options = {"lesson": get_lesson(name).name}
     record.ended = False
-    record.log = []
+    record.log, record.log_in = [], {}
     record.ui = {}
     lesson = LessonSeat(start_lesson(name), record.seat_ui(LEARNER), int(before) + 1)
     lesson.ui.notice = lesson_words._(get_lesson(name).intro)

@@ -12,7 +12,7 @@ from bot.core.buttons import Press
 from bot.core.hosting import Refusal, Table
 from bot.core.record import Record
 from bot.core.views import Outcome
-from bot.i18n import N_, _, and_list, fill, t, tn
+from bot.i18n import N_, _, and_list, current, fill, t, tn
 from bot.i18n.cards import card_name as playing_card_name
 from bot.web import protocol
 from bot.web import words as page_words
@@ -202,7 +202,7 @@ def web_view(record: Record, seat: int | None) -> dict[str, Any]:
     out: dict[str, Any] = {
         "game": "rummy", "tiles": rules.tiles, "version": state.version, "seat": seat,
         "round": state.round, "phase": state.phase, "turn": state.turn,
-        "stock": len(state.stock), "log": list(record.log[-LOG_LINES:]),
+        "stock": len(state.stock), "log": record.log_for(current())[-LOG_LINES:],
         "seats": [{"name": s.name, "cards": len(state.hands[i]),
                    "score": state.scores[i] if rounds else None,
                    "computer": s.is_computer} for i, s in enumerate(record.seats)],
