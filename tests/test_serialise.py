@@ -206,3 +206,15 @@ def test_to_dict_is_much_faster_than_asdict():
 
     assert best(state.to_dict) * 5 < best(lambda: asdict_state(state))
     assert best(record.to_dict) * 5 < best(lambda: asdict(record))
+
+
+def test_a_record_a_newer_release_saved_loads_without_its_new_keys():
+    """A rolling deploy: a worker of this release reads what a newer one saved (a key of the
+    record or of a seat it doesn't know) and plays on; it saves the record without them."""
+    data = Record(seats=[SeatInfo("Alice", "11", lang="he")], log=["x"]).to_dict()
+    data["seats"][0]["avatar"] = "🦊"
+    data["table_theme"] = "felt"
+    record = Record.from_dict(data)
+    assert record.seats[0].name == "Alice" and record.seats[0].lang == "he"
+    assert record.log == ["x"]
+    assert "table_theme" not in record.to_dict() and "avatar" not in record.to_dict()["seats"][0]

@@ -7,7 +7,7 @@ concurrency), so any worker can serve any update and a restart loses nothing.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 DEFAULT_TURN_SECONDS = 180
@@ -136,7 +136,8 @@ class Record:
         what was loaded, and an unchanged record compares equal to it)."""
         data = dict(data)
         data["options"] = dict(data.get("options", {}))
-        data["seats"] = [SeatInfo(**s) for s in data.get("seats", [])]
+        data["seats"] = [SeatInfo(**{k: v for k, v in s.items() if k in _SEAT_KEYS})
+                         for s in data.get("seats", [])]
         data["ui"] = {k: _seat_ui(v) for k, v in data.get("ui", {}).items()}
         data["log"] = list(data.get("log", []))
         data["log_in"] = {k: list(v) for k, v in data.get("log_in", {}).items()}
@@ -146,7 +147,9 @@ class Record:
         refs = data.pop("refs", None)  # (a record of before migration 0007 moved them out)
         if isinstance(refs, dict) and refs.get("ended"):
             data["ended"] = True
-        return cls(**data)
+        # a key a newer release saves is left out here (a worker of this release in a rolling
+        # deploy reads the record, and saves it without that key)
+        return cls(**{k: v for k, v in data.items() if k in _SAVED})
 
     # -- helpers --------------------------------------------------------------------------
 
@@ -202,6 +205,10 @@ class Record:
         else:
             self.added.append(line)
             self.refolded = True
+
+
+_SAVED = frozenset(f.name for f in fields(Record) if f.compare)  # (not `added`, `refolded`)
+_SEAT_KEYS = frozenset(f.name for f in fields(SeatInfo))
 
 
 def _copy(value: Any) -> Any:
