@@ -59,3 +59,18 @@ def test_each_line_is_said_in_the_group_s_language_and_the_seat_s():
         assert not any(CYRILLIC.search(line) for line in record.log), record.log
         assert all(CYRILLIC.search(line) for line in russian), russian
         assert record.log_for("he") == record.log  # no seat reads Hebrew
+
+
+def test_a_timed_out_turn_s_draws_are_one_line():
+    """The computer finishing a person's Manipulation turn draws several cards in one go: the
+    log says "drew 4 cards" once, as it does for a person's draws one press at a time — not
+    "drew 1 card" four times (the log keeps 20 lines)."""
+    record = Record(rulebook="manipulation", seed=7, lang="en", game_name="rummy", seats=[
+        SeatInfo("Alice", "a"), SeatInfo("Boris", "b", lang="ru"),
+        SeatInfo("Cleo", None, computer="easy")])
+    game = hosted(default_games()["rummy"], record)
+    table = Table(1, record, lambda: 0.0)
+    game.start(table)
+    game.play_for(table, 0)
+    assert record.log[2:] == ["Alice drew 4 cards", "Alice laid 3♠ 3♦ 3♣"], record.log
+    assert record.log_for("ru")[2] == "Alice: взято 4 карты", record.log_for("ru")

@@ -5,6 +5,7 @@ is English and bot.i18n gives it in the reader's language."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from bot.i18n import Laid, _, and_list, isolate, listing, t, tn
@@ -48,9 +49,11 @@ def draws_this_turn(events: Sequence[Event], draws: int, turn: int | None,
 
 
 def log_lines(events: Sequence[Event], who: dict[int, str], tiles: bool = False) -> list[str]:
-    """The log lines of a move's events; `who`: seat -> its label; `tiles`: a tile game's."""
+    """The log lines of a move's events; `who`: seat -> its label; `tiles`: a tile game's.
+    A seat's draws in a row are one line (the computer finishing a timed-out turn draws
+    several in one go)."""
     lines = []
-    for e in events:
+    for e in _draws_merged(events):
         name = who.get(e.seat, "") if e.seat is not None else ""
         if e.kind == "laid":
             cards = pretty(e.data["placed"])  # the engine tells them in their group's order
@@ -70,6 +73,19 @@ def log_lines(events: Sequence[Event], who: dict[int, str], tiles: bool = False)
             lines.append(t("{name} gave up the move and drew {count}", name=name,
                            count=e.data["count"]))
     return lines
+
+
+def _draws_merged(events: Sequence[Event]) -> list[Event]:
+    merged: list[Event] = []
+    for e in events:
+        last = merged[-1] if merged else None
+        if (e.kind == "drew" and last is not None and last.kind == "drew"
+                and last.seat == e.seat and e.data.get("count") and last.data.get("count")):
+            merged[-1] = replace(last, data={**last.data,
+                                             "count": last.data["count"] + e.data["count"]})
+        else:
+            merged.append(e)
+    return merged
 
 
 def _lay_text(hint: dict[str, Any], tiles: bool) -> tuple[str, int]:
