@@ -14,6 +14,9 @@ from bidi import get_display
 
 import bot.games.rummy.lesson_host  # noqa: F401  (installs the catalogs and Hebrew's isolation for lessons)
 from bot import i18n
+from bot.core.lobby import lobby_screen
+from bot.core.record import Record, SeatInfo
+from bot.games import default_games
 from bot.games.buildten import lesson as bt_lesson
 from bot.games.rummy import narrate as rummy_narrate
 from bot.games.rummy.lessons import LESSONS
@@ -154,3 +157,30 @@ def test_no_card_is_typed_into_a_help_or_rules_translation(lang):
     with using(lang):  # and they are shown, each as a player sees it
         shown = buildten_texts.help_text() + rummy_texts.rules_text("rummikub")
     assert "7♥" in shown and "7R 13O" in shown
+
+
+# A Hebrew name in an English or Russian sentence: as a phone lays out the line (its direction
+# from its first strong letter), the name keeps its place and the numbers after it theirs
+# (without an isolate `שרה: 10 cards` shows as `10 :שרה cards`, and a line that starts with the
+# name turns right to left as a whole).
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_a_hebrew_name_keeps_its_place_in_a_left_to_right_sentence(lang):
+    name = "שרה"
+
+    def shown(text: str) -> str:  # the visual line with the name's letters read back
+        return strip_bidi(get_display(text)).replace(name[::-1], name)
+
+    with using(lang):
+        said = [
+            t("{name}: {card} · stock {n}", name=name, card="5♥", n=11),
+            i18n.listing([t("{name}: {n}", name=name, n=10), t("{name}: {n}", name="Bob", n=7)],
+                         " · "),
+            *rummy_narrate.log_lines([Event("drew", 0, {"count": 2})], {0: name}),
+            rummy_narrate.starting_draw([["7R"], ["5B"]], {0: name, 1: "Bob"}, 0),
+            i18n.scored(name, -12),
+        ]
+    record = Record(rulebook="manipulation", lang=lang, game_name="rummy", host="a", seats=[
+        SeatInfo(name, "a", lang=lang), SeatInfo("Bob", "b"), SeatInfo("C1", computer="easy")])
+    said += lobby_screen(default_games()["rummy"], 1, record).text.split("\n")[:2]
+    for text in said:
+        assert shown(text) == strip_bidi(text), (text, shown(text))

@@ -112,9 +112,8 @@ def test_the_catalogs_plural_forms():
 def test_russian_plurals():
     with using("ru"):
         cards = [tn("{n} card", "{n} cards", n) for n in (1, 2, 4, 5, 11, 12, 21, 22, 25, 101, 111)]
-        drew = rummy_narrate.log_lines(
-            [_event("drew", 0, {"count": n}) for n in (1, 3, 5)], {0: "Аня"}
-        )
+        drew = [rummy_narrate.log_lines([_event("drew", 0, {"count": n})], {0: "Аня"})[0]
+                for n in (1, 3, 5)]
         full = core_narrate.full(5)
     assert cards == [
         "1 карта", "2 карты", "4 карты", "5 карт", "11 карт", "12 карт", "21 карта", "22 карты",

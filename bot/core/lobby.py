@@ -51,7 +51,10 @@ def most_seats(game: HostedGame, record: Record) -> int:
 def seat_names(record: Record) -> list[str]:
     names = []
     for s in record.seats:
-        name = f"🤖 {s.name} ({narrate.level(s.computer)})" if s.is_computer else s.name
+        # a Hebrew name before its mark in an English or Russian lobby: its own isolate, or
+        # "שרה (host)" shows as ")host( שרה" (a Hebrew lobby lays each seat out as a list item)
+        own = s.name if i18n.is_rtl() else i18n.isolate(s.name)
+        name = f"🤖 {own} ({narrate.level(s.computer)})" if s.is_computer else own
         if s.user == record.host and not s.is_computer:
             name += narrate.HOST_MARK
         names.append(name)

@@ -22,7 +22,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from .layout import FSI, LRI, PDI, RLI, lay_out, lay_out_page, left_to_right
+from .layout import FSI, LRI, PDI, RLI, lay_out, lay_out_page, left_to_right, right_to_left_in
 
 LANGUAGES: tuple[str, ...] = ("en", "he", "ru")
 DEFAULT = "en"
@@ -132,9 +132,13 @@ def isolate(text: str) -> str:
     """In a right-to-left language, a value inside a sentence keeps its own direction: a name
     in an FSI … PDI (its first strong letter decides), a card run or a number — no right-to-
     left letter, a digit or a card's mark — in an LRI … PDI (an FSI around a card run nested in
-    another isolate reads mirrored on some phones). Unchanged in English and Russian."""
-    if not text or not is_rtl():
+    another isolate reads mirrored on some phones). In English and Russian only a value with
+    a right-to-left letter (a Hebrew name) is isolated, in an FSI … PDI: else `שרה: 10` shows
+    as `10 :שרה`, and a line that starts with it turns right to left."""
+    if not text:
         return text
+    if not is_rtl():
+        return FSI + text + PDI if right_to_left_in(text) else text
     if left_to_right(text):
         return LRI + text + PDI
     return FSI + text + PDI
@@ -154,7 +158,7 @@ def listing(items: Iterable[str], sep: str = ", ") -> Laid:
     """A list inside a sentence, each item its own isolate in the sentence's direction, so
     a Latin first name neither flips the list nor reverses the seat order."""
     if not is_rtl():
-        return Laid(sep.join(items))
+        return Laid(sep.join(isolate(item) for item in items))
     return Laid(sep.join(RLI + item + PDI for item in items))
 
 
@@ -199,9 +203,11 @@ _ISOLATING = _Isolating()
 
 def fill(template: str, **params: Any) -> str:
     """`template.format(**params)` with every text or number value isolated in a right-to-left
-    language (see `isolate`)."""
-    if not is_rtl():
-        return template.format(**params)
+    language, and each value with a right-to-left letter in a left-to-right one (`isolate`)."""
+    if not is_rtl() and not any(
+            isinstance(v, str) and not isinstance(v, Laid) and right_to_left_in(v)
+            for v in params.values()):
+        return template.format(**params)  # (the usual case: nothing to isolate)
     return _ISOLATING.format(template, **params)
 
 

@@ -43,6 +43,11 @@ _RIGHT_TO_LEFT = re.compile(r"[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]")
 _EDGE = " \t()[]„“”\"'«»,.:;!?…*"
 
 
+def right_to_left_in(text: str) -> bool:
+    """Has `text` a right-to-left letter (a Hebrew or Arabic name)?"""
+    return bool(_RIGHT_TO_LEFT.search(text))
+
+
 def left_to_right(text: str) -> bool:
     """A card run or a number: a digit or a card's mark, and no right-to-left letter."""
     return bool(_LEFT_TO_RIGHT.search(text)) and not _RIGHT_TO_LEFT.search(text)
