@@ -71,10 +71,10 @@ async def post_days(records: list[Record], days: int) -> list[float]:
                 await store.save_game(game.id, record.to_dict(), expected_version=1,
                                       status="finished")
                 cut = rummy.puzzle_cut(record)
-                score, data = cut if cut is not None else (None, None)
-                await store.save_cut(Uncut(game.id, "telegram", "g",
-                                           datetime.fromtimestamp(DAY - 3600, UTC), {}),
-                                     "rummy", score, data)
+                await store.claim_cut(Uncut(game.id, "telegram", "g",
+                                            datetime.fromtimestamp(DAY - 3600, UTC), {}), "rummy")
+                if cut is not None:
+                    await store.save_cut(game.id, *cut)
             posted: list[Outcome] = []
 
             async def post(outcome: Outcome) -> None:

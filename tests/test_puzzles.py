@@ -81,8 +81,16 @@ async def test_on_and_off_are_an_admin_s_and_a_group_s(store: Store) -> None:
     assert not await store.puzzle_on("telegram", "g")
 
 
-async def test_the_day_s_puzzle_is_posted_once_by_three_workers(store: Store,
-                                                              store_url: str) -> None:
+async def test_the_day_s_puzzle_is_posted_once_by_three_workers(store: Store, store_url: str,
+                                                              monkeypatch) -> None:
+    cut = type(GAMES["rummy"]).puzzle_cut
+    cuts: list[int] = []  # each finished game is cut by one worker (a replay and the solver)
+
+    def counted(game, record):
+        cuts.append(record.seed)
+        return cut(game, record)
+
+    monkeypatch.setattr(type(GAMES["rummy"]), "puzzle_cut", counted)
     await store.set_puzzle("telegram", "g", True)
     await _finished(store, "g", _record(2), MORNING - 3600)
     await _finished(store, "off", _record(3), MORNING - 3600)  # puzzles off there: never cut
@@ -92,6 +100,7 @@ async def test_the_day_s_puzzle_is_posted_once_by_three_workers(store: Store,
         workers = [_puzzles(s, posts, now, f"w{i}") for i, s in enumerate([store, *others])]
         posted = await asyncio.gather(*(w.sweep() for w in workers))
         assert sum(posted) == 1 and len(posts.outcomes) == 1
+        assert len(cuts) == 1, cuts
         [note] = posts.outcomes[0].notes
         assert (posts.outcomes[0].platform, posts.outcomes[0].chat_id) == ("telegram", "g")
         assert note.text.startswith("🧩") and note.painter is not None

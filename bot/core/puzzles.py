@@ -263,14 +263,16 @@ class Puzzles:
             for uncut in batch:
                 record = Record.from_dict(uncut.record)
                 game = self.game_of(record)
+                if not await self.store.claim_cut(uncut, game.name):
+                    continue  # another worker's sweep cuts it
                 found = None
                 if game.offers_puzzles:
                     try:
                         found = await asyncio.to_thread(game.puzzle_cut, record)
                     except Exception:
                         log.exception("cutting a puzzle from game %s failed", uncut.game_id)
-                score, data = found if found is not None else (None, None)
-                await self.store.save_cut(uncut, game.name, score, data)
+                if found is not None:
+                    await self.store.save_cut(uncut.game_id, *found)
                 done += 1
         return done
 

@@ -71,16 +71,26 @@ class PuzzlesStore(StoreBase):
             return [Uncut(row.game_id, row.platform, row.chat_id, row.finished_at, row.record)
                     for row in await conn.execute(query)]
 
-    async def save_cut(self, uncut: Uncut, game_name: str, score: int | None,
-                       data: dict[str, Any] | None) -> None:
-        """What the game offers (None: nothing); a second worker's same cut changes nothing."""
+    async def claim_cut(self, uncut: Uncut, game_name: str) -> bool:
+        """Take cutting this game (its row, offering nothing yet): True for the one worker that
+        cuts it, whose `save_cut` fills it in. A worker gone in between leaves it offering
+        nothing (one game's puzzle missed, never one cut twice)."""
         async with self._write() as conn:
-            await conn.execute(
+            taken = await conn.execute(
                 insert_for(conn, db.puzzle_cuts)
                 .values(game_id=uncut.game_id, platform=uncut.platform, chat_id=uncut.chat_id,
-                        finished_at=uncut.finished_at, game_name=game_name, score=score,
-                        data=data)
-                .on_conflict_do_nothing())
+                        finished_at=uncut.finished_at, game_name=game_name)
+                .on_conflict_do_nothing()
+                .returning(db.puzzle_cuts.c.game_id))
+            return taken.first() is not None
+
+    async def save_cut(self, game_id: int, score: int | None,
+                       data: dict[str, Any] | None) -> None:
+        """What the game claimed with `claim_cut` offers (None: nothing)."""
+        k = db.puzzle_cuts.c
+        async with self._write() as conn:
+            await conn.execute(update(db.puzzle_cuts).where(k.game_id == game_id)
+                               .values(score=score, data=data))
 
     async def best_cut(self, platform: str, chat_id: str, since: datetime
                        ) -> tuple[int, str, dict[str, Any]] | None:
