@@ -6,7 +6,7 @@ concurrency), so any worker can serve any update and a restart loses nothing.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -190,6 +190,12 @@ class Record:
         for lang, lines in self.log_in.items():
             self.log_in[lang] = [*lines[-19:], other.get(lang, line)]
         self.added.append(line)
+
+    def add_logs(self, lines: Sequence[str], other: Mapping[str, Sequence[str]]) -> None:
+        """`lines` one by one, each with its own line of each language in `other` (what
+        `said_in` gives for a move's lines)."""
+        for i, line in enumerate(lines):
+            self.add_log(line, {lang: said[i] for lang, said in other.items()})
 
     def fold_log(self, line: str, other: Mapping[str, str] | None = None) -> None:
         """`line` in place of the log's newest line, which it says again with more (a seat's

@@ -288,9 +288,7 @@ class BuildTenGame(TurnFlow):
         """Store the new state and build the screens that changed."""
         record, game_id = table.record, table.game_id
         _save(record, new, acts)
-        lines, other = said_in(record, lambda: narrate.log_lines(events, _names(record)))
-        for i, line in enumerate(lines):
-            record.add_log(line, {lang: said[i] for lang, said in other.items()})
+        record.add_logs(*said_in(record, lambda: narrate.log_lines(events, _names(record))))
         if new.turn != old.turn or new.over:
             table.turn_started(self.to_move(record.state))
             out = self._everything(table, new, new=True)

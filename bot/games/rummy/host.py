@@ -343,8 +343,7 @@ class RummyGame(TurnFlow):
             # "drew 13 cards" once, not "drew 1 card" 13 times
             record.fold_log(more[1], {lang: m[1] for lang, (_l, m) in other.items() if m})
             lines = []
-        for i, line in enumerate(lines):
-            record.add_log(line, {lang: said[i] for lang, (said, _m) in other.items()})
+        record.add_logs(lines, {lang: said for lang, (said, _m) in other.items()})
         turn_over = new.turn != old.turn or new.phase != old.phase or new.round != old.round
         if turn_over:
             table.turn_started(self.to_move(record.state))
