@@ -152,13 +152,20 @@ async def test_three_phones_a_round_by_dragging_scores_and_rematch(browser, room
     assert await bob.locator('[data-hand] [data-card="1O"]').count() == 0
     assert await bob.locator('[data-hand] [data-card="3O"]').count() == 1
     # 1 + 2 is no first meld: Bob gives it back (the page asks once more) and his turn ends
+    # (each tap waits for the server's answer — a new notice, or the turn gone — not for a
+    # fixed time: on a loaded machine a second tap could land before the first's answer)
     for _ in range(4):
         if await bob.evaluate("document.body.dataset.mine") != "yes":
             break
+        said = await bob.locator("p.notice").all_inner_texts()
         button = bob.locator('[data-action="giveup"], [data-action="draw"]').first
         await button.tap()
-        await asyncio.sleep(0.4)
-    assert await bob.evaluate("document.body.dataset.mine") == "no"
+        for _ in range(WAIT // 100):
+            if (await bob.evaluate("document.body.dataset.mine") != "yes"
+                    or await bob.locator("p.notice").all_inner_texts() != said):
+                break
+            await asyncio.sleep(0.1)
+    await bob.wait_for_selector('body[data-mine="no"]', state="attached", timeout=WAIT)
     # Carol's first meld, all four tiles dragged (7 + 8 + 9 + 10 = 34)
     await turn_is_mine(carol)
     await touch_drag(carol, carol.locator('[data-hand] [data-card="7B"]'),
